@@ -1,0 +1,108 @@
+import { comparIaConsumption, type ComparIaConsumption } from './comparia-compat';
+import { WORLD_ZONE } from './electricity-mixes';
+import { impactsWithSettings } from './estimate-impact';
+import { comparIaEquivalents, everydayEquivalents, type Equivalent } from './equivalents';
+import { ImpactError } from './impact-error';
+import { IMPACT_MESSAGES, resolveImpactLocale } from './impact-messages';
+import type { EcologitsVersion, ImpactMethod, LlmImpacts } from './impact-types';
+import type { ModelFacts } from './model-parameters';
+import { resolveImpactSettings } from './resolve-impact-settings';
+import { checkOutputTokens } from './validate-impact-input';
+import { rangeMean, scaleRange, sumRanges, type ValueOrRange, type ValueRange } from './value-range';
+
+/** What the arena knows about one side of a duel when it reveals the models. */
+export interface ConversationImpactInput {
+  model: ModelFacts;
+  /** Output tokens of each finished answer of this side, in order. */
+  outputTokensPerMessage: readonly number[];
+  /** Measured latency of each answer in seconds (null when unknown); same length as the tokens. */
+  latencySecondsPerMessage?: readonly (number | null)[];
+  /** EcoLogits version; `0.9.1` by default. */
+  method?: EcologitsVersion;
+  /** `comparia` reproduces compar:IA's published figures (see `comparia-compat.ts`). */
+  compat?: 'comparia' | null;
+  /** Electricity-mix zone (ISO 3166-1 alpha-3 or `WOR`); defaults per `resolveImpactSettings`. */
+  zone?: string | null;
+  /** The deployment's PUE and on-site WUE, overriding the provider's. */
+  datacenter?: { pue?: ValueOrRange | null; wue?: ValueOrRange | null };
+  /** The visitor's locale tag; `en…` gives English texts, anything else French. */
+  locale?: string | null;
+}
+
+/**
+ * One side's impact as the reveal shows it (`Reveal.impact` of specs/api.md, plus labels): energy in
+ * Wh and carbon in g CO2e of the whole conversation as `{min, max}` (min < max when the model size is
+ * uncertain or the method gives a band), everyday equivalents, the method and zone used.
+ */
+export interface ConversationImpact {
+  energy_wh: ValueRange;
+  gwp_g: ValueRange;
+  equivalents: Equivalent[];
+  method: ImpactMethod;
+  method_label: string;
+  zone: string;
+  zone_label: string;
+  output_tokens: number;
+  /** True when a parameter count is a range (unknown exact size, MoE without active count). */
+  size_uncertain: boolean;
+  /** compar:IA's own reveal figures, only under the compar:IA switch. */
+  comparia?: ComparIaConsumption;
+}
+
+/**
+ * The environmental impact of one side of a duel, for the reveal. Each finished answer is computed
+ * once (its own latency cap applies to it alone) and the answers are summed bound-wise. Under the
+ * compar:IA switch the total tokens are computed in one call without latency, exactly as compar:IA.
+ *
+ * Unknown size: `params_b` null is an `unknown_model_size` error (EcoLogits has no estimate for an
+ * unregistered model, spec §6.2), so the caller shows no impact; an MoE without `active_params_b` gets
+ * EcoLogits' 10–30 % active range; other architectures without it are sized as dense.
+ * Equivalents are computed on the midpoint of the range (compar:IA's convention).
+ * @throws ImpactError for invalid input (no parameters, unknown zone or provider, negative tokens…).
+ */
+export function conversationImpact(input: ConversationImpactInput): ConversationImpact {
+  const locale = resolveImpactLocale(input.locale);
+  const settings = resolveImpactSettings(input.model, {
+    method: input.method ?? null,
+    compat: input.compat ?? null,
+    zone: input.zone ?? null,
+    pue: input.datacenter?.pue ?? null,
+    wue: input.datacenter?.wue ?? null,
+  });
+  const tokens = input.outputTokensPerMessage.map(checkOutputTokens);
+  const outputTokens = tokens.reduce((sum, count) => sum + count, 0);
+  const messages = IMPACT_MESSAGES[locale];
+  const base = {
+    method: settings.method,
+    method_label: messages.methods[settings.method],
+    zone: settings.zone,
+    zone_label: settings.zone === WORLD_ZONE ? messages.worldZone : messages.zone(settings.zone),
+    output_tokens: outputTokens,
+    size_uncertain: settings.sizeUncertain,
+  };
+  if (settings.method === 'comparia-compat') {
+    const impacts = impactsWithSettings(settings, outputTokens);
+    const comparia = comparIaConsumption(impacts.energyKwh, impacts.gwpKgCo2eq.total, outputTokens);
+    return { ...base, ...totalsInUnits([impacts]), equivalents: comparIaEquivalents(comparia, locale), comparia };
+  }
+  const latencies = checkLatencies(input.latencySecondsPerMessage, tokens.length);
+  const perMessage = tokens.map((count, index) => impactsWithSettings(settings, count, latencies[index]));
+  const totals = totalsInUnits(perMessage);
+  const amounts = { energyWh: rangeMean(totals.energy_wh), gwpG: rangeMean(totals.gwp_g) };
+  return { ...base, ...totals, equivalents: everydayEquivalents(amounts, locale) };
+}
+
+/** Sums the answers bound-wise and converts kWh to Wh and kg to g. */
+function totalsInUnits(perMessage: LlmImpacts[]): { energy_wh: ValueRange; gwp_g: ValueRange } {
+  const energyKwh = sumRanges(perMessage.map((impacts) => impacts.energyKwh));
+  const gwpKg = sumRanges(perMessage.map((impacts) => impacts.gwpKgCo2eq.total));
+  return { energy_wh: scaleRange(energyKwh, 1000), gwp_g: scaleRange(gwpKg, 1000) };
+}
+
+function checkLatencies(latencies: ConversationImpactInput['latencySecondsPerMessage'], count: number) {
+  if (latencies === undefined) return new Array<null>(count).fill(null);
+  if (latencies.length !== count) {
+    throw new ImpactError('invalid_latency', `got ${latencies.length} latencies for ${count} messages`);
+  }
+  return latencies;
+}
