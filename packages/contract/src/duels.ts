@@ -1,0 +1,138 @@
+import { z } from 'zod';
+import { modelCardSchema } from './models';
+import { sideSchema } from './stream-events';
+
+/** How the two models of a duel are drawn. */
+export const duelModeSchema = z.enum(['random', 'custom', 'small-models', 'big-vs-small', 'reasoning']);
+export type DuelMode = z.infer<typeof duelModeSchema>;
+
+/** compar:IA's reason vocabulary, kept so that datasets stay comparable. */
+export const positiveTags = ['useful', 'complete', 'creative', 'clear_formatting'] as const;
+export const negativeTags = ['incorrect', 'superficial', 'instructions_not_followed'] as const;
+export const tagSchema = z.enum([...positiveTags, ...negativeTags]);
+export type Tag = z.infer<typeof tagSchema>;
+
+const tagListSchema = z
+  .array(tagSchema)
+  .max(positiveTags.length + negativeTags.length)
+  .refine((tags) => new Set(tags).size === tags.length, 'tags must not repeat');
+const commentSchema = z.string().max(4000);
+const localeSchema = z
+  .string()
+  .max(35)
+  .regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/, 'a BCP 47 language tag such as fr or en-GB');
+const modelIdSchema = z.string().min(1).max(200);
+
+/** A prompt: at least one character, at most the operator's limit (AGORA_MAX_PROMPT_CHARS). */
+export const promptSchema = (maxChars: number) =>
+  z.string().refine((prompt) => prompt.trim().length > 0, 'the prompt is empty').pipe(z.string().max(maxChars));
+
+/** `POST /api/v1/duels`. */
+export const createDuelRequestSchema = (maxPromptChars: number) =>
+  z
+    .strictObject({
+      prompt: promptSchema(maxPromptChars),
+      mode: duelModeSchema.default('random'),
+      models: z.array(modelIdSchema).min(1).max(2).optional(),
+      locale: localeSchema.optional(),
+    })
+    .refine((body) => (body.mode === 'custom') === (body.models !== undefined), {
+      message: 'models is required with mode custom and only allowed with it',
+      path: ['models'],
+    })
+    .refine((body) => !body.models || new Set(body.models).size === body.models.length, {
+      message: 'the two models must differ',
+      path: ['models'],
+    });
+export type CreateDuelRequest = z.infer<ReturnType<typeof createDuelRequestSchema>>;
+
+export const duelCreatedSchema = z.object({ id: z.string(), turn: z.number().int() });
+
+/** `POST /api/v1/duels/{id}/messages`: a follow-up prompt sent to both sides. */
+export const followUpRequestSchema = (maxPromptChars: number) => z.strictObject({ prompt: promptSchema(maxPromptChars) });
+export const turnCreatedSchema = z.object({ turn: z.number().int() });
+
+export const reactionValueSchema = z.enum(['like', 'dislike']).nullable();
+
+/** `POST /api/v1/duels/{id}/reactions`: like or dislike one finished answer; `value: null` removes it. */
+export const reactionRequestSchema = z.strictObject({
+  side: sideSchema,
+  turn: z.number().int().positive(),
+  value: reactionValueSchema,
+  tags: tagListSchema.optional(),
+  comment: commentSchema.optional(),
+});
+export type ReactionRequest = z.infer<typeof reactionRequestSchema>;
+
+export const reactionSchema = z.object({
+  side: sideSchema,
+  turn: z.number().int(),
+  value: reactionValueSchema,
+  tags: z.array(tagSchema),
+  comment: z.string().nullable(),
+});
+export type Reaction = z.infer<typeof reactionSchema>;
+export const reactionResponseSchema = z.object({ reaction: reactionSchema });
+
+export const voteChoiceSchema = z.enum(['a', 'b', 'tie', 'both_bad']);
+export type VoteChoice = z.infer<typeof voteChoiceSchema>;
+
+/** `POST /api/v1/duels/{id}/vote`: accepted exactly once, on a duel whose turns all completed. */
+export const voteRequestSchema = z.strictObject({
+  choice: voteChoiceSchema,
+  tags: z.strictObject({ a: tagListSchema.optional(), b: tagListSchema.optional() }).optional(),
+  comments: z.strictObject({ a: commentSchema.optional(), b: commentSchema.optional() }).optional(),
+});
+export type VoteRequest = z.infer<typeof voteRequestSchema>;
+
+const rangeSchema = z.object({ min: z.number(), max: z.number() });
+
+/** Energy and carbon of one side's whole conversation (filled in by the impact module). */
+export const revealImpactSchema = z.object({
+  energy_wh: rangeSchema,
+  gwp_g: rangeSchema,
+  equivalents: z.array(z.unknown()),
+  method: z.string(),
+});
+
+/** What the visitor learns about one side after voting. */
+export const revealSchema = z.object({
+  model: modelCardSchema,
+  output_tokens: z.number().int().nonnegative(),
+  impact: revealImpactSchema.optional(),
+});
+export type Reveal = z.infer<typeof revealSchema>;
+
+export const voteResponseSchema = z.object({ reveal: z.object({ a: revealSchema, b: revealSchema }) });
+export type VoteResponse = z.infer<typeof voteResponseSchema>;
+
+export const duelStatusSchema = z.enum(['streaming', 'ready', 'failed', 'voted']);
+export type DuelStatus = z.infer<typeof duelStatusSchema>;
+
+/** `GET /api/v1/duels/{id}`: the transcript; `reveal` only after the vote. */
+export const transcriptSchema = z.object({
+  id: z.string(),
+  status: duelStatusSchema,
+  mode: duelModeSchema,
+  turns: z.array(
+    z.object({
+      turn: z.number().int(),
+      prompt: z.string(),
+      status: z.enum(['streaming', 'complete', 'failed']),
+      a: z.object({ text: z.string(), reasoning: z.string().nullable() }),
+      b: z.object({ text: z.string(), reasoning: z.string().nullable() }),
+    }),
+  ),
+  reactions: z.array(reactionSchema),
+  vote: z
+    .object({ choice: voteChoiceSchema, tags: z.object({ a: z.array(tagSchema), b: z.array(tagSchema) }) })
+    .optional(),
+  reveal: z.object({ a: revealSchema, b: revealSchema }).optional(),
+});
+export type Transcript = z.infer<typeof transcriptSchema>;
+
+/** `POST /api/v1/duels/{id}/report`: a visitor flags a conversation for review. */
+export const reportRequestSchema = z.strictObject({ reason: z.string().trim().min(1).max(2000) });
+
+export const duelIdParamSchema = z.object({ id: z.string().regex(/^[A-Za-z0-9_-]{10,64}$/, 'not a duel id') });
+export const streamQuerySchema = z.strictObject({ turn: z.coerce.number().int().positive().optional() });

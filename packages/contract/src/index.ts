@@ -1,0 +1,4 @@
+export * from './duels';
+export * from './errors';
+export * from './models';
+export * from './stream-events';

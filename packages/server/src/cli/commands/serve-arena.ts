@@ -1,0 +1,25 @@
+import type { Command } from 'commander';
+import { CatalogueError } from '../../config/catalogue';
+import { ConfigError, loadConfig } from '../../config/config';
+import { closeOnSignals, createArena, listen } from '../../main';
+import { CliUsageError } from '../cli-error';
+
+/** `agora serve`: the arena server, configured from the environment (see docs/configuration.md). */
+export function registerServeCommand(program: Command): void {
+  program
+    .command('serve')
+    .description('start the arena server (HTTP API, streams, web UI)')
+    .option('--port <port>', 'overrides PORT')
+    .option('--host <host>', 'overrides HOST')
+    .action(async (flags: { port?: string; host?: string }) => {
+      const environment = { ...process.env, ...(flags.port ? { PORT: flags.port } : {}), ...(flags.host ? { HOST: flags.host } : {}) };
+      try {
+        const config = loadConfig(environment);
+        const arena = await createArena(config, environment);
+        closeOnSignals(arena, await listen(arena, config));
+      } catch (error) {
+        if (error instanceof ConfigError || error instanceof CatalogueError) throw new CliUsageError(error.message);
+        throw error;
+      }
+    });
+}

@@ -1,0 +1,32 @@
+import { Command, CommanderError } from 'commander';
+import { CliUsageError } from './cli-error';
+import { registerServeCommand } from './commands/serve-arena';
+
+/**
+ * The `agora` command line. Each command lives in `commands/<verb>-<noun>.ts`, parses its
+ * arguments with zod, calls one service and prints. Errors that users can fix are printed as one
+ * line on stderr with exit code 2; anything else is a crash with a stack trace.
+ */
+export function buildProgram(): Command {
+  const program = new Command('agora')
+    .description('Agora: an open, multilingual LLM arena and preference-data pipeline')
+    .showHelpAfterError()
+    .exitOverride();
+  registerServeCommand(program);
+  return program;
+}
+
+async function main(argv: string[]): Promise<void> {
+  try {
+    await buildProgram().parseAsync(argv);
+  } catch (error) {
+    if (error instanceof CommanderError) process.exit(error.exitCode);
+    if (error instanceof CliUsageError) {
+      process.stderr.write(`agora: ${error.message}\n`);
+      process.exit(2);
+    }
+    throw error;
+  }
+}
+
+await main(process.argv);

@@ -1,0 +1,138 @@
+import { readFileSync } from 'node:fs';
+import { LineCounter, parseDocument } from 'yaml';
+import { z } from 'zod';
+import { architectureSchema, modelStatusSchema } from '@agora/contract';
+
+const providerSchema = z.strictObject({
+  type: z.enum(['openai-compatible', 'openai', 'anthropic']),
+  base_url: z.url(),
+  model: z.string().min(1),
+  api_key_env: z.string().regex(/^[A-Z_][A-Z0-9_]*$/, 'an environment variable name').optional(),
+  headers: z.record(z.string(), z.string()).optional(),
+});
+
+const optionsSchema = z.strictObject({
+  temperature: z.number().min(0).max(2).nullish(),
+  max_output_tokens: z.number().int().positive().nullish(),
+  system_prompt: z.string().nullish(),
+  first_token_timeout_ms: z.number().int().positive().nullish(),
+  total_timeout_ms: z.number().int().positive().nullish(),
+});
+
+const catalogueEntrySchema = z.strictObject({
+  id: z.string().regex(/^[a-z0-9][a-z0-9._-]{0,99}$/, 'a lowercase slug (a-z, 0-9, . _ -)'),
+  name: z.string().min(1),
+  organisation: z.string().min(1),
+  license: z.string().min(1),
+  open_weights: z.boolean(),
+  arch: architectureSchema,
+  params_b: z.number().positive().nullable(),
+  active_params_b: z.number().positive().nullish(),
+  reasoning: z.boolean().default(false),
+  release_date: z
+    .string()
+    .regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'YYYY-MM')
+    .nullish(),
+  status: modelStatusSchema.default('enabled'),
+  /** Other names the model may call itself (any script or language), for the identity-leak check. */
+  aliases: z.array(z.string().min(2)).optional(),
+  provider: providerSchema,
+  options: optionsSchema.optional(),
+});
+
+const catalogueFileSchema = z.strictObject({ models: z.array(catalogueEntrySchema) });
+
+export type CatalogueEntry = z.infer<typeof catalogueEntrySchema>;
+
+/** Per-model call settings with the defaults filled in. */
+export interface ModelCallOptions {
+  temperature: number | undefined;
+  maxOutputTokens: number;
+  systemPrompt: string | undefined;
+  firstTokenTimeoutMs: number;
+  totalTimeoutMs: number;
+}
+
+/** One catalogue model as the server uses it: public facts, call settings and availability. */
+export interface CatalogueModel {
+  entry: CatalogueEntry;
+  options: ModelCallOptions;
+  apiKey: string | undefined;
+  /** Why an enabled model cannot be drawn (its key variable is not set), or null when it can. */
+  unavailableReason: string | null;
+}
+
+export class CatalogueError extends Error {
+  override readonly name = 'CatalogueError';
+}
+
+const defaultOptions: ModelCallOptions = {
+  temperature: undefined,
+  maxOutputTokens: 4096,
+  systemPrompt: undefined,
+  firstTokenTimeoutMs: 20_000,
+  totalTimeoutMs: 120_000,
+};
+
+/** Reads and validates `models.yaml`; errors name the file, the line and the field. */
+export function loadCatalogue(path: string, environment: Record<string, string | undefined>): CatalogueModel[] {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new CatalogueError(`AGORA_MODELS: cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+  }
+  return parseCatalogue(text, path, environment);
+}
+
+/** Validates catalogue text (see {@link loadCatalogue}). */
+export function parseCatalogue(text: string, path: string, environment: Record<string, string | undefined>): CatalogueModel[] {
+  const lineCounter = new LineCounter();
+  const document = parseDocument(text, { lineCounter, uniqueKeys: true });
+  if (document.errors.length > 0) {
+    const first = document.errors[0]!;
+    throw new CatalogueError(`${path}:${first.linePos?.[0].line ?? '?'}: ${first.message.split('\n')[0]}`);
+  }
+  const parsed = catalogueFileSchema.safeParse(document.toJS());
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const node = document.getIn(issue.path as (string | number)[], true) as { range?: [number, number] } | undefined;
+    const parentNode = document.getIn(issue.path.slice(0, -1) as (string | number)[], true) as { range?: [number, number] } | undefined;
+    const offset = node?.range?.[0] ?? parentNode?.range?.[0];
+    const line = offset === undefined ? '?' : lineCounter.linePos(offset).line;
+    throw new CatalogueError(`${path}:${line}: ${issue.path.join('.')}: ${issue.message}`);
+  }
+  assertUniqueIds(parsed.data.models, path);
+  return parsed.data.models.map((entry) => toCatalogueModel(entry, environment));
+}
+
+function assertUniqueIds(entries: CatalogueEntry[], path: string): void {
+  const seen = new Set<string>();
+  for (const entry of entries) {
+    if (seen.has(entry.id)) throw new CatalogueError(`${path}: duplicate model id "${entry.id}"`);
+    seen.add(entry.id);
+  }
+}
+
+function toCatalogueModel(entry: CatalogueEntry, environment: Record<string, string | undefined>): CatalogueModel {
+  const keyName = entry.provider.api_key_env;
+  const apiKey = keyName ? environment[keyName] || undefined : undefined;
+  const missingKey = entry.status === 'enabled' && keyName !== undefined && apiKey === undefined;
+  return {
+    entry,
+    apiKey,
+    unavailableReason: missingKey ? `set ${keyName} to enable it` : null,
+    options: {
+      temperature: entry.options?.temperature ?? defaultOptions.temperature,
+      maxOutputTokens: entry.options?.max_output_tokens ?? defaultOptions.maxOutputTokens,
+      systemPrompt: entry.options?.system_prompt ?? defaultOptions.systemPrompt,
+      firstTokenTimeoutMs: entry.options?.first_token_timeout_ms ?? defaultOptions.firstTokenTimeoutMs,
+      totalTimeoutMs: entry.options?.total_timeout_ms ?? defaultOptions.totalTimeoutMs,
+    },
+  };
+}
+
+/** Whether the pairing policy may draw this model. */
+export function isDrawable(model: CatalogueModel): boolean {
+  return model.entry.status === 'enabled' && model.unavailableReason === null;
+}

@@ -1,0 +1,67 @@
+import { z } from 'zod';
+
+const booleanFlag = z.enum(['0', '1', 'true', 'false']).transform((value) => value === '1' || value === 'true');
+
+const environmentSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^(sqlite:.+|postgres(ql)?:\/\/.+)$/, 'expected sqlite:PATH or postgres://…')
+    .default('sqlite:./data/agora.db'),
+  AGORA_MODELS: z.string().min(1).default('./models.yaml'),
+  AGORA_ADMIN_TOKEN: z.string().min(16, 'use at least 16 characters').optional(),
+  AGORA_MAX_PROMPT_CHARS: z.coerce.number().int().min(1).max(1_000_000).default(60_000),
+  AGORA_MAX_TURNS: z.coerce.number().int().min(1).max(100).default(10),
+  AGORA_RETRIES: z.coerce.number().int().min(0).max(5).default(1),
+  AGORA_REPLAY_TTL_S: z.coerce.number().int().min(0).default(120),
+  AGORA_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  AGORA_DEMO: booleanFlag.default(false),
+});
+
+/** Everything the server reads from its environment, parsed once at boot. */
+export interface Config {
+  port: number;
+  host: string;
+  database: { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string };
+  modelsPath: string;
+  adminToken: string | undefined;
+  maxPromptChars: number;
+  maxTurns: number;
+  /** Retries of one upstream call, only before its first token and only for retryable errors. */
+  upstreamRetries: number;
+  /** How long a finished turn's frames stay in memory for reconnecting clients (they stay in the store anyway). */
+  replayTtlMs: number;
+  logLevel: string;
+  demo: boolean;
+}
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+/** Parses the environment; a bad value throws a ConfigError whose message names the variable. */
+export function loadConfig(environment: Record<string, string | undefined>): Config {
+  const present = Object.fromEntries(Object.entries(environment).filter(([, value]) => value !== undefined && value !== ''));
+  const parsed = environmentSchema.safeParse(present);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new ConfigError(`${String(issue.path[0])}: ${issue.message} (got ${JSON.stringify(present[String(issue.path[0])])})`);
+  }
+  const values = parsed.data;
+  return {
+    port: values.PORT,
+    host: values.HOST,
+    database: values.DATABASE_URL.startsWith('sqlite:')
+      ? { kind: 'sqlite', path: values.DATABASE_URL.slice('sqlite:'.length) }
+      : { kind: 'postgres', url: values.DATABASE_URL },
+    modelsPath: values.AGORA_MODELS,
+    adminToken: values.AGORA_ADMIN_TOKEN,
+    maxPromptChars: values.AGORA_MAX_PROMPT_CHARS,
+    maxTurns: values.AGORA_MAX_TURNS,
+    upstreamRetries: values.AGORA_RETRIES,
+    replayTtlMs: values.AGORA_REPLAY_TTL_S * 1000,
+    logLevel: values.AGORA_LOG_LEVEL,
+    demo: values.AGORA_DEMO,
+  };
+}

@@ -1,0 +1,18 @@
+import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely';
+import * as arenaCore from './migrations/2026_11_30_000000_arena_core';
+
+/** Every migration, by name; listed statically so that bundlers and tsx see them. */
+const migrations: Record<string, Migration> = {
+  '2026_11_30_000000_arena_core': arenaCore,
+};
+
+const provider: MigrationProvider = { getMigrations: async () => migrations };
+
+/** Brings the schema up to date; throws with the failing migration's name. */
+export async function migrateToLatest(db: Kysely<any>): Promise<void> {
+  const { error, results } = await new Migrator({ db, provider }).migrateToLatest();
+  if (error) {
+    const failed = results?.find((result) => result.status === 'Error')?.migrationName ?? 'unknown';
+    throw new Error(`migration ${failed} failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  }
+}

@@ -1,0 +1,268 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../database';
+
+export interface DuelRecord {
+  id: string;
+  visitorHash: string;
+  mode: string;
+  modelA: string;
+  modelB: string;
+  chosenModels: string[] | null;
+  locale: string | null;
+  status: string;
+  turnCount: number;
+  createdAt: string;
+}
+
+export interface TurnRecord {
+  turn: number;
+  prompt: string;
+  status: string;
+  errorCode: string | null;
+  startedAt: string;
+  endedAt: string | null;
+}
+
+export interface TurnSideRecord {
+  turn: number;
+  side: 'a' | 'b';
+  modelId: string;
+  text: string;
+  reasoning: string | null;
+  outputTokens: number | null;
+  outputTokensSource: 'provider' | 'local' | null;
+  status: 'complete' | 'failed' | 'cancelled';
+  errorKind: string | null;
+  finishReason: string | null;
+  ttftMs: number | null;
+  durationMs: number | null;
+  identityLeak: boolean;
+}
+
+export interface UpstreamErrorRecord {
+  id: string;
+  turn: number;
+  side: 'a' | 'b';
+  modelId: string;
+  kind: string;
+  statusCode: number | null;
+  message: string;
+  /** True when the failing model was swapped for another of its pool and the turn went on. */
+  replaced: boolean;
+  createdAt: string;
+}
+
+/** Everything stored when a turn ends, written in one transaction. */
+export interface FinishedTurn {
+  duelId: string;
+  turn: number;
+  status: 'complete' | 'failed';
+  errorCode: string | null;
+  framesJson: string;
+  endedAt: string;
+  sides: TurnSideRecord[];
+  errors: UpstreamErrorRecord[];
+  duelStatus: 'ready' | 'failed';
+  /** Set when a first-turn model was replaced: the duel's final pairing. */
+  models?: { a: string; b: string };
+}
+
+/** Duels, their turns and each side's answer. */
+export class DuelRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  /** Inserts a new duel with its first turn, streaming. */
+  async createWithFirstTurn(duel: DuelRecord, prompt: string): Promise<void> {
+    await this.db
+      .insertInto('duels')
+      .values({
+        id: duel.id,
+        visitor_hash: duel.visitorHash,
+        mode: duel.mode,
+        model_a: duel.modelA,
+        model_b: duel.modelB,
+        chosen_models: duel.chosenModels ? JSON.stringify(duel.chosenModels) : null,
+        locale: duel.locale,
+        status: duel.status,
+        turn_count: duel.turnCount,
+        created_at: duel.createdAt,
+        updated_at: duel.createdAt,
+      })
+      .execute();
+    await this.insertTurn(duel.id, { turn: 1, prompt, status: 'streaming', errorCode: null, startedAt: duel.createdAt, endedAt: null });
+  }
+
+  /**
+   * Starts a follow-up turn if the duel is still `ready` with the expected turn count.
+   * Returns false when another request changed the duel first (the caller answers 409).
+   */
+  async startFollowUpTurn(duelId: string, turn: TurnRecord): Promise<boolean> {
+    const updated = await this.db
+      .updateTable('duels')
+      .set({ status: 'streaming', turn_count: turn.turn, updated_at: turn.startedAt })
+      .where('id', '=', duelId)
+      .where('status', '=', 'ready')
+      .where('turn_count', '=', turn.turn - 1)
+      .executeTakeFirst();
+    if (Number(updated.numUpdatedRows) !== 1) return false;
+    await this.insertTurn(duelId, turn);
+    return true;
+  }
+
+  private async insertTurn(duelId: string, turn: TurnRecord): Promise<void> {
+    await this.db
+      .insertInto('turns')
+      .values({ duel_id: duelId, turn: turn.turn, prompt: turn.prompt, status: turn.status, error_code: null, frames: null, started_at: turn.startedAt, ended_at: null })
+      .execute();
+  }
+
+  async findById(duelId: string): Promise<DuelRecord | undefined> {
+    const row = await this.db.selectFrom('duels').selectAll().where('id', '=', duelId).executeTakeFirst();
+    if (!row) return undefined;
+    return {
+      id: row.id,
+      visitorHash: row.visitor_hash,
+      mode: row.mode,
+      modelA: row.model_a,
+      modelB: row.model_b,
+      chosenModels: row.chosen_models ? (JSON.parse(row.chosen_models) as string[]) : null,
+      locale: row.locale,
+      status: row.status,
+      turnCount: row.turn_count,
+      createdAt: row.created_at,
+    };
+  }
+
+  async listTurns(duelId: string): Promise<TurnRecord[]> {
+    const rows = await this.db.selectFrom('turns').select(['turn', 'prompt', 'status', 'error_code', 'started_at', 'ended_at']).where('duel_id', '=', duelId).orderBy('turn').execute();
+    return rows.map((row) => ({ turn: row.turn, prompt: row.prompt, status: row.status, errorCode: row.error_code, startedAt: row.started_at, endedAt: row.ended_at }));
+  }
+
+  async findTurnStatus(duelId: string, turn: number): Promise<string | undefined> {
+    const row = await this.db.selectFrom('turns').select('status').where('duel_id', '=', duelId).where('turn', '=', turn).executeTakeFirst();
+    return row?.status;
+  }
+
+  /** The frames a finished turn streamed (JSON), for clients that reconnect after the in-memory copy expired. */
+  async findTurnFrames(duelId: string, turn: number): Promise<string | null | undefined> {
+    const row = await this.db.selectFrom('turns').select('frames').where('duel_id', '=', duelId).where('turn', '=', turn).executeTakeFirst();
+    return row ? row.frames : undefined;
+  }
+
+  async listSides(duelId: string): Promise<TurnSideRecord[]> {
+    const rows = await this.db.selectFrom('turn_sides').selectAll().where('duel_id', '=', duelId).orderBy('turn').orderBy('side').execute();
+    return rows.map((row) => ({
+      turn: row.turn,
+      side: row.side as 'a' | 'b',
+      modelId: row.model_id,
+      text: row.text,
+      reasoning: row.reasoning,
+      outputTokens: row.output_tokens,
+      outputTokensSource: row.output_tokens_source as TurnSideRecord['outputTokensSource'],
+      status: row.status as TurnSideRecord['status'],
+      errorKind: row.error_kind,
+      finishReason: row.finish_reason,
+      ttftMs: row.ttft_ms,
+      durationMs: row.duration_ms,
+      identityLeak: row.identity_leak === 1,
+    }));
+  }
+
+  async listUpstreamErrors(duelId: string): Promise<UpstreamErrorRecord[]> {
+    const rows = await this.db.selectFrom('upstream_errors').selectAll().where('duel_id', '=', duelId).orderBy('created_at').execute();
+    return rows.map((row) => ({
+      id: row.id,
+      turn: row.turn,
+      side: row.side as 'a' | 'b',
+      modelId: row.model_id,
+      kind: row.kind,
+      statusCode: row.status_code,
+      message: row.message,
+      replaced: row.replaced === 1,
+      createdAt: row.created_at,
+    }));
+  }
+
+  /** Stores a finished turn: the turn row, both sides, the upstream errors and the duel's new status. */
+  async finishTurn(finished: FinishedTurn): Promise<void> {
+    await this.db
+      .updateTable('turns')
+      .set({ status: finished.status, error_code: finished.errorCode, frames: finished.framesJson, ended_at: finished.endedAt })
+      .where('duel_id', '=', finished.duelId)
+      .where('turn', '=', finished.turn)
+      .execute();
+    await this.db
+      .insertInto('turn_sides')
+      .values(
+        finished.sides.map((side) => ({
+          duel_id: finished.duelId,
+          turn: side.turn,
+          side: side.side,
+          model_id: side.modelId,
+          text: side.text,
+          reasoning: side.reasoning,
+          output_tokens: side.outputTokens,
+          output_tokens_source: side.outputTokensSource,
+          status: side.status,
+          error_kind: side.errorKind,
+          finish_reason: side.finishReason,
+          ttft_ms: side.ttftMs,
+          duration_ms: side.durationMs,
+          identity_leak: side.identityLeak ? 1 : 0,
+        })),
+      )
+      .execute();
+    if (finished.errors.length > 0) {
+      await this.db
+        .insertInto('upstream_errors')
+        .values(
+          finished.errors.map((error) => ({
+            id: error.id,
+            duel_id: finished.duelId,
+            turn: error.turn,
+            side: error.side,
+            model_id: error.modelId,
+            kind: error.kind,
+            status_code: error.statusCode,
+            message: error.message,
+            replaced: error.replaced ? 1 : 0,
+            created_at: error.createdAt,
+          })),
+        )
+        .execute();
+    }
+    await this.db
+      .updateTable('duels')
+      .set({
+        status: finished.duelStatus,
+        updated_at: finished.endedAt,
+        ...(finished.models ? { model_a: finished.models.a, model_b: finished.models.b } : {}),
+      })
+      .where('id', '=', finished.duelId)
+      .execute();
+  }
+
+  /** Moves a `ready` duel to `voted`; false when it was not `ready` any more (a concurrent vote or turn). */
+  async markVoted(duelId: string, at: string): Promise<boolean> {
+    const updated = await this.db
+      .updateTable('duels')
+      .set({ status: 'voted', updated_at: at })
+      .where('id', '=', duelId)
+      .where('status', '=', 'ready')
+      .executeTakeFirst();
+    return Number(updated.numUpdatedRows) === 1;
+  }
+
+  /** Per-model upstream failures over a period, for operators. */
+  async countUpstreamErrorsByModel(since: string): Promise<{ modelId: string; kind: string; count: number }[]> {
+    const rows = await this.db
+      .selectFrom('upstream_errors')
+      .select(['model_id', 'kind', (eb) => eb.fn.countAll<string | number>().as('count')])
+      .where('created_at', '>=', since)
+      .groupBy(['model_id', 'kind'])
+      .orderBy('model_id')
+      .orderBy('kind')
+      .execute();
+    return rows.map((row) => ({ modelId: row.model_id, kind: row.kind, count: Number(row.count) }));
+  }
+}

@@ -1,0 +1,32 @@
+import { type Kysely, sql } from 'kysely';
+import type { Database } from './database';
+import { DuelRepository } from './repositories/duel.repository';
+import { FeedbackRepository } from './repositories/feedback.repository';
+
+/** The repositories, bound to one connection or one transaction. */
+export interface Repositories {
+  duels: DuelRepository;
+  feedback: FeedbackRepository;
+}
+
+/** What services get: repositories, transactions and a health probe, without Kysely itself. */
+export interface Store extends Repositories {
+  /** Runs the callback in one transaction with repositories bound to it; commits when it resolves. */
+  transaction<T>(work: (repositories: Repositories) => Promise<T>): Promise<T>;
+  /** Answers when the database answers. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+const bind = (db: Kysely<Database>): Repositories => ({ duels: new DuelRepository(db), feedback: new FeedbackRepository(db) });
+
+export function createStore(db: Kysely<Database>): Store {
+  return {
+    ...bind(db),
+    transaction: (work) => db.transaction().execute((transaction) => work(bind(transaction))),
+    ping: async () => {
+      await sql`select 1`.execute(db);
+    },
+    close: () => db.destroy(),
+  };
+}

@@ -1,0 +1,62 @@
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { HTTPException } from 'hono/http-exception';
+import { routePath } from 'hono/route';
+import type { Logger } from 'pino';
+import type { PrometheusMetrics } from '../observability/prometheus-metrics';
+import { AppError } from '../services/app-error';
+import type { ArenaCatalogue } from '../services/arena-catalogue';
+import type { DuelService } from '../services/duel.service';
+import type { OperationsService } from '../services/operations.service';
+import type { AppEnv } from './app-env';
+import { errorBody, statusOfCode } from './errors';
+import { requestContext, visitorCookie } from './middleware/request-context';
+import { buildOpenApiDocument } from './openapi';
+import { duelRoutes } from './routes/duels.routes';
+import { modelRoutes } from './routes/models.routes';
+import { adminRoutes, operationsRoutes } from './routes/operations.routes';
+
+export interface AppServices {
+  duels: DuelService;
+  operations: OperationsService;
+  catalogue: ArenaCatalogue;
+  metrics: PrometheusMetrics;
+  logger: Logger;
+  settings: { maxPromptChars: number; adminToken: string | undefined };
+}
+
+/** The HTTP edge: routes, validation, the error body and request ids. No business logic here. */
+export function createApp(services: AppServices): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  const openApi = JSON.stringify(buildOpenApiDocument(services.settings.maxPromptChars));
+
+  app.use('*', requestContext(services.logger));
+  app.use('*', async (c, next) => {
+    await next();
+    services.metrics.httpRequests.inc({ method: c.req.method, route: routePath(c), status: String(c.res.status) });
+  });
+  // JSON escapes can multiply a prompt's size by up to 6; the limit still stops abuse early.
+  app.use('/api/*', bodyLimit({ maxSize: services.settings.maxPromptChars * 6 + 64 * 1024, onError: () => { throw new AppError('payload_too_large', 'the request body is too large'); } }));
+  app.use('/api/v1/duels/*', visitorCookie());
+  app.use('/api/v1/duels', visitorCookie());
+
+  app.route('/', operationsRoutes(services.operations, services.metrics));
+  app.get('/api/v1/openapi.json', (c) => c.body(openApi, 200, { 'content-type': 'application/json' }));
+  app.route('/api/v1/models', modelRoutes(services.catalogue));
+  app.route('/api/v1/duels', duelRoutes(services.duels, services.metrics, services.settings.maxPromptChars));
+  app.route('/api/v1/admin', adminRoutes(services.operations, services.settings.adminToken));
+
+  app.notFound((c) => c.json(errorBody('not_found', `no route for ${c.req.method} ${c.req.path}`), 404));
+  app.onError((error, c) => {
+    if (error instanceof AppError) {
+      if (error.isReportable) c.get('logger')?.error({ err: error }, error.message);
+      return c.json(errorBody(error.code, error.message, error.issues), statusOfCode[error.code]);
+    }
+    if (error instanceof HTTPException && error.status === 400) {
+      return c.json(errorBody('invalid_json', `the request body is not valid JSON (${error.message})`), 400);
+    }
+    c.get('logger')?.error({ err: error }, 'unhandled error');
+    return c.json(errorBody('internal_error', 'internal error'), 500);
+  });
+  return app;
+}

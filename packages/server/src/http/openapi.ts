@@ -1,0 +1,76 @@
+import {
+  createDuelRequestSchema,
+  duelCreatedSchema,
+  errorBodySchema,
+  followUpRequestSchema,
+  modelListSchema,
+  reactionRequestSchema,
+  reactionResponseSchema,
+  reportRequestSchema,
+  streamEventSchema,
+  streamQuerySchema,
+  transcriptSchema,
+  turnCreatedSchema,
+  voteRequestSchema,
+  voteResponseSchema,
+} from '@agora/contract';
+import { z } from 'zod';
+import { upstreamErrorsQuerySchema } from './routes/operations.routes';
+
+interface Operation {
+  method: 'get' | 'post';
+  path: string;
+  summary: string;
+  body?: z.ZodType;
+  query?: z.ZodObject;
+  responses: Record<number, { description: string; schema?: z.ZodType; contentType?: string }>;
+}
+
+const toSchema = (schema: z.ZodType, io: 'input' | 'output') => z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'openapi-3.0' });
+const errors = (...statuses: number[]) => Object.fromEntries(statuses.map((status) => [status, { description: 'error', schema: errorBodySchema }]));
+
+function operations(maxPromptChars: number): Operation[] {
+  return [
+    { method: 'get', path: '/api/v1/models', summary: 'Public cards of the catalogue models', responses: { 200: { description: 'models', schema: modelListSchema } } },
+    { method: 'post', path: '/api/v1/duels', summary: 'Start a duel: two anonymous models answer the prompt', body: createDuelRequestSchema(maxPromptChars), responses: { 201: { description: 'created', schema: duelCreatedSchema }, ...errors(400, 503) } },
+    { method: 'get', path: '/api/v1/duels/{id}', summary: 'The transcript; the reveal only after the vote', responses: { 200: { description: 'transcript', schema: transcriptSchema }, ...errors(404) } },
+    {
+      method: 'get',
+      path: '/api/v1/duels/{id}/stream',
+      summary: 'Server-sent events of a turn (the latest by default); resumable with Last-Event-ID. Each frame: `event:` is the event type, `data:` the JSON of the other fields.',
+      query: streamQuerySchema,
+      responses: { 200: { description: 'event stream', schema: streamEventSchema, contentType: 'text/event-stream' }, ...errors(400, 404) },
+    },
+    { method: 'post', path: '/api/v1/duels/{id}/messages', summary: 'A follow-up prompt sent to both sides', body: followUpRequestSchema(maxPromptChars), responses: { 201: { description: 'turn started', schema: turnCreatedSchema }, ...errors(400, 404, 409) } },
+    { method: 'post', path: '/api/v1/duels/{id}/reactions', summary: 'Like or dislike one finished answer (null removes it)', body: reactionRequestSchema, responses: { 200: { description: 'stored', schema: reactionResponseSchema }, ...errors(400, 404, 409) } },
+    { method: 'post', path: '/api/v1/duels/{id}/vote', summary: 'Vote once, then see which models answered', body: voteRequestSchema, responses: { 200: { description: 'reveal', schema: voteResponseSchema }, ...errors(400, 404, 409) } },
+    { method: 'post', path: '/api/v1/duels/{id}/report', summary: 'Flag a conversation for review', body: reportRequestSchema, responses: { 202: { description: 'received' }, ...errors(400, 404) } },
+    { method: 'get', path: '/api/v1/admin/upstream-errors', summary: 'Upstream failures per model and kind (admin token)', query: upstreamErrorsQuerySchema, responses: { 200: { description: 'per-model errors' }, ...errors(401, 404) } },
+    { method: 'get', path: '/healthz', summary: 'Health: 200 when the store answers', responses: { 200: { description: 'ok' }, 503: { description: 'store unavailable' } } },
+    { method: 'get', path: '/metrics', summary: 'Prometheus metrics', responses: { 200: { description: 'metrics', contentType: 'text/plain' } } },
+  ];
+}
+
+/** The OpenAPI 3 document of the HTTP API, generated from the same zod schemas the server validates with. */
+export function buildOpenApiDocument(maxPromptChars: number): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const operation of operations(maxPromptChars)) {
+    const parameters = [
+      ...(operation.path.includes('{id}') ? [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }] : []),
+      ...Object.entries(operation.query?.shape ?? {}).map(([name, schema]) => ({ name, in: 'query', required: false, schema: toSchema(schema as z.ZodType, 'input') })),
+    ];
+    paths[operation.path] ??= {};
+    paths[operation.path]![operation.method] = {
+      summary: operation.summary,
+      ...(parameters.length > 0 ? { parameters } : {}),
+      ...(operation.body ? { requestBody: { required: true, content: { 'application/json': { schema: toSchema(operation.body, 'input') } } } } : {}),
+      responses: Object.fromEntries(
+        Object.entries(operation.responses).map(([status, response]) => [
+          status,
+          { description: response.description, ...(response.schema ? { content: { [response.contentType ?? 'application/json']: { schema: toSchema(response.schema, 'output') } } } : {}) },
+        ]),
+      ),
+    };
+  }
+  return { openapi: '3.0.3', info: { title: 'Agora API', version: '1' }, paths };
+}

@@ -1,0 +1,71 @@
+import {
+  STREAM_PROTOCOL_VERSION,
+  createDuelRequestSchema,
+  duelIdParamSchema,
+  followUpRequestSchema,
+  reactionRequestSchema,
+  reportRequestSchema,
+  streamQuerySchema,
+  voteRequestSchema,
+} from '@agora/contract';
+import { Hono } from 'hono';
+import { streamSSE } from 'hono/streaming';
+import { AppError } from '../../services/app-error';
+import type { ArenaMetrics } from '../../services/arena-metrics';
+import type { DuelService } from '../../services/duel.service';
+import type { AppEnv } from '../app-env';
+import { validate } from '../validate';
+
+export function duelRoutes(duels: DuelService, metrics: ArenaMetrics, maxPromptChars: number): Hono<AppEnv> {
+  const routes = new Hono<AppEnv>();
+  const id = validate('param', duelIdParamSchema);
+
+  routes.post('/', validate('json', createDuelRequestSchema(maxPromptChars)), async (c) => {
+    const created = await duels.createDuel(c.req.valid('json'), c.get('visitorId'));
+    return c.json(created, 201);
+  });
+
+  routes.get('/:id', id, async (c) => c.json(await duels.transcript(c.req.valid('param').id)));
+
+  routes.get('/:id/stream', id, validate('query', streamQuerySchema), async (c) => {
+    const lastEventId = parseLastEventId(c.req.header('last-event-id'));
+    const frames = await duels.streamTurn(c.req.valid('param').id, c.req.valid('query').turn, lastEventId, c.req.raw.signal);
+    c.header('x-accel-buffering', 'no');
+    c.header('x-agora-stream-version', STREAM_PROTOCOL_VERSION);
+    metrics.streamOpened();
+    return streamSSE(c, async (stream) => {
+      try {
+        for await (const frame of frames) {
+          const { type, ...data } = frame.event;
+          await stream.writeSSE({ id: String(frame.id), event: type, data: JSON.stringify(data) });
+          if (stream.aborted) break;
+        }
+      } finally {
+        metrics.streamClosed();
+      }
+    });
+  });
+
+  routes.post('/:id/messages', id, validate('json', followUpRequestSchema(maxPromptChars)), async (c) =>
+    c.json(await duels.followUp(c.req.valid('param').id, c.req.valid('json').prompt), 201),
+  );
+
+  routes.post('/:id/reactions', id, validate('json', reactionRequestSchema), async (c) =>
+    c.json({ reaction: await duels.react(c.req.valid('param').id, c.req.valid('json')) }),
+  );
+
+  routes.post('/:id/vote', id, validate('json', voteRequestSchema), async (c) => c.json(await duels.vote(c.req.valid('param').id, c.req.valid('json'))));
+
+  routes.post('/:id/report', id, validate('json', reportRequestSchema), async (c) => {
+    await duels.report(c.req.valid('param').id, c.req.valid('json').reason);
+    return c.json({ status: 'received' }, 202);
+  });
+
+  return routes;
+}
+
+function parseLastEventId(header: string | undefined): number {
+  if (header === undefined || header === '') return 0;
+  if (!/^\d{1,9}$/.test(header)) throw new AppError('invalid_request', 'Last-Event-ID must be a frame id from this stream');
+  return Number(header);
+}

@@ -1,0 +1,115 @@
+import { serve, type ServerType } from '@hono/node-server';
+import type { Hono } from 'hono';
+import { pino, type Logger } from 'pino';
+import { type CatalogueModel, loadCatalogue } from './config/catalogue';
+import type { Config } from './config/config';
+import { openDatabase } from './db/dialect';
+import { migrateToLatest } from './db/migrate';
+import { type Store, createStore } from './db/unit-of-work';
+import type { AppEnv } from './http/app-env';
+import { createApp } from './http/app';
+import { PrometheusMetrics } from './observability/prometheus-metrics';
+import { AiSdkModelClient } from './providers/ai-sdk/ai-sdk-model';
+import { ModelRegistry } from './providers/registry';
+import { ArenaCatalogue } from './services/arena-catalogue';
+import { DuelService } from './services/duel.service';
+import { OperationsService } from './services/operations.service';
+import { type Runtime, systemRuntime } from './services/runtime';
+
+/** A wired arena: the HTTP app and the services behind it. */
+export interface Arena {
+  app: Hono<AppEnv>;
+  duels: DuelService;
+  store: Store;
+  catalogue: ArenaCatalogue;
+  metrics: PrometheusMetrics;
+  logger: Logger;
+  /** Waits for running turns to be stored, then closes the store. */
+  close(): Promise<void>;
+}
+
+export interface ArenaOverrides {
+  /** Catalogue models already loaded (tests); otherwise read from `config.modelsPath`. */
+  catalogue?: CatalogueModel[];
+  runtime?: Runtime;
+  logger?: Logger;
+  /** Injected into every provider client (recorded vendor streams in tests). */
+  fetch?: typeof fetch;
+}
+
+/**
+ * The composition root: config → store (migrated) → provider registry → services → HTTP app.
+ * Plain constructors, no container; the only place that knows every concrete class.
+ */
+export async function createArena(config: Config, environment: Record<string, string | undefined>, overrides: ArenaOverrides = {}): Promise<Arena> {
+  const logger = overrides.logger ?? pino({ level: config.logLevel, base: undefined });
+  const models = overrides.catalogue ?? loadCatalogue(config.modelsPath, environment);
+  const catalogue = new ArenaCatalogue(models, config.demo);
+  const registry = new ModelRegistry(
+    models
+      .filter((model) => model.entry.status !== 'disabled')
+      .map((model) => [
+        model.entry.id,
+        new AiSdkModelClient({
+          type: model.entry.provider.type,
+          baseUrl: model.entry.provider.base_url,
+          model: model.entry.provider.model,
+          apiKey: model.apiKey,
+          headers: model.entry.provider.headers,
+          fetch: overrides.fetch,
+        }),
+      ]),
+  );
+  for (const model of models) {
+    if (model.unavailableReason) logger.warn({ model: model.entry.id }, `model unavailable: ${model.unavailableReason}`);
+  }
+  const db = openDatabase(config.database);
+  await migrateToLatest(db);
+  const store = createStore(db);
+  const runtime = overrides.runtime ?? systemRuntime;
+  const metrics = new PrometheusMetrics();
+  const duels = new DuelService({
+    store,
+    catalogue,
+    registry,
+    metrics,
+    runtime,
+    settings: { maxTurns: config.maxTurns, upstreamRetries: config.upstreamRetries, replayTtlMs: config.replayTtlMs },
+    logError: (message, error) => logger.error({ err: error }, message),
+  });
+  const operations = new OperationsService(store, runtime.now);
+  const app = createApp({ duels, operations, catalogue, metrics, logger, settings: { maxPromptChars: config.maxPromptChars, adminToken: config.adminToken } });
+  return {
+    app,
+    duels,
+    store,
+    catalogue,
+    metrics,
+    logger,
+    close: async () => {
+      await duels.drain();
+      await store.close();
+    },
+  };
+}
+
+/** Listens on the configured address; resolves once the socket is bound. */
+export function listen(arena: Arena, config: Pick<Config, 'port' | 'host'>): Promise<ServerType> {
+  return new Promise((resolve) => {
+    const server = serve({ fetch: arena.app.fetch, port: config.port, hostname: config.host }, (info) => {
+      arena.logger.info({ url: `http://${config.host}:${info.port}` }, 'agora is listening');
+      resolve(server);
+    });
+  });
+}
+
+/** Stops taking connections, lets running turns finish and be stored, then exits. */
+export function closeOnSignals(arena: Arena, server: ServerType): void {
+  const shutdown = (signal: string) => {
+    arena.logger.info({ signal }, 'shutting down');
+    server.close();
+    void arena.close().then(() => process.exit(0));
+  };
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+  process.once('SIGINT', () => shutdown('SIGINT'));
+}

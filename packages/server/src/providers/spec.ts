@@ -1,0 +1,113 @@
+/**
+ * The provider port: what the arena needs from an LLM vendor, modelled on the AI SDK's
+ * `LanguageModelV3` and reduced to streaming chat. Retries, timeouts and the fan-out to the two
+ * sides of a duel live in the services, never in adapters.
+ */
+
+/** One message of the conversation sent to a model. */
+export interface ModelMessage {
+  role: 'system' | 'user' | 'assistant';
+  content: string;
+}
+
+/** Options of one streaming call. */
+export interface ModelCallOptions {
+  /** The conversation so far, oldest first; the last message is the user's. */
+  messages: ModelMessage[];
+  maxOutputTokens?: number;
+  temperature?: number;
+  topP?: number;
+  seed?: number;
+  /** Aborting it cancels the upstream HTTP request. */
+  abortSignal?: AbortSignal;
+  headers?: Record<string, string>;
+  /** Vendor-specific settings passed through untouched (rule of three before a field becomes part of the spec). */
+  providerOptions?: Record<string, Record<string, unknown>>;
+}
+
+/** Token counts as reported by the provider; any of them may be missing. */
+export interface ModelUsage {
+  inputTokens: number | undefined;
+  outputTokens: number | undefined;
+  reasoningTokens: number | undefined;
+}
+
+/** The parts of a model's stream, in order: `stream-start`, text and reasoning parts, metadata, then `finish` or `error`. */
+export type ModelStreamPart =
+  | { type: 'stream-start'; warnings: unknown[] }
+  | { type: 'text-start'; id: string }
+  | { type: 'text-delta'; id: string; delta: string }
+  | { type: 'text-end'; id: string }
+  | { type: 'reasoning-start'; id: string }
+  | { type: 'reasoning-delta'; id: string; delta: string }
+  | { type: 'reasoning-end'; id: string }
+  | { type: 'response-metadata'; id?: string; modelId?: string; timestamp?: Date }
+  | { type: 'finish'; finishReason: string; usage: ModelUsage }
+  | { type: 'error'; error: unknown };
+
+/** What a streaming call returns once the upstream answered with a success status. */
+export interface ModelStreamResult {
+  stream: ReadableStream<ModelStreamPart>;
+  /** Response headers, logged as provider metadata. */
+  response?: { headers?: Record<string, string> };
+}
+
+/** A model reachable through some vendor API. */
+export interface ModelClient {
+  readonly specificationVersion: 'v1';
+  /** Provider name for logs and metrics (e.g. `openai-compatible`). */
+  readonly provider: string;
+  /** The vendor's model id. */
+  readonly modelId: string;
+  /** Starts a streaming call. Rejects with a {@link ProviderCallError} when the upstream refuses it. */
+  doStream(options: ModelCallOptions): Promise<ModelStreamResult>;
+}
+
+const providerCallErrorMarker = Symbol.for('agora.provider-call-error');
+
+/** The ways an upstream call can fail, as the arena records them per model. */
+export type UpstreamErrorKind =
+  | 'connection_error'
+  | 'http_error'
+  | 'first_token_timeout'
+  | 'total_timeout'
+  | 'empty_response'
+  | 'malformed_stream'
+  | 'stream_cut'
+  | 'content_filter';
+
+/** A failed upstream call, normalised across vendors. */
+export class ProviderCallError extends Error {
+  readonly [providerCallErrorMarker] = true;
+  override readonly name = 'ProviderCallError';
+  readonly kind: UpstreamErrorKind;
+  readonly statusCode: number | undefined;
+  readonly responseBody: string | undefined;
+  /** True for connection errors, 408, 409, 429 and 5xx: the same call may succeed if tried again. */
+  readonly isRetryable: boolean;
+
+  constructor(options: {
+    kind: UpstreamErrorKind;
+    message: string;
+    statusCode?: number;
+    responseBody?: string;
+    isRetryable: boolean;
+    cause?: unknown;
+  }) {
+    super(options.message, { cause: options.cause });
+    this.kind = options.kind;
+    this.statusCode = options.statusCode;
+    this.responseBody = options.responseBody;
+    this.isRetryable = options.isRetryable;
+  }
+
+  /** Recognises the error across module copies (marker-based, as the AI SDK does). */
+  static isInstance(error: unknown): error is ProviderCallError {
+    return typeof error === 'object' && error !== null && providerCallErrorMarker in error;
+  }
+}
+
+/** HTTP statuses worth retrying. */
+export function isRetryableStatus(statusCode: number): boolean {
+  return statusCode === 408 || statusCode === 409 || statusCode === 429 || statusCode >= 500;
+}

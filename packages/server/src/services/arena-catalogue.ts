@@ -1,0 +1,89 @@
+import type { ModelCard } from '@agora/contract';
+import { type CatalogueModel, type ModelCallOptions, isDrawable } from '../config/catalogue';
+import type { PairingCandidate } from '../domain/arena/pairing';
+import { type IdentityLexicon, buildIdentityLexicon } from '../domain/arena/identity-leak';
+
+/** The loaded catalogue as services use it: public cards, drawable candidates, call options, identity lexicons. */
+export class ArenaCatalogue {
+  private readonly byId: Map<string, CatalogueModel>;
+  private readonly lexicons = new Map<string, IdentityLexicon>();
+
+  constructor(
+    models: readonly CatalogueModel[],
+    readonly isDemo = false,
+  ) {
+    this.byId = new Map(models.map((model) => [model.entry.id, model]));
+  }
+
+  /** Cards of enabled and archived models (disabled ones are hidden), as `GET /models` lists them. */
+  publicCards(): ModelCard[] {
+    return [...this.byId.values()].filter((model) => model.entry.status !== 'disabled').map(toCard);
+  }
+
+  /** The card of any catalogue model, or a placeholder for an id no longer in the catalogue (old duels). */
+  card(modelId: string): ModelCard {
+    const model = this.byId.get(modelId);
+    if (model) return toCard(model);
+    return { id: modelId, name: modelId, organisation: 'unknown', license: 'unknown', open_weights: false, arch: 'unknown', params_b: null, active_params_b: null, reasoning: false, release_date: null, status: 'archived', available: false };
+  }
+
+  has(modelId: string): boolean {
+    return this.byId.has(modelId);
+  }
+
+  isDrawable(modelId: string): boolean {
+    const model = this.byId.get(modelId);
+    return model !== undefined && isDrawable(model);
+  }
+
+  /** Models the pairing policy may draw. */
+  candidates(): PairingCandidate[] {
+    return [...this.byId.values()].filter(isDrawable).map((model) => ({ id: model.entry.id, paramsB: model.entry.params_b, reasoning: model.entry.reasoning }));
+  }
+
+  callOptions(modelId: string): ModelCallOptions {
+    return this.require(modelId).options;
+  }
+
+  lexicon(modelId: string): IdentityLexicon {
+    let lexicon = this.lexicons.get(modelId);
+    if (!lexicon) {
+      const entry = this.require(modelId).entry;
+      lexicon = buildIdentityLexicon({ id: entry.id, name: entry.name, organisation: entry.organisation, aliases: entry.aliases });
+      this.lexicons.set(modelId, lexicon);
+    }
+    return lexicon;
+  }
+
+  /** What an operator must do when fewer than two models can be drawn, or undefined when the arena is usable. */
+  setupHint(): string | undefined {
+    if (this.candidates().length >= 2) return undefined;
+    const missing = [...new Set([...this.byId.values()].map((model) => model.entry.provider.api_key_env).filter((name): name is string => !!name))];
+    const keys = missing.length > 0 ? ` Set one or more of ${missing.join(', ')},` : ' Add models to the catalogue';
+    return `Fewer than two models can be drawn.${keys} or point AGORA_MODELS at another catalogue, then restart. \`npm run demo\` runs the arena offline against a bundled fake upstream.`;
+  }
+
+  private require(modelId: string): CatalogueModel {
+    const model = this.byId.get(modelId);
+    if (!model) throw new Error(`model ${modelId} is not in the catalogue`);
+    return model;
+  }
+}
+
+function toCard(model: CatalogueModel): ModelCard {
+  const entry = model.entry;
+  return {
+    id: entry.id,
+    name: entry.name,
+    organisation: entry.organisation,
+    license: entry.license,
+    open_weights: entry.open_weights,
+    arch: entry.arch,
+    params_b: entry.params_b,
+    active_params_b: entry.active_params_b ?? null,
+    reasoning: entry.reasoning,
+    release_date: entry.release_date ?? null,
+    status: entry.status,
+    available: isDrawable(model),
+  };
+}

@@ -1,0 +1,343 @@
+import { createHash } from 'node:crypto';
+import type {
+  CreateDuelRequest,
+  DuelStatus,
+  Reaction,
+  ReactionRequest,
+  Reveal,
+  Side,
+  StreamEvent,
+  Transcript,
+  VoteRequest,
+  VoteResponse,
+} from '@agora/contract';
+import { checkFollowUp, checkReaction, checkVote, type DuelConflict, type TurnStatus } from '../domain/arena/duel-rules';
+import { drawDuel } from '../domain/arena/pairing';
+import type { DuelRecord, FinishedTurn, TurnSideRecord } from '../db/repositories/duel.repository';
+import type { Store } from '../db/unit-of-work';
+import type { ModelRegistry } from '../providers/registry';
+import { AppError } from './app-error';
+import type { ArenaCatalogue } from './arena-catalogue';
+import type { ArenaMetrics } from './arena-metrics';
+import type { Runtime } from './runtime';
+import { type SideOutcome, type TurnOutcome, type TurnPlan, runTurn } from './turn-runner';
+import { type Frame, TurnStream } from './turn-stream';
+
+/** Computes the energy and carbon of one side's answers for the reveal (the impact module), when configured. */
+export type RevealImpactEstimator = (modelId: string, outputTokensPerMessage: number[], locale: string | null) => Reveal['impact'];
+
+export interface DuelServiceDependencies {
+  store: Store;
+  catalogue: ArenaCatalogue;
+  registry: ModelRegistry;
+  metrics: ArenaMetrics;
+  runtime: Runtime;
+  settings: { maxTurns: number; upstreamRetries: number; replayTtlMs: number };
+  onTurnStored?: (duelId: string, status: 'complete' | 'failed') => void;
+  onVoteRecorded?: (duelId: string) => void;
+  estimateImpact?: RevealImpactEstimator;
+  logError: (message: string, error: unknown) => void;
+}
+
+const conflictMessages: Record<DuelConflict, string> = {
+  already_voted: 'this duel has already been voted on',
+  duel_failed: 'a turn of this duel failed: it can be neither continued nor voted on',
+  turn_in_progress: 'a turn is still streaming',
+  turn_limit_reached: 'this duel has reached its maximum number of turns',
+};
+
+const sides: readonly Side[] = ['a', 'b'];
+
+/**
+ * The duel lifecycle: draw two anonymous models, run turns in the background, take reactions and
+ * exactly one vote, then reveal. Generation is decoupled from HTTP: turns run here and write to a
+ * {@link TurnStream} that any number of connections follow.
+ */
+export class DuelService {
+  private readonly live = new Map<string, TurnStream>();
+  private readonly running = new Set<Promise<void>>();
+
+  constructor(private readonly dependencies: DuelServiceDependencies) {}
+
+  async createDuel(request: CreateDuelRequest, visitorId: string): Promise<{ id: string; turn: number }> {
+    const { catalogue, runtime, store } = this.dependencies;
+    this.checkChosenModels(request.models);
+    const outcome = drawDuel({ mode: request.mode, chosen: request.models }, catalogue.candidates(), runtime.random);
+    if (!outcome.ok) {
+      if (outcome.reason === 'unknown_models') throw new AppError('unknown_models', `unknown models: ${outcome.unknown.join(', ')}`);
+      throw new AppError('no_models_available', `not enough models available for mode ${request.mode}${catalogue.setupHint() ? `: ${catalogue.setupHint()}` : ''}`);
+    }
+    const now = runtime.now().toISOString();
+    const duel: DuelRecord = {
+      id: runtime.newId(),
+      visitorHash: hashVisitor(visitorId),
+      mode: request.mode,
+      modelA: outcome.sides.a.modelId,
+      modelB: outcome.sides.b.modelId,
+      chosenModels: request.models ?? null,
+      locale: request.locale ?? null,
+      status: 'streaming',
+      turnCount: 1,
+      createdAt: now,
+    };
+    await store.duels.createWithFirstTurn(duel, request.prompt);
+    const plan: TurnPlan = {
+      turn: 1,
+      prompt: request.prompt,
+      sides: {
+        a: { modelId: duel.modelA, history: [], replacementPool: outcome.sides.a.replacementPool },
+        b: { modelId: duel.modelB, history: [], replacementPool: outcome.sides.b.replacementPool },
+      },
+    };
+    this.startTurn(duel.id, plan);
+    return { id: duel.id, turn: 1 };
+  }
+
+  /** A follow-up prompt, sent to both sides with each side's own history. */
+  async followUp(duelId: string, prompt: string): Promise<{ turn: number }> {
+    const { store, runtime, settings } = this.dependencies;
+    const duel = await this.requireDuel(duelId);
+    this.throwIfConflict(checkFollowUp({ status: duel.status as DuelStatus, turnCount: duel.turnCount }, settings.maxTurns));
+    const [turns, sideRecords] = await Promise.all([store.duels.listTurns(duelId), store.duels.listSides(duelId)]);
+    const turn = duel.turnCount + 1;
+    const started = await store.duels.startFollowUpTurn(duelId, { turn, prompt, status: 'streaming', errorCode: null, startedAt: runtime.now().toISOString(), endedAt: null });
+    if (!started) throw new AppError('turn_in_progress', conflictMessages.turn_in_progress);
+    const history = (side: Side) =>
+      turns.flatMap((past) => {
+        const answer = sideRecords.find((record) => record.turn === past.turn && record.side === side);
+        return [{ role: 'user' as const, content: past.prompt }, { role: 'assistant' as const, content: answer?.text ?? '' }];
+      });
+    this.startTurn(duelId, {
+      turn,
+      prompt,
+      sides: {
+        a: { modelId: duel.modelA, history: history('a'), replacementPool: [] },
+        b: { modelId: duel.modelB, history: history('b'), replacementPool: [] },
+      },
+    });
+    return { turn };
+  }
+
+  /** The frames of a turn (the latest by default) after `lastEventId`, live while it streams. */
+  async streamTurn(duelId: string, turn: number | undefined, lastEventId: number, signal?: AbortSignal): Promise<AsyncIterable<Frame>> {
+    const duel = await this.requireDuel(duelId);
+    const wanted = turn ?? duel.turnCount;
+    const live = this.live.get(streamKey(duelId, wanted));
+    if (live) return live.follow(lastEventId, signal);
+    const stored = await this.dependencies.store.duels.findTurnFrames(duelId, wanted);
+    if (stored === undefined) throw new AppError('turn_not_found', `this duel has no turn ${wanted}`);
+    if (stored === null) return interruptedTurn(wanted).follow(lastEventId, signal);
+    return TurnStream.fromStored(JSON.parse(stored) as Frame[]).follow(lastEventId, signal);
+  }
+
+  async transcript(duelId: string): Promise<Transcript> {
+    const { store } = this.dependencies;
+    const duel = await this.requireDuel(duelId);
+    const [turns, sideRecords, reactions, vote] = await Promise.all([
+      store.duels.listTurns(duelId),
+      store.duels.listSides(duelId),
+      store.feedback.listReactions(duelId),
+      store.feedback.findVote(duelId),
+    ]);
+    const answer = (turn: number, side: Side) => {
+      const record = sideRecords.find((candidate) => candidate.turn === turn && candidate.side === side);
+      const liveText = this.live.get(streamKey(duelId, turn))?.text[side] ?? '';
+      return { text: record?.text ?? liveText, reasoning: record?.reasoning || null };
+    };
+    return {
+      id: duel.id,
+      status: duel.status as DuelStatus,
+      mode: duel.mode as Transcript['mode'],
+      turns: turns.map((turn) => ({ turn: turn.turn, prompt: turn.prompt, status: turn.status as TurnStatus, a: answer(turn.turn, 'a'), b: answer(turn.turn, 'b') })),
+      reactions: reactions.map((reaction) => ({ side: reaction.side, turn: reaction.turn, value: reaction.value, tags: reaction.tags as Reaction['tags'], comment: reaction.comment })),
+      ...(vote
+        ? {
+            vote: { choice: vote.choice as VoteRequest['choice'], tags: { a: vote.tagsA as Reaction['tags'], b: vote.tagsB as Reaction['tags'] } },
+            reveal: this.buildReveal(duel, sideRecords),
+          }
+        : {}),
+    };
+  }
+
+  async react(duelId: string, request: ReactionRequest): Promise<Reaction> {
+    const { store, runtime } = this.dependencies;
+    const duel = await this.requireDuel(duelId);
+    const turnStatus = await store.duels.findTurnStatus(duelId, request.turn);
+    if (turnStatus === undefined) throw new AppError('turn_not_found', `this duel has no turn ${request.turn}`);
+    this.throwIfConflict(checkReaction({ status: duel.status as DuelStatus, turnCount: duel.turnCount }, turnStatus as TurnStatus));
+    const answer = (await store.duels.listSides(duelId)).find((record) => record.turn === request.turn && record.side === request.side)!;
+    const reaction: Reaction = { side: request.side, turn: request.turn, value: request.value, tags: request.value ? (request.tags ?? []) : [], comment: request.value ? (request.comment ?? null) : null };
+    if (request.value === null) await store.feedback.deleteReaction(duelId, request.turn, request.side);
+    else {
+      await store.feedback.upsertReaction({ duelId, turn: request.turn, side: request.side, modelId: answer.modelId, value: request.value, tags: reaction.tags, comment: reaction.comment, at: runtime.now().toISOString() });
+    }
+    return reaction;
+  }
+
+  async vote(duelId: string, request: VoteRequest): Promise<VoteResponse> {
+    const { store, runtime } = this.dependencies;
+    const duel = await this.requireDuel(duelId);
+    this.throwIfConflict(checkVote({ status: duel.status as DuelStatus, turnCount: duel.turnCount }));
+    const sideRecords = await store.duels.listSides(duelId);
+    const now = runtime.now().toISOString();
+    const recorded = await store.transaction(async (repositories) => {
+      if (!(await repositories.duels.markVoted(duelId, now))) return false;
+      await repositories.feedback.insertVote({
+        duelId,
+        choice: request.choice,
+        modelA: duel.modelA,
+        modelB: duel.modelB,
+        tagsA: request.tags?.a ?? [],
+        tagsB: request.tags?.b ?? [],
+        commentA: request.comments?.a ?? null,
+        commentB: request.comments?.b ?? null,
+        identityLeak: sideRecords.some((record) => record.identityLeak),
+        mode: duel.mode,
+        locale: duel.locale,
+        createdAt: now,
+      });
+      return true;
+    });
+    if (!recorded) {
+      const current = await this.requireDuel(duelId);
+      this.throwIfConflict(checkVote({ status: current.status as DuelStatus, turnCount: current.turnCount }) ?? 'already_voted');
+    }
+    this.dependencies.metrics.voteRecorded(request.choice);
+    this.dependencies.onVoteRecorded?.(duelId);
+    return { reveal: this.buildReveal(duel, sideRecords) };
+  }
+
+  async report(duelId: string, reason: string): Promise<void> {
+    await this.requireDuel(duelId);
+    const { store, runtime } = this.dependencies;
+    await store.feedback.insertReport({ id: runtime.newId(), duelId, reason, createdAt: runtime.now().toISOString() });
+  }
+
+  /** Resolves once every running turn has ended and been stored (graceful shutdown, tests). */
+  async drain(): Promise<void> {
+    while (this.running.size > 0) await Promise.allSettled([...this.running]);
+  }
+
+  private startTurn(duelId: string, plan: TurnPlan): void {
+    const stream = new TurnStream();
+    const key = streamKey(duelId, plan.turn);
+    this.live.set(key, stream);
+    const { registry, catalogue, metrics, runtime, settings } = this.dependencies;
+    const task = runTurn(plan, stream, { registry, catalogue, metrics, random: runtime.random, now: runtime.now, retries: settings.upstreamRetries })
+      .then((outcome) => this.finishTurn(duelId, plan, stream, outcome))
+      .catch((error: unknown) => this.abandonTurn(duelId, plan.turn, stream, error))
+      .finally(() => {
+        this.running.delete(task);
+        const forget = setTimeout(() => this.live.delete(key), settings.replayTtlMs);
+        forget.unref();
+      });
+    this.running.add(task);
+  }
+
+  /** Stores the turn, then closes its stream: a client that sees `turn-end` can vote at once. */
+  private async finishTurn(duelId: string, plan: TurnPlan, stream: TurnStream, outcome: TurnOutcome): Promise<void> {
+    const closing: StreamEvent[] = outcome.failure
+      ? [{ type: 'turn-error', code: outcome.failure.kind, message: 'One of the two models could not answer, so this turn is not shown or counted. Start a new duel or try again.', retryable: outcome.failure.isRetryable }]
+      : [];
+    closing.push({ type: 'turn-end', turn: plan.turn, status: outcome.status });
+    const frames = [...stream.snapshot(), ...closing.map((event, index) => ({ id: stream.lastId + index + 1, event }))];
+    const endedAt = this.dependencies.runtime.now().toISOString();
+    const finished: FinishedTurn = {
+      duelId,
+      turn: plan.turn,
+      status: outcome.status,
+      errorCode: outcome.failure?.kind ?? null,
+      framesJson: JSON.stringify(frames),
+      endedAt,
+      sides: sides.map((side) => toSideRecord(plan.turn, outcome.sides[side])),
+      errors: sides.flatMap((side) =>
+        outcome.sides[side].failures.map((failure) => ({
+          id: this.dependencies.runtime.newId(),
+          turn: plan.turn,
+          side,
+          modelId: failure.modelId,
+          kind: failure.error.kind,
+          statusCode: failure.error.statusCode ?? null,
+          message: failure.error.message,
+          replaced: failure.replaced,
+          createdAt: failure.at.toISOString(),
+        })),
+      ),
+      duelStatus: outcome.status === 'complete' ? 'ready' : 'failed',
+      models: plan.turn === 1 ? { a: outcome.sides.a.modelId, b: outcome.sides.b.modelId } : undefined,
+    };
+    await this.dependencies.store.transaction((repositories) => repositories.duels.finishTurn(finished));
+    for (const event of closing) stream.push(event);
+    this.dependencies.metrics.turnEnded(outcome.status);
+    this.dependencies.onTurnStored?.(duelId, outcome.status);
+  }
+
+  /** The store refused the turn: tell the client it failed (nothing can be voted on), and log why. */
+  private abandonTurn(duelId: string, turn: number, stream: TurnStream, error: unknown): void {
+    this.dependencies.logError(`turn ${turn} of duel ${duelId} could not be stored`, error);
+    if (stream.isEnded) return;
+    stream.push({ type: 'turn-error', code: 'store_unavailable', message: 'This turn could not be saved. Please start a new duel.', retryable: true });
+    stream.push({ type: 'turn-end', turn, status: 'failed' });
+  }
+
+  private buildReveal(duel: DuelRecord, sideRecords: TurnSideRecord[]): { a: Reveal; b: Reveal } {
+    const revealSide = (side: Side, modelId: string): Reveal => {
+      const tokens = sideRecords.filter((record) => record.side === side && record.status === 'complete').map((record) => record.outputTokens ?? 0);
+      const impact = this.dependencies.estimateImpact?.(modelId, tokens, duel.locale);
+      return { model: this.dependencies.catalogue.card(modelId), output_tokens: tokens.reduce((sum, count) => sum + count, 0), ...(impact ? { impact } : {}) };
+    };
+    return { a: revealSide('a', duel.modelA), b: revealSide('b', duel.modelB) };
+  }
+
+  private checkChosenModels(chosen: readonly string[] | undefined): void {
+    if (!chosen) return;
+    const { catalogue } = this.dependencies;
+    const unknown = chosen.filter((id) => !catalogue.has(id));
+    if (unknown.length > 0) throw new AppError('unknown_models', `unknown models: ${unknown.join(', ')}`);
+    const unavailable = chosen.filter((id) => !catalogue.isDrawable(id));
+    if (unavailable.length > 0) throw new AppError('model_unavailable', `models not available right now: ${unavailable.join(', ')}`);
+  }
+
+  private async requireDuel(duelId: string): Promise<DuelRecord> {
+    const duel = await this.dependencies.store.duels.findById(duelId);
+    if (!duel) throw new AppError('duel_not_found', 'no duel with this id');
+    return duel;
+  }
+
+  private throwIfConflict(conflict: DuelConflict | null): void {
+    if (conflict) throw new AppError(conflict, conflictMessages[conflict]);
+  }
+}
+
+const streamKey = (duelId: string, turn: number) => `${duelId}:${turn}`;
+
+function hashVisitor(visitorId: string): string {
+  return createHash('sha256').update(visitorId).digest('base64url');
+}
+
+/** A turn left `streaming` by a process that stopped mid-stream: it can only be reported as failed. */
+function interruptedTurn(turn: number): TurnStream {
+  const stream = new TurnStream();
+  stream.push({ type: 'turn-start', turn });
+  stream.push({ type: 'turn-error', code: 'turn_interrupted', message: 'This turn was interrupted. Please start a new duel.', retryable: true });
+  stream.push({ type: 'turn-end', turn, status: 'failed' });
+  return stream;
+}
+
+function toSideRecord(turn: number, outcome: SideOutcome): TurnSideRecord {
+  return {
+    turn,
+    side: outcome.side,
+    modelId: outcome.modelId,
+    text: outcome.text,
+    reasoning: outcome.reasoning || null,
+    outputTokens: outcome.outputTokens,
+    outputTokensSource: outcome.outputTokensSource,
+    status: outcome.status,
+    errorKind: outcome.status === 'failed' ? (outcome.failures.at(-1)?.error.kind ?? null) : null,
+    finishReason: outcome.finishReason,
+    ttftMs: outcome.ttftMs,
+    durationMs: outcome.durationMs,
+    identityLeak: outcome.identityLeak,
+  };
+}

@@ -1,0 +1,26 @@
+import type { Store } from '../db/unit-of-work';
+
+/** What operators ask of a running arena: health and the per-model error view. */
+export class OperationsService {
+  constructor(
+    private readonly store: Store,
+    private readonly now: () => Date,
+  ) {}
+
+  /** True when the store answers. */
+  async isHealthy(): Promise<boolean> {
+    try {
+      await this.store.ping();
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Upstream failures per model and kind over the last `hours`. */
+  async upstreamErrors(hours: number): Promise<{ since: string; models: { model: string; kind: string; count: number }[] }> {
+    const since = new Date(this.now().getTime() - hours * 3600_000).toISOString();
+    const rows = await this.store.duels.countUpstreamErrorsByModel(since);
+    return { since, models: rows.map((row) => ({ model: row.modelId, kind: row.kind, count: row.count })) };
+  }
+}

@@ -1,0 +1,242 @@
+import type { Side } from '@agora/contract';
+import { drawReplacement, type RandomSource } from '../domain/arena/pairing';
+import { namesOwnIdentity } from '../domain/arena/identity-leak';
+import type { ModelRegistry } from '../providers/registry';
+import { type ModelMessage, type ModelStreamPart, ProviderCallError } from '../providers/spec';
+import type { ArenaCatalogue } from './arena-catalogue';
+import type { ArenaMetrics } from './arena-metrics';
+import { countTokensLocally } from './count-tokens';
+import type { TurnStream } from './turn-stream';
+
+/** What one side runs in a turn. */
+export interface SidePlan {
+  modelId: string;
+  /** This side's earlier turns (user prompts and its own answers), oldest first. */
+  history: ModelMessage[];
+  /** Where a replacement may come from if the model fails before its first token (first turn, drawn models only). */
+  replacementPool: string[];
+}
+
+export interface TurnPlan {
+  turn: number;
+  prompt: string;
+  sides: Record<Side, SidePlan>;
+}
+
+/** One upstream failure, as stored per model for operators. */
+export interface UpstreamFailure {
+  modelId: string;
+  error: ProviderCallError;
+  replaced: boolean;
+  at: Date;
+}
+
+/** How one side's part of the turn ended. */
+export interface SideOutcome {
+  side: Side;
+  modelId: string;
+  text: string;
+  reasoning: string;
+  outputTokens: number | null;
+  outputTokensSource: 'provider' | 'local' | null;
+  finishReason: string | null;
+  ttftMs: number | null;
+  durationMs: number | null;
+  status: 'complete' | 'failed' | 'cancelled';
+  identityLeak: boolean;
+  failures: UpstreamFailure[];
+}
+
+export interface TurnOutcome {
+  status: 'complete' | 'failed';
+  sides: Record<Side, SideOutcome>;
+  /** The failure that ended the turn (the first side to fail). */
+  failure: ProviderCallError | null;
+}
+
+export interface TurnRunnerDependencies {
+  registry: ModelRegistry;
+  catalogue: ArenaCatalogue;
+  metrics: ArenaMetrics;
+  random: RandomSource;
+  now: () => Date;
+  /** Retries of one call, before its first token and for retryable errors only. */
+  retries: number;
+}
+
+/** Raised inside a side when the other side's failure cancelled the turn. */
+class TurnCancelled extends Error {
+  override readonly name = 'TurnCancelled';
+}
+
+const sides: readonly Side[] = ['a', 'b'];
+
+/**
+ * Runs both sides of a turn at once under one abort signal and appends their frames to the
+ * turn's stream. When either side fails for good, the signal aborts the other side's upstream
+ * request, so that no answer is ever completed one-sided. The caller stores the outcome and
+ * then closes the stream (`turn-error`, `turn-end`), so that a client seeing `turn-end` can vote.
+ */
+export async function runTurn(plan: TurnPlan, stream: TurnStream, dependencies: TurnRunnerDependencies): Promise<TurnOutcome> {
+  stream.push({ type: 'turn-start', turn: plan.turn });
+  const turnController = new AbortController();
+  const inUse = new Set([plan.sides.a.modelId, plan.sides.b.modelId]);
+  const [a, b] = await Promise.all(sides.map((side) => runSide(side, plan, stream, turnController, inUse, dependencies)));
+  const reason: unknown = turnController.signal.reason;
+  const failure = ProviderCallError.isInstance(reason) ? reason : null;
+  return { status: failure ? 'failed' : 'complete', sides: { a: a!, b: b! }, failure };
+}
+
+async function runSide(
+  side: Side,
+  plan: TurnPlan,
+  stream: TurnStream,
+  turnController: AbortController,
+  inUse: Set<string>,
+  dependencies: TurnRunnerDependencies,
+): Promise<SideOutcome> {
+  const sidePlan = plan.sides[side];
+  const outcome: SideOutcome = {
+    side, modelId: sidePlan.modelId, text: '', reasoning: '', outputTokens: null, outputTokensSource: null,
+    finishReason: null, ttftMs: null, durationMs: null, status: 'failed', identityLeak: false, failures: [],
+  };
+  let attempt = 0;
+  let replacementsLeft = sidePlan.replacementPool.length > 0 ? 1 : 0;
+  for (;;) {
+    try {
+      await streamOnce(outcome, sidePlan, plan.prompt, stream, turnController.signal, dependencies);
+      outcome.status = 'complete';
+      outcome.identityLeak = namesOwnIdentity(`${outcome.text}\n${outcome.reasoning}`, dependencies.catalogue.lexicon(outcome.modelId));
+      stream.push({ type: 'side-end', side, output_tokens: outcome.outputTokens });
+      return outcome;
+    } catch (error) {
+      if (error instanceof TurnCancelled || !ProviderCallError.isInstance(error)) {
+        outcome.status = 'cancelled';
+        if (!(error instanceof TurnCancelled)) turnController.abort(internalFailure(error));
+        return outcome;
+      }
+      const failure: UpstreamFailure = { modelId: outcome.modelId, error, replaced: false, at: dependencies.now() };
+      outcome.failures.push(failure);
+      dependencies.metrics.upstreamFailed(outcome.modelId, error.kind);
+      const beforeFirstToken = outcome.ttftMs === null;
+      if (beforeFirstToken && error.isRetryable && attempt < dependencies.retries && !turnController.signal.aborted) {
+        attempt += 1;
+        continue;
+      }
+      const replacement = beforeFirstToken && replacementsLeft > 0 && !turnController.signal.aborted
+        ? drawReplacement({ modelId: outcome.modelId, replacementPool: sidePlan.replacementPool }, [...inUse], dependencies.random)
+        : undefined;
+      if (replacement) {
+        failure.replaced = true;
+        replacementsLeft -= 1;
+        attempt = 0;
+        inUse.add(replacement);
+        dependencies.metrics.modelReplaced(outcome.modelId);
+        outcome.modelId = replacement;
+        continue;
+      }
+      outcome.status = 'failed';
+      if (!turnController.signal.aborted) turnController.abort(error);
+      return outcome;
+    }
+  }
+}
+
+function internalFailure(cause: unknown): ProviderCallError {
+  return new ProviderCallError({ kind: 'stream_cut', message: 'the model call failed unexpectedly', isRetryable: true, cause });
+}
+
+function buildMessages(sidePlan: SidePlan, systemPrompt: string | undefined, prompt: string): ModelMessage[] {
+  const system: ModelMessage[] = systemPrompt ? [{ role: 'system', content: systemPrompt }] : [];
+  return [...system, ...sidePlan.history, { role: 'user', content: prompt }];
+}
+
+/** One upstream call of one side, with its first-token and total timeouts. Throws on any failure. */
+async function streamOnce(
+  outcome: SideOutcome,
+  sidePlan: SidePlan,
+  prompt: string,
+  stream: TurnStream,
+  turnSignal: AbortSignal,
+  dependencies: TurnRunnerDependencies,
+): Promise<void> {
+  const options = dependencies.catalogue.callOptions(outcome.modelId);
+  const controller = new AbortController();
+  const onTurnAbort = () => controller.abort(new TurnCancelled());
+  if (turnSignal.aborted) throw new TurnCancelled();
+  turnSignal.addEventListener('abort', onTurnAbort, { once: true });
+  const timeout = (kind: 'first_token_timeout' | 'total_timeout', ms: number) =>
+    setTimeout(() => controller.abort(new ProviderCallError({ kind, message: `no ${kind === 'total_timeout' ? 'end' : 'first token'} within ${ms} ms`, isRetryable: kind === 'first_token_timeout' })), ms);
+  const firstTokenTimer = timeout('first_token_timeout', options.firstTokenTimeoutMs);
+  const totalTimer = timeout('total_timeout', options.totalTimeoutMs);
+  const startedAt = performance.now();
+  let usageTokens: number | undefined;
+  let completed = false;
+  try {
+    const result = await dependencies.registry.get(outcome.modelId).doStream({
+      messages: buildMessages(sidePlan, options.systemPrompt, prompt),
+      maxOutputTokens: options.maxOutputTokens,
+      temperature: options.temperature,
+      abortSignal: controller.signal,
+    });
+    const reader = result.stream.getReader();
+    try {
+      for (;;) {
+        const next = await raceAbort(reader.read(), controller.signal);
+        if (next.done) break;
+        const part: ModelStreamPart = next.value;
+        if (part.type === 'error') throw controller.signal.aborted ? controller.signal.reason : part.error;
+        if (part.type === 'finish') {
+          outcome.finishReason = part.finishReason;
+          usageTokens = part.usage.outputTokens;
+        }
+        if ((part.type === 'text-delta' || part.type === 'reasoning-delta') && part.delta.length > 0) {
+          if (outcome.ttftMs === null) {
+            outcome.ttftMs = Math.round(performance.now() - startedAt);
+            clearTimeout(firstTokenTimer);
+            dependencies.metrics.upstreamFirstToken(outcome.modelId, performance.now() - startedAt);
+          }
+          const isText = part.type === 'text-delta';
+          if (isText) outcome.text += part.delta;
+          else outcome.reasoning += part.delta;
+          stream.push({ type: isText ? 'text-delta' : 'reasoning-delta', side: outcome.side, text: part.delta });
+        }
+      }
+    } finally {
+      reader.cancel().catch(() => {});
+    }
+    if (outcome.text.trim().length === 0) {
+      throw new ProviderCallError({ kind: outcome.finishReason === 'content-filter' ? 'content_filter' : 'empty_response', message: 'the model returned an empty answer', isRetryable: false });
+    }
+    completed = true;
+  } catch (error) {
+    throw controller.signal.aborted ? controller.signal.reason : error;
+  } finally {
+    clearTimeout(firstTokenTimer);
+    clearTimeout(totalTimer);
+    turnSignal.removeEventListener('abort', onTurnAbort);
+    if (!completed && !controller.signal.aborted) controller.abort(new TurnCancelled());
+  }
+  outcome.durationMs = Math.round(performance.now() - startedAt);
+  dependencies.metrics.upstreamCompleted(outcome.modelId, outcome.durationMs);
+  outcome.outputTokens = usageTokens ?? (await countTokensLocally(outcome.text + outcome.reasoning));
+  outcome.outputTokensSource = usageTokens === undefined ? 'local' : 'provider';
+}
+
+function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}

@@ -1,0 +1,73 @@
+import type { StreamEvent } from '@agora/contract';
+
+/** One frame of a turn stream: its SSE id (1, 2, 3… within the turn) and its event. */
+export interface Frame {
+  id: number;
+  event: StreamEvent;
+}
+
+/**
+ * The frames of one turn, decoupled from any HTTP connection: the turn runner appends, and any
+ * number of readers follow from whichever frame they last saw. A reader that goes away stops
+ * nothing; a reader that comes back with `Last-Event-ID` gets exactly the frames it missed.
+ */
+export class TurnStream {
+  private readonly frames: Frame[] = [];
+  private ended = false;
+  private waiters: (() => void)[] = [];
+  /** Each side's text so far, for transcripts read while the turn still streams. */
+  readonly text = { a: '', b: '' };
+
+  get isEnded(): boolean {
+    return this.ended;
+  }
+
+  get lastId(): number {
+    return this.frames.length;
+  }
+
+  /** Appends a frame; `turn-end` closes the stream. */
+  push(event: StreamEvent): Frame {
+    if (this.ended) throw new Error('turn stream already ended');
+    const frame = { id: this.frames.length + 1, event };
+    this.frames.push(frame);
+    if (event.type === 'text-delta') this.text[event.side] += event.text;
+    if (event.type === 'turn-end') this.ended = true;
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const wake of waiters) wake();
+    return frame;
+  }
+
+  /** Every frame so far, for storing with the turn. */
+  snapshot(): readonly Frame[] {
+    return this.frames;
+  }
+
+  /** Frames after `afterId`, then new ones as they come, until `turn-end` or until `signal` aborts. */
+  async *follow(afterId: number, signal?: AbortSignal): AsyncGenerator<Frame> {
+    let next = Math.max(0, afterId);
+    let wake: (() => void) | undefined;
+    const onAbort = () => wake?.();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      for (;;) {
+        while (next < this.frames.length) yield this.frames[next++]!;
+        if (this.ended || signal?.aborted) return;
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+          this.waiters.push(resolve);
+        });
+      }
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+    }
+  }
+
+  /** A stream rebuilt from stored frames (the turn ended before this process kept it in memory). */
+  static fromStored(frames: readonly Frame[]): TurnStream {
+    const stream = new TurnStream();
+    for (const frame of frames) stream.push(frame.event);
+    return stream;
+  }
+}
