@@ -1,4 +1,5 @@
 export * from './duels';
 export * from './errors';
 export * from './models';
+export * from './sse-reader';
 export * from './stream-events';

@@ -24,6 +24,8 @@ export interface FakeBehaviour {
   neverEnd?: boolean;
   /** Omit the usage chunk, so that the arena counts tokens itself. */
   noUsage?: boolean;
+  /** Only the first N requests get `httpStatus`; later ones stream normally. */
+  failTimes?: number;
 }
 
 /** One request the fake received, for assertions. */
@@ -103,7 +105,8 @@ export class FakeUpstream {
       this.openResponses.delete(response);
       if (!record.completed) record.aborted = true;
     });
-    if (behaviour.httpStatus) {
+    const failing = behaviour.failTimes === undefined || this.requestsFor(model).length <= behaviour.failTimes;
+    if (behaviour.httpStatus && failing) {
       await sleep(behaviour.firstTokenDelayMs ?? 0);
       response.writeHead(behaviour.httpStatus, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `fake error ${behaviour.httpStatus}`, type: 'fake' } }));
       record.completed = true;
@@ -134,6 +137,8 @@ async function streamAnswer(writer: ProtocolWriter, response: ServerResponse, re
   for (const [kind, delta] of chunks) {
     if (response.destroyed) return;
     if (record.chunksSent === behaviour.cutAfterChunks) {
+      // Let what was written reach the client first, so that the cut lands mid-stream.
+      await sleep(50);
       response.destroy();
       return;
     }

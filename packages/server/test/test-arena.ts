@@ -1,0 +1,146 @@
+import type { ServerType } from '@hono/node-server';
+import { pino } from 'pino';
+import { type ReceivedFrame, readStreamFrames } from '@agora/contract';
+import { parseCatalogue, type CatalogueModel } from '../src/config/catalogue';
+import { loadConfig } from '../src/config/config';
+import { type Arena, createArena, listen } from '../src/main';
+import type { Runtime } from '../src/services/runtime';
+import { FakeUpstream } from './fake-upstream/fake-upstream';
+import type { TestDialect, TestStore } from './test-db';
+
+/** The test catalogue: distinctive names so that blindness checks cannot miss a leak. */
+export const TEST_MODELS = [
+  { id: 'zephyrine-405b', name: 'Zephyrine Ultra', organisation: 'Quorvex Labs', params: 405, reasoning: false, upstream: 'quorvex/zephyrine-ultra' },
+  { id: 'brontal-120b', name: 'Brontal Max', organisation: 'Helmquist AI', params: 120, reasoning: false, upstream: 'helmquist/brontal-max' },
+  { id: 'miravel-24b', name: 'Miravel Swift', organisation: 'Tarvonia', params: 24, reasoning: false, upstream: 'tarvonia/miravel-swift' },
+  { id: 'kestrix-8b', name: 'Kestrix Nano', organisation: 'Quorvex Labs', params: 8, reasoning: false, upstream: 'quorvex/kestrix-nano' },
+  { id: 'sollary-32b', name: 'Sollary Think', organisation: 'Pellucid Systems', params: 32, reasoning: true, upstream: 'pellucid/sollary-think' },
+  { id: 'ombrel-70b', name: 'Ombrel Reason', organisation: 'Drovantic', params: 70, reasoning: true, upstream: 'drovantic/ombrel-reason' },
+] as const;
+
+export function testCatalogueYaml(baseUrl: string, options: { firstTokenTimeoutMs?: number; totalTimeoutMs?: number } = {}): string {
+  return `models:\n${TEST_MODELS.map(
+    (model) => `  - id: ${model.id}
+    name: ${model.name}
+    organisation: ${model.organisation}
+    license: Apache 2.0
+    open_weights: true
+    arch: dense
+    params_b: ${model.params}
+    reasoning: ${model.reasoning}
+    release_date: '2026-01'
+    provider:
+      type: ${model.id === 'brontal-120b' ? 'anthropic' : 'openai-compatible'}
+      base_url: ${baseUrl}
+      model: ${model.upstream}
+    options:
+      first_token_timeout_ms: ${options.firstTokenTimeoutMs ?? 3000}
+      total_timeout_ms: ${options.totalTimeoutMs ?? 6000}`,
+  ).join('\n')}\n`;
+}
+
+export interface TestArena {
+  arena: Arena;
+  fake: FakeUpstream;
+  baseUrl: string;
+  client: ArenaClient;
+  close(): Promise<void>;
+}
+
+export interface TestArenaOptions {
+  environment?: Record<string, string>;
+  catalogue?: (fakeBaseUrl: string) => CatalogueModel[];
+  runtime?: Runtime;
+}
+
+/** A real arena over real HTTP, on a fresh store of the dialect, with the fake upstream behind it. */
+export async function startTestArena(dialect: TestDialect, options: TestArenaOptions = {}): Promise<TestArena> {
+  const fake = await new FakeUpstream().start();
+  const store: TestStore = await dialect.create();
+  const databaseUrl = store.location.kind === 'sqlite' ? `sqlite:${store.location.path}` : store.location.url;
+  const environment = { DATABASE_URL: databaseUrl, PORT: '0', AGORA_LOG_LEVEL: 'silent', AGORA_REPLAY_TTL_S: '60', ...options.environment };
+  const config = loadConfig(environment);
+  const catalogue = options.catalogue?.(fake.baseUrl) ?? parseCatalogue(testCatalogueYaml(fake.baseUrl), 'test-models.yaml', environment);
+  const arena = await createArena(config, environment, { catalogue, logger: pino({ level: 'silent' }), runtime: options.runtime });
+  const server: ServerType = await listen(arena, config);
+  const address = server.address();
+  const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  return {
+    arena,
+    fake,
+    baseUrl,
+    client: new ArenaClient(baseUrl),
+    close: async () => {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        (server as { closeAllConnections?: () => void }).closeAllConnections?.();
+      });
+      await arena.close();
+      await fake.stop();
+      await store.drop();
+    },
+  };
+}
+
+/** Everything a response carried: status, headers and body text, for blindness checks. */
+export interface RecordedResponse {
+  status: number;
+  headers: string;
+  body: string;
+}
+
+/** A client that follows specs/api.md, keeps the visitor cookie and records every byte it receives. */
+export class ArenaClient {
+  readonly received: RecordedResponse[] = [];
+  private cookie: string | undefined;
+
+  constructor(readonly baseUrl: string) {}
+
+  async request(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; json: any; headers: Headers }> {
+    const response = await fetch(`${this.baseUrl}${path}`, {
+      method,
+      headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...(this.cookie ? { cookie: this.cookie } : {}), ...headers },
+      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+    });
+    this.keepCookie(response);
+    const text = await response.text();
+    this.received.push({ status: response.status, headers: [...response.headers].map(([name, value]) => `${name}: ${value}`).join('\n'), body: text });
+    return { status: response.status, json: text ? JSON.parse(text) : undefined, headers: response.headers };
+  }
+
+  /** Reads a turn stream to its end (or until `stopAfter` frames, then drops the connection). */
+  async stream(duelId: string, options: { turn?: number; lastEventId?: string; stopAfter?: number } = {}): Promise<ReceivedFrame[]> {
+    const controller = new AbortController();
+    const response = await fetch(`${this.baseUrl}/api/v1/duels/${duelId}/stream${options.turn ? `?turn=${options.turn}` : ''}`, {
+      headers: { ...(options.lastEventId ? { 'last-event-id': options.lastEventId } : {}), ...(this.cookie ? { cookie: this.cookie } : {}) },
+      signal: controller.signal,
+    });
+    this.keepCookie(response);
+    if (response.status !== 200 || !response.body) throw new Error(`stream answered ${response.status}: ${await response.text()}`);
+    const frames: ReceivedFrame[] = [];
+    const raw = response.body.tee();
+    const recorded = new Response(raw[1]).text();
+    for await (const frame of readStreamFrames(raw[0])) {
+      frames.push(frame);
+      if (options.stopAfter !== undefined && frames.length >= options.stopAfter) {
+        controller.abort();
+        break;
+      }
+    }
+    const body = await recorded.catch(() => '(aborted)');
+    this.received.push({ status: response.status, headers: [...response.headers].map(([name, value]) => `${name}: ${value}`).join('\n'), body });
+    return frames;
+  }
+
+  private keepCookie(response: Response): void {
+    const setCookie = response.headers.get('set-cookie');
+    if (setCookie) this.cookie = setCookie.split(';')[0];
+  }
+}
+
+/** Each side's text, joined from the text-delta frames. */
+export function streamedText(frames: readonly ReceivedFrame[]): { a: string; b: string } {
+  const text = { a: '', b: '' };
+  for (const { event } of frames) if (event.type === 'text-delta') text[event.side] += event.text;
+  return text;
+}

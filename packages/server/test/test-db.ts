@@ -1,0 +1,56 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import type { StoreLocation } from '../src/db/dialect';
+
+/** A fresh, empty store of one dialect, and how to throw it away. */
+export interface TestStore {
+  location: StoreLocation;
+  drop(): Promise<void>;
+}
+
+export interface TestDialect {
+  name: 'sqlite' | 'postgres';
+  create(): Promise<TestStore>;
+}
+
+const sqlite: TestDialect = {
+  name: 'sqlite',
+  create: async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'agora-test-'));
+    return { location: { kind: 'sqlite', path: join(folder, 'agora.db') }, drop: async () => rmSync(folder, { recursive: true, force: true }) };
+  },
+};
+
+/** A new database on the server of TEST_DATABASE_URL for each store, dropped afterwards. */
+function postgres(adminUrl: string): TestDialect {
+  return {
+    name: 'postgres',
+    create: async () => {
+      const name = `agora_test_${randomBytes(6).toString('hex')}`;
+      const admin = new pg.Client({ connectionString: adminUrl });
+      await admin.connect();
+      await admin.query(`CREATE DATABASE ${name}`);
+      await admin.end();
+      const url = new URL(adminUrl);
+      url.pathname = `/${name}`;
+      return {
+        location: { kind: 'postgres', url: url.toString(), poolSize: 5 },
+        drop: async () => {
+          const cleaner = new pg.Client({ connectionString: adminUrl });
+          await cleaner.connect();
+          await cleaner.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+          await cleaner.end();
+        },
+      };
+    },
+  };
+}
+
+/**
+ * Every store the suite runs on: the embedded SQLite file always, and the real PostgreSQL server
+ * whenever TEST_DATABASE_URL is set (`npm test` and `.ci/run` start one and set it).
+ */
+export const DIALECTS: TestDialect[] = process.env.TEST_DATABASE_URL ? [sqlite, postgres(process.env.TEST_DATABASE_URL)] : [sqlite];
