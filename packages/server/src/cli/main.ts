@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { CliUsageError } from './cli-error';
 import { registerServeCommand } from './commands/serve-arena';
+import { registerImpactCommand } from './commands/compute-impact';
 
 /**
  * The `agora` command line. Each command lives in `commands/<verb>-<noun>.ts`, parses its
@@ -13,6 +14,7 @@ export function buildProgram(): Command {
     .showHelpAfterError()
     .exitOverride();
   registerServeCommand(program);
+  registerImpactCommand(program);
   return program;
 }
 
