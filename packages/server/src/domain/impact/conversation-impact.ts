@@ -3,10 +3,10 @@ import { WORLD_ZONE } from './electricity-mixes';
 import { impactsWithSettings } from './estimate-impact';
 import { comparIaEquivalents, everydayEquivalents, type Equivalent } from './equivalents';
 import { ImpactError } from './impact-error';
-import { IMPACT_MESSAGES, resolveImpactLocale } from './impact-messages';
+import { IMPACT_MESSAGES, resolveImpactLocale, type ImpactLocale } from './impact-messages';
 import type { EcologitsVersion, ImpactMethod, LlmImpacts } from './impact-types';
 import type { ModelFacts } from './model-parameters';
-import { resolveImpactSettings } from './resolve-impact-settings';
+import { resolveImpactSettings, type ImpactSettings } from './resolve-impact-settings';
 import { checkOutputTokens } from './validate-impact-input';
 import { rangeMean, scaleRange, sumRanges, type ValueOrRange, type ValueRange } from './value-range';
 
@@ -70,9 +70,18 @@ export function conversationImpact(input: ConversationImpactInput): Conversation
     wue: input.datacenter?.wue ?? null,
   });
   const tokens = input.outputTokensPerMessage.map(checkOutputTokens);
-  const outputTokens = tokens.reduce((sum, count) => sum + count, 0);
+  const base = describeSettings(settings, locale, tokens.reduce((sum, count) => sum + count, 0));
+  if (settings.method === 'comparia-compat') return { ...base, ...comparIaFigures(settings, base.output_tokens, locale) };
+  const latencies = checkLatencies(input.latencySecondsPerMessage, tokens.length);
+  const totals = totalsInUnits(tokens.map((count, index) => impactsWithSettings(settings, count, latencies[index])));
+  const amounts = { energyWh: rangeMean(totals.energy_wh), gwpG: rangeMean(totals.gwp_g) };
+  return { ...base, ...totals, equivalents: everydayEquivalents(amounts, locale) };
+}
+
+/** The method, zone and size facts of the reveal, with labels in the locale. */
+function describeSettings(settings: ImpactSettings, locale: ImpactLocale, outputTokens: number) {
   const messages = IMPACT_MESSAGES[locale];
-  const base = {
+  return {
     method: settings.method,
     method_label: messages.methods[settings.method],
     zone: settings.zone,
@@ -80,16 +89,13 @@ export function conversationImpact(input: ConversationImpactInput): Conversation
     output_tokens: outputTokens,
     size_uncertain: settings.sizeUncertain,
   };
-  if (settings.method === 'comparia-compat') {
-    const impacts = impactsWithSettings(settings, outputTokens);
-    const comparia = comparIaConsumption(impacts.energyKwh, impacts.gwpKgCo2eq.total, outputTokens);
-    return { ...base, ...totalsInUnits([impacts]), equivalents: comparIaEquivalents(comparia, locale), comparia };
-  }
-  const latencies = checkLatencies(input.latencySecondsPerMessage, tokens.length);
-  const perMessage = tokens.map((count, index) => impactsWithSettings(settings, count, latencies[index]));
-  const totals = totalsInUnits(perMessage);
-  const amounts = { energyWh: rangeMean(totals.energy_wh), gwpG: rangeMean(totals.gwp_g) };
-  return { ...base, ...totals, equivalents: everydayEquivalents(amounts, locale) };
+}
+
+/** compar:IA's way: one computation on the total tokens, its truncated card and equivalents. */
+function comparIaFigures(settings: ImpactSettings, outputTokens: number, locale: ImpactLocale) {
+  const impacts = impactsWithSettings(settings, outputTokens);
+  const comparia = comparIaConsumption(impacts.energyKwh, impacts.gwpKgCo2eq.total, outputTokens);
+  return { ...totalsInUnits([impacts]), equivalents: comparIaEquivalents(comparia, locale), comparia };
 }
 
 /** Sums the answers bound-wise and converts kWh to Wh and kg to g. */
