@@ -17,10 +17,10 @@ export interface ConversationImpactInput {
   outputTokensPerMessage: readonly number[];
   /** Measured latency of each answer in seconds (null when unknown); same length as the tokens. */
   latencySecondsPerMessage?: readonly (number | null)[];
-  /** EcoLogits version; `0.9.1` by default. */
-  method?: EcologitsVersion;
-  /** `comparia` reproduces compar:IA's published figures (see `comparia-compat.ts`). */
-  compat?: 'comparia' | null;
+  /** EcoLogits version (`0.9.1` by default), or a method label (`comparia-compat` turns the switch on). */
+  method?: EcologitsVersion | ImpactMethod | null;
+  /** `'comparia'` (or `true`) reproduces compar:IA's published figures (see `comparia-compat.ts`). */
+  compat?: 'comparia' | boolean | null;
   /** Electricity-mix zone (ISO 3166-1 alpha-3 or `WOR`); defaults per `resolveImpactSettings`. */
   zone?: string | null;
   /** The deployment's PUE and on-site WUE, overriding the provider's. */

@@ -129,6 +129,21 @@ describe('zone, PUE and WUE resolution', () => {
     expect(settings).toMatchObject({ version: '0.8.2', method: 'ecologits-0.8.2', zone: 'WOR', pue: 1.2, wue: null });
   });
 
+  it('accepts method labels as well as versions', () => {
+    expect(resolveImpactSettings({ params_b: 8 }, { method: 'ecologits-0.8.2' }).method).toBe('ecologits-0.8.2');
+    expect(resolveImpactSettings({ params_b: 8 }, { method: 'ecologits-0.9.1' }).version).toBe('0.9.1');
+    expect(resolveImpactSettings({ params_b: 3.8 }, { method: 'comparia-compat' })).toMatchObject({
+      method: 'comparia-compat',
+      totalParamsB: 3,
+    });
+    expect(resolveImpactSettings({ params_b: 8 }, { compat: true }).method).toBe('comparia-compat');
+    expect(resolveImpactSettings({ params_b: 8 }, { compat: 'comparia', method: 'ecologits-0.8.2' }).zone).toBe('WOR');
+    expectImpactError(
+      () => resolveImpactSettings({ params_b: 8 }, { compat: true, method: 'ecologits-0.9.1' }),
+      'incompatible_options',
+    );
+  });
+
   it('rejects unknown providers, zones and methods with typed errors', () => {
     expectImpactError(() => resolveImpactSettings({ params_b: 8, provider: 'acme' }), 'unknown_provider');
     expectImpactError(() => resolveImpactSettings({ params_b: 8 }, { zone: 'EEE' }), 'zone_not_registered');

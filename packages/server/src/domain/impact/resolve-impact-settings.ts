@@ -12,8 +12,10 @@ import { isValueRange, type ValueOrRange } from './value-range';
  * the deployment's PUE and on-site WUE (each overriding the provider's figures of §6.4).
  */
 export interface ImpactOptions {
-  method?: EcologitsVersion | null;
-  compat?: 'comparia' | null;
+  /** A version, or a method label as returned (`ecologits-0.8.2`, `comparia-compat` = the switch). */
+  method?: EcologitsVersion | ImpactMethod | null;
+  /** `'comparia'` (or `true`) turns the compar:IA switch on. */
+  compat?: 'comparia' | boolean | null;
   zone?: string | null;
   pue?: ValueOrRange | null;
   wue?: ValueOrRange | null;
@@ -52,8 +54,11 @@ export function resolveImpactSettings(model: ModelFacts, options: ImpactOptions 
     const known = Object.keys(DATACENTER_PROVIDERS).join(', ');
     throw new ImpactError('unknown_provider', `unknown provider '${provider}' (known: ${known})`);
   }
-  if (options.compat === 'comparia') return comparIaSettings(model, options);
-  const version = checkVersion(options.method ?? '0.9.1');
+  const method = options.method ?? null;
+  if (options.compat === 'comparia' || options.compat === true || method === 'comparia-compat') {
+    return comparIaSettings(model, method === 'comparia-compat' ? null : method);
+  }
+  const version = checkVersion(method?.replace(/^ecologits-/, '') ?? '0.9.1');
   const datacenter = provider !== null && version === '0.9.1' ? DATACENTER_PROVIDERS[provider] : DEFAULT_DATACENTER;
   const zone = (options.zone ?? datacenter.zone).trim().toUpperCase();
   const counts = resolveParameterCounts(model);
@@ -75,8 +80,8 @@ function checkVersion(version: string): EcologitsVersion {
   throw new ImpactError('unknown_method', `unknown EcoLogits version '${version}' (known: ${ECOLOGITS_VERSIONS.join(', ')})`);
 }
 
-function comparIaSettings(model: ModelFacts, options: ImpactOptions): ImpactSettings {
-  if ((options.method ?? COMPARIA_CONVENTIONS.version) !== COMPARIA_CONVENTIONS.version) {
+function comparIaSettings(model: ModelFacts, method: string | null): ImpactSettings {
+  if ((method?.replace(/^ecologits-/, '') ?? COMPARIA_CONVENTIONS.version) !== COMPARIA_CONVENTIONS.version) {
     throw new ImpactError('incompatible_options', 'the compar:IA switch reproduces compar:IA production, which runs EcoLogits 0.8.2');
   }
   const counts = comparIaParameterCounts(model);
