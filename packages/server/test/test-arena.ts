@@ -41,6 +41,7 @@ export function testCatalogueYaml(baseUrl: string, options: { firstTokenTimeoutM
 
 export interface TestArena {
   arena: Arena;
+  store: TestStore;
   fake: FakeUpstream;
   baseUrl: string;
   client: ArenaClient;
@@ -67,6 +68,7 @@ export async function startTestArena(dialect: TestDialect, options: TestArenaOpt
   const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
   return {
     arena,
+    store,
     fake,
     baseUrl,
     client: new ArenaClient(baseUrl),

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import type { StoreLocation } from '../src/db/dialect';
+import { type StoreLocation, openDatabase } from '../src/db/dialect';
 
 /** A fresh, empty store of one dialect, and how to throw it away. */
 export interface TestStore {
@@ -54,3 +54,18 @@ function postgres(adminUrl: string): TestDialect {
  * whenever TEST_DATABASE_URL is set (`npm test` and `.ci/run` start one and set it).
  */
 export const DIALECTS: TestDialect[] = process.env.TEST_DATABASE_URL ? [sqlite, postgres(process.env.TEST_DATABASE_URL)] : [sqlite];
+
+/** Row counts of every table, read over a separate connection: to prove that a refused request changed nothing. */
+export async function countRows(location: StoreLocation): Promise<Record<string, number>> {
+  const db = openDatabase(location);
+  try {
+    const counts: Record<string, number> = {};
+    for (const table of ['duels', 'turns', 'turn_sides', 'upstream_errors', 'reactions', 'votes', 'reports'] as const) {
+      const row = await db.selectFrom(table).select((eb) => eb.fn.countAll<string | number>().as('count')).executeTakeFirstOrThrow();
+      counts[table] = Number(row.count);
+    }
+    return counts;
+  } finally {
+    await db.destroy();
+  }
+}

@@ -96,11 +96,13 @@ export function parseCatalogue(text: string, path: string, environment: Record<s
   const parsed = catalogueFileSchema.safeParse(document.toJS());
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    const node = document.getIn(issue.path as (string | number)[], true) as { range?: [number, number] } | undefined;
-    const parentNode = document.getIn(issue.path.slice(0, -1) as (string | number)[], true) as { range?: [number, number] } | undefined;
+    // An unknown key is reported on its parent; point at the key itself.
+    const issuePath = [...issue.path, ...(issue.code === 'unrecognized_keys' ? issue.keys.slice(0, 1) : [])] as (string | number)[];
+    const node = document.getIn(issuePath, true) as { range?: [number, number] } | undefined;
+    const parentNode = document.getIn(issuePath.slice(0, -1), true) as { range?: [number, number] } | undefined;
     const offset = node?.range?.[0] ?? parentNode?.range?.[0];
     const line = offset === undefined ? '?' : lineCounter.linePos(offset).line;
-    throw new CatalogueError(`${path}:${line}: ${issue.path.join('.')}: ${issue.message}`);
+    throw new CatalogueError(`${path}:${line}: ${issuePath.join('.')}: ${issue.message}`);
   }
   assertUniqueIds(parsed.data.models, path);
   return parsed.data.models.map((entry) => toCatalogueModel(entry, environment));

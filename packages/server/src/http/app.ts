@@ -36,7 +36,8 @@ export function createApp(services: AppServices): Hono<AppEnv> {
     services.metrics.httpRequests.inc({ method: c.req.method, route: routePath(c), status: String(c.res.status) });
   });
   // JSON escapes can multiply a prompt's size by up to 6; the limit still stops abuse early.
-  app.use('/api/*', bodyLimit({ maxSize: services.settings.maxPromptChars * 6 + 64 * 1024, onError: () => { throw new AppError('payload_too_large', 'the request body is too large'); } }));
+  // The rest of an oversize body is never read, so the connection cannot be reused: say so.
+  app.use('/api/*', bodyLimit({ maxSize: services.settings.maxPromptChars * 6 + 64 * 1024, onError: (c) => c.json(errorBody('payload_too_large', 'the request body is too large'), 413, { connection: 'close' }) }));
   app.use('/api/v1/duels/*', visitorCookie());
   app.use('/api/v1/duels', visitorCookie());
 

@@ -59,10 +59,11 @@ const SELF_INTRODUCTION_CUES = [
 
 const CUE_WINDOW = 48;
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+// Scripts written without spaces have no word boundaries: there a name counts wherever it appears.
+const unspacedScript = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}]/u;
+const termPattern = (term: string) => (unspacedScript.test(term) ? escapeRegExp(term) : `(?<![\\p{L}\\p{N}])${escapeRegExp(term)}(?![\\p{L}\\p{N}])`);
 const wordPattern = (terms: readonly string[]) =>
-  terms.length === 0
-    ? null
-    : new RegExp(`(?<![\\p{L}\\p{N}])(?:${[...terms].sort((a, b) => b.length - a.length).map(escapeRegExp).join('|')})(?![\\p{L}\\p{N}])`, 'giu');
+  terms.length === 0 ? null : new RegExp([...terms].sort((a, b) => b.length - a.length).map(termPattern).join('|'), 'giu');
 
 /** Builds the lexicon of one model from its catalogue facts (name, id, family word, organisation, aliases). */
 export function buildIdentityLexicon(facts: IdentityFacts): IdentityLexicon {

@@ -1,0 +1,53 @@
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { CatalogueError, isDrawable, loadCatalogue, parseCatalogue } from './catalogue';
+
+const entry = (extra = '') => `  - id: demo-1
+    name: Demo One
+    organisation: Demo Lab
+    license: MIT
+    open_weights: true
+    arch: dense
+    params_b: 7
+    provider:
+      type: openai-compatible
+      base_url: http://127.0.0.1:8080/v1
+      model: demo/one
+${extra}`;
+
+describe('the model catalogue', () => {
+  it('fills in defaults and marks a model without its key unavailable, never drawable', () => {
+    const [model] = parseCatalogue(`models:\n${entry('      api_key_env: DEMO_KEY\n')}`, 'models.yaml', {});
+    expect(model!.entry).toMatchObject({ status: 'enabled', reasoning: false });
+    expect(model!.options).toMatchObject({ maxOutputTokens: 4096, firstTokenTimeoutMs: 20_000, totalTimeoutMs: 120_000 });
+    expect(model!.unavailableReason).toBe('set DEMO_KEY to enable it');
+    expect(isDrawable(model!)).toBe(false);
+    const [withKey] = parseCatalogue(`models:\n${entry('      api_key_env: DEMO_KEY\n')}`, 'models.yaml', { DEMO_KEY: 'k' });
+    expect(withKey!.apiKey).toBe('k');
+    expect(isDrawable(withKey!)).toBe(true);
+  });
+
+  it.each([
+    ['an unknown key', `models:\n${entry()}    colour: blue\n`, /models\.yaml:13: models\.0\.colour: Unrecognized key: "colour"/],
+    ['a wrongly typed value', `models:\n${entry().replace('params_b: 7', 'params_b: seven')}`, /models\.yaml:8: models\.0\.params_b/],
+    ['a bad architecture', `models:\n${entry().replace('arch: dense', 'arch: huge')}`, /models\.yaml:7: models\.0\.arch/],
+    ['a missing field', `models:\n${entry().replace('    license: MIT\n', '')}`, /models\.yaml:\d+: models\.0\.license/],
+    ['duplicate ids', `models:\n${entry()}${entry()}`, /duplicate model id "demo-1"/],
+    ['a YAML syntax error', 'models: [\n  - id: x\n', /models\.yaml:\d+: /],
+  ])('%s is a clear error naming the file and line', (_name, yaml, message) => {
+    expect(() => parseCatalogue(yaml, 'models.yaml', {})).toThrow(CatalogueError);
+    expect(() => parseCatalogue(yaml, 'models.yaml', {})).toThrow(message);
+  });
+
+  it('the shipped catalogues are valid', () => {
+    const root = fileURLToPath(new URL('../../../../', import.meta.url));
+    const shipped = loadCatalogue(`${root}models.yaml`, {});
+    expect(shipped.length).toBeGreaterThanOrEqual(20);
+    expect(shipped.every((model) => model.unavailableReason !== null)).toBe(true);
+    expect(loadCatalogue(`${root}models.demo.yaml`, {}).every(isDrawable)).toBe(true);
+  });
+
+  it('an unreadable file names the variable and the path', () => {
+    expect(() => loadCatalogue('/nonexistent/models.yaml', {})).toThrow(/AGORA_MODELS: cannot read \/nonexistent\/models\.yaml \(ENOENT\)/);
+  });
+});

@@ -1,0 +1,87 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseCatalogue } from '../src/config/catalogue';
+import { DIALECTS } from './test-db';
+import { type TestArena, TEST_MODELS, startTestArena, testCatalogueYaml } from './test-arena';
+
+const adminToken = 'a-very-secret-admin-token';
+
+describe.each(DIALECTS)('operations ($name)', (dialect) => {
+  let harness: TestArena;
+  beforeAll(async () => {
+    harness = await startTestArena(dialect, { environment: { AGORA_ADMIN_TOKEN: adminToken } });
+  });
+  afterAll(() => harness.close());
+
+  it('/healthz answers when the store answers', async () => {
+    expect(await harness.client.request('GET', '/healthz')).toMatchObject({ status: 200, json: { status: 'ok' } });
+  });
+
+  it('publishes an OpenAPI document generated from the request schemas', async () => {
+    const { status, json } = await harness.client.request('GET', '/api/v1/openapi.json');
+    expect(status).toBe(200);
+    expect(json.openapi).toBe('3.0.3');
+    expect(Object.keys(json.paths)).toEqual(expect.arrayContaining(['/api/v1/duels', '/api/v1/duels/{id}/stream', '/api/v1/duels/{id}/vote', '/api/v1/duels/{id}/reactions', '/api/v1/models']));
+    const createBody = json.paths['/api/v1/duels'].post.requestBody.content['application/json'].schema;
+    expect(createBody.properties.mode.enum).toEqual(['random', 'custom', 'small-models', 'big-vs-small', 'reasoning']);
+    expect(createBody.additionalProperties).toBe(false);
+    const vote = json.paths['/api/v1/duels/{id}/vote'].post.requestBody.content['application/json'].schema;
+    expect(vote.properties.choice.enum).toEqual(['a', 'b', 'tie', 'both_bad']);
+  });
+
+  it('lists public model cards without provider settings', async () => {
+    const { json } = await harness.client.request('GET', '/api/v1/models');
+    expect(json.models).toHaveLength(TEST_MODELS.length);
+    expect(json.setup_hint).toBeUndefined();
+    const serialized = JSON.stringify(json);
+    expect(serialized).not.toContain('base_url');
+    expect(serialized).not.toContain(TEST_MODELS[0].upstream);
+  });
+
+  it('exposes Prometheus metrics: requests, turns, upstream latency and errors per model, open streams', async () => {
+    const { client, fake } = harness;
+    fake.behave(TEST_MODELS[0].upstream, { httpStatus: 500, failTimes: 10 });
+    const failed = await client.request('POST', '/api/v1/duels', { prompt: 'x', mode: 'custom', models: [TEST_MODELS[0].id, TEST_MODELS[1].id] });
+    await client.stream(failed.json.id);
+    const fine = await client.request('POST', '/api/v1/duels', { prompt: 'x', mode: 'custom', models: [TEST_MODELS[2].id, TEST_MODELS[3].id] });
+    await client.stream(fine.json.id);
+    await client.request('POST', `/api/v1/duels/${fine.json.id}/vote`, { choice: 'a' });
+    const response = await fetch(`${harness.baseUrl}/metrics`);
+    const text = await response.text();
+    expect(response.headers.get('content-type')).toContain('text/plain');
+    expect(text).toMatch(/agora_http_requests_total\{method="POST",route="\/api\/v1\/duels",status="201"\} \d+/);
+    expect(text).toContain('agora_turns_total{status="failed"} 1');
+    expect(text).toContain('agora_turns_total{status="complete"} 1');
+    expect(text).toContain('agora_votes_total{choice="a"} 1');
+    expect(text).toContain(`agora_upstream_errors_total{model="${TEST_MODELS[0].id}",kind="http_error"} 2`);
+    expect(text).toMatch(new RegExp(`agora_upstream_first_token_seconds_count\\{model="${TEST_MODELS[2].id}"\\} 1`));
+    expect(text).toMatch(/agora_open_streams 0/);
+  });
+
+  it('gives operators the per-model error view behind the admin token', async () => {
+    const { client } = harness;
+    expect((await client.request('GET', '/api/v1/admin/upstream-errors')).status).toBe(401);
+    expect((await client.request('GET', '/api/v1/admin/upstream-errors', undefined, { authorization: 'Bearer wrong' })).status).toBe(401);
+    const view = await client.request('GET', '/api/v1/admin/upstream-errors?hours=1', undefined, { authorization: `Bearer ${adminToken}` });
+    expect(view.status).toBe(200);
+    expect(view.json.models).toContainEqual({ model: TEST_MODELS[0].id, kind: 'http_error', count: 2 });
+  });
+});
+
+describe('an arena with no model available', () => {
+  it('still starts, and the API says what to configure', async () => {
+    const harness = await startTestArena(DIALECTS[0]!, {
+      catalogue: (baseUrl) => parseCatalogue(testCatalogueYaml(baseUrl).replaceAll('    provider:\n', '    provider:\n      api_key_env: MISSING_KEY\n'), 'models.yaml', {}),
+    });
+    try {
+      expect((await harness.client.request('GET', '/healthz')).status).toBe(200);
+      const models = await harness.client.request('GET', '/api/v1/models');
+      expect(models.json.setup_hint).toContain('MISSING_KEY');
+      expect(models.json.models.every((model: { available: boolean }) => !model.available)).toBe(true);
+      const created = await harness.client.request('POST', '/api/v1/duels', { prompt: 'x' });
+      expect(created).toMatchObject({ status: 503, json: { error: { code: 'no_models_available' } } });
+      expect(created.json.error.message).toContain('MISSING_KEY');
+    } finally {
+      await harness.close();
+    }
+  });
+});
