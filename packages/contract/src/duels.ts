@@ -87,18 +87,38 @@ export type VoteRequest = z.infer<typeof voteRequestSchema>;
 
 const rangeSchema = z.object({ min: z.number(), max: z.number() });
 
-/** Energy and carbon of one side's whole conversation (filled in by the impact module). */
+/** An everyday equivalent of an amount of energy or carbon, with its source. */
+export const impactEquivalentSchema = z.object({
+  kind: z.string(),
+  value: z.number(),
+  unit: z.string(),
+  unit_label: z.string(),
+  label: z.string(),
+  source: z.object({ name: z.string(), url: z.string() }),
+});
+
+/**
+ * Energy (Wh) and carbon (g CO2e) of one side's whole conversation, as `{min, max}` ranges (min < max
+ * when the model size is uncertain), with everyday equivalents and the method and zone used.
+ */
 export const revealImpactSchema = z.object({
   energy_wh: rangeSchema,
   gwp_g: rangeSchema,
-  equivalents: z.array(z.unknown()),
+  equivalents: z.array(impactEquivalentSchema),
   method: z.string(),
+  method_label: z.string(),
+  zone: z.string(),
+  zone_label: z.string(),
+  output_tokens: z.number(),
+  size_uncertain: z.boolean(),
 });
+export type RevealImpact = z.infer<typeof revealImpactSchema>;
 
 /** What the visitor learns about one side after voting. */
 export const revealSchema = z.object({
   model: modelCardSchema,
   output_tokens: z.number().int().nonnegative(),
+  /** Absent when the model's size is unknown (EcoLogits has no estimate for it). */
   impact: revealImpactSchema.optional(),
 });
 export type Reveal = z.infer<typeof revealSchema>;

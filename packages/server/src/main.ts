@@ -14,6 +14,7 @@ import { ModelRegistry } from './providers/registry';
 import { ArenaCatalogue } from './services/arena-catalogue';
 import { DuelService } from './services/duel.service';
 import { OperationsService } from './services/operations.service';
+import { createRevealImpactEstimator } from './services/reveal-impact';
 import { type Runtime, systemRuntime } from './services/runtime';
 
 /** A wired arena: the HTTP app and the services behind it. */
@@ -75,6 +76,7 @@ export async function createArena(config: Config, environment: Record<string, st
     metrics,
     runtime,
     settings: { maxTurns: config.maxTurns, upstreamRetries: config.upstreamRetries, replayTtlMs: config.replayTtlMs },
+    estimateImpact: createRevealImpactEstimator(catalogue, config.impact),
     logError: (message, error) => logger.error({ err: error }, message),
   });
   const operations = new OperationsService(store, runtime.now);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { conversationImpact } from '../src/domain/impact';
 import { DIALECTS } from './test-db';
 import { type TestArena, TEST_MODELS, startTestArena, streamedText } from './test-arena';
 
@@ -64,6 +65,25 @@ describe.each(DIALECTS)('a whole duel over HTTP and SSE ($name)', (dialect) => {
     expect(new Set(revealed).size).toBe(2);
     for (const id of revealed) expect(TEST_MODELS.map((model) => model.id)).toContain(id);
     expect(vote.json.reveal.a.output_tokens).toBeGreaterThan(0);
+
+    // The reveal carries each side's energy and carbon, consistent with the impact module for the stored answers.
+    const storedSides = await harness.arena.store.duels.listSides(id);
+    for (const side of ['a', 'b'] as const) {
+      const reveal = vote.json.reveal[side];
+      const answers = storedSides.filter((record) => record.side === side);
+      expect(reveal.output_tokens).toBe(answers.reduce((sum, record) => sum + record.outputTokens!, 0));
+      const expected = conversationImpact({
+        model: { params_b: reveal.model.params_b, active_params_b: reveal.model.active_params_b, arch: reveal.model.arch },
+        outputTokensPerMessage: answers.map((record) => record.outputTokens!),
+        latencySecondsPerMessage: answers.map((record) => record.durationMs! / 1000),
+        locale: 'fr',
+      });
+      expect(reveal.impact.energy_wh).toEqual(expected.energy_wh);
+      expect(reveal.impact.gwp_g).toEqual(expected.gwp_g);
+      expect(reveal.impact.energy_wh.min).toBeGreaterThan(0);
+      expect(reveal.impact.method).toBe('ecologits-0.9.1');
+      expect(reveal.impact.equivalents.length).toBeGreaterThanOrEqual(2);
+    }
 
     const transcript = await client.request('GET', `/api/v1/duels/${id}`);
     expect(transcript.json.status).toBe('voted');

@@ -17,6 +17,8 @@ const environmentSchema = z.object({
   AGORA_REPLAY_TTL_S: z.coerce.number().int().min(0).default(120),
   AGORA_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   AGORA_DEMO: booleanFlag.default(false),
+  AGORA_IMPACT_METHOD: z.enum(['0.9.1', '0.8.2', 'comparia-compat']).default('0.9.1'),
+  AGORA_IMPACT_ZONE: z.string().regex(/^[A-Z]{3}$/, 'an ISO 3166-1 alpha-3 code or WOR').optional(),
 });
 
 /** Everything the server reads from its environment, parsed once at boot. */
@@ -34,6 +36,8 @@ export interface Config {
   replayTtlMs: number;
   logLevel: string;
   demo: boolean;
+  /** EcoLogits method for the reveal: 0.9.1 (default), 0.8.2, or compar:IA's published figures. */
+  impact: { method: '0.9.1' | '0.8.2' | 'comparia-compat'; zone: string | undefined };
 }
 
 export class ConfigError extends Error {
@@ -63,5 +67,6 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
     replayTtlMs: values.AGORA_REPLAY_TTL_S * 1000,
     logLevel: values.AGORA_LOG_LEVEL,
     demo: values.AGORA_DEMO,
+    impact: { method: values.AGORA_IMPACT_METHOD, zone: values.AGORA_IMPACT_ZONE },
   };
 }

@@ -19,12 +19,10 @@ import type { ModelRegistry } from '../providers/registry';
 import { AppError } from './app-error';
 import type { ArenaCatalogue } from './arena-catalogue';
 import type { ArenaMetrics } from './arena-metrics';
+import type { RevealImpactEstimator } from './reveal-impact';
 import type { Runtime } from './runtime';
 import { type SideOutcome, type TurnOutcome, type TurnPlan, runTurn } from './turn-runner';
 import { type Frame, TurnStream } from './turn-stream';
-
-/** Computes the energy and carbon of one side's answers for the reveal (the impact module), when configured. */
-export type RevealImpactEstimator = (modelId: string, outputTokensPerMessage: number[], locale: string | null) => Reveal['impact'];
 
 export interface DuelServiceDependencies {
   store: Store;
@@ -282,9 +280,12 @@ export class DuelService {
 
   private buildReveal(duel: DuelRecord, sideRecords: TurnSideRecord[]): { a: Reveal; b: Reveal } {
     const revealSide = (side: Side, modelId: string): Reveal => {
-      const tokens = sideRecords.filter((record) => record.side === side && record.status === 'complete').map((record) => record.outputTokens ?? 0);
-      const impact = this.dependencies.estimateImpact?.(modelId, tokens, duel.locale);
-      return { model: this.dependencies.catalogue.card(modelId), output_tokens: tokens.reduce((sum, count) => sum + count, 0), ...(impact ? { impact } : {}) };
+      const answers = sideRecords
+        .filter((record) => record.side === side && record.status === 'complete')
+        .map((record) => ({ outputTokens: record.outputTokens ?? 0, latencySeconds: record.durationMs === null ? null : record.durationMs / 1000 }));
+      const impact = this.dependencies.estimateImpact?.(modelId, answers, duel.locale);
+      const outputTokens = answers.reduce((sum, answer) => sum + answer.outputTokens, 0);
+      return { model: this.dependencies.catalogue.card(modelId), output_tokens: outputTokens, ...(impact ? { impact } : {}) };
     };
     return { a: revealSide('a', duel.modelA), b: revealSide('b', duel.modelB) };
   }

@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
 import { CatalogueError } from '../../config/catalogue';
 import { ConfigError, loadConfig } from '../../config/config';
-import { closeOnSignals, createArena, listen } from '../../main';
 import { CliUsageError } from '../cli-error';
 
 /** `agora serve`: the arena server, configured from the environment (see docs/configuration.md). */
@@ -15,6 +14,8 @@ export function registerServeCommand(program: Command): void {
       const environment = { ...process.env, ...(flags.port ? { PORT: flags.port } : {}), ...(flags.host ? { HOST: flags.host } : {}) };
       try {
         const config = loadConfig(environment);
+        // Loaded here so that other commands do not pay for the whole server at start.
+        const { closeOnSignals, createArena, listen } = await import('../../main');
         const arena = await createArena(config, environment);
         closeOnSignals(arena, await listen(arena, config));
       } catch (error) {

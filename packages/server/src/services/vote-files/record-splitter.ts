@@ -1,0 +1,145 @@
+/** Receives one record's bytes [start, end) and its 1-based line (JSONL) or element (array) number. */
+export type RecordHandler = (bytes: Uint8Array, start: number, end: number, ordinal: number) => void;
+
+const NEWLINE = 0x0a;
+
+/**
+ * Splits a JSON Lines byte stream into lines. Blank lines are skipped but counted, so the
+ * ordinal is the file's line number.
+ */
+export class LineSplitter {
+  private pending: Uint8Array | undefined;
+  private line = 0;
+
+  constructor(private readonly onRecord: RecordHandler) {}
+
+  /** Feeds the next chunk of the stream. */
+  push(chunk: Uint8Array): void {
+    let start = 0;
+    if (this.pending) {
+      const newline = chunk.indexOf(NEWLINE);
+      if (newline < 0) {
+        this.pending = concat(this.pending, chunk);
+        return;
+      }
+      const joined = concat(this.pending, chunk.subarray(0, newline));
+      this.pending = undefined;
+      this.emit(joined, 0, joined.length);
+      start = newline + 1;
+    }
+    for (;;) {
+      const newline = chunk.indexOf(NEWLINE, start);
+      if (newline < 0) break;
+      this.emit(chunk, start, newline);
+      start = newline + 1;
+    }
+    if (start < chunk.length) this.pending = chunk.slice(start);
+  }
+
+  /** Ends the stream (a last line without a final newline is still a record). */
+  end(): void {
+    if (this.pending) {
+      const last = this.pending;
+      this.pending = undefined;
+      this.emit(last, 0, last.length);
+    }
+  }
+
+  private emit(bytes: Uint8Array, start: number, end: number): void {
+    this.line += 1;
+    let last = end;
+    while (last > start && (bytes[last - 1] === 0x0d || bytes[last - 1] === 0x20 || bytes[last - 1] === 0x09)) last--;
+    let first = start;
+    while (first < last && (bytes[first] === 0x20 || bytes[first] === 0x09)) first++;
+    if (first === last) return;
+    this.onRecord(bytes, first, last, this.line);
+  }
+}
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+
+/**
+ * Splits a top-level JSON array (`[{…}, {…}]`, FastChat's battle files) into its elements without
+ * parsing the whole document, so files larger than a JS string can be read. Elements must be
+ * objects; anything else is reported as element `ordinal` with an `Error`.
+ */
+export class ArraySplitter {
+  private pending: Uint8Array | undefined;
+  private pendingStart = 0;
+  private depth = 0;
+  private inString = false;
+  private escaped = false;
+  private element = 0;
+  private started = false;
+  private finished = false;
+
+  constructor(private readonly onRecord: RecordHandler) {}
+
+  /** Feeds the next chunk of the stream. */
+  push(chunk: Uint8Array): void {
+    let bytes = chunk;
+    let offset = 0;
+    if (this.pending) {
+      offset = this.pending.length;
+      bytes = concat(this.pending, chunk);
+      this.pending = undefined;
+    }
+    let elementStart = this.depth > 1 ? this.pendingStart : -1;
+    for (let position = offset; position < bytes.length; position++) {
+      const byte = bytes[position]!;
+      if (this.inString) {
+        if (this.escaped) this.escaped = false;
+        else if (byte === BACKSLASH) this.escaped = true;
+        else if (byte === QUOTE) this.inString = false;
+        continue;
+      }
+      if (byte === QUOTE) {
+        if (this.depth < 2) throw new Error(`element ${this.element + 1} is not a JSON object`);
+        this.inString = true;
+      } else if (byte === 0x7b || byte === 0x5b) {
+        if (!this.started) {
+          if (byte !== 0x5b) throw new Error('expected a JSON array of vote objects');
+          this.started = true;
+          this.depth = 1;
+          continue;
+        }
+        if (this.depth === 1) {
+          if (byte !== 0x7b) throw new Error(`element ${this.element + 1} is not a JSON object`);
+          elementStart = position;
+        }
+        this.depth++;
+      } else if (byte === 0x7d || byte === 0x5d) {
+        this.depth--;
+        if (this.depth === 1) {
+          this.element++;
+          this.onRecord(bytes, elementStart, position + 1, this.element);
+          elementStart = -1;
+        } else if (this.depth === 0) {
+          this.finished = true;
+        } else if (this.depth < 0) {
+          throw new Error('unbalanced brackets in the JSON array');
+        }
+      } else if (this.depth <= 1 && byte !== 0x2c && byte > 0x20) {
+        if (!this.started || this.finished) throw new Error('expected a JSON array of vote objects');
+        throw new Error(`element ${this.element + 1} is not a JSON object`);
+      }
+    }
+    if (this.depth > 1) {
+      this.pending = bytes.slice(elementStart);
+      this.pendingStart = 0;
+    }
+  }
+
+  /** Ends the stream; throws when the array is not closed. */
+  end(): void {
+    if (!this.finished) throw new Error('the JSON array is not closed');
+  }
+}
+
+function concat(first: Uint8Array, second: Uint8Array): Uint8Array {
+  const out = new Uint8Array(first.length + second.length);
+  out.set(first, 0);
+  out.set(second, first.length);
+  return out;
+}

@@ -1,0 +1,244 @@
+import {
+  countStyleElements,
+  DEFAULT_EXCLUDED_FLAGS,
+  OUTCOME_CODE,
+  type StyleCounts,
+  type TokenCounter,
+} from '../../domain/ranking';
+
+/**
+ * Vote file formats, detected from the rows:
+ * - `agora`: our rows `{model_a, model_b, winner, len_a…bold_b?, flags?}` (also the ranking
+ *   fixtures), winner ∈ model_a, model_b, tie, both_bad (aliases tie_bothbad, "tie (bothbad)");
+ * - `fastchat`: FastChat/LMArena battles, the same three keys, style counts in `conv_metadata`;
+ * - `comparia`: compar:IA `votes` rows `{model_a_name, model_b_name, chosen_model_name,
+ *   both_equal, conversation_pair_id, both_bad?}`.
+ */
+export type VoteFileFormat = 'agora' | 'fastchat' | 'comparia';
+
+/** A problem with one row; the reader adds the file name and line. */
+export class VoteRowError extends Error {
+  override readonly name = 'VoteRowError';
+}
+
+/** Why a valid row does not become a vote. */
+export type SkipReason = 'flagged' | 'duplicate' | 'no_outcome';
+
+/** One row turned into a vote (style counts in `VoteTable.style` order), or skipped. */
+export type ConvertedRow =
+  | { kind: 'vote'; modelA: string; modelB: string; outcome: number; style: Uint32Array | undefined }
+  | { kind: 'skip'; reason: SkipReason };
+
+/** Options of the row converters. */
+export interface RowOptions {
+  /** Flags that exclude a row (default `identity_leak`, `abuse`). */
+  excludeFlags?: readonly string[] | undefined;
+  /** Count style from the conversation text when a row has no counts (needs `countTokens`). */
+  styleFromText?: boolean | undefined;
+  countTokens?: TokenCounter | undefined;
+}
+
+const WINNERS: Readonly<Record<string, number>> = {
+  model_a: OUTCOME_CODE.model_a,
+  model_b: OUTCOME_CODE.model_b,
+  tie: OUTCOME_CODE.tie,
+  both_bad: OUTCOME_CODE.both_bad,
+  tie_bothbad: OUTCOME_CODE.both_bad,
+  'tie (bothbad)': OUTCOME_CODE.both_bad,
+};
+
+const FLAT_STYLE_KEYS = [
+  'len_a',
+  'len_b',
+  'headers_a',
+  'headers_b',
+  'lists_a',
+  'lists_b',
+  'bold_a',
+  'bold_b',
+] as const;
+
+/** Columns a Parquet reader needs for each format (the others are never decoded). */
+export const FORMAT_COLUMNS: Readonly<Record<VoteFileFormat, readonly string[]>> = {
+  agora: ['model_a', 'model_b', 'winner', ...FLAT_STYLE_KEYS, 'flags', 'identity_leak', 'abuse'],
+  fastchat: ['model_a', 'model_b', 'winner', 'conv_metadata', 'flags', 'identity_leak', 'abuse'],
+  comparia: [
+    'model_a_name',
+    'model_b_name',
+    'chosen_model_name',
+    'both_equal',
+    'both_bad',
+    'conversation_pair_id',
+  ],
+};
+
+/** Extra columns read only to count style from text. */
+export const TEXT_COLUMNS: Readonly<Record<VoteFileFormat, readonly string[]>> = {
+  agora: ['conversation_a', 'conversation_b'],
+  fastchat: ['conversation_a', 'conversation_b'],
+  comparia: [
+    'conversation_a',
+    'conversation_b',
+    'total_conv_a_output_tokens',
+    'total_conv_b_output_tokens',
+  ],
+};
+
+/** Detects the format of a file from its first row (or its column names). */
+export function detectFormat(keys: readonly string[]): VoteFileFormat {
+  const has = new Set(keys);
+  if (has.has('model_a_name') && has.has('model_b_name')) return 'comparia';
+  if (has.has('model_a') && has.has('model_b') && has.has('winner')) {
+    return has.has('conv_metadata') ? 'fastchat' : 'agora';
+  }
+  throw new VoteRowError(
+    `unrecognised vote row (keys: ${keys.slice(0, 12).join(', ') || 'none'}): expected model_a, model_b and winner (Agora, fixtures, FastChat) or model_a_name, model_b_name and chosen_model_name (compar:IA votes)`,
+  );
+}
+
+/** A converter from records of `format` to votes; it keeps the de-duplication state. */
+export function createRowConverter(
+  format: VoteFileFormat,
+  options: RowOptions = {},
+): (record: Record<string, unknown>) => ConvertedRow {
+  const excluded = new Set(options.excludeFlags ?? DEFAULT_EXCLUDED_FLAGS);
+  if (format === 'comparia') return comparIaConverter(options);
+  return (record) => {
+    if (isFlagged(record, excluded)) return { kind: 'skip', reason: 'flagged' };
+    const modelA = modelName(record, 'model_a');
+    const modelB = modelName(record, 'model_b');
+    const winner = record.winner;
+    const outcome = typeof winner === 'string' ? WINNERS[winner] : undefined;
+    if (outcome === undefined) {
+      throw new VoteRowError(
+        `unknown winner ${JSON.stringify(winner)}: expected model_a, model_b, tie, both_bad, tie_bothbad or "tie (bothbad)"`,
+      );
+    }
+    const style =
+      flatStyle(record) ?? fastChatStyle(record.conv_metadata) ?? textStyle(record, options, 'agora');
+    return { kind: 'vote', modelA, modelB, outcome, style };
+  };
+}
+
+function comparIaConverter(options: RowOptions): (record: Record<string, unknown>) => ConvertedRow {
+  const seenPairs = new Set<string>();
+  return (record) => {
+    const pairId = record.conversation_pair_id;
+    if (typeof pairId === 'string' || typeof pairId === 'number') {
+      const key = String(pairId);
+      if (seenPairs.has(key)) return { kind: 'skip', reason: 'duplicate' };
+      seenPairs.add(key);
+    }
+    const modelA = modelName(record, 'model_a_name');
+    const modelB = modelName(record, 'model_b_name');
+    const chosen = record.chosen_model_name;
+    let outcome: number;
+    if (record.both_bad === true) outcome = OUTCOME_CODE.both_bad;
+    else if (record.both_equal === true) outcome = OUTCOME_CODE.tie;
+    else if (chosen === null || chosen === undefined || chosen === '') return { kind: 'skip', reason: 'no_outcome' };
+    else if (chosen === modelA) outcome = OUTCOME_CODE.model_a;
+    else if (chosen === modelB) outcome = OUTCOME_CODE.model_b;
+    else {
+      throw new VoteRowError(
+        `chosen_model_name ${JSON.stringify(chosen)} is neither model_a_name (${modelA}) nor model_b_name (${modelB})`,
+      );
+    }
+    return { kind: 'vote', modelA, modelB, outcome, style: textStyle(record, options, 'comparia') };
+  };
+}
+
+function modelName(record: Record<string, unknown>, key: string): string {
+  const value = record[key];
+  if (typeof value !== 'string' || value.length === 0) {
+    throw new VoteRowError(`${key} must be a non-empty string (got ${JSON.stringify(value) ?? 'nothing'})`);
+  }
+  return value;
+}
+
+function isFlagged(record: Record<string, unknown>, excluded: ReadonlySet<string>): boolean {
+  if (excluded.size === 0) return false;
+  const flags = record.flags;
+  if (Array.isArray(flags) && flags.some((flag) => typeof flag === 'string' && excluded.has(flag))) return true;
+  for (const flag of excluded) if (record[flag] === true) return true;
+  return false;
+}
+
+function count(value: unknown, field: string): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > 0xffffffff) {
+    throw new VoteRowError(`${field} must be a non-negative integer (got ${JSON.stringify(value)})`);
+  }
+  return value;
+}
+
+function flatStyle(record: Record<string, unknown>): Uint32Array | undefined {
+  if (record.len_a === undefined && record.len_b === undefined) return undefined;
+  const out = new Uint32Array(8);
+  FLAT_STYLE_KEYS.forEach((key, index) => {
+    out[index] = count(record[key], key);
+  });
+  return out;
+}
+
+/** FastChat `conv_metadata`: token sums and per-kind header, list and bold counts. */
+function fastChatStyle(metadata: unknown): Uint32Array | undefined {
+  if (metadata === null || typeof metadata !== 'object') return undefined;
+  const fields = metadata as Record<string, unknown>;
+  if (fields.sum_assistant_a_tokens === undefined) return undefined;
+  const total = (value: unknown, field: string): number => {
+    if (value !== null && typeof value === 'object') {
+      return Object.entries(value as Record<string, unknown>).reduce(
+        (sum, [key, inner]) => sum + count(inner, `conv_metadata.${field}.${key}`),
+        0,
+      );
+    }
+    return count(value, `conv_metadata.${field}`);
+  };
+  const out = new Uint32Array(8);
+  (['a', 'b'] as const).forEach((side, offset) => {
+    out[offset] = count(fields[`sum_assistant_${side}_tokens`], `conv_metadata.sum_assistant_${side}_tokens`);
+    out[2 + offset] = total(fields[`header_count_${side}`], `header_count_${side}`);
+    out[4 + offset] = total(fields[`list_count_${side}`], `list_count_${side}`);
+    out[6 + offset] = total(fields[`bold_count_${side}`], `bold_count_${side}`);
+  });
+  return out;
+}
+
+/** Style counted from `conversation_a` / `conversation_b` messages (assistant turns). */
+function textStyle(
+  record: Record<string, unknown>,
+  options: RowOptions,
+  format: VoteFileFormat,
+): Uint32Array | undefined {
+  if (!options.styleFromText || !options.countTokens) return undefined;
+  const sides = [record.conversation_a, record.conversation_b].map(assistantTexts);
+  if (sides.some((texts) => texts === undefined)) return undefined;
+  const counts = sides.map((texts) => countStyleElements(texts!, options.countTokens!)) as [StyleCounts, StyleCounts];
+  if (format === 'comparia') {
+    const tokensA = record.total_conv_a_output_tokens;
+    const tokensB = record.total_conv_b_output_tokens;
+    if (typeof tokensA === 'number' && typeof tokensB === 'number') {
+      counts[0].len = count(Math.round(tokensA), 'total_conv_a_output_tokens');
+      counts[1].len = count(Math.round(tokensB), 'total_conv_b_output_tokens');
+    }
+  }
+  const [a, b] = counts;
+  return Uint32Array.from([a.len, b.len, a.headers, b.headers, a.lists, b.lists, a.bold, b.bold]);
+}
+
+function assistantTexts(conversation: unknown): string[] | undefined {
+  if (!Array.isArray(conversation)) return undefined;
+  const texts: string[] = [];
+  for (const message of conversation) {
+    if (message === null || typeof message !== 'object') continue;
+    const { role, content } = message as { role?: unknown; content?: unknown };
+    if (role !== 'assistant') continue;
+    if (typeof content === 'string') texts.push(content);
+    else if (Array.isArray(content)) {
+      for (const part of content) {
+        const text = (part as { text?: unknown } | null)?.text;
+        if (typeof text === 'string') texts.push(text);
+      }
+    }
+  }
+  return texts;
+}
