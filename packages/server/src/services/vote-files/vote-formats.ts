@@ -24,10 +24,17 @@ export class VoteRowError extends Error {
 /** Why a valid row does not become a vote. */
 export type SkipReason = 'flagged' | 'duplicate' | 'no_outcome';
 
-/** One row turned into a vote (style counts in `VoteTable.style` order), or skipped. */
-export type ConvertedRow =
-  | { kind: 'vote'; modelA: string; modelB: string; outcome: number; style: Uint32Array | undefined }
-  | { kind: 'skip'; reason: SkipReason };
+/**
+ * One row turned into a vote (style counts in `VoteTable.style` order), or skipped. Converters
+ * reuse one object (and one style buffer) for every row: copy what you keep.
+ */
+export interface ConvertedRow {
+  skip: SkipReason | undefined;
+  modelA: string;
+  modelB: string;
+  outcome: number;
+  style: Uint32Array | undefined;
+}
 
 /** Options of the row converters. */
 export interface RowOptions {
@@ -103,8 +110,11 @@ export function createRowConverter(
 ): (record: Record<string, unknown>) => ConvertedRow {
   const excluded = new Set(options.excludeFlags ?? DEFAULT_EXCLUDED_FLAGS);
   if (format === 'comparia') return comparIaConverter(options);
+  const row = emptyRow();
+  const scratch = new Uint32Array(8);
   return (record) => {
-    if (isFlagged(record, excluded)) return { kind: 'skip', reason: 'flagged' };
+    row.skip = isFlagged(record, excluded) ? 'flagged' : undefined;
+    if (row.skip) return row;
     const modelA = modelName(record, 'model_a');
     const modelB = modelName(record, 'model_b');
     const winner = record.winner;
@@ -114,19 +124,34 @@ export function createRowConverter(
         `unknown winner ${JSON.stringify(winner)}: expected model_a, model_b, tie, both_bad, tie_bothbad or "tie (bothbad)"`,
       );
     }
-    const style =
-      flatStyle(record) ?? fastChatStyle(record.conv_metadata) ?? textStyle(record, options, 'agora');
-    return { kind: 'vote', modelA, modelB, outcome, style };
+    row.modelA = modelA;
+    row.modelB = modelB;
+    row.outcome = outcome;
+    row.style =
+      flatStyle(record, scratch) ??
+      fastChatStyle(record.conv_metadata, scratch) ??
+      textStyle(record, options, 'agora', scratch);
+    return row;
   };
+}
+
+function emptyRow(): ConvertedRow {
+  return { skip: undefined, modelA: '', modelB: '', outcome: 0, style: undefined };
 }
 
 function comparIaConverter(options: RowOptions): (record: Record<string, unknown>) => ConvertedRow {
   const seenPairs = new Set<string>();
+  const row = emptyRow();
+  const scratch = new Uint32Array(8);
+  const skip = (reason: SkipReason): ConvertedRow => {
+    row.skip = reason;
+    return row;
+  };
   return (record) => {
     const pairId = record.conversation_pair_id;
     if (typeof pairId === 'string' || typeof pairId === 'number') {
       const key = String(pairId);
-      if (seenPairs.has(key)) return { kind: 'skip', reason: 'duplicate' };
+      if (seenPairs.has(key)) return skip('duplicate');
       seenPairs.add(key);
     }
     const modelA = modelName(record, 'model_a_name');
@@ -135,7 +160,7 @@ function comparIaConverter(options: RowOptions): (record: Record<string, unknown
     let outcome: number;
     if (record.both_bad === true) outcome = OUTCOME_CODE.both_bad;
     else if (record.both_equal === true) outcome = OUTCOME_CODE.tie;
-    else if (chosen === null || chosen === undefined || chosen === '') return { kind: 'skip', reason: 'no_outcome' };
+    else if (chosen === null || chosen === undefined || chosen === '') return skip('no_outcome');
     else if (chosen === modelA) outcome = OUTCOME_CODE.model_a;
     else if (chosen === modelB) outcome = OUTCOME_CODE.model_b;
     else {
@@ -143,7 +168,12 @@ function comparIaConverter(options: RowOptions): (record: Record<string, unknown
         `chosen_model_name ${JSON.stringify(chosen)} is neither model_a_name (${modelA}) nor model_b_name (${modelB})`,
       );
     }
-    return { kind: 'vote', modelA, modelB, outcome, style: textStyle(record, options, 'comparia') };
+    row.skip = undefined;
+    row.modelA = modelA;
+    row.modelB = modelB;
+    row.outcome = outcome;
+    row.style = textStyle(record, options, 'comparia', scratch);
+    return row;
   };
 }
 
@@ -163,16 +193,16 @@ function isFlagged(record: Record<string, unknown>, excluded: ReadonlySet<string
   return false;
 }
 
-function count(value: unknown, field: string): number {
+function count(raw: unknown, field: string): number {
+  const value = typeof raw === 'bigint' ? Number(raw) : raw;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > 0xffffffff) {
-    throw new VoteRowError(`${field} must be a non-negative integer (got ${JSON.stringify(value)})`);
+    throw new VoteRowError(`${field} must be a non-negative integer (got ${String(JSON.stringify(value))})`);
   }
   return value;
 }
 
-function flatStyle(record: Record<string, unknown>): Uint32Array | undefined {
+function flatStyle(record: Record<string, unknown>, out: Uint32Array): Uint32Array | undefined {
   if (record.len_a === undefined && record.len_b === undefined) return undefined;
-  const out = new Uint32Array(8);
   FLAT_STYLE_KEYS.forEach((key, index) => {
     out[index] = count(record[key], key);
   });
@@ -180,7 +210,7 @@ function flatStyle(record: Record<string, unknown>): Uint32Array | undefined {
 }
 
 /** FastChat `conv_metadata`: token sums and per-kind header, list and bold counts. */
-function fastChatStyle(metadata: unknown): Uint32Array | undefined {
+function fastChatStyle(metadata: unknown, out: Uint32Array): Uint32Array | undefined {
   if (metadata === null || typeof metadata !== 'object') return undefined;
   const fields = metadata as Record<string, unknown>;
   if (fields.sum_assistant_a_tokens === undefined) return undefined;
@@ -193,7 +223,6 @@ function fastChatStyle(metadata: unknown): Uint32Array | undefined {
     }
     return count(value, `conv_metadata.${field}`);
   };
-  const out = new Uint32Array(8);
   (['a', 'b'] as const).forEach((side, offset) => {
     out[offset] = count(fields[`sum_assistant_${side}_tokens`], `conv_metadata.sum_assistant_${side}_tokens`);
     out[2 + offset] = total(fields[`header_count_${side}`], `header_count_${side}`);
@@ -208,21 +237,28 @@ function textStyle(
   record: Record<string, unknown>,
   options: RowOptions,
   format: VoteFileFormat,
+  out: Uint32Array,
 ): Uint32Array | undefined {
   if (!options.styleFromText || !options.countTokens) return undefined;
   const sides = [record.conversation_a, record.conversation_b].map(assistantTexts);
   if (sides.some((texts) => texts === undefined)) return undefined;
   const counts = sides.map((texts) => countStyleElements(texts!, options.countTokens!)) as [StyleCounts, StyleCounts];
   if (format === 'comparia') {
-    const tokensA = record.total_conv_a_output_tokens;
-    const tokensB = record.total_conv_b_output_tokens;
-    if (typeof tokensA === 'number' && typeof tokensB === 'number') {
+    const tokensA = toNumber(record.total_conv_a_output_tokens);
+    const tokensB = toNumber(record.total_conv_b_output_tokens);
+    if (tokensA !== undefined && tokensB !== undefined) {
       counts[0].len = count(Math.round(tokensA), 'total_conv_a_output_tokens');
       counts[1].len = count(Math.round(tokensB), 'total_conv_b_output_tokens');
     }
   }
   const [a, b] = counts;
-  return Uint32Array.from([a.len, b.len, a.headers, b.headers, a.lists, b.lists, a.bold, b.bold]);
+  out.set([a.len, b.len, a.headers, b.headers, a.lists, b.lists, a.bold, b.bold]);
+  return out;
+}
+
+function toNumber(value: unknown): number | undefined {
+  if (typeof value === 'bigint') return Number(value);
+  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 }
 
 function assistantTexts(conversation: unknown): string[] | undefined {
