@@ -2,7 +2,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import {
+  bootstrapBradleyTerry,
   computeLeaderboard,
+  createSeededRandom,
   evaluateBradleyTerry,
   fitVariant,
   missingMleReason,
@@ -10,6 +12,7 @@ import {
   prepareRanking,
   RankingError,
   STYLE_FEATURES,
+  summarizeReplicates,
   type RankingData,
   type RankingVariant,
   type VariantFit,
@@ -219,4 +222,27 @@ describe.each(stems)('ranking fixture %s', (stem) => {
       for (const row of board.rows) expectClose(row.rating, example.ratings[row.model]!, 0, 0.01, `anchored ${row.model}`);
     });
   }
+});
+
+describe.each(['votes_1k', 'adv_base8', 'adv_disconnected'])('multinomial bootstrap on %s (spec §3.3)', (stem) => {
+  it('has SDs in line with the sandwich SEs: median ratio in [0.9, 1.1], every model in [0.7, 1.3]', async () => {
+    const data = prepareRanking((await readVoteFile(`${FIXTURES}${stem}.jsonl`)).table);
+    const fit = fitVariant(data, 'bt_mle');
+    const rounds = 200;
+    const samples = bootstrapBradleyTerry(data.pairs, {
+      rounds,
+      lambdaTheta: 0,
+      initialTheta: fit.theta,
+      gaugeComponents: data.graph.components,
+      gaugeReference: data.graph.components,
+      random: createSeededRandom(2024),
+    });
+    const summary = summarizeReplicates(samples.theta, rounds, data.table.models.length);
+    const ratios = [...summary.sd].map((sd, model) => (SCALE * sd) / fit.seSandwich[model]!).sort((a, b) => a - b);
+    const median = ratios[Math.floor(ratios.length / 2)]!;
+    expect(median).toBeGreaterThanOrEqual(0.9);
+    expect(median).toBeLessThanOrEqual(1.1);
+    expect(ratios[0]).toBeGreaterThanOrEqual(0.7);
+    expect(ratios[ratios.length - 1]).toBeLessThanOrEqual(1.3);
+  });
 });

@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { ArraySplitter, LineSplitter } from './record-splitter';
+
+const decoder = new TextDecoder();
+
+function feed(splitter: LineSplitter | ArraySplitter, text: string, chunkSize: number): void {
+  const bytes = new TextEncoder().encode(text);
+  for (let start = 0; start < bytes.length; start += chunkSize) splitter.push(bytes.slice(start, start + chunkSize));
+  splitter.end();
+}
+
+describe('LineSplitter', () => {
+  it.each([1, 3, 7, 1000])('yields the same lines and line numbers with %i-byte chunks', (chunkSize) => {
+    const records: [string, number][] = [];
+    const splitter = new LineSplitter((bytes, start, end, line) => records.push([decoder.decode(bytes.subarray(start, end)), line]));
+    feed(splitter, '{"a":1}\r\n\n  \n{"b":"é"}\n{"c":3}', chunkSize);
+    expect(records).toEqual([
+      ['{"a":1}', 1],
+      ['{"b":"é"}', 4],
+      ['{"c":3}', 5],
+    ]);
+  });
+});
+
+describe('ArraySplitter', () => {
+  const text = ' [ {"a":"x]}","b":{"c":[1,2]}} ,\n{"d":"\\"}"} ] ';
+
+  it.each([1, 2, 5, 1000])('yields each element with %i-byte chunks', (chunkSize) => {
+    const records: [unknown, number][] = [];
+    const splitter = new ArraySplitter((bytes, start, end, element) =>
+      records.push([JSON.parse(decoder.decode(bytes.subarray(start, end))), element]),
+    );
+    feed(splitter, text, chunkSize);
+    expect(records).toEqual([
+      [{ a: 'x]}', b: { c: [1, 2] } }, 1],
+      [{ d: '"}' }, 2],
+    ]);
+  });
+
+  it('rejects elements that are not objects and unclosed arrays', () => {
+    expect(() => feed(new ArraySplitter(() => undefined), '[{"a":1}, 5]', 4)).toThrow(/element 2 is not a JSON object/);
+    expect(() => feed(new ArraySplitter(() => undefined), '[{"a":1}', 4)).toThrow(/not closed/);
+  });
+});
