@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { CliUsageError } from './cli-error';
 import { registerServeCommand } from './commands/serve-arena';
 import { registerImpactCommand } from './commands/compute-impact';
+import { registerLeaderboardCommand } from './commands/compute-leaderboard';
 
 /**
  * The `agora` command line. Each command lives in `commands/<verb>-<noun>.ts`, parses its
@@ -15,6 +16,7 @@ export function buildProgram(): Command {
     .exitOverride();
   registerServeCommand(program);
   registerImpactCommand(program);
+  registerLeaderboardCommand(program);
   return program;
 }
 

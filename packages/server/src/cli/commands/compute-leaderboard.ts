@@ -1,0 +1,260 @@
+import type { Command, CommanderError } from 'commander';
+import { z } from 'zod';
+import {
+  computeLeaderboard,
+  createSeededRandom,
+  RankingError,
+  type Leaderboard,
+  type LeaderboardRow,
+  type RankingVariant,
+  type VoteTable,
+} from '../../domain/ranking';
+import { readVoteFile, VoteFileError, type VoteFileContents } from '../../services/vote-files';
+import { CliUsageError } from '../cli-error';
+
+/** Where votes come from when no `--votes` file is given (the store, wired by the arena). */
+export interface LeaderboardVoteSources {
+  /** Reads the arena's stored votes as a vote table. */
+  storeVotes?: (() => Promise<VoteTable>) | undefined;
+}
+
+const VARIANTS = ['bt_mle', 'bt_ridge', 'bt_mle_drop_ties', 'style_fastchat', 'style_ridge'] as const;
+
+const flagsSchema = z
+  .object({
+    votes: z.string().min(1, '--votes takes a file path').optional(),
+    style: z.boolean().optional(),
+    variant: z.enum(VARIANTS, { error: `--variant takes ${VARIANTS.join(', ')}` }).optional(),
+    bootstrap: z
+      .string()
+      .regex(/^\d+$/, '--bootstrap takes a whole number of rounds (0 = sandwich intervals)')
+      .transform(Number)
+      .optional(),
+    seed: z.string().regex(/^\d+$/, '--seed takes a whole number').transform(Number).optional(),
+    format: z.enum(['json', 'csv', 'table'], { error: '--format takes json, csv or table' }).optional(),
+    anchor: z
+      .string()
+      .regex(/^.+=-?\d+(\.\d+)?$/, '--anchor takes MODEL=RATING, e.g. mixtral-8x7b-instruct-v0.1=1114')
+      .transform((text) => {
+        const split = text.lastIndexOf('=');
+        return { model: text.slice(0, split), rating: Number(text.slice(split + 1)) };
+      })
+      .optional(),
+    styleRule: z.enum(['fastchat', 'compar'], { error: '--style-rule takes fastchat or compar' }).optional(),
+    includeFlagged: z.boolean().optional(),
+  })
+  .superRefine((flags, context) => {
+    if (flags.style && flags.variant && !flags.variant.startsWith('style_')) {
+      context.addIssue({ code: 'custom', message: `--style conflicts with --variant ${flags.variant} (use style_fastchat or style_ridge)` });
+    }
+  });
+
+type LeaderboardFlags = z.infer<typeof flagsSchema>;
+
+function parseFlags(raw: Record<string, unknown>): LeaderboardFlags {
+  const parsed = flagsSchema.safeParse(raw);
+  if (!parsed.success) throw new CliUsageError(parsed.error.issues[0]?.message ?? 'invalid flags');
+  return parsed.data;
+}
+
+function wantsStyle(flags: LeaderboardFlags): boolean {
+  return flags.style === true || (flags.variant?.startsWith('style_') ?? false);
+}
+
+async function loadVotes(
+  flags: LeaderboardFlags,
+  sources: LeaderboardVoteSources,
+): Promise<{ table: VoteTable; file: VoteFileContents | undefined }> {
+  if (flags.votes === undefined) {
+    if (sources.storeVotes) return { table: await sources.storeVotes(), file: undefined };
+    throw new CliUsageError(
+      '--votes FILE is required for now (reading the votes from the store is not wired yet): a JSONL, .jsonl.gz, JSON array or Parquet vote file',
+    );
+  }
+  try {
+    const file = await readVoteFile(flags.votes, {
+      excludeFlags: flags.includeFlagged ? [] : undefined,
+      styleFromText: wantsStyle(flags),
+    });
+    return { table: file.table, file };
+  } catch (error) {
+    if (error instanceof VoteFileError) throw new CliUsageError(error.message);
+    throw error;
+  }
+}
+
+function rank(flags: LeaderboardFlags, table: VoteTable): Leaderboard {
+  try {
+    return computeLeaderboard(table, {
+      variant: flags.variant as RankingVariant | undefined,
+      style: wantsStyle(flags),
+      styleRule: flags.styleRule,
+      anchor: flags.anchor,
+      bootstrap:
+        flags.bootstrap && flags.bootstrap > 0
+          ? { rounds: flags.bootstrap, random: createSeededRandom(flags.seed ?? 0) }
+          : undefined,
+    });
+  } catch (error) {
+    if (error instanceof RankingError) throw new CliUsageError(error.message);
+    throw error;
+  }
+}
+
+const round = (value: number, digits = 6): number => {
+  const factor = 10 ** digits;
+  return Math.round(value * factor) / factor;
+};
+
+/** A row in the `Row` shape of specs/api.md, plus tier, both-bad rate, component and both SEs. */
+function apiRow(row: LeaderboardRow) {
+  return {
+    model: row.model,
+    name: row.model,
+    rating: round(row.rating),
+    se: round(row.se),
+    ci_low: round(row.ciLow),
+    ci_high: round(row.ciHigh),
+    rank: row.rank,
+    rank_best: row.rankBest,
+    rank_worst: row.rankWorst,
+    n_battles: row.nBattles,
+    wins: row.wins,
+    losses: row.losses,
+    ties: row.ties,
+    both_bad: row.bothBad,
+    win_rate: round(row.winRate),
+    provisional: row.provisional,
+    tier: row.tier,
+    both_bad_rate: round(row.bothBadRate),
+    component: row.component,
+    se_sandwich: round(row.seSandwich),
+    se_hessian: round(row.seHessian),
+  };
+}
+
+function jsonReport(board: Leaderboard, file: VoteFileContents | undefined) {
+  return {
+    n_votes: board.nVotesRaw,
+    n_votes_used: board.nVotesUsed,
+    n_models: board.nModels,
+    variant: board.variant,
+    components: board.components,
+    models: board.rows.map(apiRow),
+    ...(board.style
+      ? {
+          style: {
+            rule: board.style.rule,
+            features: board.style.active,
+            beta: board.style.beta,
+            beta_points_per_sd: board.style.betaPointsPerSd,
+            beta_se: board.style.betaSeSandwich,
+            mean_d: board.style.meanD,
+            std_d: board.style.stdD,
+          },
+        }
+      : {}),
+    requested_variant: board.requestedVariant,
+    note: board.note,
+    n_selfplay_dropped: board.nSelfPlayDropped,
+    n_cells: board.nCells,
+    mle_exists: board.mleExists,
+    strong_components: board.strongComponents,
+    provisional_models: board.provisionalModels,
+    uncertainty: board.uncertainty,
+    bootstrap: board.bootstrap,
+    anchor: board.anchor,
+    input: file
+      ? { format: file.format, container: file.container, gzip: file.gzip, records: file.records, skipped: file.skipped }
+      : { source: 'store' },
+  };
+}
+
+function csvCell(value: unknown): string {
+  const text = value === null || value === undefined ? '' : String(value);
+  return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+function csvReport(board: Leaderboard): string {
+  const rows = board.rows.map(apiRow);
+  const header = Object.keys(apiRow(board.rows[0] ?? emptyRow()));
+  const lines = [header.join(',')];
+  for (const row of rows) lines.push(header.map((key) => csvCell(row[key as keyof typeof row])).join(','));
+  return `${lines.join('\n')}\n`;
+}
+
+function emptyRow(): LeaderboardRow {
+  return {
+    model: '', rating: 0, se: 0, ciLow: 0, ciHigh: 0, rank: null, rankBest: null, rankWorst: null, tier: null,
+    nBattles: 0, wins: 0, losses: 0, ties: 0, bothBad: 0, winRate: 0, bothBadRate: 0, provisional: false,
+    component: 0, seSandwich: 0, seHessian: 0,
+  };
+}
+
+function tableReport(board: Leaderboard): string {
+  const header = ['rank', 'model', 'rating', '95% CI', 'rank range', 'tier', 'battles', 'win rate', 'both bad', ''];
+  const body = board.rows.map((row) => [
+    row.rank === null ? '–' : String(row.rank),
+    row.model,
+    row.rating.toFixed(1),
+    `${row.ciLow.toFixed(1)} – ${row.ciHigh.toFixed(1)}`,
+    row.rankBest === null ? '–' : `${row.rankBest}–${row.rankWorst}`,
+    row.tier === null ? '–' : String(row.tier),
+    String(row.nBattles),
+    `${(100 * row.winRate).toFixed(1)} %`,
+    `${(100 * row.bothBadRate).toFixed(1)} %`,
+    row.provisional ? 'provisional (not enough data)' : '',
+  ]);
+  const widths = header.map((title, column) => Math.max(title.length, ...body.map((cells) => cells[column]!.length)));
+  const numeric = new Set([0, 2, 5, 6, 7, 8]);
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, column) => (numeric.has(column) ? cell.padStart(widths[column]!) : cell.padEnd(widths[column]!)))
+      .join('  ')
+      .trimEnd();
+  const summary = [
+    `variant ${board.variant ?? 'none'} · ${board.nVotesUsed} votes (${board.nSelfPlayDropped} self-play dropped) · ${board.nModels} models · ${board.components.length} component(s) · intervals: ${board.uncertainty}${board.bootstrap ? ` (${board.bootstrap.rounds} rounds)` : ''}`,
+  ];
+  if (board.note) summary.push(`note: ${board.note}`);
+  if (board.style) {
+    const features = Object.entries(board.style.betaPointsPerSd).map(([name, value]) => `${name} ${value.toFixed(1)}`);
+    summary.push(`style (rating points per SD): ${features.join(', ')}`);
+  }
+  return `${[...summary, '', line(header), ...body.map(line)].join('\n')}\n`;
+}
+
+function toUsageError(error: CommanderError): never {
+  if (error.exitCode === 0) throw error;
+  throw new CliUsageError(error.message.replace(/^error: /, ''));
+}
+
+/**
+ * `agora leaderboard`: ratings from a vote file (specs/api.md, docs/ranking.md). Without
+ * `--votes` it reads `sources.storeVotes`, or explains that the store is not wired yet.
+ */
+export function registerLeaderboardCommand(program: Command, sources: LeaderboardVoteSources = {}): void {
+  program
+    .command('leaderboard')
+    .description('Bradley–Terry leaderboard from a vote file (JSONL, .jsonl.gz, JSON array, Parquet)')
+    .option('--votes <file>', 'vote file: Agora rows, ranking fixtures, FastChat battles or compar:IA votes')
+    .option('--style', 'style control (style_fastchat unless --variant says otherwise)')
+    .option('--variant <name>', `estimator: ${VARIANTS.join(' | ')} (default bt_mle, or bt_ridge when no finite MLE)`)
+    .option('--bootstrap <N>', 'bootstrap rounds for the intervals (default 0: sandwich intervals)')
+    .option('--seed <N>', 'seed of the bootstrap (default 0)')
+    .option('--format <format>', 'json | csv | table (default table)')
+    .option('--anchor <MODEL=RATING>', 'shift ratings so that MODEL sits at RATING (FastChat style)')
+    .option('--style-rule <rule>', 'style feature rule: fastchat (a−b)/(a+b+1) (default) or compar (a−b)/(a+b)')
+    .option('--include-flagged', 'keep votes flagged identity_leak or abuse (left out by default)')
+    .showHelpAfterError(false)
+    .configureOutput({ outputError: () => undefined })
+    .exitOverride(toUsageError)
+    .action(async (raw: Record<string, unknown>) => {
+      const flags = parseFlags(raw);
+      const { table, file } = await loadVotes(flags, sources);
+      const board = rank(flags, table);
+      const format = flags.format ?? 'table';
+      if (format === 'json') process.stdout.write(`${JSON.stringify(jsonReport(board, file))}\n`);
+      else if (format === 'csv') process.stdout.write(csvReport(board));
+      else process.stdout.write(tableReport(board));
+    });
+}
