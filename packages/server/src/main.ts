@@ -10,7 +10,9 @@ import type { AppEnv } from './http/app-env';
 import { createApp } from './http/app';
 import { PrometheusMetrics } from './observability/prometheus-metrics';
 import { AiSdkModelClient } from './providers/ai-sdk/ai-sdk-model';
+import { OpenAiCompatibleModelClient } from './providers/openai-compatible/openai-compatible-model';
 import { ModelRegistry } from './providers/registry';
+import type { ModelClient } from './providers/spec';
 import { ArenaCatalogue } from './services/arena-catalogue';
 import { DuelService } from './services/duel.service';
 import { OperationsService } from './services/operations.service';
@@ -46,21 +48,7 @@ export async function createArena(config: Config, environment: Record<string, st
   const logger = overrides.logger ?? pino({ level: config.logLevel, base: undefined });
   const models = overrides.catalogue ?? loadCatalogue(config.modelsPath, environment);
   const catalogue = new ArenaCatalogue(models, config.demo);
-  const registry = new ModelRegistry(
-    models
-      .filter((model) => model.entry.status !== 'disabled')
-      .map((model) => [
-        model.entry.id,
-        new AiSdkModelClient({
-          type: model.entry.provider.type,
-          baseUrl: model.entry.provider.base_url,
-          model: model.entry.provider.model,
-          apiKey: model.apiKey,
-          headers: model.entry.provider.headers,
-          fetch: overrides.fetch,
-        }),
-      ]),
-  );
+  const registry = new ModelRegistry(models.filter((model) => model.entry.status !== 'disabled').map((model) => [model.entry.id, createModelClient(model, overrides.fetch)]));
   for (const model of models) {
     if (model.unavailableReason) logger.warn({ model: model.entry.id }, `model unavailable: ${model.unavailableReason}`);
   }
@@ -93,6 +81,14 @@ export async function createArena(config: Config, environment: Record<string, st
       await store.close();
     },
   };
+}
+
+/** The client of one catalogue model: the direct OpenAI-compatible client unless the AI SDK is asked for or needed. */
+function createModelClient(model: CatalogueModel, fetchOverride: typeof fetch | undefined): ModelClient {
+  const provider = model.entry.provider;
+  const settings = { baseUrl: provider.base_url, model: provider.model, apiKey: model.apiKey, headers: provider.headers, fetch: fetchOverride };
+  if (provider.type === 'openai-compatible' && provider.client !== 'ai-sdk') return new OpenAiCompatibleModelClient(settings);
+  return new AiSdkModelClient({ ...settings, type: provider.type });
 }
 
 /** Listens on the configured address; resolves once the socket is bound. */

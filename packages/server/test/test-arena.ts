@@ -30,7 +30,7 @@ export function testCatalogueYaml(baseUrl: string, options: { firstTokenTimeoutM
     reasoning: ${model.reasoning}
     release_date: '2026-01'
     provider:
-      type: ${model.id === 'brontal-120b' ? 'anthropic' : 'openai-compatible'}
+      type: ${model.id === 'brontal-120b' ? 'anthropic' : 'openai-compatible'}${model.id === 'miravel-24b' ? '\n      client: ai-sdk' : ''}
       base_url: ${baseUrl}
       model: ${model.upstream}
     options:

@@ -17,7 +17,7 @@ async function closedPort(): Promise<number> {
 const refusedBaseUrl = `http://127.0.0.1:${await closedPort()}/v1`;
 
 /** Failing models answer fast and time out fast; the healthy rival streams slowly, so it is still running when the other side fails. */
-function catalogue(fakeBaseUrl: string) {
+function catalogue(fakeBaseUrl: string, client: 'direct' | 'ai-sdk') {
   const model = (id: string, baseUrl: string, timeouts: string, params = 20) => `  - id: ${id}
     name: ${id} name
     organisation: ${id} org
@@ -25,7 +25,7 @@ function catalogue(fakeBaseUrl: string) {
     open_weights: true
     arch: dense
     params_b: ${params}
-    provider: { type: openai-compatible, base_url: '${baseUrl}', model: 'up-${id}' }
+    provider: { type: openai-compatible, client: ${client}, base_url: '${baseUrl}', model: 'up-${id}' }
     options: { ${timeouts} }`;
   const fast = 'first_token_timeout_ms: 400, total_timeout_ms: 1200';
   const yaml = `models:\n${[
@@ -58,11 +58,14 @@ async function eventually(check: () => boolean, timeoutMs = 3000): Promise<void>
   }
 }
 
-describe.each(DIALECTS)('a failing side fails the whole turn ($name)', (dialect) => {
+const clients = ['direct', 'ai-sdk'] as const;
+const matrix = DIALECTS.flatMap((dialect) => clients.map((client) => ({ dialect, client, name: `${dialect.name}, ${client} client` })));
+
+describe.each(matrix)('a failing side fails the whole turn ($name)', ({ dialect, client: providerClient }) => {
   let harness: TestArena;
   let coin = 0;
   beforeAll(async () => {
-    harness = await startTestArena(dialect, { catalogue, runtime: { ...systemRuntime, random: () => coin } });
+    harness = await startTestArena(dialect, { catalogue: (baseUrl) => catalogue(baseUrl, providerClient), runtime: { ...systemRuntime, random: () => coin } });
   });
   afterAll(() => harness.close());
 

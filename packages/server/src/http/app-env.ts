@@ -5,6 +5,8 @@ export interface AppEnv {
   Variables: {
     requestId: string;
     visitorId: string;
+    /** The `Set-Cookie` value when this request created the visitor cookie (for answers written outside Hono). */
+    newVisitorCookie: string | undefined;
     logger: Logger;
   };
 }

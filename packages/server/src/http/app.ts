@@ -1,4 +1,4 @@
-import { Hono } from 'hono';
+import { type Context, Hono, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import { routePath } from 'hono/route';
@@ -36,8 +36,7 @@ export function createApp(services: AppServices): Hono<AppEnv> {
     services.metrics.httpRequests.inc({ method: c.req.method, route: routePath(c), status: String(c.res.status) });
   });
   // JSON escapes can multiply a prompt's size by up to 6; the limit still stops abuse early.
-  // The rest of an oversize body is never read, so the connection cannot be reused: say so.
-  app.use('/api/*', bodyLimit({ maxSize: services.settings.maxPromptChars * 6 + 64 * 1024, onError: (c) => c.json(errorBody('payload_too_large', 'the request body is too large'), 413, { connection: 'close' }) }));
+  app.use('/api/*', limitBody(services.settings.maxPromptChars * 6 + 64 * 1024));
   app.use('/api/v1/duels/*', visitorCookie());
   app.use('/api/v1/duels', visitorCookie());
 
@@ -50,14 +49,30 @@ export function createApp(services: AppServices): Hono<AppEnv> {
   app.notFound((c) => c.json(errorBody('not_found', `no route for ${c.req.method} ${c.req.path}`), 404));
   app.onError((error, c) => {
     if (error instanceof AppError) {
-      if (error.isReportable) c.get('logger')?.error({ err: error }, error.message);
+      if (error.isReportable) c.get('logger')?.error({ err: error, requestId: c.get('requestId') }, error.message);
       return c.json(errorBody(error.code, error.message, error.issues), statusOfCode[error.code]);
     }
     if (error instanceof HTTPException && error.status === 400) {
       return c.json(errorBody('invalid_json', `the request body is not valid JSON (${error.message})`), 400);
     }
-    c.get('logger')?.error({ err: error }, 'unhandled error');
+    c.get('logger')?.error({ err: error, requestId: c.get('requestId') }, 'unhandled error');
     return c.json(errorBody('internal_error', 'internal error'), 500);
   });
   return app;
+}
+
+/**
+ * Refuses oversize bodies. A declared Content-Length is checked at once (the common case, and
+ * cheap); a chunked body goes through Hono's streaming limit. The rest of an oversize body is never
+ * read, so the connection cannot be reused: the answer says so.
+ */
+function limitBody(maxSize: number): MiddlewareHandler<AppEnv> {
+  const tooLarge = (c: Context<AppEnv>) => c.json(errorBody('payload_too_large', 'the request body is too large'), 413, { connection: 'close' });
+  const streaming = bodyLimit({ maxSize, onError: tooLarge });
+  return async (c, next) => {
+    const declared = c.req.header('content-length');
+    if (declared === undefined) return streaming(c, next);
+    if (Number(declared) > maxSize) return tooLarge(c);
+    return next();
+  };
 }

@@ -116,16 +116,16 @@ export class DuelService {
     return { turn };
   }
 
-  /** The frames of a turn (the latest by default) after `lastEventId`, live while it streams. */
-  async streamTurn(duelId: string, turn: number | undefined, lastEventId: number, signal?: AbortSignal): Promise<AsyncIterable<Frame>> {
+  /** The frames of a turn (the latest by default): live while it runs, from the store once it has ended. */
+  async openTurnStream(duelId: string, turn: number | undefined): Promise<TurnStream> {
     const duel = await this.requireDuel(duelId);
     const wanted = turn ?? duel.turnCount;
     const live = this.live.get(streamKey(duelId, wanted));
-    if (live) return live.follow(lastEventId, signal);
+    if (live) return live;
     const stored = await this.dependencies.store.duels.findTurnFrames(duelId, wanted);
     if (stored === undefined) throw new AppError('turn_not_found', `this duel has no turn ${wanted}`);
-    if (stored === null) return interruptedTurn(wanted).follow(lastEventId, signal);
-    return TurnStream.fromStored(JSON.parse(stored) as Frame[]).follow(lastEventId, signal);
+    if (stored === null) return interruptedTurn(wanted);
+    return TurnStream.fromStored(JSON.parse(stored) as Frame[]);
   }
 
   async transcript(duelId: string): Promise<Transcript> {

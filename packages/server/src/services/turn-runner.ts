@@ -180,9 +180,13 @@ async function streamOnce(
       abortSignal: controller.signal,
     });
     const reader = result.stream.getReader();
+    // Aborting ends a pending read at once, even if an upstream ignored the abort of its request.
+    const stopReading = () => void reader.cancel().catch(() => {});
+    controller.signal.addEventListener('abort', stopReading, { once: true });
     try {
       for (;;) {
-        const next = await raceAbort(reader.read(), controller.signal);
+        const next = await reader.read();
+        if (controller.signal.aborted) throw controller.signal.reason;
         if (next.done) break;
         const part: ModelStreamPart = next.value;
         if (part.type === 'error') throw controller.signal.aborted ? controller.signal.reason : part.error;
@@ -203,6 +207,7 @@ async function streamOnce(
         }
       }
     } finally {
+      controller.signal.removeEventListener('abort', stopReading);
       reader.cancel().catch(() => {});
     }
     if (outcome.text.trim().length === 0) {
@@ -221,22 +226,4 @@ async function streamOnce(
   dependencies.metrics.upstreamCompleted(outcome.modelId, outcome.durationMs);
   outcome.outputTokens = usageTokens ?? (await countTokensLocally(outcome.text + outcome.reasoning));
   outcome.outputTokensSource = usageTokens === undefined ? 'local' : 'provider';
-}
-
-function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
 }

@@ -44,15 +44,23 @@ export class TurnStream {
     return this.frames;
   }
 
-  /** Frames after `afterId`, then new ones as they come, until `turn-end` or until `signal` aborts. */
-  async *follow(afterId: number, signal?: AbortSignal): AsyncGenerator<Frame> {
+  /**
+   * Frames after `afterId`, then new ones as they come, until `turn-end` or until `signal` aborts.
+   * Each step yields every frame available at once, so that a slow reader catches up in one write.
+   */
+  async *follow(afterId: number, signal?: AbortSignal): AsyncGenerator<Frame[]> {
     let next = Math.max(0, afterId);
     let wake: (() => void) | undefined;
     const onAbort = () => wake?.();
     signal?.addEventListener('abort', onAbort, { once: true });
     try {
       for (;;) {
-        while (next < this.frames.length) yield this.frames[next++]!;
+        if (next < this.frames.length) {
+          const batch = this.frames.slice(next);
+          next = this.frames.length;
+          yield batch;
+          continue;
+        }
         if (this.ended || signal?.aborted) return;
         await new Promise<void>((resolve) => {
           wake = resolve;

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
-import { getCookie, setCookie } from 'hono/cookie';
+import { generateCookie, getCookie } from 'hono/cookie';
 import type { Logger } from 'pino';
 import type { AppEnv } from '../app-env';
 
@@ -8,13 +8,13 @@ const requestIdPattern = /^[A-Za-z0-9._-]{1,128}$/;
 const visitorPattern = /^[A-Za-z0-9_-]{22}$/;
 export const VISITOR_COOKIE = 'agora_visitor';
 
-/** Gives each request an id (kept from `x-request-id` when well-formed), echoed in the response and in logs. */
+/** Gives each request an id (kept from `x-request-id` when well-formed), echoed in the response and logged with its errors. */
 export function requestContext(logger: Logger): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const incoming = c.req.header('x-request-id');
     const requestId = incoming && requestIdPattern.test(incoming) ? incoming : randomBytes(9).toString('base64url');
     c.set('requestId', requestId);
-    c.set('logger', logger.child({ requestId }));
+    c.set('logger', logger);
     c.header('x-request-id', requestId);
     await next();
   };
@@ -26,7 +26,9 @@ export function visitorCookie(): MiddlewareHandler<AppEnv> {
     let visitorId = getCookie(c, VISITOR_COOKIE);
     if (!visitorId || !visitorPattern.test(visitorId)) {
       visitorId = randomBytes(16).toString('base64url');
-      setCookie(c, VISITOR_COOKIE, visitorId, { path: '/', httpOnly: true, sameSite: 'Lax', maxAge: 365 * 24 * 3600 });
+      const cookie = generateCookie(VISITOR_COOKIE, visitorId, { path: '/', httpOnly: true, sameSite: 'Lax', maxAge: 365 * 24 * 3600 });
+      c.header('set-cookie', cookie, { append: true });
+      c.set('newVisitorCookie', cookie);
     }
     c.set('visitorId', visitorId);
     await next();

@@ -1,5 +1,4 @@
 import {
-  STREAM_PROTOCOL_VERSION,
   createDuelRequestSchema,
   duelIdParamSchema,
   followUpRequestSchema,
@@ -9,11 +8,11 @@ import {
   voteRequestSchema,
 } from '@agora/contract';
 import { Hono } from 'hono';
-import { streamSSE } from 'hono/streaming';
 import { AppError } from '../../services/app-error';
 import type { ArenaMetrics } from '../../services/arena-metrics';
 import type { DuelService } from '../../services/duel.service';
 import type { AppEnv } from '../app-env';
+import { sendFrames } from '../sse';
 import { validate } from '../validate';
 
 export function duelRoutes(duels: DuelService, metrics: ArenaMetrics, maxPromptChars: number): Hono<AppEnv> {
@@ -29,21 +28,12 @@ export function duelRoutes(duels: DuelService, metrics: ArenaMetrics, maxPromptC
 
   routes.get('/:id/stream', id, validate('query', streamQuerySchema), async (c) => {
     const lastEventId = parseLastEventId(c.req.header('last-event-id'));
-    const frames = await duels.streamTurn(c.req.valid('param').id, c.req.valid('query').turn, lastEventId, c.req.raw.signal);
-    c.header('x-accel-buffering', 'no');
-    c.header('x-agora-stream-version', STREAM_PROTOCOL_VERSION);
+    const { id: duelId } = c.req.valid('param');
+    const { turn } = c.req.valid('query');
+    // Resolved before any byte is sent, so that an unknown duel or turn is still a 404.
+    const stream = await duels.openTurnStream(duelId, turn);
     metrics.streamOpened();
-    return streamSSE(c, async (stream) => {
-      try {
-        for await (const frame of frames) {
-          const { type, ...data } = frame.event;
-          await stream.writeSSE({ id: String(frame.id), event: type, data: JSON.stringify(data) });
-          if (stream.aborted) break;
-        }
-      } finally {
-        metrics.streamClosed();
-      }
-    });
+    return sendFrames(c, (signal) => stream.follow(lastEventId, signal), () => metrics.streamClosed());
   });
 
   routes.post('/:id/messages', id, validate('json', followUpRequestSchema(maxPromptChars)), async (c) =>

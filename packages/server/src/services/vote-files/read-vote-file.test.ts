@@ -125,3 +125,27 @@ describe('readVoteFile', () => {
     expect(result.records).toBe(0);
   });
 });
+
+describe('readVoteFile in parallel', () => {
+  const rows = Array.from({ length: 3000 }, (_, index) => ({
+    ...agoraRows[index % 3]!,
+    model_a: `m${index % 7}`,
+    model_b: `m${(index * 3 + 1) % 11}`,
+  }));
+
+  it('gives exactly the single-threaded table', async () => {
+    const path = write('many.jsonl', jsonl(rows));
+    const single = await readVoteFile(path, { parallel: false });
+    const parallel = await readVoteFile(path, { parallelMinBytes: 0 });
+    expect(parallel.table).toEqual(single.table);
+    expect(parallel.records).toBe(3000);
+    expect(single.table.selfPlayDropped).toBeGreaterThan(0);
+  });
+
+  it('reports the line of a bad row in the file, not in its part', async () => {
+    const lines = jsonl(rows).split('\n');
+    lines[2499] = '{"model_a":"x","model_b":"y","winner":"draw"}';
+    const path = write('bad-many.jsonl', lines.join('\n'));
+    await expect(readVoteFile(path, { parallelMinBytes: 0 })).rejects.toThrow(/bad-many\.jsonl, line 2500: unknown winner "draw"/);
+  });
+});

@@ -1,19 +1,18 @@
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
+import { StringDecoder } from 'node:string_decoder';
 import { createGunzip } from 'node:zlib';
-import { VoteTableBuilder, type VoteTable } from '../../domain/ranking';
-import { FlatJsonParser } from './flat-json';
+import type { VoteTable } from '../../domain/ranking';
 import { openParquetVotes } from './parquet-records';
 import { ArraySplitter, LineSplitter } from './record-splitter';
 import { loadCl100kTokenCounter } from './token-counter';
 import { VoteFileError } from './vote-file-error';
+import { readJsonlInParallel } from './parallel-jsonl';
+import { parseJson, VoteCollector } from './vote-collector';
 import {
-  createRowConverter,
   detectFormat,
   FORMAT_COLUMNS,
   TEXT_COLUMNS,
-  VoteRowError,
-  type ConvertedRow,
   type RowOptions,
   type SkipReason,
   type VoteFileFormat,
@@ -28,6 +27,13 @@ export interface ReadVoteFileOptions {
    * cl100k_base, FastChat's markdown rules). Slow; only needed for style control.
    */
   styleFromText?: boolean | undefined;
+  /**
+   * Parse large uncompressed JSON Lines files on several threads (default true; only files above
+   * 64 MB whose rows carry no cross-row state, i.e. not compar:IA votes).
+   */
+  parallel?: boolean | undefined;
+  /** Smallest file parsed in parallel, in bytes (default 64 MB; tests lower it). */
+  parallelMinBytes?: number | undefined;
 }
 
 /** What reading a vote file produced. */
@@ -62,7 +68,12 @@ export async function readVoteFile(
     countTokens: options.styleFromText ? await loadCl100kTokenCounter() : undefined,
   };
   if (startsWith(head, PARQUET_MAGIC)) return readParquet(path, rowOptions);
-  return readJsonText(path, startsWith(head, GZIP_MAGIC), rowOptions);
+  const gzip = startsWith(head, GZIP_MAGIC);
+  if (!gzip && options.parallel !== false) {
+    const parallel = await readJsonlInParallel(path, options, rowOptions);
+    if (parallel) return parallel;
+  }
+  return readJsonText(path, gzip, rowOptions);
 }
 
 async function readHead(path: string): Promise<Uint8Array> {
@@ -85,81 +96,41 @@ function startsWith(bytes: Uint8Array, magic: readonly number[]): boolean {
   return magic.every((byte, index) => bytes[index] === byte);
 }
 
-/** Turns records into votes, detecting the format on the first one. */
-class VoteCollector {
-  readonly builder = new VoteTableBuilder(1 << 16);
-  readonly skipped: Record<SkipReason, number> = { flagged: 0, duplicate: 0, no_outcome: 0 };
-  records = 0;
-  format: VoteFileFormat | undefined;
-  private convert: ((record: Record<string, unknown>) => ConvertedRow) | undefined;
-  private lastA = '';
-  private lastAIndex = -1;
-
-  constructor(
-    private readonly path: string,
-    private readonly options: RowOptions,
-  ) {}
-
-  /** Fixes the format up front (Parquet: from the column names). */
-  useFormat(format: VoteFileFormat): void {
-    this.format = format;
-    this.convert = createRowConverter(format, this.options);
-  }
-
-  add(record: unknown, location: string): void {
-    this.records += 1;
-    if (record === null || typeof record !== 'object' || Array.isArray(record)) {
-      throw new VoteFileError(this.path, location, 'expected a JSON object');
-    }
-    const fields = record as Record<string, unknown>;
-    try {
-      if (!this.convert) this.useFormat(detectFormat(Object.keys(fields)));
-      const row = this.convert!(fields);
-      if (row.skip) {
-        this.skipped[row.skip] += 1;
-        return;
-      }
-      const { builder } = this;
-      if (row.modelA !== this.lastA) {
-        this.lastA = row.modelA;
-        this.lastAIndex = builder.modelIndex(row.modelA);
-      }
-      builder.addIndexed(this.lastAIndex, builder.modelIndex(row.modelB), row.outcome, row.style);
-    } catch (error) {
-      if (error instanceof VoteRowError) throw new VoteFileError(this.path, location, error.message);
-      throw error;
-    }
-  }
-}
-
 async function readJsonText(path: string, gzip: boolean, options: RowOptions): Promise<VoteFileContents> {
   const collector = new VoteCollector(path, options);
-  const parser = new FlatJsonParser();
+  const decoder = new StringDecoder('utf8');
   let container: 'jsonl' | 'json-array' | undefined;
-  const onRecord = (unit: 'line' | 'element') => (bytes: Uint8Array, start: number, end: number, ordinal: number) => {
-    const location = `${unit} ${ordinal}`;
-    let value: unknown;
-    try {
-      value = parser.parse(bytes, start, end);
-    } catch (error) {
-      throw new VoteFileError(path, location, `invalid JSON (${(error as Error).message})`);
-    }
-    collector.add(value, location);
-  };
-  let splitter: LineSplitter | ArraySplitter | undefined;
+  let lines: LineSplitter | undefined;
+  let elements: ArraySplitter | undefined;
   const source = createReadStream(path, { highWaterMark: 1 << 22 });
   const stream = gzip ? source.pipe(createGunzip()) : source;
   try {
     for await (const chunk of stream as AsyncIterable<Buffer>) {
-      if (!splitter) {
+      if (container === undefined) {
         const first = chunk.findIndex((byte) => byte !== 0x20 && byte !== 0x0a && byte !== 0x0d && byte !== 0x09);
         if (first < 0) continue;
         container = chunk[first] === 0x5b ? 'json-array' : 'jsonl';
-        splitter = container === 'json-array' ? new ArraySplitter(onRecord('element')) : new LineSplitter(onRecord('line'));
+        if (container === 'jsonl') {
+          lines = new LineSplitter((line, number) => {
+            const location = `line ${number}`;
+            collector.addLine(line, location);
+          });
+        } else {
+          elements = new ArraySplitter((bytes, start, end, number) => {
+            const location = `element ${number}`;
+            const text = Buffer.from(bytes.buffer, bytes.byteOffset + start, end - start).toString('utf8');
+            collector.add(parseJson(path, text, location), location);
+          });
+        }
       }
-      splitter.push(chunk);
+      if (lines) lines.push(decoder.write(chunk));
+      else elements!.push(chunk);
     }
-    splitter?.end();
+    if (lines) {
+      lines.push(decoder.end());
+      lines.end();
+    }
+    elements?.end();
   } catch (error) {
     source.destroy();
     if (error instanceof VoteFileError) throw error;

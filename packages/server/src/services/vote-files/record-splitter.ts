@@ -1,58 +1,56 @@
-/** Receives one record's bytes [start, end) and its 1-based line (JSONL) or element (array) number. */
+/** Receives one record's bytes [start, end) and its 1-based element number. */
 export type RecordHandler = (bytes: Uint8Array, start: number, end: number, ordinal: number) => void;
 
-const NEWLINE = 0x0a;
+/** Receives one non-blank line and its 1-based line number. */
+export type LineHandler = (line: string, lineNumber: number) => void;
 
 /**
- * Splits a JSON Lines byte stream into lines. Blank lines are skipped but counted, so the
- * ordinal is the file's line number.
+ * Splits decoded JSON Lines text, fed in chunks of any size, into lines. Blank lines are skipped
+ * but counted, so the number is the file's line number; a trailing `\r` is dropped.
  */
 export class LineSplitter {
-  private pending: Uint8Array | undefined;
+  private pending = '';
   private line = 0;
 
-  constructor(private readonly onRecord: RecordHandler) {}
+  constructor(private readonly onLine: LineHandler) {}
 
-  /** Feeds the next chunk of the stream. */
-  push(chunk: Uint8Array): void {
+  /** Feeds the next piece of text. */
+  push(text: string): void {
     let start = 0;
-    if (this.pending) {
-      const newline = chunk.indexOf(NEWLINE);
+    if (this.pending.length > 0) {
+      const newline = text.indexOf('\n');
       if (newline < 0) {
-        this.pending = concat(this.pending, chunk);
+        this.pending += text;
         return;
       }
-      const joined = concat(this.pending, chunk.subarray(0, newline));
-      this.pending = undefined;
-      this.emit(joined, 0, joined.length);
+      this.emit(this.pending + text.slice(0, newline));
+      this.pending = '';
       start = newline + 1;
     }
     for (;;) {
-      const newline = chunk.indexOf(NEWLINE, start);
+      const newline = text.indexOf('\n', start);
       if (newline < 0) break;
-      this.emit(chunk, start, newline);
+      this.emit(text.slice(start, newline));
       start = newline + 1;
     }
-    if (start < chunk.length) this.pending = chunk.slice(start);
+    this.pending = start < text.length ? text.slice(start) : '';
   }
 
-  /** Ends the stream (a last line without a final newline is still a record). */
+  /** Ends the text (a last line without a final newline is still a record). */
   end(): void {
-    if (this.pending) {
-      const last = this.pending;
-      this.pending = undefined;
-      this.emit(last, 0, last.length);
-    }
+    if (this.pending.length > 0) this.emit(this.pending);
+    this.pending = '';
   }
 
-  private emit(bytes: Uint8Array, start: number, end: number): void {
+  /** Lines seen so far, blank ones included. */
+  get lineCount(): number {
+    return this.line;
+  }
+
+  private emit(line: string): void {
     this.line += 1;
-    let last = end;
-    while (last > start && (bytes[last - 1] === 0x0d || bytes[last - 1] === 0x20 || bytes[last - 1] === 0x09)) last--;
-    let first = start;
-    while (first < last && (bytes[first] === 0x20 || bytes[first] === 0x09)) first++;
-    if (first === last) return;
-    this.onRecord(bytes, first, last, this.line);
+    const trimmed = line.trim();
+    if (trimmed.length > 0) this.onLine(trimmed, this.line);
   }
 }
 

@@ -1,10 +1,6 @@
-import {
-  countStyleElements,
-  DEFAULT_EXCLUDED_FLAGS,
-  OUTCOME_CODE,
-  type StyleCounts,
-  type TokenCounter,
-} from '../../domain/ranking';
+import { DEFAULT_EXCLUDED_FLAGS } from '../../domain/ranking/arena-matches';
+import { countStyleElements, type TokenCounter } from '../../domain/ranking/style-features';
+import { OUTCOME_CODE, type StyleCounts } from '../../domain/ranking/vote-table';
 
 /**
  * Vote file formats, detected from the rows:
@@ -45,38 +41,62 @@ export interface RowOptions {
   countTokens?: TokenCounter | undefined;
 }
 
-const WINNERS: Readonly<Record<string, number>> = {
-  model_a: OUTCOME_CODE.model_a,
-  model_b: OUTCOME_CODE.model_b,
-  tie: OUTCOME_CODE.tie,
-  both_bad: OUTCOME_CODE.both_bad,
-  tie_bothbad: OUTCOME_CODE.both_bad,
-  'tie (bothbad)': OUTCOME_CODE.both_bad,
+const WINNERS: ReadonlyMap<string, number> = new Map([
+  ['model_a', OUTCOME_CODE.model_a],
+  ['model_b', OUTCOME_CODE.model_b],
+  ['tie', OUTCOME_CODE.tie],
+  ['both_bad', OUTCOME_CODE.both_bad],
+  ['tie_bothbad', OUTCOME_CODE.both_bad],
+  ['tie (bothbad)', OUTCOME_CODE.both_bad],
+]);
+
+/**
+ * Builds a record of `format`'s fields from values given in {@link FORMAT_COLUMNS} order, as an
+ * object literal with fixed keys (fast property reads in the converters).
+ */
+export const FORMAT_SHAPES: Readonly<
+  Record<VoteFileFormat, (value: (index: number) => unknown) => Record<string, unknown>>
+> = {
+  agora: (value) => ({
+    model_a: value(0),
+    model_b: value(1),
+    winner: value(2),
+    len_a: value(3),
+    len_b: value(4),
+    headers_a: value(5),
+    headers_b: value(6),
+    lists_a: value(7),
+    lists_b: value(8),
+    bold_a: value(9),
+    bold_b: value(10),
+    flags: value(11),
+    identity_leak: value(12),
+    abuse: value(13),
+  }),
+  fastchat: (value) => ({
+    model_a: value(0),
+    model_b: value(1),
+    winner: value(2),
+    conv_metadata: value(3),
+    flags: value(4),
+    identity_leak: value(5),
+    abuse: value(6),
+  }),
+  comparia: (value) => ({
+    model_a_name: value(0),
+    model_b_name: value(1),
+    chosen_model_name: value(2),
+    both_equal: value(3),
+    both_bad: value(4),
+    conversation_pair_id: value(5),
+  }),
 };
 
-const FLAT_STYLE_KEYS = [
-  'len_a',
-  'len_b',
-  'headers_a',
-  'headers_b',
-  'lists_a',
-  'lists_b',
-  'bold_a',
-  'bold_b',
-] as const;
-
-/** Columns a Parquet reader needs for each format (the others are never decoded). */
+/** The fields each format reads, in {@link FORMAT_SHAPES} order (Parquet reads only these). */
 export const FORMAT_COLUMNS: Readonly<Record<VoteFileFormat, readonly string[]>> = {
-  agora: ['model_a', 'model_b', 'winner', ...FLAT_STYLE_KEYS, 'flags', 'identity_leak', 'abuse'],
-  fastchat: ['model_a', 'model_b', 'winner', 'conv_metadata', 'flags', 'identity_leak', 'abuse'],
-  comparia: [
-    'model_a_name',
-    'model_b_name',
-    'chosen_model_name',
-    'both_equal',
-    'both_bad',
-    'conversation_pair_id',
-  ],
+  agora: Object.keys(FORMAT_SHAPES.agora(() => undefined)),
+  fastchat: Object.keys(FORMAT_SHAPES.fastchat(() => undefined)),
+  comparia: Object.keys(FORMAT_SHAPES.comparia(() => undefined)),
 };
 
 /** Extra columns read only to count style from text. */
@@ -118,7 +138,7 @@ export function createRowConverter(
     const modelA = modelName(record, 'model_a');
     const modelB = modelName(record, 'model_b');
     const winner = record.winner;
-    const outcome = typeof winner === 'string' ? WINNERS[winner] : undefined;
+    const outcome = typeof winner === 'string' ? WINNERS.get(winner) : undefined;
     if (outcome === undefined) {
       throw new VoteRowError(
         `unknown winner ${JSON.stringify(winner)}: expected model_a, model_b, tie, both_bad, tie_bothbad or "tie (bothbad)"`,
@@ -188,12 +208,21 @@ function modelName(record: Record<string, unknown>, key: string): string {
 function isFlagged(record: Record<string, unknown>, excluded: ReadonlySet<string>): boolean {
   if (excluded.size === 0) return false;
   const flags = record.flags;
-  if (Array.isArray(flags) && flags.some((flag) => typeof flag === 'string' && excluded.has(flag))) return true;
-  for (const flag of excluded) if (record[flag] === true) return true;
+  if (flags !== undefined && Array.isArray(flags)) {
+    if (flags.some((flag) => typeof flag === 'string' && excluded.has(flag))) return true;
+  }
+  // static property reads for the usual flags keep this off the slow keyed-lookup path
+  if ((record.identity_leak === true && excluded.has('identity_leak')) || (record.abuse === true && excluded.has('abuse'))) {
+    return true;
+  }
+  for (const flag of excluded) {
+    if (flag !== 'identity_leak' && flag !== 'abuse' && record[flag] === true) return true;
+  }
   return false;
 }
 
 function count(raw: unknown, field: string): number {
+  if (typeof raw === 'number' && raw >= 0 && raw <= 0xffffffff && Math.floor(raw) === raw) return raw;
   const value = typeof raw === 'bigint' ? Number(raw) : raw;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > 0xffffffff) {
     throw new VoteRowError(`${field} must be a non-negative integer (got ${String(JSON.stringify(value))})`);
@@ -202,10 +231,16 @@ function count(raw: unknown, field: string): number {
 }
 
 function flatStyle(record: Record<string, unknown>, out: Uint32Array): Uint32Array | undefined {
-  if (record.len_a === undefined && record.len_b === undefined) return undefined;
-  FLAT_STYLE_KEYS.forEach((key, index) => {
-    out[index] = count(record[key], key);
-  });
+  const { len_a, len_b } = record;
+  if (len_a === undefined && len_b === undefined) return undefined;
+  out[0] = count(len_a, 'len_a');
+  out[1] = count(len_b, 'len_b');
+  out[2] = count(record.headers_a, 'headers_a');
+  out[3] = count(record.headers_b, 'headers_b');
+  out[4] = count(record.lists_a, 'lists_a');
+  out[5] = count(record.lists_b, 'lists_b');
+  out[6] = count(record.bold_a, 'bold_a');
+  out[7] = count(record.bold_b, 'bold_b');
   return out;
 }
 

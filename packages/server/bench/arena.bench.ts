@@ -1,0 +1,249 @@
+/**
+ * Arena benchmark (issue 2): against the fake upstream streaming at a realistic pace, in processes
+ * of their own (arena server, fake upstream, and this load generator), all on loopback:
+ *  1. the time to first token the arena adds over calling the upstream directly (p50, p99) at 200 concurrent duels;
+ *  2. how many concurrent streaming duels the arena sustains, and its peak RSS;
+ *  3. acknowledged votes per second over HTTP, on SQLite and on PostgreSQL.
+ */
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { readStreamFrames } from '@agora/contract';
+import pg from 'pg';
+
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+const tsx = join(root, 'node_modules/tsx/dist/loader.mjs');
+const pace = { firstTokenMs: 200, tokensPerSecond: 30, answerTokens: 200 };
+
+interface Child {
+  process: ChildProcess;
+  stop(): Promise<void>;
+}
+
+function startChild(script: string, environment: Record<string, string>, readyPattern: RegExp, args: string[] = []): Promise<{ child: Child; match: RegExpMatchArray }> {
+  const child = spawn(process.execPath, ['--import', tsx, script, ...args], { env: { ...process.env, ...environment }, stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    let output = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = output.match(readyPattern);
+      if (match) {
+        child.stdout!.removeAllListeners('data');
+        child.stdout!.resume();
+        resolve({ child: { process: child, stop: () => stopChild(child) }, match });
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`${script} exited with ${code} before it was ready:\n${output}`)));
+  });
+}
+
+function stopChild(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+    setTimeout(() => child.kill('SIGKILL'), 5000).unref();
+  });
+}
+
+function catalogue(baseUrl: string, prefix: 'paced' | 'instant'): string {
+  return `models:\n${Array.from({ length: 6 }, (_, index) => `  - id: ${prefix}-${index}
+    name: Bench ${prefix} ${index}
+    organisation: Bench Lab ${index}
+    license: MIT
+    open_weights: true
+    arch: dense
+    params_b: ${[8, 24, 32, 70, 120, 405][index]}
+    provider: { type: openai-compatible, base_url: '${baseUrl}', model: '${prefix}-${index}' }
+    options: { first_token_timeout_ms: 30000, total_timeout_ms: 120000 }`).join('\n')}\n`;
+}
+
+async function startArena(databaseUrl: string, modelsPath: string): Promise<{ child: Child; baseUrl: string }> {
+  const { child, match } = await startChild(
+    join(root, 'packages/server/src/cli/main.ts'),
+    { PORT: '0', DATABASE_URL: databaseUrl, AGORA_MODELS: modelsPath, AGORA_LOG_LEVEL: 'info', AGORA_REPLAY_TTL_S: '5' },
+    /"url":"(http:\/\/[^"]+)"/,
+    ['serve'],
+  );
+  return { child, baseUrl: match[1]! };
+}
+
+const quantile = (values: number[], q: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+};
+const format = (ms: number) => `${ms.toFixed(2)} ms`;
+
+/** Resident set size of a process, in MB, from /proc. */
+function rssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(status.match(/VmRSS:\s+(\d+)/)![1]) / 1024;
+}
+
+/** Time to first content chunk of one direct streaming call to the upstream. */
+async function directFirstToken(upstreamUrl: string, model: string): Promise<number> {
+  const started = performance.now();
+  const response = await fetch(`${upstreamUrl}/chat/completions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ model, stream: true, messages: [{ role: 'user', content: 'Bonjour' }] }),
+  });
+  const reader = response.body!.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  let firstToken: number | undefined;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    text += decoder.decode(value, { stream: true });
+    if (firstToken === undefined && /"content":"[^"]/.test(text)) firstToken = performance.now() - started;
+  }
+  return firstToken ?? Number.NaN;
+}
+
+interface DuelTiming {
+  firstToken: { a: number; b: number };
+  complete: boolean;
+}
+
+/** One duel through the arena's public API: create, then follow the stream to its end. */
+async function arenaDuel(arenaUrl: string, body: Record<string, unknown>): Promise<DuelTiming> {
+  const started = performance.now();
+  const created = await fetch(`${arenaUrl}/api/v1/duels`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const { id } = (await created.json()) as { id: string };
+  const response = await fetch(`${arenaUrl}/api/v1/duels/${id}/stream`);
+  const firstToken = { a: Number.NaN, b: Number.NaN };
+  let complete = false;
+  for await (const { event } of readStreamFrames(response.body!)) {
+    if (event.type === 'text-delta' && Number.isNaN(firstToken[event.side])) firstToken[event.side] = performance.now() - started;
+    if (event.type === 'turn-end') complete = event.status === 'complete';
+  }
+  return { firstToken, complete };
+}
+
+async function addedFirstToken(arenaUrl: string, upstreamUrl: string, concurrency: number): Promise<void> {
+  const direct: number[] = [];
+  const viaArena: number[] = [];
+  // Warm both paths up (JIT, connection pools) before measuring.
+  await Promise.all(Array.from({ length: 20 }, (_, index) => arenaDuel(arenaUrl, { prompt: 'échauffement', mode: 'custom', models: [`paced-${index % 6}`, `paced-${(index + 1) % 6}`] })));
+  for (let round = 0; round < 3; round += 1) {
+    const duels = Array.from({ length: concurrency }, (_, index) =>
+      arenaDuel(arenaUrl, { prompt: 'Bonjour', mode: 'custom', models: [`paced-${index % 6}`, `paced-${(index + 1) % 6}`] }),
+    );
+    // Direct calls run at the same time, under the same load.
+    const directCalls = Array.from({ length: 40 }, (_, index) => directFirstToken(upstreamUrl, `paced-${index % 6}`));
+    for (const timing of await Promise.all(duels)) viaArena.push(timing.firstToken.a, timing.firstToken.b);
+    direct.push(...(await Promise.all(directCalls)));
+  }
+  const [directP50, directP99, arenaP50, arenaP99] = [quantile(direct, 0.5), quantile(direct, 0.99), quantile(viaArena, 0.5), quantile(viaArena, 0.99)];
+  console.log(`time to first token at ${concurrency} concurrent duels (upstream first-token delay ${pace.firstTokenMs} ms, ${pace.tokensPerSecond} tokens/s):`);
+  console.log(`  direct to upstream   p50 ${format(directP50)}  p99 ${format(directP99)}  (n=${direct.length})`);
+  console.log(`  through the arena    p50 ${format(arenaP50)}  p99 ${format(arenaP99)}  (n=${viaArena.length}, from POST /duels to the first text-delta of each side)`);
+  console.log(`  added by the arena   p50 ${format(arenaP50 - directP50)}  p99 ${format(arenaP99 - directP99)}   goals: p50 ≤ 2 ms, p99 ≤ 20 ms`);
+}
+
+async function concurrentDuels(arena: { child: Child; baseUrl: string }, concurrency: number): Promise<void> {
+  const pid = arena.child.process.pid!;
+  const idle = rssMb(pid);
+  let peak = idle;
+  const sampler = setInterval(() => (peak = Math.max(peak, rssMb(pid))), 100);
+  const started = performance.now();
+  const timings = await Promise.all(Array.from({ length: concurrency }, (_, index) => arenaDuel(arena.baseUrl, { prompt: 'Bonjour', mode: 'custom', models: [`paced-${index % 6}`, `paced-${(index + 3) % 6}`] })));
+  clearInterval(sampler);
+  const seconds = (performance.now() - started) / 1000;
+  const completed = timings.filter((timing) => timing.complete).length;
+  const firstTokens = timings.flatMap((timing) => [timing.firstToken.a, timing.firstToken.b]);
+  const ideal = pace.firstTokenMs + (pace.answerTokens / pace.tokensPerSecond) * 1000;
+  console.log(`${concurrency} concurrent streaming duels (${2 * concurrency} upstream streams, ${pace.answerTokens} tokens each at ${pace.tokensPerSecond}/s):`);
+  console.log(`  completed ${completed}/${concurrency} in ${seconds.toFixed(1)} s (an unloaded duel takes ${(ideal / 1000).toFixed(1)} s)`);
+  console.log(`  first token p50 ${format(quantile(firstTokens, 0.5))}  p99 ${format(quantile(firstTokens, 0.99))}`);
+  console.log(`  arena RSS idle ${idle.toFixed(0)} MB, peak ${peak.toFixed(0)} MB   goal: ≥ 500 duels under 400 MB`);
+}
+
+async function votesPerSecond(label: string, databaseUrl: string, upstreamUrl: string, folder: string): Promise<void> {
+  const modelsPath = join(folder, `instant-${label}.yaml`);
+  writeFileSync(modelsPath, catalogue(upstreamUrl, 'instant'));
+  const arena = await startArena(databaseUrl, modelsPath);
+  try {
+    const total = 4000;
+    const ids: string[] = [];
+    for (let batch = 0; batch < total / 100; batch += 1) {
+      const created = await Promise.all(Array.from({ length: 100 }, () => fetch(`${arena.baseUrl}/api/v1/duels`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"prompt":"Bonjour"}' }).then((response) => response.json() as Promise<{ id: string }>)));
+      ids.push(...created.map((duel) => duel.id));
+    }
+    // Let every turn end and be stored before voting.
+    await Promise.all(ids.slice(-100).map((id) => fetch(`${arena.baseUrl}/api/v1/duels/${id}/stream`).then((response) => response.text())));
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const choices = ['a', 'b', 'tie', 'both_bad'];
+    let next = 0;
+    let acknowledged = 0;
+    const started = performance.now();
+    const worker = async () => {
+      while (next < ids.length) {
+        const id = ids[next]!;
+        const body = JSON.stringify({ choice: choices[next++ % 4], tags: { a: ['useful'] } });
+        const response = await fetch(`${arena.baseUrl}/api/v1/duels/${id}/vote`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+        await response.arrayBuffer();
+        if (response.status === 200) acknowledged += 1;
+      }
+    };
+    await Promise.all(Array.from({ length: 32 }, worker));
+    const seconds = (performance.now() - started) / 1000;
+    console.log(`votes on ${label}: ${acknowledged}/${ids.length} acknowledged in ${seconds.toFixed(2)} s = ${(acknowledged / seconds).toFixed(0)} votes/s (32 concurrent clients)   goal: ${label === 'sqlite' ? '≥ 2,000' : '≥ 1,000'}/s`);
+  } finally {
+    await arena.child.stop();
+  }
+}
+
+function postgresAdminUrl(): string | undefined {
+  if (process.env.TEST_DATABASE_URL) return process.env.TEST_DATABASE_URL;
+  try {
+    return execFileSync('bash', [join(root, 'scripts/postgres.sh')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  } catch {
+    return undefined;
+  }
+}
+
+export async function run(): Promise<void> {
+  const folder = mkdtempSync(join(tmpdir(), 'agora-bench-'));
+  const { child: fake, match } = await startChild(
+    join(root, 'packages/server/bench/fake-upstream.process.ts'),
+    { FAKE_FIRST_TOKEN_MS: String(pace.firstTokenMs), FAKE_TOKENS_PER_SECOND: String(pace.tokensPerSecond), FAKE_ANSWER_TOKENS: String(pace.answerTokens) },
+    /ready (\d+)/,
+  );
+  const upstreamUrl = `http://127.0.0.1:${match[1]}/v1`;
+  try {
+    const pacedPath = join(folder, 'paced.yaml');
+    writeFileSync(pacedPath, catalogue(upstreamUrl, 'paced'));
+    const arena = await startArena(`sqlite:${join(folder, 'paced.db')}`, pacedPath);
+    try {
+      await addedFirstToken(arena.baseUrl, upstreamUrl, 200);
+      for (const concurrency of [500, 750]) await concurrentDuels(arena, concurrency);
+    } finally {
+      await arena.child.stop();
+    }
+    await votesPerSecond('sqlite', `sqlite:${join(folder, 'votes.db')}`, upstreamUrl, folder);
+    const adminUrl = postgresAdminUrl();
+    if (!adminUrl) {
+      console.log('votes on postgresql: skipped (no PostgreSQL server: set TEST_DATABASE_URL or install Debian postgresql)');
+      return;
+    }
+    const database = `agora_bench_${process.pid}`;
+    const admin = new pg.Client({ connectionString: adminUrl });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${database}`);
+    try {
+      const url = new URL(adminUrl);
+      url.pathname = `/${database}`;
+      await votesPerSecond('postgresql', url.toString(), upstreamUrl, folder);
+    } finally {
+      await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+      await admin.end();
+    }
+  } finally {
+    await fake.stop();
+    rmSync(folder, { recursive: true, force: true });
+  }
+}

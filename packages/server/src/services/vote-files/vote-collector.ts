@@ -1,0 +1,86 @@
+import { VoteTableBuilder } from '../../domain/ranking/vote-table';
+import { LinePattern } from './line-pattern';
+import { VoteFileError } from './vote-file-error';
+import {
+  createRowConverter,
+  detectFormat,
+  FORMAT_COLUMNS,
+  FORMAT_SHAPES,
+  VoteRowError,
+  type ConvertedRow,
+  type RowOptions,
+  type SkipReason,
+  type VoteFileFormat,
+} from './vote-formats';
+
+/** Turns records into votes, detecting the format on the first one. */
+export class VoteCollector {
+  readonly builder = new VoteTableBuilder(1 << 16);
+  readonly skipped: Record<SkipReason, number> = { flagged: 0, duplicate: 0, no_outcome: 0 };
+  records = 0;
+  format: VoteFileFormat | undefined;
+  private convert: ((record: Record<string, unknown>) => ConvertedRow) | undefined;
+  private lastA = '';
+  private lastAIndex = -1;
+  private pattern: LinePattern | undefined;
+  private shape: ((value: (index: number) => unknown) => Record<string, unknown>) | undefined;
+  private patternChecked = false;
+
+  constructor(
+    private readonly path: string,
+    private readonly options: RowOptions,
+  ) {}
+
+  /** Fixes the format up front (Parquet: from the column names). */
+  useFormat(format: VoteFileFormat): void {
+    this.format = format;
+    this.convert = createRowConverter(format, this.options);
+  }
+
+  /** Adds one JSON Lines line: through the first row's {@link LinePattern} when it fits, else JSON.parse. */
+  addLine(line: string, location: string): void {
+    const record = this.pattern?.match(line, this.shape!) ?? parseJson(this.path, line, location);
+    this.add(record, location);
+    if (!this.patternChecked && this.format !== undefined) {
+      this.patternChecked = true;
+      if (record !== null && typeof record === 'object' && !Array.isArray(record)) {
+        this.pattern = LinePattern.of(record as Record<string, unknown>, FORMAT_COLUMNS[this.format]);
+        this.shape = FORMAT_SHAPES[this.format];
+      }
+    }
+  }
+
+  add(record: unknown, location: string): void {
+    this.records += 1;
+    if (record === null || typeof record !== 'object' || Array.isArray(record)) {
+      throw new VoteFileError(this.path, location, 'expected a JSON object');
+    }
+    const fields = record as Record<string, unknown>;
+    try {
+      if (!this.convert) this.useFormat(detectFormat(Object.keys(fields)));
+      const row = this.convert!(fields);
+      if (row.skip) {
+        this.skipped[row.skip] += 1;
+        return;
+      }
+      const { builder } = this;
+      if (row.modelA !== this.lastA) {
+        this.lastA = row.modelA;
+        this.lastAIndex = builder.modelIndex(row.modelA);
+      }
+      builder.addIndexed(this.lastAIndex, builder.modelIndex(row.modelB), row.outcome, row.style);
+    } catch (error) {
+      if (error instanceof VoteRowError) throw new VoteFileError(this.path, location, error.message);
+      throw error;
+    }
+  }
+}
+
+/** JSON.parse with the file and line in the error. */
+export function parseJson(path: string, text: string, location: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new VoteFileError(path, location, `invalid JSON (${(error as Error).message})`);
+  }
+}
