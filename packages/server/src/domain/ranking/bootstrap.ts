@@ -1,7 +1,9 @@
 import { allocatePairs, type PairCounts } from './aggregate-cells';
 import { sampleMultinomial } from './binomial';
-import { fitBradleyTerry } from './bradley-terry';
-import { analyzeGraph } from './components';
+import { evaluateBradleyTerry, fitBradleyTerry, refineWithFixedHessian } from './bradley-terry';
+import { analyzeGraph, isStronglyConnected } from './components';
+import { addGaugeProjector } from './gauge';
+import { choleskyInPlace } from './linear-algebra';
 import type { RandomSource } from './seeded-random';
 import { fitStyleBradleyTerry, type StyleRows } from './style-bradley-terry';
 
@@ -56,6 +58,11 @@ export function bootstrapBradleyTerry(
   resample.i.set(pairs.i);
   resample.j.set(pairs.j);
   const theta = new Float64Array(options.rounds * m);
+  const singleComponent = analyzeGraph(pairs).components.length === 1;
+  const factor = singleComponent ? fullDataFactor(pairs, options) : undefined;
+  const allModels = [Array.from({ length: m }, (_, model) => model)];
+  const roundTheta = new Float64Array(m);
+  const everyone = new Uint8Array(m).fill(1);
   let roundsWithoutMle = 0;
   for (let round = 0; round < options.rounds; round++) {
     sampleMultinomial(total, weights, drawn, options.random);
@@ -63,6 +70,16 @@ export function bootstrapBradleyTerry(
       resample.winsI[p] = drawn[p * 3]!;
       resample.ties[p] = drawn[p * 3 + 1]!;
       resample.winsJ[p] = drawn[p * 3 + 2]!;
+    }
+    const target = theta.subarray(round * m, (round + 1) * m);
+    // Usual case: everyone still compared both ways; a few fixed-Hessian steps suffice.
+    if (factor && isStronglyConnected(resample)) {
+      roundTheta.set(options.initialTheta);
+      const steps = refineWithFixedHessian(resample, factor, roundTheta, options.lambdaTheta, allModels, 1e-7);
+      if (steps >= 0) {
+        writeRound(target, roundTheta, everyone, options);
+        continue;
+      }
     }
     const graph = analyzeGraph(resample);
     let lambdaTheta = options.lambdaTheta;
@@ -74,10 +91,9 @@ export function bootstrapBradleyTerry(
       lambdaTheta,
       components: graph.components,
       initialTheta: options.initialTheta,
-      stepTolerance: 1e-7,
+      stepTolerance: 1e-8,
     });
-    const present = presentModels(resample);
-    writeRound(theta.subarray(round * m, (round + 1) * m), fit.theta, present, options);
+    writeRound(target, fit.theta, presentModels(resample), options);
   }
   return { rounds: options.rounds, modelCount: m, theta, roundsWithoutMle };
 }
@@ -171,6 +187,16 @@ function pairCountsOf(rows: StyleRows, weights: Float64Array): PairCounts {
     pairs.winsJ[slot] = mass[slot * 3 + 2]!;
   });
   return pairs;
+}
+
+/** Cholesky factor of H(θ̂) + λI + Q on the full data (one component). */
+function fullDataFactor(pairs: PairCounts, options: BootstrapOptions): Float64Array {
+  const m = pairs.modelCount;
+  const hessian = new Float64Array(m * m);
+  evaluateBradleyTerry(pairs, options.initialTheta, options.lambdaTheta, new Float64Array(m), hessian);
+  addGaugeProjector(hessian, m, [Array.from({ length: m }, (_, model) => model)]);
+  choleskyInPlace(hessian, m);
+  return hessian;
 }
 
 function presentModels(pairs: PairCounts): Uint8Array {

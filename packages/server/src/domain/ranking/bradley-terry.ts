@@ -80,6 +80,60 @@ export function evaluateBradleyTerry(
   return objective;
 }
 
+/** Per-pair vote totals n and win masses s of i, precomputed once per fit. */
+interface PairTotals {
+  n: Float64Array;
+  s: Float64Array;
+}
+
+function pairTotals(pairs: PairCounts): PairTotals {
+  const n = new Float64Array(pairs.length);
+  const s = new Float64Array(pairs.length);
+  for (let p = 0; p < pairs.length; p++) {
+    const tie = pairs.ties[p]!;
+    n[p] = pairs.winsI[p]! + tie + pairs.winsJ[p]!;
+    s[p] = pairs.winsI[p]! + 0.5 * tie;
+  }
+  return { n, s };
+}
+
+/** ∇J (and the Hessian when given) without the objective: no logarithms in the hot loop. */
+function accumulateDerivatives(
+  pairs: PairCounts,
+  totals: PairTotals,
+  theta: Float64Array,
+  lambdaTheta: number,
+  gradient: Float64Array,
+  hessian: Float64Array | undefined,
+): void {
+  const m = pairs.modelCount;
+  gradient.fill(0);
+  if (hessian) hessian.fill(0);
+  const { i: first, j: second } = pairs;
+  const { n, s } = totals;
+  for (let p = 0; p < pairs.length; p++) {
+    const votes = n[p]!;
+    if (votes === 0) continue;
+    const a = first[p]!;
+    const b = second[p]!;
+    const probability = 1 / (1 + Math.exp(theta[b]! - theta[a]!));
+    const residual = votes * probability - s[p]!;
+    gradient[a]! += residual;
+    gradient[b]! -= residual;
+    if (hessian) {
+      const curvature = votes * probability * (1 - probability);
+      hessian[a * m + a]! += curvature;
+      hessian[b * m + b]! += curvature;
+      hessian[a * m + b]! -= curvature;
+      hessian[b * m + a]! -= curvature;
+    }
+  }
+  for (let k = 0; k < m; k++) {
+    gradient[k]! += lambdaTheta * theta[k]!;
+    if (hessian) hessian[k * m + k]! += lambdaTheta;
+  }
+}
+
 /**
  * Damped Newton on the m×m system (spec §2.5). The gauge projector Q is added to the Hessian so
  * the step stays in the mean-zero gauge; Armijo backtracking runs while the Newton decrement is
@@ -93,14 +147,16 @@ export function fitBradleyTerry(pairs: PairCounts, options: BradleyTerryOptions)
   const stepTolerance = options.stepTolerance ?? 1e-11;
   const theta = options.initialTheta ? options.initialTheta.slice() : new Float64Array(m);
   centerPerComponent(theta, components);
+  const totals = pairTotals(pairs);
   const gradient = new Float64Array(m);
   const hessian = new Float64Array(m * m);
   const step = new Float64Array(m);
   const trial = new Float64Array(m);
   let iterations = 0;
   let converged = false;
+  let objective = Number.NaN;
   while (iterations < maxIterations) {
-    const objective = evaluateBradleyTerry(pairs, theta, lambdaTheta, gradient, hessian);
+    accumulateDerivatives(pairs, totals, theta, lambdaTheta, gradient, hessian);
     if (maxAbs(gradient) === 0) {
       converged = true;
       break;
@@ -113,12 +169,18 @@ export function fitBradleyTerry(pairs: PairCounts, options: BradleyTerryOptions)
     for (let k = 0; k < m; k++) slope += gradient[k]! * step[k]!;
     let size = 1;
     if (-slope > 1e-7) {
+      if (Number.isNaN(objective)) objective = evaluateBradleyTerry(pairs, theta, lambdaTheta);
       for (;;) {
         for (let k = 0; k < m; k++) trial[k] = theta[k]! + size * step[k]!;
         const trialObjective = evaluateBradleyTerry(pairs, trial, lambdaTheta);
-        if (trialObjective <= objective + 1e-4 * size * slope || size < 1e-10) break;
+        if (trialObjective <= objective + 1e-4 * size * slope || size < 1e-10) {
+          objective = trialObjective;
+          break;
+        }
         size *= 0.5;
       }
+    } else {
+      objective = Number.NaN;
     }
     for (let k = 0; k < m; k++) theta[k]! += size * step[k]!;
     iterations += 1;
@@ -128,6 +190,38 @@ export function fitBradleyTerry(pairs: PairCounts, options: BradleyTerryOptions)
       break;
     }
   }
-  const objective = evaluateBradleyTerry(pairs, theta, lambdaTheta, gradient);
-  return { theta, objective, iterations, maxAbsGradient: maxAbs(gradient), converged };
+  const finalObjective = evaluateBradleyTerry(pairs, theta, lambdaTheta, gradient);
+  return { theta, objective: finalObjective, iterations, maxAbsGradient: maxAbs(gradient), converged };
+}
+
+/**
+ * Quasi-Newton steps with a fixed, already factorised Hessian (the full-data one): θ ← θ − F⁻¹∇J.
+ * For a bootstrap resample the Hessian barely moves, so each step gains about one digit for the
+ * price of a gradient, without a new factorisation. Returns the number of steps, or −1 when it
+ * does not converge within `maxSteps` (the caller then runs full Newton).
+ */
+export function refineWithFixedHessian(
+  pairs: PairCounts,
+  factor: Float64Array,
+  theta: Float64Array,
+  lambdaTheta: number,
+  components: readonly number[][],
+  stepTolerance: number,
+  maxSteps = 25,
+): number {
+  const m = pairs.modelCount;
+  const totals = pairTotals(pairs);
+  const gradient = new Float64Array(m);
+  let previous = Number.POSITIVE_INFINITY;
+  for (let steps = 1; steps <= maxSteps; steps++) {
+    accumulateDerivatives(pairs, totals, theta, lambdaTheta, gradient, undefined);
+    choleskySolveInPlace(factor, m, gradient);
+    const size = maxAbs(gradient);
+    if (!(size < 2 * previous)) return -1;
+    for (let k = 0; k < m; k++) theta[k]! -= gradient[k]!;
+    if (lambdaTheta === 0) centerPerComponent(theta, components);
+    if (size <= stepTolerance) return steps;
+    previous = size;
+  }
+  return -1;
 }

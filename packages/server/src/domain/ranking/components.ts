@@ -165,3 +165,51 @@ function groupByLabel(labels: Int32Array): number[][] {
   }
   return [...groups.values()].sort((x, y) => x[0]! - y[0]!);
 }
+
+/**
+ * Fast check used by the bootstrap: true when every model has votes and the whole win digraph is
+ * one strongly connected component (then the MLE exists and the gauge is a single mean).
+ */
+export function isStronglyConnected(pairs: PairCounts): boolean {
+  const m = pairs.modelCount;
+  if (m === 0) return true;
+  const { outStart, outEdges } = winDigraph(pairs);
+  const reversed = reverseDigraph(m, outStart, outEdges);
+  return reachesAll(m, outStart, outEdges) && reachesAll(m, reversed.outStart, reversed.outEdges);
+}
+
+function reverseDigraph(
+  m: number,
+  outStart: Int32Array,
+  outEdges: Int32Array,
+): { outStart: Int32Array; outEdges: Int32Array } {
+  const start = new Int32Array(m + 1);
+  for (const target of outEdges) start[target + 1]! += 1;
+  for (let v = 0; v < m; v++) start[v + 1]! += start[v]!;
+  const fill = start.slice(0, m);
+  const edges = new Int32Array(outEdges.length);
+  for (let v = 0; v < m; v++) {
+    for (let e = outStart[v]!; e < outStart[v + 1]!; e++) edges[fill[outEdges[e]!]!++] = v;
+  }
+  return { outStart: start, outEdges: edges };
+}
+
+function reachesAll(m: number, outStart: Int32Array, outEdges: Int32Array): boolean {
+  const seen = new Uint8Array(m);
+  const queue = new Int32Array(m);
+  let head = 0;
+  let tail = 0;
+  queue[tail++] = 0;
+  seen[0] = 1;
+  while (head < tail) {
+    const v = queue[head++]!;
+    for (let e = outStart[v]!; e < outStart[v + 1]!; e++) {
+      const w = outEdges[e]!;
+      if (!seen[w]) {
+        seen[w] = 1;
+        queue[tail++] = w;
+      }
+    }
+  }
+  return tail === m;
+}

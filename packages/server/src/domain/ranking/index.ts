@@ -13,6 +13,7 @@ export {
   STYLE_FEATURES,
   VoteTableBuilder,
   buildVoteTable,
+  concatVoteTables,
   type PairwiseVote,
   type StyleCounts,
   type StyleFeature,

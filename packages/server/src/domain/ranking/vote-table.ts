@@ -200,3 +200,43 @@ export function buildVoteTable(votes: Iterable<PairwiseVote>): VoteTable {
   for (const vote of votes) builder.add(vote);
   return builder.finish();
 }
+
+/**
+ * Concatenates vote tables (for example the parts of a file read in parallel), in order. Model
+ * indices are merged and re-sorted; self-play counts add up. Style counts are kept only when
+ * every part has them on every vote.
+ */
+export function concatVoteTables(tables: readonly VoteTable[]): VoteTable {
+  const models = [...new Set(tables.flatMap((table) => table.models))].sort((x, y) =>
+    x < y ? -1 : x > y ? 1 : 0,
+  );
+  const indexOf = new Map(models.map((name, index) => [name, index]));
+  const total = tables.reduce((sum, table) => sum + table.length, 0);
+  const modelA = new Int32Array(total);
+  const modelB = new Int32Array(total);
+  const outcome = new Uint8Array(total);
+  const fullStyle = tables.every((table) => table.style !== undefined && table.votesWithStyle === table.length);
+  const style = fullStyle && total > 0 ? new Uint32Array(total * 8) : undefined;
+  let offset = 0;
+  for (const table of tables) {
+    const remap = Int32Array.from(table.models, (name) => indexOf.get(name)!);
+    for (let row = 0; row < table.length; row++) {
+      modelA[offset + row] = remap[table.modelA[row]!]!;
+      modelB[offset + row] = remap[table.modelB[row]!]!;
+    }
+    outcome.set(table.outcome.subarray(0, table.length), offset);
+    if (style) style.set(table.style!.subarray(0, table.length * 8), offset * 8);
+    offset += table.length;
+  }
+  return {
+    models,
+    length: total,
+    modelA,
+    modelB,
+    outcome,
+    style,
+    votesWithStyle: tables.reduce((sum, table) => sum + table.votesWithStyle, 0),
+    votesRaw: tables.reduce((sum, table) => sum + table.votesRaw, 0),
+    selfPlayDropped: tables.reduce((sum, table) => sum + table.selfPlayDropped, 0),
+  };
+}
