@@ -41,6 +41,7 @@ export function createApp(services: AppServices): Hono<AppEnv> {
   app.use('/api/v1/duels', visitorCookie());
 
   app.route('/', operationsRoutes(services.operations, services.metrics));
+  app.get('/', (c) => c.json({ name: 'Agora', api: '/api/v1', openapi: '/api/v1/openapi.json', models: '/api/v1/models', health: '/healthz' }));
   app.get('/api/v1/openapi.json', (c) => c.body(openApi, 200, { 'content-type': 'application/json' }));
   app.route('/api/v1/models', modelRoutes(services.catalogue));
   app.route('/api/v1/duels', duelRoutes(services.duels, services.metrics, services.settings.maxPromptChars));
