@@ -1,5 +1,6 @@
 export * from './duels';
 export * from './errors';
+export * from './leaderboard';
 export * from './models';
 export * from './sse-reader';
 export * from './stream-events';

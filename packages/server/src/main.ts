@@ -16,6 +16,9 @@ import type { ModelClient } from './providers/spec';
 import { ArenaCatalogue } from './services/arena-catalogue';
 import { DuelService } from './services/duel.service';
 import { OperationsService } from './services/operations.service';
+import { LeaderboardService } from './services/leaderboard.service';
+import { type RankingComputer, WorkerRankingComputer } from './services/ranking-computer';
+import { LeaderboardRefreshJob } from './jobs/leaderboard-refresh.job';
 import { createRevealImpactEstimator } from './services/reveal-impact';
 import { type Runtime, systemRuntime } from './services/runtime';
 
@@ -23,6 +26,8 @@ import { type Runtime, systemRuntime } from './services/runtime';
 export interface Arena {
   app: Hono<AppEnv>;
   duels: DuelService;
+  leaderboards: LeaderboardService;
+  leaderboardRefresh: LeaderboardRefreshJob;
   store: Store;
   catalogue: ArenaCatalogue;
   metrics: PrometheusMetrics;
@@ -38,6 +43,8 @@ export interface ArenaOverrides {
   logger?: Logger;
   /** Injected into every provider client (recorded vendor streams in tests). */
   fetch?: typeof fetch;
+  /** Where leaderboard fits run (a worker thread by default). */
+  rankingComputer?: RankingComputer;
 }
 
 /**
@@ -65,19 +72,28 @@ export async function createArena(config: Config, environment: Record<string, st
     runtime,
     settings: { maxTurns: config.maxTurns, upstreamRetries: config.upstreamRetries, replayTtlMs: config.replayTtlMs },
     estimateImpact: createRevealImpactEstimator(catalogue, config.impact),
+    onVoteRecorded: () => leaderboardRefresh.voteRecorded(),
     logError: (message, error) => logger.error({ err: error }, message),
   });
   const operations = new OperationsService(store, runtime.now);
-  const app = createApp({ duels, operations, catalogue, metrics, logger, settings: { maxPromptChars: config.maxPromptChars, adminToken: config.adminToken } });
+  const rankingComputer = overrides.rankingComputer ?? new WorkerRankingComputer();
+  const leaderboards = new LeaderboardService({ store, catalogue, computer: rankingComputer, runtime, settings: { minVotes: config.leaderboard.minVotes, impact: config.impact } });
+  const leaderboardRefresh = new LeaderboardRefreshJob(leaderboards, config.leaderboard, (message, error) => logger.error({ err: error }, message));
+  const app = createApp({ duels, operations, leaderboards, catalogue, metrics, logger, settings: { maxPromptChars: config.maxPromptChars, adminToken: config.adminToken } });
+  leaderboardRefresh.start();
   return {
     app,
     duels,
+    leaderboards,
+    leaderboardRefresh,
     store,
     catalogue,
     metrics,
     logger,
     close: async () => {
       await duels.drain();
+      await leaderboardRefresh.stop();
+      await rankingComputer.close();
       await store.close();
     },
   };

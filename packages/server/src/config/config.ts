@@ -17,6 +17,9 @@ const environmentSchema = z.object({
   AGORA_REPLAY_TTL_S: z.coerce.number().int().min(0).default(120),
   AGORA_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   AGORA_DEMO: booleanFlag.default(false),
+  AGORA_LEADERBOARD_EVERY_VOTES: z.coerce.number().int().min(1).default(25),
+  AGORA_LEADERBOARD_EVERY_S: z.coerce.number().positive().default(60),
+  AGORA_LEADERBOARD_MIN_VOTES: z.coerce.number().int().min(1).default(30),
   AGORA_IMPACT_METHOD: z.enum(['0.9.1', '0.8.2', 'comparia-compat']).default('0.9.1'),
   AGORA_IMPACT_ZONE: z.string().regex(/^[A-Z]{3}$/, 'an ISO 3166-1 alpha-3 code or WOR').optional(),
 });
@@ -38,6 +41,8 @@ export interface Config {
   demo: boolean;
   /** EcoLogits method for the reveal: 0.9.1 (default), 0.8.2, or compar:IA's published figures. */
   impact: { method: '0.9.1' | '0.8.2' | 'comparia-compat'; zone: string | undefined };
+  /** Background refresh after K votes or T seconds; views with fewer votes than the minimum are not shown. */
+  leaderboard: { everyVotes: number; everyMs: number; minVotes: number };
 }
 
 export class ConfigError extends Error {
@@ -68,5 +73,6 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
     logLevel: values.AGORA_LOG_LEVEL,
     demo: values.AGORA_DEMO,
     impact: { method: values.AGORA_IMPACT_METHOD, zone: values.AGORA_IMPACT_ZONE },
+    leaderboard: { everyVotes: values.AGORA_LEADERBOARD_EVERY_VOTES, everyMs: values.AGORA_LEADERBOARD_EVERY_S * 1000, minVotes: values.AGORA_LEADERBOARD_MIN_VOTES },
   };
 }

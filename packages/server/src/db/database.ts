@@ -44,6 +44,7 @@ export interface TurnSidesTable {
   ttft_ms: number | null;
   duration_ms: number | null;
   identity_leak: number;
+  style: string | null;
 }
 
 export interface UpstreamErrorsTable {
@@ -84,6 +85,22 @@ export interface VotesTable {
   mode: string;
   locale: string | null;
   created_at: string;
+  style_a: string | null;
+  style_b: string | null;
+  tokens_a: number | null;
+  tokens_b: number | null;
+  energy_a: string | null;
+  energy_b: string | null;
+}
+
+export interface LeaderboardSnapshotsTable {
+  id: string;
+  /** The view key, e.g. `overall|plain`, `language=fr|controlled`, `mode=reasoning|plain`. */
+  view: string;
+  generated_at: string;
+  n_votes: number;
+  /** The view as served by `GET /api/v1/leaderboard`, as JSON. */
+  body: string;
 }
 
 export interface ReportsTable {
@@ -101,4 +118,5 @@ export interface Database {
   reactions: ReactionsTable;
   votes: VotesTable;
   reports: ReportsTable;
+  leaderboard_snapshots: LeaderboardSnapshotsTable;
 }

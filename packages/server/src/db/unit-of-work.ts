@@ -2,11 +2,13 @@ import { type Kysely, sql } from 'kysely';
 import type { Database } from './database';
 import { DuelRepository } from './repositories/duel.repository';
 import { FeedbackRepository } from './repositories/feedback.repository';
+import { LeaderboardRepository } from './repositories/leaderboard.repository';
 
 /** The repositories, bound to one connection or one transaction. */
 export interface Repositories {
   duels: DuelRepository;
   feedback: FeedbackRepository;
+  leaderboards: LeaderboardRepository;
 }
 
 /** What services get: repositories, transactions and a health probe, without Kysely itself. */
@@ -18,7 +20,7 @@ export interface Store extends Repositories {
   close(): Promise<void>;
 }
 
-const bind = (db: Kysely<Database>): Repositories => ({ duels: new DuelRepository(db), feedback: new FeedbackRepository(db) });
+const bind = (db: Kysely<Database>): Repositories => ({ duels: new DuelRepository(db), feedback: new FeedbackRepository(db), leaderboards: new LeaderboardRepository(db) });
 
 export function createStore(db: Kysely<Database>): Store {
   return {

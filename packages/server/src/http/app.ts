@@ -1,3 +1,7 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { serveStatic } from '@hono/node-server/serve-static';
 import { type Context, Hono, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
@@ -7,17 +11,20 @@ import type { PrometheusMetrics } from '../observability/prometheus-metrics';
 import { AppError } from '../services/app-error';
 import type { ArenaCatalogue } from '../services/arena-catalogue';
 import type { DuelService } from '../services/duel.service';
+import type { LeaderboardService } from '../services/leaderboard.service';
 import type { OperationsService } from '../services/operations.service';
 import type { AppEnv } from './app-env';
 import { errorBody, statusOfCode } from './errors';
 import { requestContext, visitorCookie } from './middleware/request-context';
 import { buildOpenApiDocument } from './openapi';
 import { duelRoutes } from './routes/duels.routes';
+import { leaderboardRoutes } from './routes/leaderboard.routes';
 import { modelRoutes } from './routes/models.routes';
 import { adminRoutes, operationsRoutes } from './routes/operations.routes';
 
 export interface AppServices {
   duels: DuelService;
+  leaderboards: LeaderboardService;
   operations: OperationsService;
   catalogue: ArenaCatalogue;
   metrics: PrometheusMetrics;
@@ -41,11 +48,14 @@ export function createApp(services: AppServices): Hono<AppEnv> {
   app.use('/api/v1/duels', visitorCookie());
 
   app.route('/', operationsRoutes(services.operations, services.metrics));
-  app.get('/', (c) => c.json({ name: 'Agora', api: '/api/v1', openapi: '/api/v1/openapi.json', models: '/api/v1/models', health: '/healthz' }));
+  const web = existsSync(join(WEB_BUILD, 'index.html')) ? WEB_BUILD : undefined;
+  if (!web) app.get('/', (c) => c.json({ name: 'Agora', api: '/api/v1', openapi: '/api/v1/openapi.json', models: '/api/v1/models', health: '/healthz' }));
   app.get('/api/v1/openapi.json', (c) => c.body(openApi, 200, { 'content-type': 'application/json' }));
   app.route('/api/v1/models', modelRoutes(services.catalogue));
+  app.route('/api/v1/leaderboard', leaderboardRoutes(services.leaderboards));
   app.route('/api/v1/duels', duelRoutes(services.duels, services.metrics, services.settings.maxPromptChars));
   app.route('/api/v1/admin', adminRoutes(services.operations, services.settings.adminToken));
+  if (web) app.get('*', webApp(web));
 
   app.notFound((c) => c.json(errorBody('not_found', `no route for ${c.req.method} ${c.req.path}`), 404));
   app.onError((error, c) => {
@@ -60,6 +70,22 @@ export function createApp(services: AppServices): Hono<AppEnv> {
     return c.json(errorBody('internal_error', 'internal error'), 500);
   });
   return app;
+}
+
+/** The built web app (`npm run build -w @agora/web`); without it `GET /` answers the JSON index. */
+const WEB_BUILD = fileURLToPath(new URL('../../../web/build/', import.meta.url));
+
+/** Serves the static SPA: its files, else index.html for any other non-API path (client-side routes). */
+function webApp(root: string): MiddlewareHandler<AppEnv> {
+  const files = serveStatic<AppEnv>({
+    root,
+    onFound: (path, c) => c.header('cache-control', path.includes('/_app/immutable/') ? 'public, max-age=31536000, immutable' : 'no-cache'),
+  });
+  const fallback = serveStatic<AppEnv>({ root, path: 'index.html', onFound: (_path, c) => c.header('cache-control', 'no-cache') });
+  return async (c, next) => {
+    if (c.req.path.startsWith('/api/')) return next();
+    return files(c, () => fallback(c, next));
+  };
 }
 
 /**

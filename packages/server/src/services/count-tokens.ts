@@ -9,3 +9,10 @@ export async function countTokensLocally(text: string): Promise<number> {
   encoder ??= import('gpt-tokenizer');
   return (await encoder).countTokens(text);
 }
+
+/** The local counter itself, loaded once, for callers that count many texts synchronously. */
+export async function loadTokenCounter(): Promise<(text: string) => number> {
+  encoder ??= import('gpt-tokenizer');
+  const { countTokens } = await encoder;
+  return (text) => (text.length === 0 ? 0 : countTokens(text));
+}

@@ -14,6 +14,7 @@ import type {
 import { checkFollowUp, checkReaction, checkVote, type DuelConflict, type TurnStatus } from '../domain/arena/duel-rules';
 import { drawDuel } from '../domain/arena/pairing';
 import type { DuelRecord, FinishedTurn, TurnSideRecord } from '../db/repositories/duel.repository';
+import type { SideRankingData } from '../db/repositories/feedback.repository';
 import type { Store } from '../db/unit-of-work';
 import type { ModelRegistry } from '../providers/registry';
 import { AppError } from './app-error';
@@ -177,6 +178,7 @@ export class DuelService {
     const duel = await this.requireDuel(duelId);
     this.throwIfConflict(checkVote({ status: duel.status as DuelStatus, turnCount: duel.turnCount }));
     const sideRecords = await store.duels.listSides(duelId);
+    const reveal = this.buildReveal(duel, sideRecords);
     const now = runtime.now().toISOString();
     const recorded = await store.transaction(async (repositories) => {
       if (!(await repositories.duels.markVoted(duelId, now))) return false;
@@ -193,6 +195,7 @@ export class DuelService {
         mode: duel.mode,
         locale: duel.locale,
         createdAt: now,
+        ranking: { a: rankingData(sideRecords, 'a', reveal.a), b: rankingData(sideRecords, 'b', reveal.b) },
       });
       return true;
     });
@@ -202,7 +205,7 @@ export class DuelService {
     }
     this.dependencies.metrics.voteRecorded(request.choice);
     this.dependencies.onVoteRecorded?.(duelId);
-    return { reveal: this.buildReveal(duel, sideRecords) };
+    return { reveal };
   }
 
   async report(duelId: string, reason: string): Promise<void> {
@@ -340,5 +343,19 @@ function toSideRecord(turn: number, outcome: SideOutcome): TurnSideRecord {
     ttftMs: outcome.ttftMs,
     durationMs: outcome.durationMs,
     identityLeak: outcome.identityLeak,
+    style: outcome.style,
   };
+}
+
+/** Style counts summed over a side's complete answers, its output tokens and the energy shown on the reveal. */
+function rankingData(sideRecords: readonly TurnSideRecord[], side: Side, reveal: Reveal): SideRankingData {
+  const style = { len: 0, headers: 0, lists: 0, bold: 0 };
+  for (const record of sideRecords) {
+    if (record.side !== side || record.status !== 'complete' || !record.style) continue;
+    style.len += record.style.len;
+    style.headers += record.style.headers;
+    style.lists += record.style.lists;
+    style.bold += record.style.bold;
+  }
+  return { style, outputTokens: reveal.output_tokens, energyWh: reveal.impact?.energy_wh ?? null };
 }

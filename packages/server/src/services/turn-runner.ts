@@ -1,11 +1,12 @@
 import type { Side } from '@agora/contract';
 import { drawReplacement, type RandomSource } from '../domain/arena/pairing';
 import { namesOwnIdentity } from '../domain/arena/identity-leak';
+import { type StyleCounts, countStyleElements } from '../domain/ranking';
 import type { ModelRegistry } from '../providers/registry';
 import { type ModelMessage, type ModelStreamPart, ProviderCallError } from '../providers/spec';
 import type { ArenaCatalogue } from './arena-catalogue';
 import type { ArenaMetrics } from './arena-metrics';
-import { countTokensLocally } from './count-tokens';
+import { countTokensLocally, loadTokenCounter } from './count-tokens';
 import type { TurnStream } from './turn-stream';
 
 /** What one side runs in a turn. */
@@ -44,6 +45,8 @@ export interface SideOutcome {
   durationMs: number | null;
   status: 'complete' | 'failed' | 'cancelled';
   identityLeak: boolean;
+  /** Style counts of the answer for style-controlled rankings, counted when it completes. */
+  style: StyleCounts | null;
   failures: UpstreamFailure[];
 }
 
@@ -98,7 +101,7 @@ async function runSide(
   const sidePlan = plan.sides[side];
   const outcome: SideOutcome = {
     side, modelId: sidePlan.modelId, text: '', reasoning: '', outputTokens: null, outputTokensSource: null,
-    finishReason: null, ttftMs: null, durationMs: null, status: 'failed', identityLeak: false, failures: [],
+    finishReason: null, ttftMs: null, durationMs: null, status: 'failed', identityLeak: false, style: null, failures: [],
   };
   let attempt = 0;
   let replacementsLeft = sidePlan.replacementPool.length > 0 ? 1 : 0;
@@ -107,6 +110,8 @@ async function runSide(
       await streamOnce(outcome, sidePlan, plan.prompt, stream, turnController.signal, dependencies);
       outcome.status = 'complete';
       outcome.identityLeak = namesOwnIdentity(`${outcome.text}\n${outcome.reasoning}`, dependencies.catalogue.lexicon(outcome.modelId));
+      // Tokens counted here with one tokenizer for every model, so that lengths compare across vendors.
+      outcome.style = countStyleElements([outcome.text], await loadTokenCounter());
       stream.push({ type: 'side-end', side, output_tokens: outcome.outputTokens });
       return outcome;
     } catch (error) {

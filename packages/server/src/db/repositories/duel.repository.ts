@@ -37,6 +37,8 @@ export interface TurnSideRecord {
   ttftMs: number | null;
   durationMs: number | null;
   identityLeak: boolean;
+  /** Style counts of the answer (tokens counted locally, headers, list items, bold), null when it did not complete. */
+  style: { len: number; headers: number; lists: number; bold: number } | null;
 }
 
 export interface UpstreamErrorRecord {
@@ -165,6 +167,7 @@ export class DuelRepository {
       ttftMs: row.ttft_ms,
       durationMs: row.duration_ms,
       identityLeak: row.identity_leak === 1,
+      style: row.style ? (JSON.parse(row.style) as TurnSideRecord['style']) : null,
     }));
   }
 
@@ -209,6 +212,7 @@ export class DuelRepository {
           ttft_ms: side.ttftMs,
           duration_ms: side.durationMs,
           identity_leak: side.identityLeak ? 1 : 0,
+          style: side.style ? JSON.stringify(side.style) : null,
         })),
       )
       .execute();

@@ -25,6 +25,27 @@ export interface VoteRecord {
   mode: string;
   locale: string | null;
   createdAt: string;
+  /** What the ranking needs of each side, fixed when the vote is cast. */
+  ranking?: { a: SideRankingData; b: SideRankingData };
+}
+
+/** Style counts, output tokens and revealed energy of one side's whole conversation. */
+export interface SideRankingData {
+  style: { len: number; headers: number; lists: number; bold: number };
+  outputTokens: number;
+  energyWh: { min: number; max: number } | null;
+}
+
+/** A vote as the leaderboard reads it. */
+export interface RankingVoteRecord {
+  modelA: string;
+  modelB: string;
+  choice: string;
+  identityLeak: boolean;
+  mode: string;
+  locale: string | null;
+  a: SideRankingData | null;
+  b: SideRankingData | null;
 }
 
 /** What visitors say about duels: reactions on single answers, the vote, reports. */
@@ -75,8 +96,35 @@ export class FeedbackRepository {
         mode: vote.mode,
         locale: vote.locale,
         created_at: vote.createdAt,
+        style_a: vote.ranking ? JSON.stringify(vote.ranking.a.style) : null,
+        style_b: vote.ranking ? JSON.stringify(vote.ranking.b.style) : null,
+        tokens_a: vote.ranking?.a.outputTokens ?? null,
+        tokens_b: vote.ranking?.b.outputTokens ?? null,
+        energy_a: vote.ranking?.a.energyWh ? JSON.stringify(vote.ranking.a.energyWh) : null,
+        energy_b: vote.ranking?.b.energyWh ? JSON.stringify(vote.ranking.b.energyWh) : null,
       })
       .execute();
+  }
+
+  /** Every vote with what the ranking needs, oldest first. */
+  async listRankingVotes(): Promise<RankingVoteRecord[]> {
+    const rows = await this.db
+      .selectFrom('votes')
+      .select(['model_a', 'model_b', 'choice', 'identity_leak', 'mode', 'locale', 'style_a', 'style_b', 'tokens_a', 'tokens_b', 'energy_a', 'energy_b'])
+      .orderBy('created_at')
+      .execute();
+    const side = (style: string | null, tokens: number | null, energy: string | null): SideRankingData | null =>
+      style === null ? null : { style: JSON.parse(style) as SideRankingData['style'], outputTokens: tokens ?? 0, energyWh: energy ? (JSON.parse(energy) as { min: number; max: number }) : null };
+    return rows.map((row) => ({
+      modelA: row.model_a,
+      modelB: row.model_b,
+      choice: row.choice,
+      identityLeak: row.identity_leak === 1,
+      mode: row.mode,
+      locale: row.locale,
+      a: side(row.style_a, row.tokens_a, row.energy_a),
+      b: side(row.style_b, row.tokens_b, row.energy_b),
+    }));
   }
 
   async findVote(duelId: string): Promise<VoteRecord | undefined> {

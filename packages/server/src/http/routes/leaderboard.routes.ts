@@ -1,0 +1,15 @@
+import { leaderboardHistoryQuerySchema, leaderboardQuerySchema } from '@agora/contract';
+import { Hono } from 'hono';
+import type { LeaderboardService } from '../../services/leaderboard.service';
+import type { AppEnv } from '../app-env';
+import { validate } from '../validate';
+
+export function leaderboardRoutes(leaderboards: LeaderboardService): Hono<AppEnv> {
+  const routes = new Hono<AppEnv>();
+  routes.get('/', validate('query', leaderboardQuerySchema), async (c) => c.json(await leaderboards.view(c.req.valid('query'))));
+  routes.get('/history', validate('query', leaderboardHistoryQuerySchema), async (c) => {
+    const { model, style, limit } = c.req.valid('query');
+    return c.json(await leaderboards.history(model, style, limit));
+  });
+  return routes;
+}

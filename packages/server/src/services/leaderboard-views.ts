@@ -1,0 +1,68 @@
+import { buildVoteTable, computeLeaderboard, type ArenaVote, type Leaderboard, matchesFromArenaVotes } from '../domain/ranking';
+import type { RankingVoteRecord } from '../db/repositories/feedback.repository';
+
+/** Which votes a view ranks, and whether style is controlled. */
+export interface ViewDefinition {
+  key: string;
+  style: 'plain' | 'controlled';
+  language: string | null;
+  mode: string | null;
+  category: string | null;
+}
+
+/** A vote reduced to plain data (it crosses to the ranking worker by structured clone). */
+export interface ViewVote {
+  vote: ArenaVote & { energy?: { a: { min: number; max: number } | null; b: { min: number; max: number } | null } };
+  language: string | null;
+  mode: string;
+}
+
+/** The key of a view, as stored with its snapshots: `overall|plain`, `language=fr|controlled`, … */
+export function viewKey(filter: { style: 'plain' | 'controlled'; language?: string | null; mode?: string | null; category?: string | null }): string {
+  const parts = [
+    ...(filter.language ? [`language=${filter.language}`] : []),
+    ...(filter.mode ? [`mode=${filter.mode}`] : []),
+    ...(filter.category ? [`category=${filter.category}`] : []),
+  ];
+  return `${parts.length > 0 ? parts.join('&') : 'overall'}|${filter.style}`;
+}
+
+/**
+ * The language of a vote, for per-language views: the primary subtag of the visitor's locale
+ * (`fr-CA` → `fr`). The data pipeline's language detection replaces it when it lands.
+ */
+export function voteLanguage(locale: string | null): string | null {
+  return locale ? locale.split('-')[0]!.toLowerCase() : null;
+}
+
+export function toViewVote(record: RankingVoteRecord): ViewVote {
+  const style = record.a && record.b ? { a: record.a.style, b: record.b.style } : undefined;
+  return {
+    vote: {
+      modelA: record.modelA,
+      modelB: record.modelB,
+      choice: record.choice as ArenaVote['choice'],
+      flags: record.identityLeak ? ['identity_leak'] : [],
+      style,
+      energy: { a: record.a?.energyWh ?? null, b: record.b?.energyWh ?? null },
+    },
+    language: voteLanguage(record.locale),
+    mode: record.mode,
+  };
+}
+
+/** Ranks the votes of each view (votes without style counts are left out of controlled views). */
+export function computeViews(votes: readonly ViewVote[], views: readonly ViewDefinition[]): Map<string, Leaderboard> {
+  const results = new Map<string, Leaderboard>();
+  for (const view of views) {
+    const selected = votes.filter(
+      (candidate) =>
+        (view.language === null || candidate.language === view.language) &&
+        (view.mode === null || candidate.mode === view.mode) &&
+        (view.style === 'plain' || candidate.vote.style !== undefined),
+    );
+    const { matches } = matchesFromArenaVotes(selected.map((candidate) => (view.style === 'plain' ? { ...candidate.vote, style: undefined } : candidate.vote)));
+    results.set(view.key, computeLeaderboard(buildVoteTable(matches), { style: view.style === 'controlled' }));
+  }
+  return results;
+}

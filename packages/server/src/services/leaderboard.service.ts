@@ -1,0 +1,171 @@
+import type { LeaderboardBody, LeaderboardQuery, LeaderboardRow } from '@agora/contract';
+import { type ModelFacts, whPer1000OutputTokens } from '../domain/impact';
+import type { Leaderboard, LeaderboardRow as RankedRow } from '../domain/ranking';
+import type { Store } from '../db/unit-of-work';
+import type { ArenaCatalogue } from './arena-catalogue';
+import { type ViewDefinition, type ViewVote, toViewVote, viewKey } from './leaderboard-views';
+import type { RankingComputer } from './ranking-computer';
+import type { Runtime } from './runtime';
+
+export interface LeaderboardSettings {
+  /** Below this many votes a view is not shown. */
+  minVotes: number;
+  impact: { method: '0.9.1' | '0.8.2' | 'comparia-compat'; zone: string | undefined };
+}
+
+type Available = LeaderboardBody['available'];
+const styles = ['plain', 'controlled'] as const;
+
+/**
+ * The live leaderboard: a refresh reads every vote, ranks each view with enough votes (overall,
+ * per language, per mode; plain and style-controlled) in the ranking worker, and stores the result
+ * as snapshots; requests read the latest snapshot and never wait for a fit.
+ */
+export class LeaderboardService {
+  private latest = new Map<string, LeaderboardBody>();
+  private loaded = false;
+
+  constructor(
+    private readonly dependencies: { store: Store; catalogue: ArenaCatalogue; computer: RankingComputer; runtime: Runtime; settings: LeaderboardSettings },
+  ) {}
+
+  /** Recomputes every view and stores the snapshots; returns how many views were computed. */
+  async refresh(): Promise<{ views: number; votes: number }> {
+    const { store, computer, runtime, settings } = this.dependencies;
+    const votes = (await store.feedback.listRankingVotes()).map(toViewVote);
+    const counted = votes.filter((candidate) => !candidate.vote.flags?.length);
+    const available = availableViews(counted, settings.minVotes);
+    const views = viewDefinitions(counted.length >= settings.minVotes, available);
+    const results = await computer.computeViews(votes, views);
+    const generatedAt = runtime.now().toISOString();
+    const energy = meanEnergyByModel(votes);
+    const bodies = views.map((view) => this.toBody(view, results.get(view.key)!, generatedAt, available, energy));
+    await store.leaderboards.insertSnapshots(bodies.map((body, index) => ({ id: runtime.newId(), view: views[index]!.key, generatedAt, nVotes: body.n_votes, body: JSON.stringify(body) })));
+    this.latest = new Map(views.map((view, index) => [view.key, bodies[index]!]));
+    this.loaded = true;
+    return { views: views.length, votes: votes.length };
+  }
+
+  /** The latest snapshot of a view, or an empty view (with its vote count) when it has too few votes. */
+  async view(query: LeaderboardQuery): Promise<LeaderboardBody> {
+    await this.loadLatest();
+    const key = viewKey(query);
+    const found = this.latest.get(key);
+    if (found) return found;
+    const any = this.latest.values().next().value as LeaderboardBody | undefined;
+    const available = any?.available ?? { languages: [], modes: [], categories: [] };
+    const filterCount = [...available.languages.filter((entry) => entry.value === query.language), ...available.modes.filter((entry) => entry.value === query.mode)][0]?.n_votes;
+    return {
+      generated_at: any?.generated_at ?? null,
+      view: { style: query.style, language: query.language ?? null, category: query.category ?? null, mode: query.mode ?? null },
+      n_votes: filterCount ?? (query.language || query.mode || query.category ? 0 : (any?.n_votes ?? 0)),
+      min_votes: this.dependencies.settings.minVotes,
+      variant: null,
+      models: [],
+      available,
+      style_coefficients: null,
+    };
+  }
+
+  /** A model's overall rating over the kept snapshots, oldest first. */
+  async history(modelId: string, style: 'plain' | 'controlled', limit: number) {
+    const snapshots = await this.dependencies.store.leaderboards.snapshotsOfView(viewKey({ style }), limit);
+    const points = snapshots.flatMap((snapshot) => {
+      const row = (JSON.parse(snapshot.body) as LeaderboardBody).models.find((candidate) => candidate.model === modelId);
+      return row ? [{ generated_at: snapshot.generatedAt, rating: row.rating, ci_low: row.ci_low, ci_high: row.ci_high, n_votes: snapshot.nVotes }] : [];
+    });
+    return { model: modelId, points };
+  }
+
+  private async loadLatest(): Promise<void> {
+    if (this.loaded) return;
+    const snapshots = await this.dependencies.store.leaderboards.latestSnapshots();
+    this.latest = new Map(snapshots.map((snapshot) => [snapshot.view, JSON.parse(snapshot.body) as LeaderboardBody]));
+    this.loaded = true;
+  }
+
+  private toBody(view: ViewDefinition, ranking: Leaderboard, generatedAt: string, available: Available, energy: Map<string, { min: number; max: number }>): LeaderboardBody {
+    return {
+      generated_at: generatedAt,
+      view: { style: view.style, language: view.language, category: view.category, mode: view.mode },
+      n_votes: ranking.nVotesUsed,
+      min_votes: this.dependencies.settings.minVotes,
+      variant: ranking.variant,
+      models: ranking.rows.map((row) => this.toRow(row, energy)),
+      available,
+      style_coefficients: ranking.style ? { ...ranking.style.betaPointsPerSd } : null,
+    };
+  }
+
+  private toRow(row: RankedRow, energy: Map<string, { min: number; max: number }>): LeaderboardRow {
+    const card = this.dependencies.catalogue.card(row.model);
+    return {
+      model: row.model,
+      name: card.name,
+      organisation: card.organisation,
+      license: card.license,
+      open_weights: card.open_weights,
+      arch: card.arch,
+      params_b: card.params_b,
+      rating: row.rating,
+      se: row.se,
+      ci_low: row.ciLow,
+      ci_high: row.ciHigh,
+      rank: row.rank,
+      rank_best: row.rankBest,
+      rank_worst: row.rankWorst,
+      tier: row.tier,
+      n_battles: row.nBattles,
+      wins: row.wins,
+      losses: row.losses,
+      ties: row.ties,
+      both_bad: row.bothBad,
+      win_rate: row.winRate,
+      both_bad_rate: row.bothBadRate,
+      provisional: row.provisional,
+      wh_per_1000_tokens: this.energyPer1000(card),
+      mean_energy_wh_per_duel: energy.get(row.model) ?? null,
+    };
+  }
+
+  private energyPer1000(card: ModelFacts & { params_b: number | null }): { min: number; max: number } | null {
+    if (card.params_b === null) return null;
+    const { method, zone } = this.dependencies.settings.impact;
+    const range = whPer1000OutputTokens({ params_b: card.params_b, active_params_b: card.active_params_b, arch: card.arch }, { method, zone: zone ?? null });
+    return { min: range.min, max: range.max };
+  }
+}
+
+function count(values: readonly (string | null)[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const value of values) if (value !== null) counts.set(value, (counts.get(value) ?? 0) + 1);
+  return counts;
+}
+
+function availableViews(votes: readonly ViewVote[], minVotes: number): Available {
+  const enough = (counts: Map<string, number>) =>
+    [...counts].filter(([, n]) => n >= minVotes).sort((a, b) => b[1] - a[1]).map(([value, n]) => ({ value, n_votes: n }));
+  return { languages: enough(count(votes.map((vote) => vote.language))), modes: enough(count(votes.map((vote) => vote.mode))), categories: [] };
+}
+
+function viewDefinitions(overall: boolean, available: Available): ViewDefinition[] {
+  const filters = [
+    ...(overall ? [{ language: null, mode: null }] : []),
+    ...available.languages.map((entry) => ({ language: entry.value, mode: null })),
+    ...available.modes.map((entry) => ({ language: null, mode: entry.value })),
+  ];
+  return filters.flatMap((filter) => styles.map((style) => ({ key: viewKey({ style, ...filter }), style, category: null, ...filter })));
+}
+
+/** Mean revealed energy of each model's side of a duel, bound-wise, over every vote that has it. */
+function meanEnergyByModel(votes: readonly ViewVote[]): Map<string, { min: number; max: number }> {
+  const sums = new Map<string, { min: number; max: number; n: number }>();
+  for (const { vote } of votes) {
+    for (const [model, energy] of [[vote.modelA, vote.energy?.a], [vote.modelB, vote.energy?.b]] as const) {
+      if (!energy) continue;
+      const sum = sums.get(model) ?? { min: 0, max: 0, n: 0 };
+      sums.set(model, { min: sum.min + energy.min, max: sum.max + energy.max, n: sum.n + 1 });
+    }
+  }
+  return new Map([...sums].map(([model, sum]) => [model, { min: sum.min / sum.n, max: sum.max / sum.n }]));
+}
