@@ -5,7 +5,8 @@ import { analyzeGraph, isStronglyConnected } from './components';
 import { addGaugeProjector } from './gauge';
 import { choleskyInPlace } from './linear-algebra';
 import type { RandomSource } from './seeded-random';
-import { fitStyleBradleyTerry, type StyleRows } from './style-bradley-terry';
+import { fitStyleBradleyTerry } from './style-bradley-terry';
+import type { StyleRows } from './style-features';
 
 /** λθ used for a resample whose MLE does not exist (spec §2.5): the `bt_ridge` constant. */
 export const BOOTSTRAP_FALLBACK_LAMBDA = 1e-3;
@@ -119,10 +120,9 @@ export function bootstrapStyleBradleyTerry(
   rows: StyleRows,
   options: StyleBootstrapOptions,
 ): StyleBootstrapSamples {
-  const { table } = rows;
-  const m = table.models.length;
+  const m = rows.modelCount;
   const k = rows.active.length;
-  const n = table.length;
+  const n = rows.length;
   const weights = new Float64Array(n);
   const theta = new Float64Array(options.rounds * m);
   const beta = new Float64Array(options.rounds * k);
@@ -155,36 +155,31 @@ export function bootstrapStyleBradleyTerry(
 
 /** Per-pair counts of weighted votes (only what the graph analysis needs). */
 function pairCountsOf(rows: StyleRows, weights: Float64Array): PairCounts {
-  const { table } = rows;
-  const m = table.models.length;
-  const index = new Map<number, number>();
-  const keys: number[] = [];
-  const mass: number[] = [];
-  for (let row = 0; row < table.length; row++) {
-    const weight = weights[row]!;
-    if (weight === 0) continue;
-    const a = table.modelA[row]!;
-    const b = table.modelB[row]!;
+  const m = rows.modelCount;
+  const mass = new Map<number, Float64Array>();
+  for (let run = 0; run < rows.runA.length; run++) {
+    const a = rows.runA[run]!;
+    const b = rows.runB[run]!;
     const key = Math.min(a, b) * m + Math.max(a, b);
-    let slot = index.get(key);
-    if (slot === undefined) {
-      slot = keys.length;
-      index.set(key, slot);
-      keys.push(key);
-      mass.push(0, 0, 0);
+    let slot = mass.get(key);
+    if (!slot) mass.set(key, (slot = new Float64Array(3)));
+    for (let vote = rows.runStart[run]!; vote < rows.runStart[run + 1]!; vote++) {
+      const weight = weights[vote]!;
+      if (weight === 0) continue;
+      const code = rows.outcome[vote]!;
+      const lowWins = (code === 0) === (a < b);
+      slot[code >= 2 ? 1 : lowWins ? 0 : 2]! += weight;
     }
-    const code = table.outcome[row]!;
-    const lowWins = (code === 0) === (a < b);
-    const offset = code >= 2 ? 1 : lowWins ? 0 : 2;
-    mass[slot * 3 + offset]! += weight;
   }
+  const keys = [...mass.keys()].sort((x, y) => x - y);
   const pairs = allocatePairs(m, keys.length);
-  keys.forEach((key, slot) => {
-    pairs.i[slot] = Math.floor(key / m);
-    pairs.j[slot] = key % m;
-    pairs.winsI[slot] = mass[slot * 3]!;
-    pairs.ties[slot] = mass[slot * 3 + 1]!;
-    pairs.winsJ[slot] = mass[slot * 3 + 2]!;
+  keys.forEach((key, index) => {
+    const slot = mass.get(key)!;
+    pairs.i[index] = Math.floor(key / m);
+    pairs.j[index] = key % m;
+    pairs.winsI[index] = slot[0]!;
+    pairs.ties[index] = slot[1]!;
+    pairs.winsJ[index] = slot[2]!;
   });
   return pairs;
 }

@@ -67,7 +67,7 @@ describe('fitStyleBradleyTerry', () => {
     const table = buildVoteTable(votes);
     const design = buildStyleDesign(table);
     const { components } = analyzeGraph(aggregatePairs(table));
-    const rows = { table, x: design.x, active: design.active };
+    const rows = design.rows;
     const fit = fitStyleBradleyTerry(rows, { lambdaTheta: 1e-3, lambdaBeta: 1e-3, components });
     expect(fit.converged).toBe(true);
     expect(fit.beta[0]).toBeGreaterThan(0.2);

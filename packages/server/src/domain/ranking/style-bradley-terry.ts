@@ -1,18 +1,10 @@
 import { addGaugeProjector, centerPerComponent } from './gauge';
 import { choleskyInPlace, choleskySolveInPlace, maxAbs } from './linear-algebra';
 import { sandwichFromParts, type StrengthCovariance } from './standard-errors';
-import { OUTCOME_LABEL, type VoteTable } from './vote-table';
+import type { StyleRows } from './style-features';
+import { OUTCOME_LABEL } from './vote-table';
 
-/** Per-vote rows of the style-controlled fit: the votes and their standardised features. */
-export interface StyleRows {
-  readonly table: VoteTable;
-  /** 4 standardised features per vote (`buildStyleDesign`); inactive columns are zeros. */
-  readonly x: Float64Array;
-  /** Indices of the features that enter the fit (constant columns are left out). */
-  readonly active: readonly number[];
-  /** Optional replicate weight of each vote (bootstrap); 1 when absent. */
-  readonly weights?: Float64Array | undefined;
-}
+export type { StyleRows } from './style-features';
 
 /** Options of {@link fitStyleBradleyTerry}. */
 export interface StyleFitOptions {
@@ -24,12 +16,16 @@ export interface StyleFitOptions {
   initialBeta?: Float64Array | undefined;
   maxIterations?: number | undefined;
   /**
-   * Stop after a full Newton step no larger than this (default 1e-7 in θ). Newton converges
-   * quadratically, so the error left after such a step is of order 1e-14: one pass over the
-   * votes is saved compared with waiting for a vanishing step.
+   * Stop after a full Newton step no larger than this (default 1e-6 in θ). Newton converges
+   * quadratically, so the error left after such a step is of order 1e-12 (1e-10 rating points):
+   * one pass over the votes is saved compared with waiting for a vanishing step.
    */
   stepTolerance?: number | undefined;
-  /** Also return the Hessian and sandwich covariances (computed in the final pass). */
+  /**
+   * Also return the Hessian and sandwich covariances, from one more pass at the solution. Without
+   * it no pass follows the last Newton step: the objective and gradient are reported from the
+   * last evaluated point (see {@link StyleFit}).
+   */
   withCovariance?: boolean | undefined;
 }
 
@@ -38,29 +34,26 @@ export interface StyleFit {
   theta: Float64Array;
   /** One coefficient per active feature, in `active` order. */
   beta: Float64Array;
+  /**
+   * J at the solution; without `withCovariance`, the Newton model's prediction from the last
+   * evaluated point, J − ½·decrement (exact to third order in the last step).
+   */
   objective: number;
   iterations: number;
+  /** max |∇J| at the solution; without `withCovariance`, at the point before the last step. */
   maxAbsGradient: number;
   converged: boolean;
   /** Over (θ, β), size m + active features; present when `withCovariance` was set. */
   covariance?: StrengthCovariance | undefined;
 }
 
-interface PassResult {
-  objective: number;
-  gradient: Float64Array;
-  hessian: Float64Array;
-  meat: Float64Array | undefined;
-}
-
 /** What one pass accumulates. */
 const enum Accumulate {
-  Gradient = 0,
   Hessian = 1,
   HessianAndMeat = 2,
 }
 
-/** Sums of one pass over the votes, before assembly (k = 4 features, lower-triangle XᵀWX). */
+/** Sums of one pass over the votes, before assembly (4 features, lower-triangle XᵀWX). */
 class PassSums {
   readonly gradient: Float64Array;
   readonly gradientBeta = new Float64Array(4);
@@ -69,126 +62,82 @@ class PassSums {
   readonly crossB: Float64Array;
   readonly xx = new Float64Array(10);
   objective = 0;
-  constructor(m: number, withSecondOrder: boolean) {
+  constructor(m: number) {
     this.gradient = new Float64Array(m);
-    this.pair = new Float64Array(withSecondOrder ? m * m : 0);
-    this.crossA = new Float64Array(withSecondOrder ? m * 4 : 0);
-    this.crossB = new Float64Array(withSecondOrder ? m * 4 : 0);
+    this.pair = new Float64Array(m * m);
+    this.crossA = new Float64Array(m * 4);
+    this.crossB = new Float64Array(m * 4);
   }
 }
 
-/** Rows per block: small enough that the block function is optimised early, big enough to amortise calls. */
-const BLOCK_ROWS = 16384;
+const LABELS = Float64Array.from(OUTCOME_LABEL);
+
+/** softplus(z) = log(1 + e^z), computed stably from e^−z (which the caller already has). */
+function softplusFromExp(z: number, expMinusZ: number): number {
+  return z > 0 ? z + Math.log1p(expMinusZ) : Math.log1p(1 / expMinusZ);
+}
 
 /**
- * One pass over the votes for J, ∇J and the second-order sums of
- * J = Σ w[softplus(z) − y z] + (λθ/2)‖θ‖² + (λβ/2)‖β‖², z = θ_a − θ_b + x·β: an ordered-pair
- * bincount (Laplacian block), per-model feature sums (cross block) and XᵀWX. The meat variant
- * accumulates the same sums with weight w(y − p)² instead of w·p(1 − p).
+ * One pass over the votes of J = Σ w[softplus(z) − y z] + (λθ/2)‖θ‖² + (λβ/2)‖β‖²,
+ * z = θ_a − θ_b + x·β, run by run (one ordered pair per run): ∇J, J when asked, and, for the
+ * Hessian, the per-pair curvature sums (Laplacian block), per-model feature sums (cross block)
+ * and XᵀWX. The meat accumulates the same sums with weight w(y − p)² instead of w·p(1 − p).
  */
 function accumulate(
   rows: StyleRows,
   theta: Float64Array,
   beta4: Float64Array,
   withObjective: boolean,
-  curvatureSums: PassSums | undefined,
-  meatSums: PassSums | undefined,
-  sums: PassSums,
+  curvature: PassSums,
+  meat: PassSums | undefined,
+  first: PassSums,
 ): void {
-  const length = rows.table.length;
-  for (let start = 0; start < length; start += BLOCK_ROWS) {
-    const end = Math.min(length, start + BLOCK_ROWS);
-    if (curvatureSums === undefined) {
-      sums.objective += firstOrderBlock(rows, theta, beta4, start, end, withObjective, sums);
-    } else {
-      sums.objective += weightedBlock(rows, theta, beta4, start, end, withObjective, sums, curvatureSums, false);
-    }
-    if (meatSums !== undefined) weightedBlock(rows, theta, beta4, start, end, false, undefined, meatSums, true);
+  const { runA, runB } = rows;
+  const m = rows.modelCount;
+  const scratch = new Float64Array(6);
+  for (let run = 0; run < runA.length; run++) {
+    const a = runA[run]!;
+    const b = runB[run]!;
+    const difference = theta[a]! - theta[b]!;
+    runSums(rows, run, difference, beta4, withObjective, curvature, m, scratch);
+    first.gradient[a]! += scratch[0]!;
+    first.gradient[b]! -= scratch[0]!;
+    first.objective += scratch[1]!;
+    first.gradientBeta[0]! += scratch[2]!;
+    first.gradientBeta[1]! += scratch[3]!;
+    first.gradientBeta[2]! += scratch[4]!;
+    first.gradientBeta[3]! += scratch[5]!;
+    if (meat !== undefined) meatRun(rows, run, difference, beta4, meat, m);
   }
 }
 
-/** Gradient (and J) of rows [start, end); returns the block's share of J (0 without objective). */
-function firstOrderBlock(
+/** Gradient, J (when asked) and curvature sums of one run; writes [Σ residual, J, ∇β₀…∇β₃] into `out`. */
+function runSums(
   rows: StyleRows,
-  theta: Float64Array,
+  run: number,
+  difference: number,
   beta4: Float64Array,
-  start: number,
-  end: number,
   withObjective: boolean,
-  sums: PassSums,
-): number {
-  const { x, weights } = rows;
-  const { modelA, modelB, outcome } = rows.table;
-  const gradient = sums.gradient;
+  curvature: PassSums,
+  m: number,
+  out: Float64Array,
+): void {
+  const { runStart, outcome, x, weights } = rows;
   const b0 = beta4[0]!;
   const b1 = beta4[1]!;
   const b2 = beta4[2]!;
   const b3 = beta4[3]!;
-  let g0 = 0;
-  let g1 = 0;
-  let g2 = 0;
-  let g3 = 0;
+  let residualSum = 0;
   let objective = 0;
-  for (let row = start; row < end; row++) {
-    const weight = weights === undefined ? 1 : weights[row]!;
-    if (weight === 0) continue;
-    const a = modelA[row]!;
-    const b = modelB[row]!;
-    const label = LABELS[outcome[row]!]!;
-    const base = row << 2;
-    const x0 = x[base]!;
-    const x1 = x[base + 1]!;
-    const x2 = x[base + 2]!;
-    const x3 = x[base + 3]!;
-    const z = theta[a]! - theta[b]! + x0 * b0 + x1 * b1 + x2 * b2 + x3 * b3;
-    const expMinusZ = Math.exp(-z);
-    if (withObjective) objective += weight * (softplusFromExp(z, expMinusZ) - label * z);
-    const probability = 1 / (1 + expMinusZ);
-    const residual = weight * (probability - label);
-    gradient[a]! += residual;
-    gradient[b]! -= residual;
-    g0 += residual * x0;
-    g1 += residual * x1;
-    g2 += residual * x2;
-    g3 += residual * x3;
-  }
-  const gradientBeta = sums.gradientBeta;
-  gradientBeta[0]! += g0;
-  gradientBeta[1]! += g1;
-  gradientBeta[2]! += g2;
-  gradientBeta[3]! += g3;
-  return objective;
-}
-
-/**
- * Second-order sums of rows [start, end) into `target`, weighted by w·p(1 − p) (Hessian) or, with
- * `meat`, by w(y − p)² (sandwich meat). Without `meat` it also adds the gradient (and J) to
- * `sums`, so a Newton pass reads every vote once.
- */
-function weightedBlock(
-  rows: StyleRows,
-  theta: Float64Array,
-  beta4: Float64Array,
-  start: number,
-  end: number,
-  withObjective: boolean,
-  sums: PassSums | undefined,
-  target: PassSums,
-  meat: boolean,
-): number {
-  const { x, weights } = rows;
-  const { modelA, modelB, outcome } = rows.table;
-  const m = rows.table.models.length;
-  const gradient = sums?.gradient;
-  const { pair, crossA, crossB } = target;
-  const b0 = beta4[0]!;
-  const b1 = beta4[1]!;
-  const b2 = beta4[2]!;
-  const b3 = beta4[3]!;
   let g0 = 0;
   let g1 = 0;
   let g2 = 0;
   let g3 = 0;
+  let total = 0;
+  let c0 = 0;
+  let c1 = 0;
+  let c2 = 0;
+  let c3 = 0;
   let s00 = 0;
   let s10 = 0;
   let s11 = 0;
@@ -199,51 +148,35 @@ function weightedBlock(
   let s31 = 0;
   let s32 = 0;
   let s33 = 0;
-  let objective = 0;
-  for (let row = start; row < end; row++) {
-    const weight = weights === undefined ? 1 : weights[row]!;
+  for (let vote = runStart[run]!, end = runStart[run + 1]!; vote < end; vote++) {
+    const weight = weights === undefined ? 1 : weights[vote]!;
     if (weight === 0) continue;
-    const a = modelA[row]!;
-    const b = modelB[row]!;
-    const label = LABELS[outcome[row]!]!;
-    const base = row << 2;
+    const label = LABELS[outcome[vote]!]!;
+    const base = vote << 2;
     const x0 = x[base]!;
     const x1 = x[base + 1]!;
     const x2 = x[base + 2]!;
     const x3 = x[base + 3]!;
-    const z = theta[a]! - theta[b]! + x0 * b0 + x1 * b1 + x2 * b2 + x3 * b3;
+    const z = difference + x0 * b0 + x1 * b1 + x2 * b2 + x3 * b3;
     const expMinusZ = Math.exp(-z);
+    if (withObjective) objective += weight * (softplusFromExp(z, expMinusZ) - label * z);
     const probability = 1 / (1 + expMinusZ);
-    let w: number;
-    if (meat) {
-      const deviation = label - probability;
-      w = weight * deviation * deviation;
-    } else {
-      if (withObjective) objective += weight * (softplusFromExp(z, expMinusZ) - label * z);
-      const residual = weight * (probability - label);
-      gradient![a]! += residual;
-      gradient![b]! -= residual;
-      g0 += residual * x0;
-      g1 += residual * x1;
-      g2 += residual * x2;
-      g3 += residual * x3;
-      w = weight * probability * (1 - probability);
-    }
-    pair[a * m + b]! += w;
+    const residual = weight * (probability - label);
+    residualSum += residual;
+    g0 += residual * x0;
+    g1 += residual * x1;
+    g2 += residual * x2;
+    g3 += residual * x3;
+    const w = weight * probability * (1 - probability);
+    total += w;
     const w0 = w * x0;
     const w1 = w * x1;
     const w2 = w * x2;
     const w3 = w * x3;
-    const rowA = a << 2;
-    const rowB = b << 2;
-    crossA[rowA]! += w0;
-    crossA[rowA + 1]! += w1;
-    crossA[rowA + 2]! += w2;
-    crossA[rowA + 3]! += w3;
-    crossB[rowB]! += w0;
-    crossB[rowB + 1]! += w1;
-    crossB[rowB + 2]! += w2;
-    crossB[rowB + 3]! += w3;
+    c0 += w0;
+    c1 += w1;
+    c2 += w2;
+    c3 += w3;
     s00 += w0 * x0;
     s10 += w1 * x0;
     s11 += w1 * x1;
@@ -255,35 +188,65 @@ function weightedBlock(
     s32 += w3 * x2;
     s33 += w3 * x3;
   }
-  const xx = target.xx;
-  xx[0]! += s00;
-  xx[1]! += s10;
-  xx[2]! += s11;
-  xx[3]! += s20;
-  xx[4]! += s21;
-  xx[5]! += s22;
-  xx[6]! += s30;
-  xx[7]! += s31;
-  xx[8]! += s32;
-  xx[9]! += s33;
-  if (sums) {
-    const gradientBeta = sums.gradientBeta;
-    gradientBeta[0]! += g0;
-    gradientBeta[1]! += g1;
-    gradientBeta[2]! += g2;
-    gradientBeta[3]! += g3;
+  out[0] = residualSum;
+  out[1] = objective;
+  out[2] = g0;
+  out[3] = g1;
+  out[4] = g2;
+  out[5] = g3;
+  addRunSums(curvature, rows.runA[run]!, rows.runB[run]!, m, total, c0, c1, c2, c3, [s00, s10, s11, s20, s21, s22, s30, s31, s32, s33]);
+}
+
+/** The sandwich meat of one run: the curvature sums with weight w(y − p)². */
+function meatRun(rows: StyleRows, run: number, difference: number, beta4: Float64Array, target: PassSums, m: number): void {
+  const { runStart, outcome, x, weights } = rows;
+  let total = 0;
+  const c = [0, 0, 0, 0];
+  const s = new Array<number>(10).fill(0);
+  for (let vote = runStart[run]!, end = runStart[run + 1]!; vote < end; vote++) {
+    const weight = weights === undefined ? 1 : weights[vote]!;
+    if (weight === 0) continue;
+    const base = vote << 2;
+    const v = [x[base]!, x[base + 1]!, x[base + 2]!, x[base + 3]!] as const;
+    const z = difference + v[0] * beta4[0]! + v[1] * beta4[1]! + v[2] * beta4[2]! + v[3] * beta4[3]!;
+    const deviation = LABELS[outcome[vote]!]! - 1 / (1 + Math.exp(-z));
+    const w = weight * deviation * deviation;
+    total += w;
+    let index = 0;
+    for (let f = 0; f < 4; f++) {
+      c[f]! += w * v[f];
+      for (let g = 0; g <= f; g++) s[index++]! += w * v[f] * v[g];
+    }
   }
-  return objective;
+  addRunSums(target, rows.runA[run]!, rows.runB[run]!, m, total, c[0]!, c[1]!, c[2]!, c[3]!, s);
 }
 
-const LABELS = Float64Array.from(OUTCOME_LABEL);
-
-/** softplus(z) = log(1 + e^z), computed stably from e^−z (which the caller already has). */
-function softplusFromExp(z: number, expMinusZ: number): number {
-  return z > 0 ? z + Math.log1p(expMinusZ) : Math.log1p(1 / expMinusZ);
+function addRunSums(
+  target: PassSums,
+  a: number,
+  b: number,
+  m: number,
+  total: number,
+  c0: number,
+  c1: number,
+  c2: number,
+  c3: number,
+  s: readonly number[],
+): void {
+  target.pair[a * m + b]! += total;
+  const { crossA, crossB, xx } = target;
+  crossA[a * 4]! += c0;
+  crossA[a * 4 + 1]! += c1;
+  crossA[a * 4 + 2]! += c2;
+  crossA[a * 4 + 3]! += c3;
+  crossB[b * 4]! += c0;
+  crossB[b * 4 + 1]! += c1;
+  crossB[b * 4 + 2]! += c2;
+  crossB[b * 4 + 3]! += c3;
+  for (let index = 0; index < 10; index++) xx[index]! += s[index]!;
 }
 
-/** Lower-triangle index of (f, g), f ≥ g, in {@link PassSums.xx}. */
+/** Lower-triangle index of (f, g) in {@link PassSums.xx}. */
 function triangle(f: number, g: number): number {
   return f >= g ? (f * (f + 1)) / 2 + g : (g * (g + 1)) / 2 + f;
 }
@@ -316,6 +279,13 @@ function assemble(sums: PassSums, m: number, active: readonly number[]): Float64
   return out;
 }
 
+interface PassResult {
+  objective: number;
+  gradient: Float64Array;
+  hessian: Float64Array;
+  meat: Float64Array | undefined;
+}
+
 function pass(
   rows: StyleRows,
   theta: Float64Array,
@@ -324,7 +294,7 @@ function pass(
   withObjective: boolean,
   mode: Accumulate,
 ): PassResult {
-  const m = rows.table.models.length;
+  const m = rows.modelCount;
   const { active } = rows;
   const k = active.length;
   const size = m + k;
@@ -332,27 +302,25 @@ function pass(
   active.forEach((feature, slot) => {
     beta4[feature] = beta[slot]!;
   });
-  const sums = new PassSums(m, false);
-  const curvature = mode === Accumulate.Gradient ? undefined : new PassSums(m, true);
-  const meat = mode === Accumulate.HessianAndMeat ? new PassSums(m, true) : undefined;
-  accumulate(rows, theta, beta4, withObjective, curvature, meat, sums);
+  const first = new PassSums(m);
+  const curvature = new PassSums(m);
+  const meat = mode === Accumulate.HessianAndMeat ? new PassSums(m) : undefined;
+  accumulate(rows, theta, beta4, withObjective, curvature, meat, first);
   const gradient = new Float64Array(size);
   let penalty = 0;
   for (let j = 0; j < m; j++) {
-    gradient[j] = sums.gradient[j]! + options.lambdaTheta * theta[j]!;
+    gradient[j] = first.gradient[j]! + options.lambdaTheta * theta[j]!;
     penalty += options.lambdaTheta * theta[j]! ** 2;
   }
   active.forEach((feature, slot) => {
-    gradient[m + slot] = sums.gradientBeta[feature]! + options.lambdaBeta * beta[slot]!;
+    gradient[m + slot] = first.gradientBeta[feature]! + options.lambdaBeta * beta[slot]!;
     penalty += options.lambdaBeta * beta[slot]! ** 2;
   });
-  const hessian = curvature ? assemble(curvature, m, active) : new Float64Array(0);
-  if (curvature) {
-    for (let j = 0; j < m; j++) hessian[j * size + j]! += options.lambdaTheta;
-    for (let f = 0; f < k; f++) hessian[(m + f) * size + m + f]! += options.lambdaBeta;
-  }
+  const hessian = assemble(curvature, m, active);
+  for (let j = 0; j < m; j++) hessian[j * size + j]! += options.lambdaTheta;
+  for (let f = 0; f < k; f++) hessian[(m + f) * size + m + f]! += options.lambdaBeta;
   return {
-    objective: sums.objective + 0.5 * penalty,
+    objective: first.objective + 0.5 * penalty,
     gradient,
     hessian,
     meat: meat ? assemble(meat, m, active) : undefined,
@@ -365,17 +333,18 @@ function pass(
  * as the next iteration's evaluation. Warm-start θ from the plain fit to save passes.
  */
 export function fitStyleBradleyTerry(rows: StyleRows, options: StyleFitOptions): StyleFit {
-  const m = rows.table.models.length;
+  const m = rows.modelCount;
   const k = rows.active.length;
   const size = m + k;
   const maxIterations = options.maxIterations ?? 200;
-  const stepTolerance = options.stepTolerance ?? 1e-7;
+  const stepTolerance = options.stepTolerance ?? 1e-6;
   const theta = options.initialTheta ? options.initialTheta.slice() : new Float64Array(m);
   const beta = options.initialBeta ? options.initialBeta.slice() : new Float64Array(k);
   centerPerComponent(theta, options.components);
   let state = pass(rows, theta, beta, options, true, Accumulate.Hessian);
   let iterations = 0;
   let converged = false;
+  let lastDecrement = 0;
   const step = new Float64Array(size);
   const trialTheta = new Float64Array(m);
   const trialBeta = new Float64Array(k);
@@ -392,6 +361,7 @@ export function fitStyleBradleyTerry(rows: StyleRows, options: StyleFitOptions):
     let slope = 0;
     for (let j = 0; j < size; j++) slope += state.gradient[j]! * step[j]!;
     iterations += 1;
+    lastDecrement = 0;
     if (-slope > 1e-7) {
       let stepSize = 1;
       for (;;) {
@@ -406,30 +376,34 @@ export function fitStyleBradleyTerry(rows: StyleRows, options: StyleFitOptions):
         }
         stepSize *= 0.5;
       }
+      if (stepSize * maxAbs(step) <= stepTolerance) {
+        converged = true;
+        break;
+      }
       continue;
     }
     for (let j = 0; j < m; j++) theta[j]! += step[j]!;
     for (let f = 0; f < k; f++) beta[f]! += step[m + f]!;
     if (options.lambdaTheta === 0) centerPerComponent(theta, options.components);
+    lastDecrement = -slope;
     if (maxAbs(step) <= stepTolerance) {
       converged = true;
       break;
     }
-    state = pass(rows, theta, beta, options, false, Accumulate.Hessian);
+    state = pass(rows, theta, beta, options, true, Accumulate.Hessian);
   }
-  const withCovariance = options.withCovariance === true;
-  const last = pass(
-    rows,
-    theta,
-    beta,
-    options,
-    true,
-    withCovariance ? Accumulate.HessianAndMeat : Accumulate.Gradient,
-  );
-  const covariance =
-    withCovariance && last.meat
-      ? sandwichFromParts(last.hessian, last.meat, size, options.components)
-      : undefined;
+  if (options.withCovariance !== true) {
+    return {
+      theta,
+      beta,
+      objective: state.objective - 0.5 * lastDecrement,
+      iterations,
+      maxAbsGradient: maxAbs(state.gradient),
+      converged,
+      covariance: undefined,
+    };
+  }
+  const last = pass(rows, theta, beta, options, true, Accumulate.HessianAndMeat);
   return {
     theta,
     beta,
@@ -437,6 +411,6 @@ export function fitStyleBradleyTerry(rows: StyleRows, options: StyleFitOptions):
     iterations,
     maxAbsGradient: maxAbs(last.gradient),
     converged,
-    covariance,
+    covariance: sandwichFromParts(last.hessian, last.meat!, size, options.components),
   };
 }

@@ -51,14 +51,15 @@ describe('buildStyleDesign', () => {
     const std = Math.sqrt((2 * (10 / 11) ** 2) / 3);
     expect(design.meanD[0]).toBeCloseTo(0, 12);
     expect(design.stdD[0]).toBeCloseTo(std, 12);
-    d.forEach((value, row) => expect(design.x[row * 4]).toBeCloseTo(value / std, 12));
+    const { x, order } = design.rows;
+    d.forEach((value, row) => expect(x[order.indexOf(row) * 4]).toBeCloseTo(value / std, 12));
   });
 
   it('marks constant columns (headers, lists, bold here) and zeroes them', () => {
     const design = buildStyleDesign(buildVoteTable(votes));
     expect(design.active).toEqual([0]);
     expect(design.stdD.slice(1)).toEqual([0, 0, 0]);
-    expect([0, 1, 2].map((row) => design.x[row * 4 + 3])).toEqual([0, 0, 0]);
+    expect([0, 1, 2].map((vote) => design.rows.x[vote * 4 + 3])).toEqual([0, 0, 0]);
   });
 
   it("supports compar:IA's (a − b)/(a + b) rule, 0 when both are 0", () => {

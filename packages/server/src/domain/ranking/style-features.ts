@@ -1,4 +1,4 @@
-import { type StyleCounts, type VoteTable } from './vote-table';
+import type { StyleCounts, VoteTable } from './vote-table';
 
 /** Counts the tokens of a text (the caller picks the tokenizer; FastChat used cl100k_base). */
 export type TokenCounter = (text: string) => number;
@@ -43,24 +43,64 @@ export function countStyleElements(
  */
 export type StyleRule = 'fastchat' | 'compar';
 
+/**
+ * The votes of a style fit, regrouped by ordered pair (a, b) so that the fit reads each pair's
+ * strengths once per run and keeps its sums in registers, with their standardised features.
+ */
+export interface StyleRows {
+  readonly modelCount: number;
+  /** Indices (into the 4 features) of the features that vary and enter the fit. */
+  readonly active: readonly number[];
+  /** Votes. */
+  readonly length: number;
+  /** Model A and model B of each run of votes of one ordered pair. */
+  readonly runA: Int32Array;
+  readonly runB: Int32Array;
+  /** Votes of run r are [runStart[r], runStart[r + 1]). */
+  readonly runStart: Int32Array;
+  /** Outcome code of each vote (see `OUTCOME_CODE`). */
+  readonly outcome: Uint8Array;
+  /** x = (d − mean) / std_pop, 4 values per vote; a constant feature's column is all zeros. */
+  readonly x: Float64Array;
+  /** Row of the vote table each vote comes from. */
+  readonly order: Int32Array;
+  /** Optional replicate weight of each vote (bootstrap); 1 when absent. */
+  readonly weights?: Float64Array | undefined;
+}
+
 /** The standardised style design of a vote table. */
 export interface StyleDesign {
-  /** Indices (into {@link STYLE_FEATURES}) of the features that vary and enter the fit. */
+  /** Indices (into the 4 features) of the features that vary and enter the fit. */
   readonly active: readonly number[];
-  /**
-   * x = (d − mean) / std_pop, always 4 values per vote in {@link STYLE_FEATURES} order; a
-   * constant feature's column is all zeros.
-   */
-  readonly x: Float64Array;
   /** Mean of d for each of the 4 features. */
   readonly meanD: readonly number[];
   /** Population standard deviation of d for each of the 4 features; 0 marks a constant column. */
   readonly stdD: readonly number[];
+  readonly rows: StyleRows;
+}
+
+/** Table rows sorted by ordered pair (a·m + b), stable. */
+function pairOrder(table: VoteTable): Int32Array {
+  const m = table.models.length;
+  const n = table.length;
+  const order = new Int32Array(n);
+  if (m * m <= 1 << 24) {
+    const starts = new Int32Array(m * m + 1);
+    for (let row = 0; row < n; row++) starts[table.modelA[row]! * m + table.modelB[row]! + 1]! += 1;
+    for (let key = 0; key < m * m; key++) starts[key + 1]! += starts[key]!;
+    for (let row = 0; row < n; row++) order[starts[table.modelA[row]! * m + table.modelB[row]!]!++] = row;
+    return order;
+  }
+  const rows = Array.from({ length: n }, (_, row) => row);
+  rows.sort((x, y) => table.modelA[x]! * m + table.modelB[x]! - (table.modelA[y]! * m + table.modelB[y]!) || x - y);
+  order.set(rows);
+  return order;
 }
 
 /**
- * Builds the standardised style features of every vote (spec §2.7). A feature whose d is constant
- * over the votes (std 0) is left out of the fit; its β is reported as 0.
+ * Builds the standardised style features of every vote (spec §2.7), regrouped by pair for the
+ * fit. A feature whose d is constant over the votes (std 0) is left out of the fit; its β is
+ * reported as 0.
  *
  * @throws Error when some vote has no style counts.
  */
@@ -72,30 +112,48 @@ export function buildStyleDesign(table: VoteTable, rule: StyleRule = 'fastchat')
     );
   }
   const n = table.length;
+  const m = table.models.length;
+  const order = pairOrder(table);
   const x = new Float64Array(n * 4);
   const meanD: number[] = [];
   const stdD: number[] = [];
   const offset = rule === 'fastchat' ? 1 : 0;
   for (let feature = 0; feature < 4; feature++) {
     let sum = 0;
-    for (let row = 0; row < n; row++) {
-      const a = style[row * 8 + feature * 2]!;
-      const b = style[row * 8 + feature * 2 + 1]!;
+    for (let vote = 0; vote < n; vote++) {
+      const base = order[vote]! * 8 + feature * 2;
+      const a = style[base]!;
+      const b = style[base + 1]!;
       const total = a + b + offset;
       const value = total === 0 ? 0 : (a - b) / total;
-      x[row * 4 + feature] = value;
+      x[vote * 4 + feature] = value;
       sum += value;
     }
     const mean = n > 0 ? sum / n : 0;
     let squares = 0;
-    for (let row = 0; row < n; row++) squares += (x[row * 4 + feature]! - mean) ** 2;
+    for (let vote = 0; vote < n; vote++) squares += (x[vote * 4 + feature]! - mean) ** 2;
     const std = n > 0 ? Math.sqrt(squares / n) : 0;
     const constant = std <= 1e-12 * Math.max(1, Math.abs(mean));
     meanD.push(mean);
     stdD.push(constant ? 0 : std);
     const inverse = constant ? 0 : 1 / std;
-    for (let row = 0; row < n; row++) x[row * 4 + feature] = (x[row * 4 + feature]! - mean) * inverse;
+    for (let vote = 0; vote < n; vote++) x[vote * 4 + feature] = (x[vote * 4 + feature]! - mean) * inverse;
   }
   const active = [0, 1, 2, 3].filter((feature) => stdD[feature]! > 0);
-  return { active, x, meanD, stdD };
+  const outcome = new Uint8Array(n);
+  const runs: number[] = [];
+  let previous = -1;
+  for (let vote = 0; vote < n; vote++) {
+    const row = order[vote]!;
+    outcome[vote] = table.outcome[row]!;
+    const key = table.modelA[row]! * m + table.modelB[row]!;
+    if (key !== previous) {
+      runs.push(vote);
+      previous = key;
+    }
+  }
+  const runStart = Int32Array.from([...runs, n]);
+  const runA = Int32Array.from(runs, (vote) => table.modelA[order[vote]!]!);
+  const runB = Int32Array.from(runs, (vote) => table.modelB[order[vote]!]!);
+  return { active, meanD, stdD, rows: { modelCount: m, active, length: n, runA, runB, runStart, outcome, x, order } };
 }

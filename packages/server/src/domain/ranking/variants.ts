@@ -171,7 +171,7 @@ export function fitVariant(
     return finishFit(data, variant, graph, plain, covariance, undefined, undefined);
   }
   const design = styleDesignOf(data.table, options.styleRule ?? 'fastchat');
-  const rows: StyleRows = { table: data.table, x: design.x, active: design.active };
+  const rows = design.rows;
   const fit = fitStyleBradleyTerry(rows, {
     lambdaTheta: definition.lambdaTheta,
     lambdaBeta: definition.lambdaBeta,
