@@ -114,30 +114,37 @@ export function buildStyleDesign(table: VoteTable, rule: StyleRule = 'fastchat')
   const n = table.length;
   const m = table.models.length;
   const order = pairOrder(table);
+  const position = new Int32Array(n);
+  for (let vote = 0; vote < n; vote++) position[order[vote]!] = vote;
   const x = new Float64Array(n * 4);
-  const meanD: number[] = [];
-  const stdD: number[] = [];
+  const sums = [0, 0, 0, 0];
   const offset = rule === 'fastchat' ? 1 : 0;
-  for (let feature = 0; feature < 4; feature++) {
-    let sum = 0;
-    for (let vote = 0; vote < n; vote++) {
-      const base = order[vote]! * 8 + feature * 2;
-      const a = style[base]!;
-      const b = style[base + 1]!;
+  // one sequential pass over the counts, writing each vote's 4 features at its grouped position
+  for (let row = 0; row < n; row++) {
+    const base = position[row]! * 4;
+    for (let feature = 0; feature < 4; feature++) {
+      const a = style[row * 8 + feature * 2]!;
+      const b = style[row * 8 + feature * 2 + 1]!;
       const total = a + b + offset;
       const value = total === 0 ? 0 : (a - b) / total;
-      x[vote * 4 + feature] = value;
-      sum += value;
+      x[base + feature] = value;
+      sums[feature]! += value;
     }
-    const mean = n > 0 ? sum / n : 0;
-    let squares = 0;
-    for (let vote = 0; vote < n; vote++) squares += (x[vote * 4 + feature]! - mean) ** 2;
-    const std = n > 0 ? Math.sqrt(squares / n) : 0;
-    const constant = std <= 1e-12 * Math.max(1, Math.abs(mean));
-    meanD.push(mean);
-    stdD.push(constant ? 0 : std);
-    const inverse = constant ? 0 : 1 / std;
-    for (let vote = 0; vote < n; vote++) x[vote * 4 + feature] = (x[vote * 4 + feature]! - mean) * inverse;
+  }
+  const meanD = sums.map((sum) => (n > 0 ? sum / n : 0));
+  const squares = [0, 0, 0, 0];
+  for (let vote = 0; vote < n; vote++) {
+    for (let feature = 0; feature < 4; feature++) squares[feature]! += (x[vote * 4 + feature]! - meanD[feature]!) ** 2;
+  }
+  const stdD = squares.map((sum, feature) => {
+    const std = n > 0 ? Math.sqrt(sum / n) : 0;
+    return std <= 1e-12 * Math.max(1, Math.abs(meanD[feature]!)) ? 0 : std;
+  });
+  const inverse = stdD.map((std) => (std === 0 ? 0 : 1 / std));
+  for (let vote = 0; vote < n; vote++) {
+    for (let feature = 0; feature < 4; feature++) {
+      x[vote * 4 + feature] = (x[vote * 4 + feature]! - meanD[feature]!) * inverse[feature]!;
+    }
   }
   const active = [0, 1, 2, 3].filter((feature) => stdD[feature]! > 0);
   const outcome = new Uint8Array(n);

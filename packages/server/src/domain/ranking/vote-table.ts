@@ -112,7 +112,7 @@ export class VoteTableBuilder {
     this.b[row] = b;
     this.outcomes[row] = outcomeCode;
     if (styleCounts) {
-      if (!this.style) this.style = new Uint32Array(this.capacity * 8);
+      this.style ??= new Uint32Array(this.capacity * 8);
       const base = row * 8;
       for (let k = 0; k < 8; k++) this.style[base + k] = styleCounts[k]!;
       this.withStyle += 1;
@@ -140,6 +140,14 @@ export class VoteTableBuilder {
       OUTCOME_CODE[vote.outcome],
       counts,
     );
+  }
+
+  /**
+   * Makes room for `capacity` votes in one step (readers that can estimate the vote count avoid
+   * the doubling growth and its slack).
+   */
+  reserve(capacity: number): void {
+    if (capacity > this.capacity) this.resize(capacity);
   }
 
   /** Number of votes kept so far (self-play excluded). */
@@ -181,11 +189,15 @@ export class VoteTableBuilder {
   }
 
   private grow(): void {
-    this.capacity *= 2;
-    this.a = copyInto(new Int32Array(this.capacity), this.a);
-    this.b = copyInto(new Int32Array(this.capacity), this.b);
-    this.outcomes = copyInto(new Uint8Array(this.capacity), this.outcomes);
-    if (this.style) this.style = copyInto(new Uint32Array(this.capacity * 8), this.style);
+    this.resize(this.capacity * 2);
+  }
+
+  private resize(capacity: number): void {
+    this.capacity = capacity;
+    this.a = copyInto(new Int32Array(capacity), this.a.subarray(0, this.size));
+    this.b = copyInto(new Int32Array(capacity), this.b.subarray(0, this.size));
+    this.outcomes = copyInto(new Uint8Array(capacity), this.outcomes.subarray(0, this.size));
+    if (this.style) this.style = copyInto(new Uint32Array(capacity * 8), this.style.subarray(0, this.size * 8));
   }
 }
 

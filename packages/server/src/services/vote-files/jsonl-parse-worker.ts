@@ -7,7 +7,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { parentPort, workerData } from 'node:worker_threads';
 import { LineSplitter } from './record-splitter';
 import { loadCl100kTokenCounter } from './token-counter';
-import { VoteCollector } from './vote-collector';
+import { reserveForFile, VoteCollector } from './vote-collector';
 import { VoteFileError } from './vote-file-error';
 import type { VoteFileFormat } from './vote-formats';
 
@@ -37,7 +37,10 @@ async function parseRange(task: JsonlRangeTask): Promise<void> {
   const decoder = new StringDecoder('utf8');
   try {
     if (task.end > task.start) {
+      let first = true;
       for await (const chunk of createReadStream(task.path, { start: task.start, end: task.end - 1, highWaterMark: 1 << 22 })) {
+        if (first) reserveForFile(collector, chunk as Buffer, task.end - task.start);
+        first = false;
         lines.push(decoder.write(chunk as Buffer));
       }
     }

@@ -55,7 +55,7 @@ export async function readJsonlInParallel(
         end: boundaries[index + 1]!,
         format,
         excludeFlags: rowOptions.excludeFlags,
-        styleFromText: options.styleFromText === true,
+        styleFromText: rowOptions.countTokens !== undefined,
       }),
     ),
   );

@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
 import { createGunzip } from 'node:zlib';
 import type { VoteTable } from '../../domain/ranking';
@@ -8,7 +8,7 @@ import { ArraySplitter, LineSplitter } from './record-splitter';
 import { loadCl100kTokenCounter } from './token-counter';
 import { VoteFileError } from './vote-file-error';
 import { readJsonlInParallel } from './parallel-jsonl';
-import { parseJson, VoteCollector } from './vote-collector';
+import { parseJson, reserveForFile, VoteCollector } from './vote-collector';
 import {
   detectFormat,
   FORMAT_COLUMNS,
@@ -62,13 +62,17 @@ export async function readVoteFile(
   options: ReadVoteFileOptions = {},
 ): Promise<VoteFileContents> {
   const head = await readHead(path);
+  const parquet = startsWith(head, PARQUET_MAGIC);
+  const gzip = startsWith(head, GZIP_MAGIC);
+  // The tokenizer takes a while to load: only when rows may carry conversation text.
+  const mayNeedText =
+    options.styleFromText === true && (parquet || gzip || new TextDecoder().decode(head).includes('"conversation_'));
   const rowOptions: RowOptions = {
     excludeFlags: options.excludeFlags,
     styleFromText: options.styleFromText,
-    countTokens: options.styleFromText ? await loadCl100kTokenCounter() : undefined,
+    countTokens: mayNeedText ? await loadCl100kTokenCounter() : undefined,
   };
-  if (startsWith(head, PARQUET_MAGIC)) return readParquet(path, rowOptions);
-  const gzip = startsWith(head, GZIP_MAGIC);
+  if (parquet) return readParquet(path, rowOptions);
   if (!gzip && options.parallel !== false) {
     const parallel = await readJsonlInParallel(path, options, rowOptions);
     if (parallel) return parallel;
@@ -76,6 +80,7 @@ export async function readVoteFile(
   return readJsonText(path, gzip, rowOptions);
 }
 
+/** The first megabyte of the file (magic numbers, and a look at the first rows). */
 async function readHead(path: string): Promise<Uint8Array> {
   let handle;
   try {
@@ -84,8 +89,8 @@ async function readHead(path: string): Promise<Uint8Array> {
     throw new VoteFileError(path, undefined, `cannot open (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
   }
   try {
-    const head = new Uint8Array(4);
-    const { bytesRead } = await handle.read(head, 0, 4, 0);
+    const head = new Uint8Array(1 << 20);
+    const { bytesRead } = await handle.read(head, 0, head.length, 0);
     return head.subarray(0, bytesRead);
   } finally {
     await handle.close();
@@ -106,6 +111,7 @@ async function readJsonText(path: string, gzip: boolean, options: RowOptions): P
   const stream = gzip ? source.pipe(createGunzip()) : source;
   try {
     for await (const chunk of stream as AsyncIterable<Buffer>) {
+      if (container === undefined && !gzip) reserveForFile(collector, chunk, (await stat(path)).size);
       if (container === undefined) {
         const first = chunk.findIndex((byte) => byte !== 0x20 && byte !== 0x0a && byte !== 0x0d && byte !== 0x09);
         if (first < 0) continue;

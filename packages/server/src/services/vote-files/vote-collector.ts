@@ -84,3 +84,11 @@ export function parseJson(path: string, text: string, location: string): unknown
     throw new VoteFileError(path, location, `invalid JSON (${(error as Error).message})`);
   }
 }
+
+/** Reserves room for the votes of a file from its size and the line length of its first chunk. */
+export function reserveForFile(collector: VoteCollector, firstChunk: Uint8Array, size: number): void {
+  let lines = 0;
+  for (let index = firstChunk.indexOf(0x0a); index >= 0; index = firstChunk.indexOf(0x0a, index + 1)) lines++;
+  if (lines < 16) return;
+  collector.builder.reserve(Math.ceil(((size / firstChunk.length) * lines) * 1.02) + 16);
+}
