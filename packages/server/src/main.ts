@@ -17,6 +17,7 @@ import { ArenaCatalogue } from './services/arena-catalogue';
 import { DuelService } from './services/duel.service';
 import { OperationsService } from './services/operations.service';
 import { LeaderboardService } from './services/leaderboard.service';
+import { PairingPolicy } from './services/pairing-policy';
 import { type RankingComputer, WorkerRankingComputer } from './services/ranking-computer';
 import { LeaderboardRefreshJob } from './jobs/leaderboard-refresh.job';
 import { createRevealImpactEstimator } from './services/reveal-impact';
@@ -64,6 +65,7 @@ export async function createArena(config: Config, environment: Record<string, st
   const store = createStore(db);
   const runtime = overrides.runtime ?? systemRuntime;
   const metrics = new PrometheusMetrics();
+  const pairing = new PairingPolicy(config.pairing, catalogue);
   const duels = new DuelService({
     store,
     catalogue,
@@ -73,12 +75,18 @@ export async function createArena(config: Config, environment: Record<string, st
     settings: { maxTurns: config.maxTurns, upstreamRetries: config.upstreamRetries, replayTtlMs: config.replayTtlMs },
     estimateImpact: createRevealImpactEstimator(catalogue, config.impact),
     onVoteRecorded: () => leaderboardRefresh.voteRecorded(),
+    pairing,
     logError: (message, error) => logger.error({ err: error }, message),
   });
   const operations = new OperationsService(store, runtime.now);
   const rankingComputer = overrides.rankingComputer ?? new WorkerRankingComputer();
   const leaderboards = new LeaderboardService({ store, catalogue, computer: rankingComputer, runtime, settings: { minVotes: config.leaderboard.minVotes, impact: config.impact } });
-  const leaderboardRefresh = new LeaderboardRefreshJob(leaderboards, config.leaderboard, (message, error) => logger.error({ err: error }, message));
+  const leaderboardRefresh = new LeaderboardRefreshJob(
+    leaderboards,
+    config.leaderboard,
+    (message, error) => logger.error({ err: error }, message),
+    () => pairing.update(leaderboards.latestOverall()),
+  );
   const app = createApp({ duels, operations, leaderboards, catalogue, metrics, logger, settings: { maxPromptChars: config.maxPromptChars, adminToken: config.adminToken } });
   leaderboardRefresh.start();
   return {

@@ -20,6 +20,7 @@ const environmentSchema = z.object({
   AGORA_LEADERBOARD_EVERY_VOTES: z.coerce.number().int().min(1).default(25),
   AGORA_LEADERBOARD_EVERY_S: z.coerce.number().positive().default(60),
   AGORA_LEADERBOARD_MIN_VOTES: z.coerce.number().int().min(1).default(30),
+  AGORA_PAIRING: z.enum(['uniform', 'catch_up', 'most_informative']).default('uniform'),
   AGORA_IMPACT_METHOD: z.enum(['0.9.1', '0.8.2', 'comparia-compat']).default('0.9.1'),
   AGORA_IMPACT_ZONE: z.string().regex(/^[A-Z]{3}$/, 'an ISO 3166-1 alpha-3 code or WOR').optional(),
 });
@@ -43,6 +44,8 @@ export interface Config {
   impact: { method: '0.9.1' | '0.8.2' | 'comparia-compat'; zone: string | undefined };
   /** Background refresh after K votes or T seconds; views with fewer votes than the minimum are not shown. */
   leaderboard: { everyVotes: number; everyMs: number; minVotes: number };
+  /** How pairs are drawn: uniform (default), catch-up weights, or the most informative pairs. */
+  pairing: 'uniform' | 'catch_up' | 'most_informative';
 }
 
 export class ConfigError extends Error {
@@ -73,6 +76,7 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
     logLevel: values.AGORA_LOG_LEVEL,
     demo: values.AGORA_DEMO,
     impact: { method: values.AGORA_IMPACT_METHOD, zone: values.AGORA_IMPACT_ZONE },
+    pairing: values.AGORA_PAIRING,
     leaderboard: { everyVotes: values.AGORA_LEADERBOARD_EVERY_VOTES, everyMs: values.AGORA_LEADERBOARD_EVERY_S * 1000, minVotes: values.AGORA_LEADERBOARD_MIN_VOTES },
   };
 }

@@ -22,6 +22,7 @@ export class LeaderboardRefreshJob {
     private readonly leaderboards: LeaderboardService,
     private readonly schedule: LeaderboardRefreshSchedule,
     private readonly logError: (message: string, error: unknown) => void,
+    private readonly onRefreshed: () => void = () => {},
   ) {}
 
   start(): void {
@@ -47,7 +48,7 @@ export class LeaderboardRefreshJob {
     this.votesSinceRefresh = 0;
     this.running = this.leaderboards
       .refresh()
-      .then(() => undefined)
+      .then(() => this.onRefreshed())
       .catch((error: unknown) => this.logError('leaderboard refresh failed', error))
       .finally(() => {
         this.running = undefined;

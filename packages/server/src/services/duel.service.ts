@@ -20,6 +20,7 @@ import type { ModelRegistry } from '../providers/registry';
 import { AppError } from './app-error';
 import type { ArenaCatalogue } from './arena-catalogue';
 import type { ArenaMetrics } from './arena-metrics';
+import type { PairingPolicy } from './pairing-policy';
 import type { RevealImpactEstimator } from './reveal-impact';
 import type { Runtime } from './runtime';
 import { type SideOutcome, type TurnOutcome, type TurnPlan, runTurn } from './turn-runner';
@@ -35,6 +36,8 @@ export interface DuelServiceDependencies {
   onTurnStored?: (duelId: string, status: 'complete' | 'failed') => void;
   onVoteRecorded?: (duelId: string) => void;
   estimateImpact?: RevealImpactEstimator;
+  /** Pair weights for the draw; uniform without it. */
+  pairing?: PairingPolicy;
   logError: (message: string, error: unknown) => void;
 }
 
@@ -61,7 +64,7 @@ export class DuelService {
   async createDuel(request: CreateDuelRequest, visitorId: string): Promise<{ id: string; turn: number }> {
     const { catalogue, runtime, store } = this.dependencies;
     this.checkChosenModels(request.models);
-    const outcome = drawDuel({ mode: request.mode, chosen: request.models }, catalogue.candidates(), runtime.random);
+    const outcome = drawDuel({ mode: request.mode, chosen: request.models, pairWeight: this.dependencies.pairing?.pairWeight() }, catalogue.candidates(), runtime.random);
     if (!outcome.ok) {
       if (outcome.reason === 'unknown_models') throw new AppError('unknown_models', `unknown models: ${outcome.unknown.join(', ')}`);
       throw new AppError('no_models_available', `not enough models available for mode ${request.mode}${catalogue.setupHint() ? `: ${catalogue.setupHint()}` : ''}`);

@@ -46,6 +46,11 @@ export class LeaderboardService {
     return { views: views.length, votes: votes.length };
   }
 
+  /** The latest overall plain view, if one was computed (for the pairing policy). */
+  latestOverall(): LeaderboardBody | undefined {
+    return this.latest.get(viewKey({ style: 'plain' }));
+  }
+
   /** The latest snapshot of a view, or an empty view (with its vote count) when it has too few votes. */
   async view(query: LeaderboardQuery): Promise<LeaderboardBody> {
     await this.loadLatest();

@@ -141,17 +141,37 @@ describe('drawDuel', () => {
     expect(drawDuel({ mode: 'random' }, models.slice(0, 1), seeded(1))).toMatchObject({ ok: false, reason: 'not_enough_models' });
   });
 
-  it('follows optional weights without ever drawing a zero-weight model', () => {
+  it('follows optional pair weights, never drawing a zero-weight pair, within the mode pools', () => {
     const random = seeded(4);
-    const weight = (id: string) => (id === 'tiny' ? 0 : id === 'giant' ? 5 : 1);
+    const pairWeight = (first: string, second: string) => ([first, second].includes('tiny') ? 0 : [first, second].includes('giant') ? 5 : 1);
     const seen = new Map<string, number>();
     for (let draw = 0; draw < 3000; draw += 1) {
-      const outcome = drawDuel({ mode: 'random', weight }, models, random);
+      const outcome = drawDuel({ mode: 'random', pairWeight }, models, random);
       if (!outcome.ok) throw new Error('draw failed');
       for (const side of [outcome.sides.a, outcome.sides.b]) seen.set(side.modelId, (seen.get(side.modelId) ?? 0) + 1);
     }
     expect(seen.has('tiny')).toBe(false);
     expect(seen.get('giant')!).toBeGreaterThan(2 * seen.get('mid')!);
+    for (let draw = 0; draw < 300; draw += 1) {
+      const outcome = drawDuel({ mode: 'big-vs-small', pairWeight }, models, random);
+      if (!outcome.ok) throw new Error('draw failed');
+      expect([outcome.sides.a.modelId, outcome.sides.b.modelId].sort()).toEqual(expect.arrayContaining(['small']));
+    }
+    const custom = drawDuel({ mode: 'custom', chosen: ['mid'], pairWeight: (first, second) => ([first, second].includes('big') ? 1 : 0) }, models, random);
+    expect(custom.ok && [custom.sides.a.modelId, custom.sides.b.modelId].sort()).toEqual(['big', 'mid']);
+  });
+
+  it('keeps sides balanced under pair weights', () => {
+    const random = seeded(12);
+    const onA = new Map<string, number>();
+    const total = new Map<string, number>();
+    for (let draw = 0; draw < 6000; draw += 1) {
+      const outcome = drawDuel({ mode: 'random', pairWeight: (first) => (first === 'giant' ? 3 : 1) }, models, random);
+      if (!outcome.ok) throw new Error('draw failed');
+      for (const side of ['a', 'b'] as const) total.set(outcome.sides[side].modelId, (total.get(outcome.sides[side].modelId) ?? 0) + 1);
+      onA.set(outcome.sides.a.modelId, (onA.get(outcome.sides.a.modelId) ?? 0) + 1);
+    }
+    for (const [model, n] of total) expect(binomialHalfPValue(onA.get(model) ?? 0, n), model).toBeGreaterThan(0.001);
   });
 });
 

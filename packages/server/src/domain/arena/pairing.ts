@@ -31,8 +31,11 @@ export interface PairingRequest {
   mode: DuelMode;
   /** The visitor's choice in custom mode (one or two ids). */
   chosen?: readonly string[];
-  /** Optional weight per model id (catch-up, informativeness); uniform when absent. Never looks at votes being cast. */
-  weight?: (modelId: string) => number;
+  /**
+   * Optional weight of an unordered pair (catch-up, informativeness: see domain/ranking/sampling-weights);
+   * uniform when absent. It may only use what was known before the duel, never the vote being cast.
+   */
+  pairWeight?: (first: string, second: string) => number;
 }
 
 const isSmall = (model: PairingCandidate) => model.paramsB !== null && model.paramsB <= SMALL_MODEL_MAX_PARAMS_B;
@@ -66,17 +69,51 @@ export function drawDuel(request: PairingRequest, models: readonly PairingCandid
   if (request.mode === 'custom' && unknown.length > 0) return { ok: false, reason: 'unknown_models', unknown };
 
   const [firstPool, secondPool] = rolePools(request.mode, models);
-  const first = request.mode === 'custom' ? chosen[0] : pickFrom(firstPool, [], random, request.weight);
-  const second =
-    request.mode === 'custom' && chosen[1] !== undefined ? chosen[1] : pickFrom(secondPool, first ? [first] : [], random, request.weight);
-  if (first === undefined || second === undefined) return { ok: false, reason: 'not_enough_models', mode: request.mode };
+  const custom = request.mode === 'custom';
+  const pair = custom && chosen.length === 2 ? ([chosen[0]!, chosen[1]!] as const) : drawPairFromPools(custom ? [chosen[0]!] : firstPool, secondPool, random, request.pairWeight);
+  if (!pair) return { ok: false, reason: 'not_enough_models', mode: request.mode };
+  const [first, second] = pair;
 
-  const firstSide: DrawnSide = { modelId: first, replacementPool: request.mode === 'custom' ? [] : firstPool };
-  const secondSide: DrawnSide = {
-    modelId: second,
-    replacementPool: request.mode === 'custom' && chosen[1] !== undefined ? [] : secondPool,
-  };
+  const firstSide: DrawnSide = { modelId: first, replacementPool: custom ? [] : firstPool };
+  const secondSide: DrawnSide = { modelId: second, replacementPool: custom && chosen.length === 2 ? [] : secondPool };
   return random() < 0.5 ? { ok: true, sides: { a: firstSide, b: secondSide } } : { ok: true, sides: { a: secondSide, b: firstSide } };
+}
+
+/**
+ * One model from each pool, never the same twice: uniformly (a uniform first model, then a uniform
+ * second among the rest), or proportionally to the pair's weight.
+ */
+function drawPairFromPools(
+  firstPool: readonly string[],
+  secondPool: readonly string[],
+  random: RandomSource,
+  pairWeight?: (first: string, second: string) => number,
+): readonly [string, string] | undefined {
+  if (!pairWeight) {
+    const first = pickFrom(firstPool, [], random);
+    const second = first === undefined ? undefined : pickFrom(secondPool, [first], random);
+    return first !== undefined && second !== undefined ? [first, second] : undefined;
+  }
+  const pairs: [string, string, number][] = [];
+  let total = 0;
+  for (const first of firstPool) {
+    for (const second of secondPool) {
+      // Where the pools overlap a pair comes up in both orders, each with its weight: proportions hold.
+      if (first === second) continue;
+      const weight = Math.max(0, pairWeight(first, second));
+      pairs.push([first, second, weight]);
+      total += weight;
+    }
+  }
+  if (pairs.length === 0) return undefined;
+  if (!(total > 0)) return pairs[Math.floor(random() * pairs.length)]!.slice(0, 2) as [string, string];
+  let target = random() * total;
+  for (const [first, second, weight] of pairs) {
+    target -= weight;
+    if (target < 0) return [first, second];
+  }
+  const [first, second] = pairs[pairs.length - 1]!;
+  return [first, second];
 }
 
 /** Picks a replacement for a side from its pool, excluding the models already in the duel and those that failed. */
@@ -84,22 +121,8 @@ export function drawReplacement(side: DrawnSide, exclude: readonly string[], ran
   return pickFrom(side.replacementPool, exclude, random);
 }
 
-function pickFrom(
-  pool: readonly string[],
-  exclude: readonly string[],
-  random: RandomSource,
-  weight?: (modelId: string) => number,
-): string | undefined {
+function pickFrom(pool: readonly string[], exclude: readonly string[], random: RandomSource): string | undefined {
   const candidates = pool.filter((id) => !exclude.includes(id));
   if (candidates.length === 0) return undefined;
-  if (!weight) return candidates[Math.floor(random() * candidates.length)];
-  const weights = candidates.map((id) => Math.max(0, weight(id)));
-  const total = weights.reduce((sum, value) => sum + value, 0);
-  if (!(total > 0)) return candidates[Math.floor(random() * candidates.length)];
-  let target = random() * total;
-  for (let index = 0; index < candidates.length; index += 1) {
-    target -= weights[index]!;
-    if (target < 0) return candidates[index];
-  }
-  return candidates[candidates.length - 1];
+  return candidates[Math.floor(random() * candidates.length)];
 }
