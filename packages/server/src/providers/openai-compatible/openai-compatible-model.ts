@@ -1,4 +1,5 @@
 import { type ModelCallOptions, type ModelClient, type ModelStreamResult, ProviderCallError, isRetryableStatus } from '../spec';
+import { type Transport, type TransportResponse, fetchTransport, nodeHttpTransport } from './http-transport';
 import { chatCompletionParts } from './openai-compatible-stream';
 
 /** How to reach one model over the OpenAI-compatible chat-completions API. */
@@ -7,7 +8,7 @@ export interface OpenAiCompatibleSettings {
   model: string;
   apiKey?: string;
   headers?: Record<string, string>;
-  /** Injected in tests to replay recorded vendor streams. */
+  /** Injected in tests to replay recorded vendor streams; Node's HTTP client otherwise. */
   fetch?: typeof fetch;
 }
 
@@ -23,13 +24,13 @@ export class OpenAiCompatibleModelClient implements ModelClient {
   readonly modelId: string;
   private readonly url: string;
   private readonly headers: Record<string, string>;
-  private readonly fetch: typeof fetch;
+  private readonly transport: Transport;
 
   constructor(settings: OpenAiCompatibleSettings) {
     this.modelId = settings.model;
     this.url = `${settings.baseUrl.replace(/\/+$/, '')}/chat/completions`;
     this.headers = { 'content-type': 'application/json', ...(settings.apiKey ? { authorization: `Bearer ${settings.apiKey}` } : {}), ...settings.headers };
-    this.fetch = settings.fetch ?? globalThis.fetch;
+    this.transport = settings.fetch ? fetchTransport(settings.fetch) : nodeHttpTransport;
   }
 
   async doStream(options: ModelCallOptions): Promise<ModelStreamResult> {
@@ -44,22 +45,25 @@ export class OpenAiCompatibleModelClient implements ModelClient {
       seed: options.seed,
       ...options.providerOptions?.['openai-compatible'],
     };
-    let response: Response;
+    let response: TransportResponse;
     try {
-      response = await this.fetch(this.url, { method: 'POST', headers: { ...this.headers, ...options.headers }, body: JSON.stringify(body), signal: options.abortSignal });
+      response = await this.transport(this.url, { method: 'POST', headers: { ...this.headers, ...options.headers }, body: JSON.stringify(body), signal: options.abortSignal });
     } catch (error) {
       if (options.abortSignal?.aborted) throw options.abortSignal.reason;
       throw new ProviderCallError({ kind: 'connection_error', message: `cannot reach upstream (${causeCode(error)})`, isRetryable: true, cause: error });
     }
-    if (!response.ok || !response.body) {
+    if (response.status < 200 || response.status >= 300) {
       const responseBody = await response.text().catch(() => '');
       throw new ProviderCallError({ kind: 'http_error', message: `upstream answered HTTP ${response.status}`, statusCode: response.status, responseBody: responseBody.slice(0, 2000), isRetryable: isRetryableStatus(response.status) });
     }
-    return { stream: chatCompletionParts(response.body, options.abortSignal), response: { headers: Object.fromEntries(response.headers) } };
+    return { stream: chatCompletionParts(response.body, options.abortSignal), response: { headers: response.headers } };
   }
 }
 
 function causeCode(error: unknown): string {
-  const cause = (error as { cause?: { code?: unknown } } | null)?.cause;
-  return typeof cause?.code === 'string' ? cause.code : 'network error';
+  for (const candidate of [error, (error as { cause?: unknown } | null)?.cause]) {
+    const code = (candidate as { code?: unknown } | null)?.code;
+    if (typeof code === 'string') return code;
+  }
+  return 'network error';
 }

@@ -75,11 +75,12 @@ export class ChatCompletionStreamMapper {
 }
 
 /** The parts of a chat-completion response body, as a stream; read errors become a final `error` part. */
-export function chatCompletionParts(body: ReadableStream<Uint8Array>, abortSignal: AbortSignal | undefined): ReadableStream<ModelStreamPart> {
-  const reader = body.getReader();
+export function chatCompletionParts(body: AsyncIterable<Uint8Array>, abortSignal: AbortSignal | undefined): ReadableStream<ModelStreamPart> {
+  const chunks = body[Symbol.asyncIterator]();
   const decoder = new TextDecoder();
   const events = new SseDataParser();
   const mapper = new ChatCompletionStreamMapper();
+  const release = () => void chunks.return?.().catch(() => {});
   return new ReadableStream<ModelStreamPart>({
     start(controller) {
       controller.enqueue({ type: 'stream-start', warnings: [] });
@@ -88,7 +89,7 @@ export function chatCompletionParts(body: ReadableStream<Uint8Array>, abortSigna
       const parts: ModelStreamPart[] = [];
       try {
         while (parts.length === 0 && !mapper.isDone) {
-          const { done, value } = await reader.read();
+          const { done, value } = await chunks.next();
           if (done) mapper.end(parts);
           else for (const payload of events.push(decoder.decode(value, { stream: true }))) mapper.accept(payload, parts);
         }
@@ -99,11 +100,11 @@ export function chatCompletionParts(body: ReadableStream<Uint8Array>, abortSigna
       for (const part of parts) controller.enqueue(part);
       if (mapper.isDone || parts.some((part) => part.type === 'error')) {
         controller.close();
-        reader.cancel().catch(() => {});
+        release();
       }
     },
-    cancel(reason) {
-      return reader.cancel(reason);
+    cancel() {
+      release();
     },
   });
 }

@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { ProviderCallError, type ModelStreamPart } from '../spec';
+import { ChatCompletionStreamMapper } from './openai-compatible-stream';
+import { SseDataParser } from './parse-sse-events';
+
+const chunk = (delta: Record<string, unknown>, extra: Record<string, unknown> = {}) => JSON.stringify({ id: 'c', choices: [{ index: 0, delta, finish_reason: null }], ...extra });
+
+function run(payloads: string[], ended = true): ModelStreamPart[] {
+  const mapper = new ChatCompletionStreamMapper();
+  const parts: ModelStreamPart[] = [];
+  for (const payload of payloads) mapper.accept(payload, parts);
+  if (ended) mapper.end(parts);
+  return parts;
+}
+
+describe('SseDataParser', () => {
+  it('joins data lines, ends events on blank lines, ignores comments and other fields, across chunk boundaries', () => {
+    const parser = new SseDataParser();
+    expect(parser.push(': keep-alive\n\nevent: x\ndata: {"a":')).toEqual([]);
+    expect(parser.push('1}\nid: 4\n\r\ndata:one\ndata: two\n\ndata: [DONE]\n')).toEqual(['{"a":1}', 'one\ntwo']);
+    expect(parser.push('\n')).toEqual(['[DONE]']);
+  });
+});
+
+describe('ChatCompletionStreamMapper', () => {
+  it('maps text, reasoning (either field name), finish reason and usage', () => {
+    const parts = run([
+      chunk({ role: 'assistant', content: '' }),
+      chunk({ reasoning_content: 'Je ' }),
+      chunk({ reasoning: 'pense.' }),
+      chunk({ content: 'Bon' }),
+      chunk({ content: 'jour' }),
+      JSON.stringify({ choices: [{ delta: {}, finish_reason: 'length' }] }),
+      JSON.stringify({ choices: [], usage: { prompt_tokens: 3, completion_tokens: 5, completion_tokens_details: { reasoning_tokens: 2 } } }),
+      '[DONE]',
+    ]);
+    expect(parts).toEqual([
+      { type: 'reasoning-start', id: 'reasoning-0' },
+      { type: 'reasoning-delta', id: 'reasoning-0', delta: 'Je ' },
+      { type: 'reasoning-delta', id: 'reasoning-0', delta: 'pense.' },
+      { type: 'text-start', id: 'text-0' },
+      { type: 'text-delta', id: 'text-0', delta: 'Bon' },
+      { type: 'text-delta', id: 'text-0', delta: 'jour' },
+      { type: 'reasoning-end', id: 'reasoning-0' },
+      { type: 'text-end', id: 'text-0' },
+      { type: 'finish', finishReason: 'length', usage: { inputTokens: 3, outputTokens: 5, reasoningTokens: 2 } },
+    ]);
+  });
+
+  it('finishes on a finish reason without [DONE], with usage unknown', () => {
+    const parts = run([chunk({ content: 'x' }), JSON.stringify({ choices: [{ delta: {}, finish_reason: 'stop' }] })]);
+    expect(parts.at(-1)).toEqual({ type: 'finish', finishReason: 'stop', usage: { inputTokens: undefined, outputTokens: undefined, reasoningTokens: undefined } });
+  });
+
+  const failure = (parts: ModelStreamPart[]) => {
+    const last = parts.at(-1)!;
+    expect(last.type).toBe('error');
+    const error = (last as { error: unknown }).error;
+    expect(ProviderCallError.isInstance(error)).toBe(true);
+    return error as ProviderCallError;
+  };
+
+  it('calls a body that ends before any finish a cut stream', () => {
+    expect(failure(run([chunk({ content: 'x' })]))).toMatchObject({ kind: 'stream_cut', isRetryable: true });
+  });
+
+  it('calls bad JSON or an unexpected chunk a malformed stream', () => {
+    expect(failure(run([chunk({ content: 'x' }), '{"choices": [']))).toMatchObject({ kind: 'malformed_stream' });
+    expect(failure(run([JSON.stringify({ choices: 'nope' })]))).toMatchObject({ kind: 'malformed_stream' });
+  });
+
+  it('reports an error object sent mid-stream', () => {
+    expect(failure(run([chunk({ content: 'x' }), JSON.stringify({ error: { message: 'overloaded', code: 529 } })]))).toMatchObject({ kind: 'http_error', statusCode: 529, isRetryable: true });
+  });
+
+  it('ignores what comes after the end', () => {
+    const parts = run(['[DONE]', chunk({ content: 'late' })]);
+    expect(parts).toEqual([{ type: 'finish', finishReason: 'other', usage: { inputTokens: undefined, outputTokens: undefined, reasoningTokens: undefined } }]);
+  });
+});
