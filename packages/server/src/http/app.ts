@@ -84,7 +84,7 @@ function webApp(root: string): MiddlewareHandler<AppEnv> {
   const fallback = serveStatic<AppEnv>({ root, path: 'index.html', onFound: (_path, c) => c.header('cache-control', 'no-cache') });
   return async (c, next) => {
     if (c.req.path.startsWith('/api/')) return next();
-    return files(c, () => fallback(c, next));
+    return (await files(c, async () => {})) ?? fallback(c, next);
   };
 }
 
