@@ -85,7 +85,8 @@ export const voteRequestSchema = z.strictObject({
 });
 export type VoteRequest = z.infer<typeof voteRequestSchema>;
 
-const rangeSchema = z.object({ min: z.number(), max: z.number() });
+/** A quantity known within bounds (energy, carbon): min = max when it is known exactly. */
+export const rangeSchema = z.object({ min: z.number(), max: z.number() });
 
 /** An everyday equivalent of an amount of energy or carbon, with its source. */
 export const impactEquivalentSchema = z.object({

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { architectureSchema } from './models';
+import { rangeSchema } from './duels';
+import { modelCardSchema } from './models';
 
 /** `GET /api/v1/leaderboard` query: one view of the ranking. */
 export const leaderboardQuerySchema = z.strictObject({
@@ -10,17 +11,9 @@ export const leaderboardQuerySchema = z.strictObject({
 });
 export type LeaderboardQuery = z.infer<typeof leaderboardQuerySchema>;
 
-const rangeSchema = z.object({ min: z.number(), max: z.number() });
-
 /** One model's line: rating on the 1000 + 400/ln10·θ scale with its 95 % interval and rank bounds. */
-export const leaderboardRowSchema = z.object({
+export const leaderboardRowSchema = modelCardSchema.pick({ name: true, organisation: true, license: true, open_weights: true, arch: true, params_b: true }).extend({
   model: z.string(),
-  name: z.string(),
-  organisation: z.string(),
-  license: z.string(),
-  open_weights: z.boolean(),
-  arch: architectureSchema,
-  params_b: z.number().nullable(),
   rating: z.number(),
   se: z.number(),
   ci_low: z.number(),

@@ -27,8 +27,8 @@ async function collect(client: ModelClient): Promise<ModelStreamPart[]> {
 }
 
 describe.each([
-  ['direct client', (fetch: typeof fetch) => new OpenAiCompatibleModelClient({ baseUrl: 'http://recorded.invalid/api/v1', model: 'deepseek/deepseek-r1-0528', fetch })],
-  ['AI SDK client', (fetch: typeof fetch) => new AiSdkModelClient({ type: 'openai-compatible', baseUrl: 'http://recorded.invalid/api/v1', model: 'deepseek/deepseek-r1-0528', fetch })],
+  ['direct client', (replayed: typeof globalThis.fetch) => new OpenAiCompatibleModelClient({ baseUrl: 'http://recorded.invalid/api/v1', model: 'deepseek/deepseek-r1-0528', fetch: replayed })],
+  ['AI SDK client', (replayed: typeof globalThis.fetch) => new AiSdkModelClient({ type: 'openai-compatible', baseUrl: 'http://recorded.invalid/api/v1', model: 'deepseek/deepseek-r1-0528', fetch: replayed })],
 ] as const)('a recorded OpenRouter stream through the %s', (_name, create) => {
   it('keeps comments out, separates reasoning from text and reads the usage sent after the finish', async () => {
     const parts = await collect(create(replay('openrouter/reasoning-with-usage.chunks.txt')));
