@@ -40,6 +40,7 @@ describe('arena in a real browser', () => {
     expect(await page.locator('[data-testid="answer-a"] .copy').count()).toBeGreaterThan(0);
     const duelId = await page.getByTestId('duel').getAttribute('data-duel-id');
     expect(duelId).toBeTruthy();
+    expect(await page.getByTestId('duel').getAttribute('aria-live')).toBe('polite');
     await screenshot(page, 'arena-streamed-desktop');
 
     // Like answer A with two tags and a comment.

@@ -144,7 +144,8 @@ describe('pages in a real browser', () => {
           expect(await hasHorizontalOverflow(page), `${path} overflows at ${viewport.width}px`).toBe(false);
           await screenshot(page, `${name}-${viewport === DESKTOP ? 'desktop' : 'phone'}-${colorScheme}`);
         }
-        // The arena after a duel: panes, reactions and the vote panel; then the reveal.
+        // The arena after a duel (code, reasoning, reactions, the vote panel), then the reveal.
+        arena.fake.defaultBehaviour = { tokensPerSecond: 0, reasoning: 'Je réfléchis un instant.', text: 'Voici **du code** :\n\n```python\nfor i in range(3):\n    print("bonjour", i, True)  # commentaire\n```\n\nEt un [lien](https://example.org).' };
         await page.goto(arena.baseUrl);
         await acceptTerms(page);
         await page.getByTestId('prompt').fill('Quelle est la capitale de la France ?');
@@ -152,6 +153,7 @@ describe('pages in a real browser', () => {
         await page.getByTestId('vote-panel').waitFor();
         await page.getByTestId('like-a').click();
         await page.locator('[data-choice="a"]').click();
+        await page.locator('details.reasoning summary').first().click().catch(() => {});
         found.push(...(await axeViolations(page)).map((violation) => `/ duel (${colorScheme}): ${violation}`));
         await page.getByTestId('vote-submit').click();
         await page.getByTestId('reveal').waitFor();
@@ -167,6 +169,25 @@ describe('pages in a real browser', () => {
     }
     expect(found).toEqual([]);
   }, 120_000);
+
+  it('filters the model catalogue and opens the details of a model; the theme can be switched', async () => {
+    const { page, context } = await newPage(browser);
+    await page.goto(`${arena.baseUrl}/models`);
+    const cards = page.getByTestId('model-list').locator('> li');
+    await expect.poll(() => cards.count()).toBe(6);
+    await page.getByTestId('filter-organisation').selectOption('Quorvex Labs');
+    await expect.poll(() => cards.count()).toBe(2);
+    await page.getByTestId('filter-size').selectOption('small');
+    await expect.poll(() => cards.count()).toBe(1);
+    await cards.first().getByRole('button').click();
+    const details = page.getByTestId('model-details');
+    expect(await details.innerText()).toContain('Quorvex Labs');
+    await page.getByRole('link', { name: /Lancer un duel/ }).click();
+    await expect.poll(() => page.getByTestId('vs-banner').innerText()).toContain('Kestrix Nano');
+    await page.getByLabel('Thème').selectOption('dark');
+    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
+    await context.close();
+  });
 
   it('ships at most 150 kB of gzipped JavaScript on the arena route', async () => {
     const { page, context } = await newPage(browser);
