@@ -5,7 +5,7 @@
 import { createReadStream } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import { parentPort, workerData } from 'node:worker_threads';
-import { LineSplitter } from './record-splitter';
+import { LineBlocks } from './record-splitter';
 import { loadCl100kTokenCounter } from './token-counter';
 import { reserveForFile, VoteCollector } from './vote-collector';
 import { VoteFileError } from './vote-file-error';
@@ -30,10 +30,7 @@ async function parseRange(task: JsonlRangeTask): Promise<void> {
     countTokens,
   });
   collector.useFormat(task.format);
-  const lines = new LineSplitter((line, number) => {
-    const location = `line ${number}`;
-    collector.addLine(line, location);
-  });
+  const lines = new LineBlocks((text) => collector.addText(text));
   const decoder = new StringDecoder('utf8');
   try {
     if (task.end > task.start) {
@@ -56,7 +53,7 @@ async function parseRange(task: JsonlRangeTask): Promise<void> {
   const buffers = [table.modelA.buffer, table.modelB.buffer, table.outcome.buffer];
   if (table.style) buffers.push(table.style.buffer);
   parentPort!.postMessage(
-    { table, records: collector.records, skipped: collector.skipped, lines: lines.lineCount },
+    { table, records: collector.records, skipped: collector.skipped, lines: collector.lineCount },
     buffers as ArrayBuffer[],
   );
 }

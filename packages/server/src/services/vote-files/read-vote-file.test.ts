@@ -119,6 +119,14 @@ describe('readVoteFile', () => {
     await expect(readVoteFile(write('corrupt.jsonl.gz', corrupt))).rejects.toThrow(VoteFileError);
   });
 
+  it('counts blank lines and CRLF endings in line numbers, fast path or not', async () => {
+    const lines = [JSON.stringify(agoraRows[0]), '', '  ', JSON.stringify(agoraRows[1]), '{ "model_a" : "p" , "model_b":"q","winner":"oops"}'];
+    const path = write('crlf.jsonl', `${lines.join('\r\n')}\r\n`);
+    await expect(readVoteFile(path)).rejects.toThrow(/crlf\.jsonl, line 5: unknown winner "oops"/);
+    const good = write('crlf-good.jsonl', `${[...lines.slice(0, 4), JSON.stringify(agoraRows[2])].join('\r\n')}\r\n`);
+    expect((await readVoteFile(good)).table.length).toBe(3);
+  });
+
   it('reads an empty file as no votes', async () => {
     const result = await readVoteFile(write('empty.jsonl', '\n\n'));
     expect(result.table.length).toBe(0);

@@ -4,7 +4,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { createGunzip } from 'node:zlib';
 import type { VoteTable } from '../../domain/ranking';
 import { openParquetVotes } from './parquet-records';
-import { ArraySplitter, LineSplitter } from './record-splitter';
+import { ArraySplitter, LineBlocks } from './record-splitter';
 import { loadCl100kTokenCounter } from './token-counter';
 import { VoteFileError } from './vote-file-error';
 import { readJsonlInParallel } from './parallel-jsonl';
@@ -105,7 +105,7 @@ async function readJsonText(path: string, gzip: boolean, options: RowOptions): P
   const collector = new VoteCollector(path, options);
   const decoder = new StringDecoder('utf8');
   let container: 'jsonl' | 'json-array' | undefined;
-  let lines: LineSplitter | undefined;
+  let lines: LineBlocks | undefined;
   let elements: ArraySplitter | undefined;
   const source = createReadStream(path, { highWaterMark: 1 << 22 });
   const stream = gzip ? source.pipe(createGunzip()) : source;
@@ -117,10 +117,7 @@ async function readJsonText(path: string, gzip: boolean, options: RowOptions): P
         if (first < 0) continue;
         container = chunk[first] === 0x5b ? 'json-array' : 'jsonl';
         if (container === 'jsonl') {
-          lines = new LineSplitter((line, number) => {
-            const location = `line ${number}`;
-            collector.addLine(line, location);
-          });
+          lines = new LineBlocks((text) => collector.addText(text));
         } else {
           elements = new ArraySplitter((bytes, start, end, number) => {
             const location = `element ${number}`;

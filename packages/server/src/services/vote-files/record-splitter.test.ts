@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ArraySplitter, LineSplitter } from './record-splitter';
+import { ArraySplitter, LineBlocks } from './record-splitter';
 
 const decoder = new TextDecoder();
 
@@ -9,18 +9,16 @@ function feed(splitter: ArraySplitter, text: string, chunkSize: number): void {
   splitter.end();
 }
 
-describe('LineSplitter', () => {
-  it.each([1, 3, 7, 1000])('yields the same lines and line numbers with %i-character chunks', (chunkSize) => {
-    const records: [string, number][] = [];
-    const splitter = new LineSplitter((line, number) => records.push([line, number]));
+describe('LineBlocks', () => {
+  it.each([1, 3, 7, 1000])('gives whole lines whatever the chunk size (%i characters)', (chunkSize) => {
+    const blocks: string[] = [];
+    const splitter = new LineBlocks((text) => blocks.push(text));
     const text = '{"a":1}\r\n\n  \n{"b":"é"}\n{"c":3}';
     for (let start = 0; start < text.length; start += chunkSize) splitter.push(text.slice(start, start + chunkSize));
     splitter.end();
-    expect(records).toEqual([
-      ['{"a":1}', 1],
-      ['{"b":"é"}', 4],
-      ['{"c":3}', 5],
-    ]);
+    expect(blocks.join('')).toBe(text);
+    for (const block of blocks.slice(0, -1)) expect(block.endsWith('\n')).toBe(true);
+    expect(blocks.at(-1)).toMatch(/\{"c":3\}$/);
   });
 });
 

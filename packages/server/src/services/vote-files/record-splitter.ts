@@ -1,56 +1,31 @@
 /** Receives one record's bytes [start, end) and its 1-based element number. */
 export type RecordHandler = (bytes: Uint8Array, start: number, end: number, ordinal: number) => void;
 
-/** Receives one non-blank line and its 1-based line number. */
-export type LineHandler = (line: string, lineNumber: number) => void;
-
 /**
- * Splits decoded JSON Lines text, fed in chunks of any size, into lines. Blank lines are skipped
- * but counted, so the number is the file's line number; a trailing `\r` is dropped.
+ * Cuts decoded JSON Lines text, fed in chunks of any size, into blocks of whole lines: each block
+ * ends with a newline, except the last one given by {@link end}. Lines are never split.
  */
-export class LineSplitter {
+export class LineBlocks {
   private pending = '';
-  private line = 0;
 
-  constructor(private readonly onLine: LineHandler) {}
+  constructor(private readonly onBlock: (text: string) => void) {}
 
   /** Feeds the next piece of text. */
   push(text: string): void {
-    let start = 0;
-    if (this.pending.length > 0) {
-      const newline = text.indexOf('\n');
-      if (newline < 0) {
-        this.pending += text;
-        return;
-      }
-      this.emit(this.pending + text.slice(0, newline));
-      this.pending = '';
-      start = newline + 1;
+    const lastNewline = text.lastIndexOf('\n');
+    if (lastNewline < 0) {
+      this.pending += text;
+      return;
     }
-    for (;;) {
-      const newline = text.indexOf('\n', start);
-      if (newline < 0) break;
-      this.emit(text.slice(start, newline));
-      start = newline + 1;
-    }
-    this.pending = start < text.length ? text.slice(start) : '';
+    const block = this.pending + text.slice(0, lastNewline + 1);
+    this.pending = text.slice(lastNewline + 1);
+    this.onBlock(block);
   }
 
-  /** Ends the text (a last line without a final newline is still a record). */
+  /** Ends the text; a last line without a final newline is still a line. */
   end(): void {
-    if (this.pending.length > 0) this.emit(this.pending);
+    if (this.pending.length > 0) this.onBlock(this.pending);
     this.pending = '';
-  }
-
-  /** Lines seen so far, blank ones included. */
-  get lineCount(): number {
-    return this.line;
-  }
-
-  private emit(line: string): void {
-    this.line += 1;
-    const trimmed = line.trim();
-    if (trimmed.length > 0) this.onLine(trimmed, this.line);
   }
 }
 

@@ -37,23 +37,54 @@ export class VoteCollector {
     this.convert = createRowConverter(format, this.options);
   }
 
-  /** Adds one JSON Lines line: through the first row's {@link LinePattern} when it fits, else JSON.parse. */
-  addLine(line: string, location: string): void {
-    const record = this.pattern?.match(line, this.shape!) ?? parseJson(this.path, line, location);
-    this.add(record, location);
-    if (!this.patternChecked && this.format !== undefined) {
-      this.patternChecked = true;
-      if (record !== null && typeof record === 'object' && !Array.isArray(record)) {
-        this.pattern = LinePattern.of(record as Record<string, unknown>, FORMAT_COLUMNS[this.format]);
-        this.shape = FORMAT_SHAPES[this.format];
+  /** Lines seen by {@link addText}, blank ones included. */
+  lineCount = 0;
+
+  /**
+   * Adds the lines of a block of JSON Lines text (whole lines only): each line goes through the
+   * first row's {@link LinePattern} when it has that layout, else through JSON.parse. Blank
+   * lines are skipped but counted, so error messages give the file's line numbers.
+   */
+  addText(text: string): void {
+    let position = 0;
+    while (position < text.length) {
+      this.lineCount += 1;
+      const pattern = this.pattern;
+      if (pattern !== undefined) {
+        const end = pattern.matchAt(text, position);
+        if (end >= 0) {
+          this.add(pattern.record(this.shape!), this.lineCount);
+          position = end;
+          continue;
+        }
       }
+      let newline = text.indexOf('\n', position);
+      if (newline < 0) newline = text.length;
+      const line = text.slice(position, newline).trim();
+      position = newline + 1;
+      if (line.length === 0) continue;
+      const record = parseJson(this.path, line, `line ${this.lineCount}`);
+      this.add(record, this.lineCount);
+      if (!this.patternChecked && this.format !== undefined) this.choosePattern(record);
     }
   }
 
-  add(record: unknown, location: string): void {
+  private choosePattern(record: unknown): void {
+    this.patternChecked = true;
+    if (record !== null && typeof record === 'object' && !Array.isArray(record)) {
+      this.pattern = LinePattern.of(record as Record<string, unknown>, FORMAT_COLUMNS[this.format!]);
+      this.shape = FORMAT_SHAPES[this.format!];
+    }
+  }
+
+  /**
+   * Adds one record; `where` is its line number (JSON Lines) or a location such as "row 7",
+   * used only in error messages.
+   */
+  add(record: unknown, where: number | string): void {
     this.records += 1;
     if (record === null || typeof record !== 'object' || Array.isArray(record)) {
-      throw new VoteFileError(this.path, location, 'expected a JSON object');
+      throw new VoteFileError(this.path, locationOf(where), 'expected a JSON object');
     }
     const fields = record as Record<string, unknown>;
     try {
@@ -70,10 +101,14 @@ export class VoteCollector {
       }
       builder.addIndexed(this.lastAIndex, builder.modelIndex(row.modelB), row.outcome, row.style);
     } catch (error) {
-      if (error instanceof VoteRowError) throw new VoteFileError(this.path, location, error.message);
+      if (error instanceof VoteRowError) throw new VoteFileError(this.path, locationOf(where), error.message);
       throw error;
     }
   }
+}
+
+function locationOf(where: number | string): string {
+  return typeof where === 'number' ? `line ${where}` : where;
 }
 
 /** JSON.parse with the file and line in the error. */
