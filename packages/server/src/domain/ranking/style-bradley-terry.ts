@@ -99,7 +99,7 @@ function accumulate(
     const a = runA[run]!;
     const b = runB[run]!;
     const difference = theta[a]! - theta[b]!;
-    runSums(rows, run, difference, beta4, withObjective, curvature, m, scratch);
+    runSums(rows, run, difference, beta4, withObjective, curvature, false, m, scratch);
     first.gradient[a]! += scratch[0]!;
     first.gradient[b]! -= scratch[0]!;
     first.objective += scratch[1]!;
@@ -107,11 +107,14 @@ function accumulate(
     first.gradientBeta[1]! += scratch[3]!;
     first.gradientBeta[2]! += scratch[4]!;
     first.gradientBeta[3]! += scratch[5]!;
-    if (meat !== undefined) meatRun(rows, run, difference, beta4, meat, m);
+    if (meat !== undefined) runSums(rows, run, difference, beta4, false, meat, true, m, scratch);
   }
 }
 
-/** Gradient, J (when asked) and curvature sums of one run; writes [Σ residual, J, ∇β₀…∇β₃] into `out`. */
+/**
+ * Gradient, J (when asked) and curvature sums of one run; writes [Σ residual, J, ∇β₀…∇β₃] into
+ * `out`. With `meat`, the second-order sums are weighted by w(y − p)² instead of w·p(1 − p).
+ */
 function runSums(
   rows: StyleRows,
   run: number,
@@ -119,6 +122,7 @@ function runSums(
   beta4: Float64Array,
   withObjective: boolean,
   curvature: PassSums,
+  meat: boolean,
   m: number,
   out: Float64Array,
 ): void {
@@ -167,7 +171,7 @@ function runSums(
     g1 += residual * x1;
     g2 += residual * x2;
     g3 += residual * x3;
-    const w = weight * probability * (1 - probability);
+    const w = meat ? residual * (probability - label) : weight * probability * (1 - probability);
     total += w;
     const w0 = w * x0;
     const w1 = w * x1;
@@ -195,30 +199,6 @@ function runSums(
   out[4] = g2;
   out[5] = g3;
   addRunSums(curvature, rows.runA[run]!, rows.runB[run]!, m, total, c0, c1, c2, c3, [s00, s10, s11, s20, s21, s22, s30, s31, s32, s33]);
-}
-
-/** The sandwich meat of one run: the curvature sums with weight w(y − p)². */
-function meatRun(rows: StyleRows, run: number, difference: number, beta4: Float64Array, target: PassSums, m: number): void {
-  const { runStart, outcome, x, weights } = rows;
-  let total = 0;
-  const c = [0, 0, 0, 0];
-  const s = new Array<number>(10).fill(0);
-  for (let vote = runStart[run]!, end = runStart[run + 1]!; vote < end; vote++) {
-    const weight = weights === undefined ? 1 : weights[vote]!;
-    if (weight === 0) continue;
-    const base = vote << 2;
-    const v = [x[base]!, x[base + 1]!, x[base + 2]!, x[base + 3]!] as const;
-    const z = difference + v[0] * beta4[0]! + v[1] * beta4[1]! + v[2] * beta4[2]! + v[3] * beta4[3]!;
-    const deviation = LABELS[outcome[vote]!]! - 1 / (1 + Math.exp(-z));
-    const w = weight * deviation * deviation;
-    total += w;
-    let index = 0;
-    for (let f = 0; f < 4; f++) {
-      c[f]! += w * v[f];
-      for (let g = 0; g <= f; g++) s[index++]! += w * v[f] * v[g];
-    }
-  }
-  addRunSums(target, rows.runA[run]!, rows.runB[run]!, m, total, c[0]!, c[1]!, c[2]!, c[3]!, s);
 }
 
 function addRunSums(
