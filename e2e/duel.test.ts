@@ -35,7 +35,12 @@ describe('arena in a real browser', () => {
       const b = document.querySelector('[data-testid="answer-b"]')?.textContent ?? '';
       return a.length > 10 && b.length > 10 && document.querySelector('[data-testid="duel"]')?.getAttribute('aria-busy') === 'true';
     });
+    // A finished paragraph is rendered once: the same DOM node survives the rest of the stream.
+    await page.waitForFunction(() => document.querySelector('[data-testid="answer-a"] .block') !== null);
+    await page.evaluate(() => ((document.querySelector('[data-testid="answer-a"] .block') as HTMLElement & { __first?: boolean }).__first = true));
     await page.getByTestId('vote-panel').waitFor();
+    expect(await page.evaluate(() => (document.querySelector('[data-testid="answer-a"] .block') as HTMLElement & { __first?: boolean }).__first)).toBe(true);
+    expect(await page.locator('[data-testid="answer-a"] .block').count()).toBeGreaterThan(3);
     expect(await page.locator('[data-testid="answer-a"] pre code').count()).toBeGreaterThan(0);
     expect(await page.locator('[data-testid="answer-a"] .copy').count()).toBeGreaterThan(0);
     const duelId = await page.getByTestId('duel').getAttribute('data-duel-id');
