@@ -136,6 +136,7 @@ export const en: Messages = {
   'leaderboard.search': 'Search a model',
   'leaderboard.csv': 'Download CSV',
   'leaderboard.empty': 'No model to rank yet: vote in the arena!',
+  'leaderboard.min_votes': '{n} of the {min} votes needed',
   'leaderboard.unavailable': 'The leaderboard is not available yet.',
   'leaderboard.table_caption': 'Model leaderboard',
   'leaderboard.col.rank': 'Rank',

@@ -134,6 +134,7 @@ export const fr = {
   'leaderboard.search': 'Rechercher un modèle',
   'leaderboard.csv': 'Télécharger en CSV',
   'leaderboard.empty': 'Aucun modèle à classer pour l’instant : votez dans l’arène !',
+  'leaderboard.min_votes': '{n} votes sur les {min} nécessaires',
   'leaderboard.unavailable': 'Le classement n’est pas encore disponible.',
   'leaderboard.table_caption': 'Classement des modèles',
   'leaderboard.col.rank': 'Rang',
