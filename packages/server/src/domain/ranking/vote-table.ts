@@ -48,9 +48,10 @@ export interface VoteTable {
   readonly outcome: Uint8Array;
   /**
    * Raw style counts, 8 per vote in the order len_a, len_b, headers_a, headers_b, lists_a,
-   * lists_b, bold_a, bold_b; undefined when no vote carried style counts.
+   * lists_b, bold_a, bold_b; undefined when no vote carried style counts. 16-bit while every
+   * count fits (half the memory), 32-bit otherwise.
    */
-  readonly style: Uint32Array | undefined;
+  readonly style: Uint16Array | Uint32Array | undefined;
   /** Number of votes that had style counts (all of them, or the style fit cannot run). */
   readonly votesWithStyle: number;
   /** Votes seen, self-play included. */
@@ -72,7 +73,7 @@ export class VoteTableBuilder {
   private a: Int32Array;
   private b: Int32Array;
   private outcomes: Uint8Array;
-  private style: Uint32Array | undefined;
+  private style: Uint16Array | Uint32Array | undefined;
   private withStyle = 0;
   private raw = 0;
   private selfPlay = 0;
@@ -112,9 +113,15 @@ export class VoteTableBuilder {
     this.b[row] = b;
     this.outcomes[row] = outcomeCode;
     if (styleCounts) {
-      this.style ??= new Uint32Array(this.capacity * 8);
+      this.style ??= new Uint16Array(this.capacity * 8);
       const base = row * 8;
-      for (let k = 0; k < 8; k++) this.style[base + k] = styleCounts[k]!;
+      for (let k = 0; k < 8; k++) {
+        const count = styleCounts[k]!;
+        if (count > 0xffff && this.style instanceof Uint16Array) {
+          this.style = copyInto(new Uint32Array(this.capacity * 8), this.style);
+        }
+        this.style[base + k] = count;
+      }
       this.withStyle += 1;
     }
     this.size = row + 1;
@@ -197,11 +204,17 @@ export class VoteTableBuilder {
     this.a = copyInto(new Int32Array(capacity), this.a.subarray(0, this.size));
     this.b = copyInto(new Int32Array(capacity), this.b.subarray(0, this.size));
     this.outcomes = copyInto(new Uint8Array(capacity), this.outcomes.subarray(0, this.size));
-    if (this.style) this.style = copyInto(new Uint32Array(capacity * 8), this.style.subarray(0, this.size * 8));
+    if (this.style) {
+      const wider = this.style instanceof Uint32Array ? new Uint32Array(capacity * 8) : new Uint16Array(capacity * 8);
+      this.style = copyInto(wider, this.style.subarray(0, this.size * 8));
+    }
   }
 }
 
-function copyInto<T extends Int32Array | Uint8Array | Uint32Array>(target: T, source: T): T {
+function copyInto<T extends Int32Array | Uint8Array | Uint16Array | Uint32Array>(
+  target: T,
+  source: Int32Array | Uint8Array | Uint16Array | Uint32Array,
+): T {
   target.set(source);
   return target;
 }
@@ -228,7 +241,8 @@ export function concatVoteTables(tables: readonly VoteTable[]): VoteTable {
   const modelB = new Int32Array(total);
   const outcome = new Uint8Array(total);
   const fullStyle = tables.every((table) => table.style !== undefined && table.votesWithStyle === table.length);
-  const style = fullStyle && total > 0 ? new Uint32Array(total * 8) : undefined;
+  const wide = tables.some((table) => table.style instanceof Uint32Array);
+  const style = fullStyle && total > 0 ? (wide ? new Uint32Array(total * 8) : new Uint16Array(total * 8)) : undefined;
   let offset = 0;
   for (const table of tables) {
     const remap = Int32Array.from(table.models, (name) => indexOf.get(name)!);

@@ -76,16 +76,21 @@ export async function readJsonlInParallel(
   };
 }
 
+/** Runs one worker; resolves once it has exited, so its heap is gone before the merge. */
 function runPart(task: JsonlRangeTask): Promise<PartResult> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL('./jsonl-parse-worker.mjs', import.meta.url), { workerData: task });
+    const worker = new Worker(new URL('./jsonl-parse-worker.mjs', import.meta.url), {
+      workerData: task,
+      resourceLimits: { maxYoungGenerationSizeMb: 8 },
+    });
+    let result: PartResult | undefined;
     worker.once('message', (message: PartResult) => {
-      resolve(message);
-      void worker.terminate();
+      result = message;
     });
     worker.once('error', reject);
     worker.once('exit', (code) => {
-      if (code !== 0) reject(new Error(`vote parsing worker stopped with exit code ${code}`));
+      if (result) resolve(result);
+      else reject(new Error(`vote parsing worker stopped with exit code ${code}`));
     });
   });
 }
