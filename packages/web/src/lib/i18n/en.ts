@@ -52,7 +52,7 @@ export const en: Messages = {
   'arena.vs_banner': 'Chosen duel: {names}',
   'arena.model_a': 'Model A',
   'arena.model_b': 'Model B',
-  'arena.you': 'You',
+  'arena.you': 'You: ',
   'arena.streaming': 'Answering…',
   'arena.waiting': 'Waiting for the answer…',
   'arena.done': 'Done',

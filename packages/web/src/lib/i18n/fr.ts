@@ -50,7 +50,7 @@ export const fr = {
   'arena.vs_banner': 'Duel choisi : {names}',
   'arena.model_a': 'Modèle A',
   'arena.model_b': 'Modèle B',
-  'arena.you': 'Vous',
+  'arena.you': 'Vous : ',
   'arena.streaming': 'Réponse en cours…',
   'arena.waiting': 'En attente de la réponse…',
   'arena.done': 'Terminé',
