@@ -192,7 +192,9 @@ function emptyRow(): LeaderboardRow {
 }
 
 function tableReport(board: Leaderboard): string {
+  const several = board.components.length > 1;
   const header = ['rank', 'model', 'rating', '95% CI', 'rank range', 'tier', 'battles', 'win rate', 'both bad', ''];
+  if (several) header.splice(2, 0, 'component');
   const body = board.rows.map((row) => [
     row.rank === null ? '–' : String(row.rank),
     row.model,
@@ -205,8 +207,9 @@ function tableReport(board: Leaderboard): string {
     `${(100 * row.bothBadRate).toFixed(1)} %`,
     row.provisional ? 'provisional (not enough data)' : '',
   ]);
+  if (several) body.forEach((cells, index) => cells.splice(2, 0, String(board.rows[index]!.component + 1)));
   const widths = header.map((title, column) => Math.max(title.length, ...body.map((cells) => cells[column]!.length)));
-  const numeric = new Set([0, 2, 5, 6, 7, 8]);
+  const numeric = new Set(several ? [0, 2, 3, 6, 7, 8, 9] : [0, 2, 5, 6, 7, 8]);
   const line = (cells: string[]) =>
     cells
       .map((cell, column) => (numeric.has(column) ? cell.padStart(widths[column]!) : cell.padEnd(widths[column]!)))
@@ -216,6 +219,7 @@ function tableReport(board: Leaderboard): string {
     `variant ${board.variant ?? 'none'} · ${board.nVotesUsed} votes (${board.nSelfPlayDropped} self-play dropped) · ${board.nModels} models · ${board.components.length} component(s) · intervals: ${board.uncertainty}${board.bootstrap ? ` (${board.bootstrap.rounds} rounds)` : ''}`,
   ];
   if (board.note) summary.push(`note: ${board.note}`);
+  if (several) summary.push('ratings are comparable only within a component (each is centred on 1000)');
   if (board.style) {
     const features = Object.entries(board.style.betaPointsPerSd).map(([name, value]) => `${name} ${value.toFixed(1)}`);
     summary.push(`style (rating points per SD): ${features.join(', ')}`);
