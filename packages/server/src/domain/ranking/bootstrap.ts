@@ -73,10 +73,11 @@ export function bootstrapBradleyTerry(
       resample.winsJ[p] = drawn[p * 3 + 2]!;
     }
     const target = theta.subarray(round * m, (round + 1) * m);
-    // Usual case: everyone still compared both ways; a few fixed-Hessian steps suffice.
+    // Usual case: everyone still compared both ways; a few fixed-Hessian steps suffice. A last
+    // step below 1e-6 (2e-4 rating points) is far below any bootstrap spread.
     if (factor && isStronglyConnected(resample)) {
       roundTheta.set(options.initialTheta);
-      const steps = refineWithFixedHessian(resample, factor, roundTheta, options.lambdaTheta, allModels, 1e-7);
+      const steps = refineWithFixedHessian(resample, factor, roundTheta, options.lambdaTheta, allModels, 1e-6);
       if (steps >= 0) {
         writeRound(target, roundTheta, everyone, options);
         continue;
