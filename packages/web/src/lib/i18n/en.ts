@@ -187,13 +187,13 @@ export const en: Messages = {
   'models.duel_with': 'Start a duel with this model',
 
   'datasets.title': 'Datasets',
-  'datasets.intro': 'Agora publishes the arena’s conversations, votes and reactions under an open licence, after personal data is filtered out.',
-  'datasets.status': 'Regular publication comes in a later release. Today an operator can export the data with the command line:',
+  'datasets.intro': 'Agora will publish the arena’s conversations, votes and reactions under an open licence, after personal data is filtered out.',
+  'datasets.status': 'Nothing is published yet: the datasets and the export command come in a later release. This is how they will be used (planned command):',
   'datasets.list_title': 'What will be published',
   'datasets.conversations': 'conversations: the prompts and both answers, with language and topic',
   'datasets.votes': 'votes: the choice (A, B, tie, both bad) and the notes',
   'datasets.reactions': 'reactions: like / dislike on each answer',
   'datasets.preferences': 'preference pairs (DPO, KTO) ready for training',
   'datasets.load_title': 'Loading them',
-  'datasets.load_body': 'The files are Parquet and JSONL, readable with pandas, DuckDB or Hugging Face’s datasets library:',
+  'datasets.load_body': 'The files will be Parquet and JSONL, readable with pandas, DuckDB or Hugging Face’s datasets library:',
 };

@@ -185,15 +185,15 @@ export const fr = {
   'models.duel_with': 'Lancer un duel avec ce modèle',
 
   'datasets.title': 'Jeux de données',
-  'datasets.intro': 'Agora publie les conversations, votes et réactions de l’arène sous licence ouverte, après filtrage des données personnelles.',
-  'datasets.status': 'La publication régulière arrive dans une prochaine version. Aujourd’hui, un opérateur peut exporter les données avec la ligne de commande :',
+  'datasets.intro': 'Agora publiera les conversations, votes et réactions de l’arène sous licence ouverte, après filtrage des données personnelles.',
+  'datasets.status': 'Rien n’est encore publié : les jeux de données et la commande d’export arrivent dans une prochaine version. Voici comment ils s’utiliseront (commande prévue) :',
   'datasets.list_title': 'Ce qui sera publié',
   'datasets.conversations': 'conversations : les questions et les deux réponses, avec la langue et le thème',
   'datasets.votes': 'votes : le choix (A, B, égalité, les deux mauvais) et les appréciations',
   'datasets.reactions': 'réactions : j’aime / je n’aime pas sur chaque réponse',
   'datasets.preferences': 'paires de préférences (DPO, KTO) prêtes pour l’entraînement',
   'datasets.load_title': 'Les charger',
-  'datasets.load_body': 'Les fichiers sont au format Parquet et JSONL, lisibles par pandas, DuckDB ou la bibliothèque datasets de Hugging Face :',
+  'datasets.load_body': 'Les fichiers seront au format Parquet et JSONL, lisibles par pandas, DuckDB ou la bibliothèque datasets de Hugging Face :',
 } as const;
 
 export type MessageKey = keyof typeof fr;
