@@ -32,55 +32,105 @@ export interface AggregateOptions {
 }
 
 /**
- * Aggregates the votes to per-pair counts. With m models this is at most m(m−1)/2 pairs
- * whatever the number of votes (a dense m×m scratch array below 2,048 models, a map above).
+ * Vote counts per ordered cell (model_a, model_b, outcome code), for m ≤ 1,024 a dense
+ * m·m·4 array filled in one branch-free pass, otherwise a map. Both `aggregatePairs` and
+ * `countCells` are derived from it.
  */
-export function aggregatePairs(table: VoteTable, options: AggregateOptions = {}): PairCounts {
+export interface OrderedCells {
+  readonly modelCount: number;
+  readonly dense: Uint32Array | undefined;
+  readonly sparse: Map<number, number> | undefined;
+}
+
+/** Counts the votes per ordered (a, b, outcome) cell. */
+export function orderedCells(table: VoteTable): OrderedCells {
   const m = table.models.length;
   const { modelA, modelB, outcome } = table;
-  const dense = m <= 2048;
-  const scratch = dense ? new Float64Array(m * m * 3) : undefined;
-  const sparse = dense ? undefined : new Map<number, Float64Array>();
+  if (m <= 1024) {
+    const dense = new Uint32Array(m * m * 4);
+    for (let row = 0; row < table.length; row++) {
+      dense[((modelA[row]! * m + modelB[row]!) << 2) | outcome[row]!]! += 1;
+    }
+    return { modelCount: m, dense, sparse: undefined };
+  }
+  const sparse = new Map<number, number>();
   for (let row = 0; row < table.length; row++) {
-    const code = outcome[row]!;
-    const isTie = code >= OUTCOME_CODE.tie;
-    if (isTie && options.dropTies) continue;
-    const a = modelA[row]!;
-    const b = modelB[row]!;
-    const low = a < b ? a : b;
-    const high = a < b ? b : a;
-    // slot 0: low wins, 1: tie, 2: high wins
-    const slot = isTie ? 1 : (code === OUTCOME_CODE.model_a) === (a === low) ? 0 : 2;
-    if (scratch) {
-      scratch[(low * m + high) * 3 + slot]! += 1;
-    } else {
-      const key = low * m + high;
-      let entry = sparse!.get(key);
-      if (!entry) sparse!.set(key, (entry = new Float64Array(3)));
-      entry[slot]! += 1;
-    }
+    const key = (modelA[row]! * m + modelB[row]!) * 4 + outcome[row]!;
+    sparse.set(key, (sparse.get(key) ?? 0) + 1);
   }
-  const keys: number[] = [];
-  if (scratch) {
-    for (let low = 0; low < m; low++) {
-      for (let high = low + 1; high < m; high++) {
-        const base = (low * m + high) * 3;
-        if (scratch[base]! + scratch[base + 1]! + scratch[base + 2]! > 0) keys.push(low * m + high);
-      }
+  return { modelCount: m, dense: undefined, sparse };
+}
+
+function cellCount(cells: OrderedCells, a: number, b: number, code: number): number {
+  const key = (a * cells.modelCount + b) * 4 + code;
+  return cells.dense ? cells.dense[key]! : (cells.sparse!.get(key) ?? 0);
+}
+
+/** Ordered pairs (a, b) with at least one vote, a·m + b ascending. */
+function orderedPairsWithVotes(cells: OrderedCells): number[] {
+  const m = cells.modelCount;
+  if (cells.dense) {
+    const keys: number[] = [];
+    for (let key = 0; key < m * m; key++) {
+      const base = key << 2;
+      if (cells.dense[base]! + cells.dense[base + 1]! + cells.dense[base + 2]! + cells.dense[base + 3]! > 0) keys.push(key);
     }
-  } else {
-    keys.push(...[...sparse!.keys()].sort((x, y) => x - y));
+    return keys;
   }
+  return [...new Set([...cells.sparse!.keys()].map((key) => Math.floor(key / 4)))].sort((x, y) => x - y);
+}
+
+/**
+ * Aggregates the votes to per-pair counts. With m models this is at most m(m−1)/2 pairs
+ * whatever the number of votes.
+ */
+export function aggregatePairs(
+  table: VoteTable,
+  options: AggregateOptions = {},
+  cells: OrderedCells = orderedCells(table),
+): PairCounts {
+  const m = cells.modelCount;
+  const unordered = new Set<number>();
+  for (const key of orderedPairsWithVotes(cells)) {
+    const a = Math.floor(key / m);
+    const b = key % m;
+    unordered.add(Math.min(a, b) * m + Math.max(a, b));
+  }
+  const keys = [...unordered].sort((x, y) => x - y);
   const counts = allocatePairs(m, keys.length);
-  keys.forEach((key, index) => {
-    const cell = scratch ? scratch.subarray(key * 3, key * 3 + 3) : sparse!.get(key)!;
-    counts.i[index] = Math.floor(key / m);
-    counts.j[index] = key % m;
-    counts.winsI[index] = cell[0]!;
-    counts.ties[index] = cell[1]!;
-    counts.winsJ[index] = cell[2]!;
-  });
-  return counts;
+  let length = 0;
+  for (const key of keys) {
+    const i = Math.floor(key / m);
+    const j = key % m;
+    const winsI = cellCount(cells, i, j, OUTCOME_CODE.model_a) + cellCount(cells, j, i, OUTCOME_CODE.model_b);
+    const winsJ = cellCount(cells, i, j, OUTCOME_CODE.model_b) + cellCount(cells, j, i, OUTCOME_CODE.model_a);
+    const ties = options.dropTies
+      ? 0
+      : cellCount(cells, i, j, OUTCOME_CODE.tie) +
+        cellCount(cells, i, j, OUTCOME_CODE.both_bad) +
+        cellCount(cells, j, i, OUTCOME_CODE.tie) +
+        cellCount(cells, j, i, OUTCOME_CODE.both_bad);
+    if (winsI + ties + winsJ === 0) continue;
+    counts.i[length] = i;
+    counts.j[length] = j;
+    counts.winsI[length] = winsI;
+    counts.ties[length] = ties;
+    counts.winsJ[length] = winsJ;
+    length += 1;
+  }
+  return length === keys.length ? counts : truncatePairs(counts, length);
+}
+
+function truncatePairs(counts: PairCounts, length: number): PairCounts {
+  return {
+    modelCount: counts.modelCount,
+    length,
+    i: counts.i.slice(0, length),
+    j: counts.j.slice(0, length),
+    winsI: counts.winsI.slice(0, length),
+    ties: counts.ties.slice(0, length),
+    winsJ: counts.winsJ.slice(0, length),
+  };
 }
 
 /** Allocates an empty {@link PairCounts} of `length` pairs. */
@@ -100,14 +150,16 @@ export function allocatePairs(modelCount: number, length: number): PairCounts {
  * Number of distinct (model_a, model_b, y) cells, the unit arena-rank and FastChat aggregate to
  * (A/B order kept, tie and both-bad merged since both have y = ½).
  */
-export function countCells(table: VoteTable): number {
-  const seen = new Set<number>();
-  const m = table.models.length;
-  for (let row = 0; row < table.length; row++) {
-    const code = Math.min(table.outcome[row]!, OUTCOME_CODE.tie);
-    seen.add((table.modelA[row]! * m + table.modelB[row]!) * 3 + code);
+export function countCells(table: VoteTable, cells: OrderedCells = orderedCells(table)): number {
+  let count = 0;
+  for (const key of orderedPairsWithVotes(cells)) {
+    const a = Math.floor(key / cells.modelCount);
+    const b = key % cells.modelCount;
+    if (cellCount(cells, a, b, OUTCOME_CODE.model_a) > 0) count += 1;
+    if (cellCount(cells, a, b, OUTCOME_CODE.model_b) > 0) count += 1;
+    if (cellCount(cells, a, b, OUTCOME_CODE.tie) + cellCount(cells, a, b, OUTCOME_CODE.both_bad) > 0) count += 1;
   }
-  return seen.size;
+  return count;
 }
 
 /** Votes, wins, losses, ties and both-bad votes of every model (index order). */

@@ -272,7 +272,7 @@ function runBootstrap(
       initialBeta,
     });
   }
-  const pairs = fit.definition.dropTies ? aggregatePairs(data.table, { dropTies: true }) : data.pairs;
+  const pairs = fit.definition.dropTies ? aggregatePairs(data.table, { dropTies: true }, data.cells) : data.pairs;
   return bootstrapBradleyTerry(pairs, common);
 }
 

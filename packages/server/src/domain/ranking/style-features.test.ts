@@ -62,6 +62,22 @@ describe('buildStyleDesign', () => {
     expect([0, 1, 2].map((vote) => design.rows.x[vote * 4 + 3])).toEqual([0, 0, 0]);
   });
 
+  it('detects a constant non-zero column despite rounding', () => {
+    const constant = Array.from({ length: 1001 }, (_, index) => ({
+      modelA: 'a',
+      modelB: 'b',
+      outcome: 'tie' as const,
+      style: {
+        a: { len: 10 + (index % 7), headers: 3, lists: 0, bold: 0 },
+        b: { len: 5, headers: 1, lists: 0, bold: 0 },
+      },
+    }));
+    const design = buildStyleDesign(buildVoteTable(constant));
+    expect(design.stdD[1]).toBe(0);
+    expect(design.meanD[1]).toBeCloseTo(2 / 5, 12);
+    expect(design.active).toEqual([0]);
+  });
+
   it("supports compar:IA's (a − b)/(a + b) rule, 0 when both are 0", () => {
     const design = buildStyleDesign(buildVoteTable(votes), 'compar');
     expect(design.meanD[0]).toBeCloseTo(0, 12);

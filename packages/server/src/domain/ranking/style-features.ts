@@ -118,6 +118,7 @@ export function buildStyleDesign(table: VoteTable, rule: StyleRule = 'fastchat')
   for (let vote = 0; vote < n; vote++) position[order[vote]!] = vote;
   const x = new Float64Array(n * 4);
   const sums = [0, 0, 0, 0];
+  const squares = [0, 0, 0, 0];
   const offset = rule === 'fastchat' ? 1 : 0;
   // one sequential pass over the counts, writing each vote's 4 features at its grouped position
   for (let row = 0; row < n; row++) {
@@ -129,16 +130,21 @@ export function buildStyleDesign(table: VoteTable, rule: StyleRule = 'fastchat')
       const value = total === 0 ? 0 : (a - b) / total;
       x[base + feature] = value;
       sums[feature]! += value;
+      squares[feature]! += value * value;
     }
   }
   const meanD = sums.map((sum) => (n > 0 ? sum / n : 0));
-  const squares = [0, 0, 0, 0];
-  for (let vote = 0; vote < n; vote++) {
-    for (let feature = 0; feature < 4; feature++) squares[feature]! += (x[vote * 4 + feature]! - meanD[feature]!) ** 2;
-  }
+  // d lies in [−1, 1], so E[d²] − mean² is accurate to ~1e-16 in the variance; only a (nearly)
+  // constant column needs the exact two-pass sum to tell 0 from rounding noise.
   const stdD = squares.map((sum, feature) => {
-    const std = n > 0 ? Math.sqrt(sum / n) : 0;
-    return std <= 1e-12 * Math.max(1, Math.abs(meanD[feature]!)) ? 0 : std;
+    const mean = meanD[feature]!;
+    let std = n > 0 ? Math.sqrt(Math.max(0, sum / n - mean * mean)) : 0;
+    if (std < 1e-6 * Math.max(1, Math.abs(mean))) {
+      let exact = 0;
+      for (let vote = 0; vote < n; vote++) exact += (x[vote * 4 + feature]! - mean) ** 2;
+      std = n > 0 ? Math.sqrt(exact / n) : 0;
+    }
+    return std <= 1e-12 * Math.max(1, Math.abs(mean)) ? 0 : std;
   });
   const inverse = stdD.map((std) => (std === 0 ? 0 : 1 / std));
   for (let vote = 0; vote < n; vote++) {

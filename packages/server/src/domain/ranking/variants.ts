@@ -1,4 +1,12 @@
-import { aggregatePairs, countCells, tallyModels, type ModelTally, type PairCounts } from './aggregate-cells';
+import {
+  aggregatePairs,
+  countCells,
+  orderedCells,
+  tallyModels,
+  type ModelTally,
+  type OrderedCells,
+  type PairCounts,
+} from './aggregate-cells';
 import { fitBradleyTerry } from './bradley-terry';
 import { analyzeGraph, type GraphAnalysis } from './components';
 import { SCALE, toRating } from './gauge';
@@ -77,6 +85,8 @@ export const RANKING_VARIANTS: Readonly<Record<RankingVariant, VariantDefinition
 /** Aggregates and graph facts computed once per vote table and shared by every variant. */
 export interface RankingData {
   readonly table: VoteTable;
+  /** Votes per ordered (a, b, outcome) cell. */
+  readonly cells: OrderedCells;
   readonly pairs: PairCounts;
   readonly graph: GraphAnalysis;
   readonly tallies: ModelTally[];
@@ -86,13 +96,15 @@ export interface RankingData {
 
 /** Aggregates the votes and analyses the comparison graph. */
 export function prepareRanking(table: VoteTable): RankingData {
-  const pairs = aggregatePairs(table);
+  const cells = orderedCells(table);
+  const pairs = aggregatePairs(table, {}, cells);
   return {
     table,
+    cells,
     pairs,
     graph: analyzeGraph(pairs),
     tallies: tallyModels(table),
-    cellCount: countCells(table),
+    cellCount: countCells(table, cells),
   };
 }
 
@@ -156,7 +168,7 @@ export function fitVariant(
   options: FitVariantOptions = {},
 ): VariantFit {
   const definition = RANKING_VARIANTS[variant];
-  const pairs = definition.dropTies ? aggregatePairs(data.table, { dropTies: true }) : data.pairs;
+  const pairs = definition.dropTies ? aggregatePairs(data.table, { dropTies: true }, data.cells) : data.pairs;
   const graph = definition.dropTies ? analyzeGraph(pairs) : data.graph;
   const problem = definition.requiresMle ? mleProblem(data, pairs, graph) : null;
   if (problem !== null) {
@@ -190,7 +202,7 @@ export function fitVariant(
 export function missingMleReason(data: RankingData, variant: RankingVariant): string | null {
   const definition = RANKING_VARIANTS[variant];
   if (!definition.requiresMle) return null;
-  const pairs = definition.dropTies ? aggregatePairs(data.table, { dropTies: true }) : data.pairs;
+  const pairs = definition.dropTies ? aggregatePairs(data.table, { dropTies: true }, data.cells) : data.pairs;
   const graph = definition.dropTies ? analyzeGraph(pairs) : data.graph;
   return mleProblem(data, pairs, graph);
 }
