@@ -77,6 +77,7 @@ export async function createArena(config: Config, environment: Record<string, st
     onVoteRecorded: () => leaderboardRefresh.voteRecorded(),
     pairing,
     logError: (message, error) => logger.error({ err: error }, message),
+    logUpstream: (entry) => (entry.status === 'complete' ? logger.info({ upstream: entry }, 'upstream call') : logger.warn({ upstream: entry }, 'upstream call failed')),
   });
   const operations = new OperationsService(store, runtime.now);
   const rankingComputer = overrides.rankingComputer ?? new WorkerRankingComputer();

@@ -1,5 +1,5 @@
 import type { ServerType } from '@hono/node-server';
-import { pino } from 'pino';
+import { type Logger, pino } from 'pino';
 import { type ReceivedFrame, readStreamFrames } from '@agora/contract';
 import { parseCatalogue, type CatalogueModel } from '../src/config/catalogue';
 import { loadConfig } from '../src/config/config';
@@ -52,6 +52,7 @@ export interface TestArenaOptions {
   environment?: Record<string, string>;
   catalogue?: (fakeBaseUrl: string) => CatalogueModel[];
   runtime?: Runtime;
+  logger?: Logger;
 }
 
 /** A real arena over real HTTP, on a fresh store of the dialect, with the fake upstream behind it. */
@@ -62,7 +63,7 @@ export async function startTestArena(dialect: TestDialect, options: TestArenaOpt
   const environment = { DATABASE_URL: databaseUrl, PORT: '0', AGORA_LOG_LEVEL: 'silent', AGORA_REPLAY_TTL_S: '60', ...options.environment };
   const config = loadConfig(environment);
   const catalogue = options.catalogue?.(fake.baseUrl) ?? parseCatalogue(testCatalogueYaml(fake.baseUrl), 'test-models.yaml', environment);
-  const arena = await createArena(config, environment, { catalogue, logger: pino({ level: 'silent' }), runtime: options.runtime });
+  const arena = await createArena(config, environment, { catalogue, logger: options.logger ?? pino({ level: 'silent' }), runtime: options.runtime });
   const server: ServerType = await listen(arena, config);
   const address = server.address();
   const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;

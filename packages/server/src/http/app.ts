@@ -39,8 +39,11 @@ export function createApp(services: AppServices): Hono<AppEnv> {
 
   app.use('*', requestContext(services.logger));
   app.use('*', async (c, next) => {
+    const started = performance.now();
     await next();
-    services.metrics.httpRequests.inc({ method: c.req.method, route: routePath(c), status: String(c.res.status) });
+    const route = routePath(c);
+    services.metrics.httpRequests.inc({ method: c.req.method, route, status: String(c.res.status) });
+    services.logger.info({ requestId: c.get('requestId'), method: c.req.method, route, status: c.res.status, ms: Math.round((performance.now() - started) * 10) / 10 }, 'request');
   });
   // JSON escapes can multiply a prompt's size by up to 6; the limit still stops abuse early.
   app.use('/api/*', limitBody(services.settings.maxPromptChars * 6 + 64 * 1024));

@@ -23,7 +23,7 @@ import type { ArenaMetrics } from './arena-metrics';
 import type { PairingPolicy } from './pairing-policy';
 import type { RevealImpactEstimator } from './reveal-impact';
 import type { Runtime } from './runtime';
-import { type SideOutcome, type TurnOutcome, type TurnPlan, runTurn } from './turn-runner';
+import { type SideOutcome, type TurnOutcome, type TurnPlan, type UpstreamLogEntry, runTurn } from './turn-runner';
 import { type Frame, TurnStream } from './turn-stream';
 
 export interface DuelServiceDependencies {
@@ -39,6 +39,7 @@ export interface DuelServiceDependencies {
   /** Pair weights for the draw; uniform without it. */
   pairing?: PairingPolicy;
   logError: (message: string, error: unknown) => void;
+  logUpstream?: (entry: UpstreamLogEntry) => void;
 }
 
 const conflictMessages: Record<DuelConflict, string> = {
@@ -227,7 +228,7 @@ export class DuelService {
     const key = streamKey(duelId, plan.turn);
     this.live.set(key, stream);
     const { registry, catalogue, metrics, runtime, settings } = this.dependencies;
-    const task = runTurn(plan, stream, { registry, catalogue, metrics, random: runtime.random, now: runtime.now, retries: settings.upstreamRetries })
+    const task = runTurn(plan, stream, { registry, catalogue, metrics, random: runtime.random, now: runtime.now, retries: settings.upstreamRetries, logUpstream: this.dependencies.logUpstream })
       .then((outcome) => this.finishTurn(duelId, plan, stream, outcome))
       .catch((error: unknown) => this.abandonTurn(duelId, plan.turn, stream, error))
       .finally(() => {

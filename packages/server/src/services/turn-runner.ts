@@ -45,6 +45,8 @@ export interface SideOutcome {
   durationMs: number | null;
   status: 'complete' | 'failed' | 'cancelled';
   identityLeak: boolean;
+  /** The provider's metadata of the last call. */
+  metadata: UpstreamMetadata;
   /** Style counts of the answer for style-controlled rankings, counted when it completes. */
   style: StyleCounts | null;
   failures: UpstreamFailure[];
@@ -65,6 +67,30 @@ export interface TurnRunnerDependencies {
   now: () => Date;
   /** Retries of one call, before its first token and for retryable errors only. */
   retries: number;
+  /** Where each upstream call is logged, with the provider's metadata (never sent to clients). */
+  logUpstream?: (entry: UpstreamLogEntry) => void;
+}
+
+/** One upstream call as operators see it in the logs. */
+export interface UpstreamLogEntry {
+  model: string;
+  provider: string;
+  status: 'complete' | 'failed';
+  kind?: string;
+  statusCode?: number;
+  responseBody?: string;
+  ttftMs: number | null;
+  durationMs: number | null;
+  outputTokens?: number | null;
+  finishReason?: string | null;
+  /** What the provider said about itself: its response id, the model it actually served, its request id. */
+  metadata: UpstreamMetadata;
+}
+
+export interface UpstreamMetadata {
+  responseId?: string;
+  servedModel?: string;
+  requestId?: string;
 }
 
 /** Raised inside a side when the other side's failure cancelled the turn. */
@@ -101,7 +127,7 @@ async function runSide(
   const sidePlan = plan.sides[side];
   const outcome: SideOutcome = {
     side, modelId: sidePlan.modelId, text: '', reasoning: '', outputTokens: null, outputTokensSource: null,
-    finishReason: null, ttftMs: null, durationMs: null, status: 'failed', identityLeak: false, style: null, failures: [],
+    finishReason: null, ttftMs: null, durationMs: null, status: 'failed', identityLeak: false, metadata: {}, style: null, failures: [],
   };
   let attempt = 0;
   let replacementsLeft = sidePlan.replacementPool.length > 0 ? 1 : 0;
@@ -113,6 +139,7 @@ async function runSide(
       // Tokens counted here with one tokenizer for every model, so that lengths compare across vendors.
       outcome.style = countStyleElements([outcome.text], await loadTokenCounter());
       stream.push({ type: 'side-end', side, output_tokens: outcome.outputTokens });
+      logCall(dependencies, outcome, 'complete');
       return outcome;
     } catch (error) {
       if (error instanceof TurnCancelled || !ProviderCallError.isInstance(error)) {
@@ -123,6 +150,7 @@ async function runSide(
       const failure: UpstreamFailure = { modelId: outcome.modelId, error, replaced: false, at: dependencies.now() };
       outcome.failures.push(failure);
       dependencies.metrics.upstreamFailed(outcome.modelId, error.kind);
+      logCall(dependencies, outcome, 'failed', error);
       const beforeFirstToken = outcome.ttftMs === null;
       if (beforeFirstToken && error.isRetryable && attempt < dependencies.retries && !turnController.signal.aborted) {
         attempt += 1;
@@ -145,6 +173,18 @@ async function runSide(
       return outcome;
     }
   }
+}
+
+function logCall(dependencies: TurnRunnerDependencies, outcome: SideOutcome, status: 'complete' | 'failed', error?: ProviderCallError): void {
+  dependencies.logUpstream?.({
+    model: outcome.modelId,
+    provider: dependencies.registry.get(outcome.modelId).provider,
+    status,
+    ...(error ? { kind: error.kind, statusCode: error.statusCode, responseBody: error.responseBody } : { outputTokens: outcome.outputTokens, finishReason: outcome.finishReason }),
+    ttftMs: outcome.ttftMs,
+    durationMs: outcome.durationMs,
+    metadata: outcome.metadata,
+  });
 }
 
 function internalFailure(cause: unknown): ProviderCallError {
@@ -184,6 +224,7 @@ async function streamOnce(
       temperature: options.temperature,
       abortSignal: controller.signal,
     });
+    outcome.metadata = { requestId: result.response?.headers?.['x-request-id'] ?? result.response?.headers?.['request-id'] };
     const reader = result.stream.getReader();
     // Aborting ends a pending read at once, even if an upstream ignored the abort of its request.
     const stopReading = () => void reader.cancel().catch(() => {});
@@ -195,6 +236,7 @@ async function streamOnce(
         if (next.done) break;
         const part: ModelStreamPart = next.value;
         if (part.type === 'error') throw controller.signal.aborted ? controller.signal.reason : part.error;
+        if (part.type === 'response-metadata') outcome.metadata = { ...outcome.metadata, responseId: part.id, servedModel: part.modelId };
         if (part.type === 'finish') {
           outcome.finishReason = part.finishReason;
           usageTokens = part.usage.outputTokens;

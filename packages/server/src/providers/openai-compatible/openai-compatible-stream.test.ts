@@ -35,6 +35,7 @@ describe('ChatCompletionStreamMapper', () => {
       '[DONE]',
     ]);
     expect(parts).toEqual([
+      { type: 'response-metadata', id: 'c', modelId: undefined },
       { type: 'reasoning-start', id: 'reasoning-0' },
       { type: 'reasoning-delta', id: 'reasoning-0', delta: 'Je ' },
       { type: 'reasoning-delta', id: 'reasoning-0', delta: 'pense.' },

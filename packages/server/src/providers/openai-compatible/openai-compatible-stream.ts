@@ -14,6 +14,7 @@ export class ChatCompletionStreamMapper {
   private finishReason: string | undefined;
   private usage: ModelUsage = { inputTokens: undefined, outputTokens: undefined, reasoningTokens: undefined };
   private done = false;
+  private metadataSent = false;
 
   get isDone(): boolean {
     return this.done;
@@ -30,7 +31,11 @@ export class ChatCompletionStreamMapper {
     }
     const chunk = chatCompletionChunkSchema.safeParse(json);
     if (!chunk.success) return this.fail(parts, new ProviderCallError({ kind: 'malformed_stream', message: 'upstream sent an unexpected chunk', isRetryable: false, cause: chunk.error }));
-    const { choices, usage, error } = chunk.data;
+    const { choices, usage, error, id, model } = chunk.data;
+    if (!this.metadataSent && (id || model)) {
+      parts.push({ type: 'response-metadata', id: id ?? undefined, modelId: model ?? undefined });
+      this.metadataSent = true;
+    }
     if (error) {
       const statusCode = typeof error.code === 'number' ? error.code : undefined;
       return this.fail(parts, new ProviderCallError({ kind: 'http_error', message: `upstream failed mid-stream${statusCode ? ` (${statusCode})` : ''}`, statusCode, responseBody: error.message ?? undefined, isRetryable: statusCode === undefined || statusCode >= 500 || statusCode === 429 }));
