@@ -6,6 +6,7 @@
  *  3. acknowledged votes per second over HTTP, on SQLite and on PostgreSQL.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { Agent, request } from 'node:http';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -70,6 +71,21 @@ async function startArena(databaseUrl: string, modelsPath: string): Promise<{ ch
   return { child, baseUrl: match[1]! };
 }
 
+// The load generator shares the two cores with the arena: keep its own cost low (Node's HTTP client, not fetch).
+const agent = new Agent({ keepAlive: true, maxSockets: 256 });
+function postJson(url: string, body: string): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const call = request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (response) => {
+      let text = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => (text += chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, text }));
+    });
+    call.once('error', reject);
+    call.end(body);
+  });
+}
+
 const quantile = (values: number[], q: number) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
@@ -111,8 +127,8 @@ interface DuelTiming {
 /** One duel through the arena's public API: create, then follow the stream to its end. */
 async function arenaDuel(arenaUrl: string, body: Record<string, unknown>): Promise<DuelTiming> {
   const started = performance.now();
-  const created = await fetch(`${arenaUrl}/api/v1/duels`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  const { id } = (await created.json()) as { id: string };
+  const created = await postJson(`${arenaUrl}/api/v1/duels`, JSON.stringify(body));
+  const { id } = JSON.parse(created.text) as { id: string };
   const response = await fetch(`${arenaUrl}/api/v1/duels/${id}/stream`);
   const firstToken = { a: Number.NaN, b: Number.NaN };
   let complete = false;
@@ -170,7 +186,7 @@ async function votesPerSecond(label: string, databaseUrl: string, upstreamUrl: s
     const total = 4000;
     const ids: string[] = [];
     for (let batch = 0; batch < total / 100; batch += 1) {
-      const created = await Promise.all(Array.from({ length: 100 }, () => fetch(`${arena.baseUrl}/api/v1/duels`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"prompt":"Bonjour"}' }).then((response) => response.json() as Promise<{ id: string }>)));
+      const created = await Promise.all(Array.from({ length: 100 }, () => postJson(`${arena.baseUrl}/api/v1/duels`, '{"prompt":"Bonjour"}').then((response) => JSON.parse(response.text) as { id: string })));
       ids.push(...created.map((duel) => duel.id));
     }
     // Let every turn end and be stored before voting.
@@ -184,8 +200,7 @@ async function votesPerSecond(label: string, databaseUrl: string, upstreamUrl: s
       while (next < ids.length) {
         const id = ids[next]!;
         const body = JSON.stringify({ choice: choices[next++ % 4], tags: { a: ['useful'] } });
-        const response = await fetch(`${arena.baseUrl}/api/v1/duels/${id}/vote`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
-        await response.arrayBuffer();
+        const response = await postJson(`${arena.baseUrl}/api/v1/duels/${id}/vote`, body);
         if (response.status === 200) acknowledged += 1;
       }
     };

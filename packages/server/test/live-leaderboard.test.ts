@@ -16,7 +16,7 @@ async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, tim
 describe.each(DIALECTS)('the live leaderboard ($name)', (dialect) => {
   let harness: TestArena;
   beforeAll(async () => {
-    harness = await startTestArena(dialect, { environment: { AGORA_LEADERBOARD_EVERY_VOTES: '4', AGORA_LEADERBOARD_EVERY_S: '1', AGORA_LEADERBOARD_MIN_VOTES: '6' } });
+    harness = await startTestArena(dialect, { environment: { AGORA_LEADERBOARD_EVERY_VOTES: '4', AGORA_LEADERBOARD_EVERY_S: '1', AGORA_LEADERBOARD_MIN_VOTES: '6', AGORA_LEADERBOARD_MIN_INTERVAL_S: '0.2' } });
     harness.fake.defaultBehaviour = { tokensPerSecond: 0 };
   });
   afterAll(() => harness.close());

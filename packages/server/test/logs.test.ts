@@ -26,6 +26,6 @@ describe('logs', () => {
     expect(lines).toContainEqual(expect.objectContaining({ msg: 'request', requestId: 'trace-123', method: 'POST', route: '/api/v1/duels', status: 201 }));
     expect(lines).toContainEqual(expect.objectContaining({ msg: 'upstream call failed', upstream: expect.objectContaining({ model: TEST_MODELS[0].id, kind: 'http_error', statusCode: 503 }) }));
     const completed = lines.find((line) => line.msg === 'upstream call' && line.upstream.model === TEST_MODELS[3].id);
-    expect(completed.upstream).toMatchObject({ provider: 'openai-compatible', status: 'complete', outputTokens: expect.any(Number), metadata: { servedModel: TEST_MODELS[3].upstream } });
+    expect(completed?.upstream).toMatchObject({ provider: 'openai-compatible', status: 'complete', outputTokens: expect.any(Number), metadata: { servedModel: TEST_MODELS[3].upstream } });
   });
 });

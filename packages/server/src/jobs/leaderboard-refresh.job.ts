@@ -5,6 +5,8 @@ export interface LeaderboardRefreshSchedule {
   everyVotes: number;
   /** …or this often while votes keep coming (and once at start). */
   everyMs: number;
+  /** Never two refreshes closer than this: under a burst of votes, K would otherwise mean a refresh every few milliseconds. */
+  minIntervalMs: number;
 }
 
 /**
@@ -17,6 +19,8 @@ export class LeaderboardRefreshJob {
   private running: Promise<void> | undefined;
   private again = false;
   private timer: NodeJS.Timeout | undefined;
+  private delayed: NodeJS.Timeout | undefined;
+  private lastStartedAt = Number.NEGATIVE_INFINITY;
 
   constructor(
     private readonly leaderboards: LeaderboardService,
@@ -39,13 +43,23 @@ export class LeaderboardRefreshJob {
     if (this.votesSinceRefresh >= this.schedule.everyVotes) this.trigger();
   }
 
-  /** Starts a refresh now, or right after the one under way. */
+  /** Starts a refresh now, or right after the one under way, or once the minimum interval has passed. */
   trigger(): void {
     if (this.running) {
       this.again = true;
       return;
     }
+    const wait = this.lastStartedAt + this.schedule.minIntervalMs - performance.now();
+    if (wait > 0) {
+      this.delayed ??= setTimeout(() => {
+        this.delayed = undefined;
+        this.trigger();
+      }, wait);
+      this.delayed.unref();
+      return;
+    }
     this.votesSinceRefresh = 0;
+    this.lastStartedAt = performance.now();
     this.running = this.leaderboards
       .refresh()
       .then(() => this.onRefreshed())
@@ -62,12 +76,17 @@ export class LeaderboardRefreshJob {
   /** Stops the timer and waits for a refresh under way. */
   async stop(): Promise<void> {
     clearInterval(this.timer);
+    clearTimeout(this.delayed);
+    this.delayed = undefined;
     this.again = false;
     await this.running;
   }
 
-  /** Resolves once no refresh is running or queued (tests, shutdown). */
+  /** Resolves once no refresh is running or waiting for its turn (tests, shutdown). */
   async idle(): Promise<void> {
-    while (this.running) await this.running;
+    while (this.running || this.delayed) {
+      if (this.running) await this.running;
+      else await new Promise((resolve) => setTimeout(resolve, 10));
+    }
   }
 }

@@ -36,7 +36,8 @@ export class LeaderboardService {
     const counted = votes.filter((candidate) => !candidate.vote.flags?.length);
     const available = availableViews(counted, settings.minVotes);
     const views = viewDefinitions(counted.length >= settings.minVotes, available);
-    const results = await computer.computeViews(votes, views);
+    // No view has enough votes yet: nothing to fit (and no worker to start).
+    const results = views.length > 0 ? await computer.computeViews(votes, views) : new Map<string, Leaderboard>();
     const generatedAt = runtime.now().toISOString();
     const energy = meanEnergyByModel(votes);
     const bodies = views.map((view) => this.toBody(view, results.get(view.key)!, generatedAt, available, energy));
