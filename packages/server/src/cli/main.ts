@@ -3,6 +3,8 @@ import { CliUsageError } from './cli-error';
 import { registerServeCommand } from './commands/serve-arena';
 import { registerImpactCommand } from './commands/compute-impact';
 import { registerLeaderboardCommand } from './commands/compute-leaderboard';
+import { registerLanguageCommand } from './commands/detect-language';
+import { registerPiiCommand } from './commands/screen-pii';
 
 /**
  * The `agora` command line. Each command lives in `commands/<verb>-<noun>.ts`, parses its
@@ -17,6 +19,8 @@ export function buildProgram(): Command {
   registerServeCommand(program);
   registerImpactCommand(program);
   registerLeaderboardCommand(program);
+  registerLanguageCommand(program);
+  registerPiiCommand(program);
   return program;
 }
 

@@ -1,0 +1,39 @@
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const agora = fileURLToPath(new URL('../../../../../bin/agora', import.meta.url));
+
+function run(args: string[], input: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = execFile(agora, args, { encoding: 'utf8' }, (error, stdout, stderr) => {
+      resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
+    });
+    child.stdin?.end(input);
+  });
+}
+
+describe('agora pii', () => {
+  it('prints one JSON verdict per input line', async () => {
+    const input = [
+      'Appelle-moi au 06 12 34 56 78 ou écris à jean.dupont@gmail.com',
+      'Victor Hugo a écrit Les Misérables.',
+      'Je suis née le 03/04/1990, IBAN FR14 2004 1010 0505 0001 3M02 606',
+      '',
+    ].join('\r\n');
+    const outcome = await run(['pii'], input);
+    expect(outcome).toMatchObject({ code: 0, stderr: '' });
+    expect(outcome.stdout.trimEnd().split('\n').map((line) => JSON.parse(line) as unknown)).toEqual([
+      { pii: true, kinds: ['email', 'phone'] },
+      { pii: false, kinds: [] },
+      { pii: true, kinds: ['iban', 'birth_date'] },
+    ]);
+  });
+
+  it('refuses --llm with a usage error: the model layer is not built yet', async () => {
+    const outcome = await run(['pii', '--llm', 'mistral-small'], 'texte\n');
+    expect(outcome.code).toBe(2);
+    expect(outcome.stdout).toBe('');
+    expect(outcome.stderr).toMatch(/^agora: --llm: the model layer .* not available yet/);
+  });
+});
