@@ -50,53 +50,26 @@ const WINNERS: ReadonlyMap<string, number> = new Map([
   ['tie (bothbad)', OUTCOME_CODE.both_bad],
 ]);
 
-/**
- * Builds a record of `format`'s fields from values given in {@link FORMAT_COLUMNS} order, as an
- * object literal with fixed keys (fast property reads in the converters).
- */
-export const FORMAT_SHAPES: Readonly<
-  Record<VoteFileFormat, (value: (index: number) => unknown) => Record<string, unknown>>
-> = {
-  agora: (value) => ({
-    model_a: value(0),
-    model_b: value(1),
-    winner: value(2),
-    len_a: value(3),
-    len_b: value(4),
-    headers_a: value(5),
-    headers_b: value(6),
-    lists_a: value(7),
-    lists_b: value(8),
-    bold_a: value(9),
-    bold_b: value(10),
-    flags: value(11),
-    identity_leak: value(12),
-    abuse: value(13),
-  }),
-  fastchat: (value) => ({
-    model_a: value(0),
-    model_b: value(1),
-    winner: value(2),
-    conv_metadata: value(3),
-    flags: value(4),
-    identity_leak: value(5),
-    abuse: value(6),
-  }),
-  comparia: (value) => ({
-    model_a_name: value(0),
-    model_b_name: value(1),
-    chosen_model_name: value(2),
-    both_equal: value(3),
-    both_bad: value(4),
-    conversation_pair_id: value(5),
-  }),
-};
-
-/** The fields each format reads, in {@link FORMAT_SHAPES} order (Parquet reads only these). */
+/** The fields each format reads (a Parquet reader decodes only these columns). */
 export const FORMAT_COLUMNS: Readonly<Record<VoteFileFormat, readonly string[]>> = {
-  agora: Object.keys(FORMAT_SHAPES.agora(() => undefined)),
-  fastchat: Object.keys(FORMAT_SHAPES.fastchat(() => undefined)),
-  comparia: Object.keys(FORMAT_SHAPES.comparia(() => undefined)),
+  agora: [
+    'model_a',
+    'model_b',
+    'winner',
+    'len_a',
+    'len_b',
+    'headers_a',
+    'headers_b',
+    'lists_a',
+    'lists_b',
+    'bold_a',
+    'bold_b',
+    'flags',
+    'identity_leak',
+    'abuse',
+  ],
+  fastchat: ['model_a', 'model_b', 'winner', 'conv_metadata', 'flags', 'identity_leak', 'abuse'],
+  comparia: ['model_a_name', 'model_b_name', 'chosen_model_name', 'both_equal', 'both_bad', 'conversation_pair_id'],
 };
 
 /** Extra columns read only to count style from text. */
