@@ -103,8 +103,11 @@ function warm<T>(run: () => T, repeats = 3): number {
 
 async function measure(path: string, bootstrapRounds: number): Promise<void> {
   const parseStart = performance.now();
+  const cpuStart = process.cpuUsage();
   const { table } = await readVoteFile(path);
   const parse = performance.now() - parseStart;
+  const cpu = process.cpuUsage(cpuStart);
+  const parseCpu = (cpu.user + cpu.system) / 1000;
   // cold: what one CLI run pays
   const [pairs, aggregateCold] = timed(() => aggregatePairs(table));
   const [graph, sccCold] = timed(() => analyzeGraph(pairs));
@@ -143,6 +146,7 @@ async function measure(path: string, bootstrapRounds: number): Promise<void> {
     models: table.models.length,
     cells: pairs.length,
     parse,
+    parseCpu,
     aggregate,
     scc,
     pointFit,

@@ -97,6 +97,7 @@ export async function run(): Promise<void> {
       `| peak RSS | ${results[0]!.peakRssMb!.toFixed(0)} MB | ${ORACLE.peakRssMb![0]} MB | | ${results[1]!.peakRssMb!.toFixed(0)} MB | ${ORACLE.peakRssMb![1]} MB | |`,
       '',
       `files: ${results.map((r) => `${r.votes} votes, ${r.fileMb!.toFixed(0)} MB, ${r.cells} pairs`).join('; ')}; ` +
+        `parse CPU time (all threads): ${results.map((r) => format(r.parseCpu!)).join(' / ')}; ` +
         `Newton iterations: bt_mle ${results[1]!.pointFitIterations}, style ${results[1]!.styleFitIterations}; ` +
         `machine load average during the runs: ${results.map((r) => r.load!.toFixed(1)).join(' / ')} (2 cores: above ~0.5, other work shares them)`,
     );
