@@ -1,8 +1,8 @@
 import { availableParallelism } from 'node:os';
 import { open, stat } from 'node:fs/promises';
 import { Worker } from 'node:worker_threads';
-import { concatVoteTables, type VoteTable } from '../../domain/ranking/vote-table';
-import type { JsonlRangeTask } from './jsonl-parse-worker';
+import { concatVoteTables } from '../../domain/ranking/vote-table';
+import { parseJsonlRange, type JsonlRangeResult, type JsonlRangeTask } from './jsonl-range';
 import type { ReadVoteFileOptions, VoteFileContents } from './read-vote-file';
 import { parseJson } from './vote-collector';
 import { VoteFileError } from './vote-file-error';
@@ -10,14 +10,6 @@ import { detectFormat, VoteRowError, type RowOptions, type SkipReason } from './
 
 /** Below this size one thread is as fast (workers take ~100 ms to start). */
 const MIN_PARALLEL_BYTES = 64 << 20;
-
-interface PartResult {
-  table?: VoteTable;
-  records?: number;
-  skipped?: Record<SkipReason, number>;
-  lines?: number;
-  error?: { line: number; detail: string };
-}
 
 /**
  * Reads a large, uncompressed JSON Lines vote file on all cores: the file is cut at line
@@ -47,17 +39,17 @@ export async function readJsonlInParallel(
   }
   if (format === 'comparia') return undefined;
   const boundaries = await lineBoundaries(path, size, threads);
+  const tasks = boundaries.slice(0, -1).map((start, index) => ({
+    path,
+    start,
+    end: boundaries[index + 1]!,
+    format,
+    excludeFlags: rowOptions.excludeFlags,
+    styleFromText: rowOptions.countTokens !== undefined,
+  }));
+  // this thread parses the first range while the workers start and parse the others
   const parts = await Promise.all(
-    boundaries.slice(0, -1).map((start, index) =>
-      runPart({
-        path,
-        start,
-        end: boundaries[index + 1]!,
-        format,
-        excludeFlags: rowOptions.excludeFlags,
-        styleFromText: rowOptions.countTokens !== undefined,
-      }),
-    ),
+    tasks.map((task, index) => (index === 0 ? parseJsonlRange(task, rowOptions.countTokens) : runPart(task))),
   );
   let linesBefore = 0;
   for (const part of parts) {
@@ -77,14 +69,14 @@ export async function readJsonlInParallel(
 }
 
 /** Runs one worker; resolves once it has exited, so its heap is gone before the merge. */
-function runPart(task: JsonlRangeTask): Promise<PartResult> {
+function runPart(task: JsonlRangeTask): Promise<JsonlRangeResult> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(new URL('./jsonl-parse-worker.mjs', import.meta.url), {
       workerData: task,
       resourceLimits: { maxYoungGenerationSizeMb: 8 },
     });
-    let result: PartResult | undefined;
-    worker.once('message', (message: PartResult) => {
+    let result: JsonlRangeResult | undefined;
+    worker.once('message', (message: JsonlRangeResult) => {
       result = message;
     });
     worker.once('error', reject);
