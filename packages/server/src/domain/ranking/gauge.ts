@@ -65,43 +65,30 @@ export function projectOutGauge(
 }
 
 /**
- * Re-expresses a strength covariance (n×n, row-major, first `modelCount` coordinates are models)
- * in another gauge: each component is shifted by the mean of its `reference` members, i.e.
- * θ'_j = θ_j − mean_{k∈ref(c)} θ_k. With one reference model per component this is the named
- * anchor's SE, sqrt(C_jj + C_aa − 2C_ja).
+ * Variances of the strengths in another gauge: each component is shifted by the mean of its
+ * `reference` members, θ'_j = θ_j − mean_{k∈ref(c)} θ_k, so
+ * Var θ'_j = C_jj − 2·mean_k C_jk + mean_{k,l} C_kl. With one reference model per component
+ * this is the named anchor's SE², C_jj + C_aa − 2C_ja. `covariance` is n×n row-major (models
+ * first); returns the variances of the models of `components`.
  */
-export function regaugeCovariance(
+export function regaugedVariances(
   covariance: Float64Array,
   n: number,
   components: readonly number[][],
   reference: readonly number[][],
 ): Float64Array {
-  const transform = new Float64Array(n * n);
-  for (let i = 0; i < n; i++) transform[i * n + i] = 1;
+  const variances = new Float64Array(n);
   components.forEach((members, index) => {
     const refs = reference[index] ?? [];
-    if (refs.length === 0) return;
-    for (const model of members) for (const ref of refs) transform[model * n + ref]! -= 1 / refs.length;
+    let refBlock = 0;
+    for (const k of refs) for (const l of refs) refBlock += covariance[k * n + l]!;
+    refBlock = refs.length > 0 ? refBlock / (refs.length * refs.length) : 0;
+    for (const j of members) {
+      let cross = 0;
+      for (const k of refs) cross += covariance[j * n + k]!;
+      cross = refs.length > 0 ? cross / refs.length : 0;
+      variances[j] = covariance[j * n + j]! - 2 * cross + refBlock;
+    }
   });
-  // T C Tᵀ
-  const tc = new Float64Array(n * n);
-  for (let i = 0; i < n; i++) {
-    for (let k = 0; k < n; k++) {
-      const factor = transform[i * n + k]!;
-      if (factor === 0) continue;
-      for (let j = 0; j < n; j++) tc[i * n + j]! += factor * covariance[k * n + j]!;
-    }
-  }
-  const out = new Float64Array(n * n);
-  for (let i = 0; i < n; i++) {
-    for (let j = 0; j < n; j++) {
-      let sum = 0;
-      for (let k = 0; k < n; k++) {
-        const factor = transform[j * n + k]!;
-        if (factor !== 0) sum += tc[i * n + k]! * factor;
-      }
-      out[i * n + j] = sum;
-    }
-  }
-  return out;
+  return variances;
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { computeLeaderboard, type Leaderboard } from './leaderboard';
 import { createSeededRandom } from './seeded-random';
+import { fitVariant, prepareRanking } from './variants';
 import { repeat, syntheticVotes, vote } from './test-votes';
 import { buildVoteTable, type PairwiseVote } from './vote-table';
 
@@ -58,6 +59,16 @@ describe('computeLeaderboard on well-posed votes', () => {
     expect(rating(anchored, 'b')).toBeCloseTo(1114, 9);
     expect(rating(anchored, 'a') - rating(anchored, 'c')).toBeCloseTo(rating(plain, 'a') - rating(plain, 'c'), 9);
     expect(anchored.rows.find((row) => row.model === 'b')!.se).toBeCloseTo(0, 9);
+  });
+
+  it('gives anchored SEs of differences to the anchor: sqrt(C_jj + C_aa − 2C_ja)', () => {
+    const table = buildVoteTable(base());
+    const fit = fitVariant(prepareRanking(table), 'bt_mle');
+    const anchored = computeLeaderboard(table, { anchor: { model: 'b', rating: 1114 } });
+    const c = fit.covariance.sandwich;
+    const n = fit.covariance.size;
+    const expected = (400 / Math.LN10) * Math.sqrt(c[0]! + c[1 * n + 1]! - 2 * c[1]!);
+    expect(anchored.rows.find((row) => row.model === 'a')!.se).toBeCloseTo(expected, 9);
   });
 
   it('refuses an anchor model without votes', () => {

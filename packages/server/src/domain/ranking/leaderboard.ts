@@ -1,6 +1,6 @@
 import { bootstrapBradleyTerry, bootstrapStyleBradleyTerry, summarizeReplicates } from './bootstrap';
 import { aggregatePairs } from './aggregate-cells';
-import { regaugeCovariance, SCALE } from './gauge';
+import { regaugedVariances, SCALE } from './gauge';
 import { competitionRanks, overlapTiers, rankBoundsFromIntervals, Z_95 } from './ranks-and-tiers';
 import { RankingError } from './ranking-error';
 import type { RandomSource } from './seeded-random';
@@ -238,14 +238,8 @@ function displayErrors(
   reference: readonly number[][],
   kind: 'sandwich' | 'hessian',
 ): Float64Array {
-  const { size } = fit.covariance;
-  const covariance = regaugeCovariance(fit.covariance[kind], size, components, reference);
-  const m = fit.models.length;
-  const out = new Float64Array(m);
-  for (let model = 0; model < m; model++) {
-    out[model] = SCALE * Math.sqrt(Math.max(0, covariance[model * size + model]!));
-  }
-  return out;
+  const variances = regaugedVariances(fit.covariance[kind], fit.covariance.size, components, reference);
+  return Float64Array.from(fit.models, (_, model) => SCALE * Math.sqrt(Math.max(0, variances[model]!)));
 }
 
 function runBootstrap(
