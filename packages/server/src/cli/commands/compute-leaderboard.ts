@@ -218,6 +218,7 @@ function tableReport(board: Leaderboard): string {
   const summary = [
     `variant ${board.variant ?? 'none'} · ${board.nVotesUsed} votes (${board.nSelfPlayDropped} self-play dropped) · ${board.nModels} models · ${board.components.length} component(s) · intervals: ${board.uncertainty}${board.bootstrap ? ` (${board.bootstrap.rounds} rounds)` : ''}`,
   ];
+  if (board.anchor) summary.push(`anchor: ${board.anchor.model} = ${board.anchor.rating}`);
   if (board.note) summary.push(`note: ${board.note}`);
   if (several) summary.push('ratings are comparable only within a component (each is centred on 1000)');
   if (board.style) {
