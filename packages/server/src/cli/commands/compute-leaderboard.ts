@@ -1,15 +1,17 @@
 import type { Command, CommanderError } from 'commander';
 import { z } from 'zod';
 import {
-  computeLeaderboard,
-  createSeededRandom,
   RankingError,
+  rankVoteFile,
+  rankVoteTable,
+  VoteFileError,
   type Leaderboard,
   type LeaderboardRow,
   type RankingVariant,
+  type RankVotesOptions,
+  type VoteFileContents,
   type VoteTable,
-} from '../../domain/ranking';
-import { readVoteFile, VoteFileError, type VoteFileContents } from '../../services/vote-files';
+} from '../../services/vote-files';
 import { CliUsageError } from '../cli-error';
 
 /** Where votes come from when no `--votes` file is given (the store, wired by the arena). */
@@ -57,46 +59,33 @@ function parseFlags(raw: Record<string, unknown>): LeaderboardFlags {
   return parsed.data;
 }
 
-function wantsStyle(flags: LeaderboardFlags): boolean {
-  return flags.style === true || (flags.variant?.startsWith('style_') ?? false);
+function rankOptions(flags: LeaderboardFlags): RankVotesOptions {
+  return {
+    variant: flags.variant as RankingVariant | undefined,
+    style: flags.style,
+    styleRule: flags.styleRule,
+    bootstrapRounds: flags.bootstrap,
+    seed: flags.seed,
+    anchor: flags.anchor,
+    includeFlagged: flags.includeFlagged,
+  };
 }
 
-async function loadVotes(
+async function rank(
   flags: LeaderboardFlags,
   sources: LeaderboardVoteSources,
-): Promise<{ table: VoteTable; file: VoteFileContents | undefined }> {
-  if (flags.votes === undefined) {
-    if (sources.storeVotes) return { table: await sources.storeVotes(), file: undefined };
+): Promise<{ board: Leaderboard; file: VoteFileContents | undefined }> {
+  try {
+    if (flags.votes !== undefined) {
+      const { leaderboard, input } = await rankVoteFile(flags.votes, rankOptions(flags));
+      return { board: leaderboard, file: input };
+    }
+    if (sources.storeVotes) return { board: rankVoteTable(await sources.storeVotes(), rankOptions(flags)), file: undefined };
     throw new CliUsageError(
       '--votes FILE is required for now (reading the votes from the store is not wired yet): a JSONL, .jsonl.gz, JSON array or Parquet vote file',
     );
-  }
-  try {
-    const file = await readVoteFile(flags.votes, {
-      excludeFlags: flags.includeFlagged ? [] : undefined,
-      styleFromText: wantsStyle(flags),
-    });
-    return { table: file.table, file };
   } catch (error) {
-    if (error instanceof VoteFileError) throw new CliUsageError(error.message);
-    throw error;
-  }
-}
-
-function rank(flags: LeaderboardFlags, table: VoteTable): Leaderboard {
-  try {
-    return computeLeaderboard(table, {
-      variant: flags.variant as RankingVariant | undefined,
-      style: wantsStyle(flags),
-      styleRule: flags.styleRule,
-      anchor: flags.anchor,
-      bootstrap:
-        flags.bootstrap && flags.bootstrap > 0
-          ? { rounds: flags.bootstrap, random: createSeededRandom(flags.seed ?? 0) }
-          : undefined,
-    });
-  } catch (error) {
-    if (error instanceof RankingError) throw new CliUsageError(error.message);
+    if (error instanceof VoteFileError || error instanceof RankingError) throw new CliUsageError(error.message);
     throw error;
   }
 }
@@ -255,8 +244,7 @@ export function registerLeaderboardCommand(program: Command, sources: Leaderboar
     .exitOverride(toUsageError)
     .action(async (raw: Record<string, unknown>) => {
       const flags = parseFlags(raw);
-      const { table, file } = await loadVotes(flags, sources);
-      const board = rank(flags, table);
+      const { board, file } = await rank(flags, sources);
       const format = flags.format ?? 'table';
       if (format === 'json') process.stdout.write(`${JSON.stringify(jsonReport(board, file))}\n`);
       else if (format === 'csv') process.stdout.write(csvReport(board));
