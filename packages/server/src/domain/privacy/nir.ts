@@ -27,17 +27,19 @@ export function isValidNir(compact: string): boolean {
 }
 
 /**
- * French social-security numbers (NIR): sex 1/2 (3/4/7/8 for provisional numbers), year, a
- * plausible month, department (2A/2B for Corsica), commune, order and the two-digit key
- * 97 − (number mod 97). Without its key a 13-digit number counts only right after words such as
- * « sécurité sociale » or « NIR ».
+ * French social-security numbers (NIR): sex 1/2, year, a plausible month, department (2A/2B for
+ * Corsica), commune, order and the two-digit key 97 − (number mod 97). Two rarer forms count only
+ * right after words such as « sécurité sociale » or « NIR »: the 13 digits written without their
+ * key, and provisional numbers (first digit 3, 4, 7 or 8), which random 15-digit numbers such as
+ * card numbers would otherwise match about once in a hundred.
  */
 export function findNirs(text: string): Span[] {
   const spans: Span[] = [];
   for (const match of text.matchAll(CANDIDATE)) {
     const compact = match[0].replace(/[ .\u00A0-]/g, '');
     if (!isValidNir(compact)) continue;
-    if (compact.length === 13 && !CONTEXT.test(text.slice(0, match.index))) continue;
+    const rare = compact.length === 13 || !/^[12]/.test(compact);
+    if (rare && !CONTEXT.test(text.slice(0, match.index))) continue;
     spans.push({ start: match.index, end: match.index + match[0].length });
   }
   return spans;

@@ -45,6 +45,7 @@ const negatives: Array<[string, string]> = [
   ['toll-free number', 'Service client gratuit : 0 800 130 000'],
   ['too short to be a phone', 'code postal 75011, code 1234'],
   ['ten digits without trunk prefix', 'commande 1234567890'],
+  ['nine digits without trunk prefix (SIREN)', 'SIREN 552 081 317 (société anonyme)'],
   ['NIR with a wrong key', 'NIR 185037512345642'],
   ['13 digits without context', 'référence 1 85 03 75 123 456'],
   ['IBAN with a wrong check digit', 'IBAN FR15 2004 1010 0505 0001 3M02 606'],
@@ -77,6 +78,11 @@ describe('screenText: several kinds', () => {
     const screening = screenText(text);
     expect(screening.kinds).toEqual(['email', 'phone']);
     expect(screening.findings.map((found) => found.kind)).toEqual(['phone', 'email', 'phone']);
+  });
+
+  it('reads a provisional NIR (first digit 3, 4, 7, 8) only after words that announce one', () => {
+    expect(screenText('NIR provisoire : 343060989101548').kinds).toEqual(['nir']);
+    expect(screenText('Carte 343060989101548').kinds).toEqual(['card']);
   });
 
   it('does not report the digits of an IBAN as a card or a phone number', () => {
