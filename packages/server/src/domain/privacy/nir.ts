@@ -39,7 +39,7 @@ export function findNirs(text: string): Span[] {
     const compact = match[0].replace(/[ .\u00A0-]/g, '');
     if (!isValidNir(compact)) continue;
     const rare = compact.length === 13 || !/^[12]/.test(compact);
-    if (rare && !CONTEXT.test(text.slice(0, match.index))) continue;
+    if (rare && !CONTEXT.test(text.slice(Math.max(0, match.index - 70), match.index))) continue;
     spans.push({ start: match.index, end: match.index + match[0].length });
   }
   return spans;
