@@ -6,16 +6,16 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { PII_KINDS, screenText } from '../src/domain/privacy';
+import { z } from 'zod';
+import { PII_KINDS, type PiiKind, screenText } from '../src/domain/privacy';
 import { createLanguageDetector } from '../src/services/language';
 
 const fixtures = new URL('../test/fixtures/', import.meta.url);
 
-export interface PiiItem {
+const piiLineSchema = z.object({ text: z.string(), kinds: z.array(z.enum(PII_KINDS)), note: z.string().optional() });
+
+export interface PiiItem extends z.infer<typeof piiLineSchema> {
   file: string;
-  text: string;
-  kinds: string[];
-  note?: string;
 }
 
 export interface KindScore {
@@ -36,16 +36,16 @@ export function readPiiSet(): PiiItem[] {
       readFileSync(new URL(name, folder), 'utf8')
         .split('\n')
         .filter((line) => line.trim() !== '')
-        .map((line) => ({ file: name, ...(JSON.parse(line) as { text: string; kinds: string[]; note?: string }) })),
+        .map((line) => ({ file: name, ...piiLineSchema.parse(JSON.parse(line)) })),
     );
 }
 
 /** Per kind: a text counts once per kind, predicted vs labelled. */
-export function scorePii(items: readonly PiiItem[]): { scores: KindScore[]; misses: Array<PiiItem & { found: string[] }> } {
-  const misses: Array<PiiItem & { found: string[] }> = [];
-  const counts = new Map(PII_KINDS.map((kind) => [kind as string, { tp: 0, fp: 0, fn: 0 }]));
+export function scorePii(items: readonly PiiItem[]): { scores: KindScore[]; misses: Array<PiiItem & { found: PiiKind[] }> } {
+  const misses: Array<PiiItem & { found: PiiKind[] }> = [];
+  const counts = new Map(PII_KINDS.map((kind) => [kind, { tp: 0, fp: 0, fn: 0 }]));
   for (const item of items) {
-    const found: string[] = screenText(item.text).kinds;
+    const found = screenText(item.text).kinds;
     for (const kind of PII_KINDS) {
       const count = counts.get(kind) as { tp: number; fp: number; fn: number };
       const labelled = item.kinds.includes(kind);
@@ -54,7 +54,7 @@ export function scorePii(items: readonly PiiItem[]): { scores: KindScore[]; miss
       else if (predicted) count.fp += 1;
       else if (labelled) count.fn += 1;
     }
-    if (found.join() !== [...item.kinds].sort((a, b) => PII_KINDS.indexOf(a as never) - PII_KINDS.indexOf(b as never)).join()) {
+    if (found.join() !== PII_KINDS.filter((kind) => item.kinds.includes(kind)).join()) {
       misses.push({ ...item, found });
     }
   }
