@@ -10,16 +10,26 @@ export class LineBlocks {
 
   constructor(private readonly onBlock: (text: string) => void) {}
 
-  /** Feeds the next piece of text. */
+  /**
+   * Feeds the next piece of text. The line left over from the previous piece is completed and
+   * handed over on its own, and the rest is handed over as a slice of `text`, so the blocks stay
+   * flat strings (fast to scan) instead of concatenations.
+   */
   push(text: string): void {
-    const lastNewline = text.lastIndexOf('\n');
-    if (lastNewline < 0) {
-      this.pending += text;
-      return;
+    let start = 0;
+    if (this.pending.length > 0) {
+      const firstNewline = text.indexOf('\n');
+      if (firstNewline < 0) {
+        this.pending += text;
+        return;
+      }
+      this.onBlock(this.pending + text.slice(0, firstNewline + 1));
+      this.pending = '';
+      start = firstNewline + 1;
     }
-    const block = this.pending + text.slice(0, lastNewline + 1);
-    this.pending = text.slice(lastNewline + 1);
-    this.onBlock(block);
+    const lastNewline = text.lastIndexOf('\n');
+    if (lastNewline >= start) this.onBlock(start === 0 && lastNewline === text.length - 1 ? text : text.slice(start, lastNewline + 1));
+    this.pending = text.slice(Math.max(start, lastNewline + 1));
   }
 
   /** Ends the text; a last line without a final newline is still a line. */
