@@ -6,6 +6,7 @@
 const parts: Record<string, () => Promise<{ run: () => Promise<void> }>> = {
   arena: () => import('./arena.bench'),
   ranking: () => import('./ranking.bench'),
+  quality: () => import('./data-quality'),
 };
 
 const wanted = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));
@@ -20,3 +21,4 @@ for (const name of selected) {
   const part = await load();
   await part.run();
 }
+export {};

@@ -5,6 +5,8 @@ import { type CatalogueModel, loadCatalogue } from './config/catalogue';
 import type { Config } from './config/config';
 import { openDatabase } from './db/dialect';
 import { migrateToLatest } from './db/migrate';
+import { type VoteTable, buildVoteTable, matchesFromArenaVotes } from './domain/ranking';
+import { toViewVote } from './services/leaderboard-views';
 import { type Store, createStore } from './db/unit-of-work';
 import type { AppEnv } from './http/app-env';
 import { createApp } from './http/app';
@@ -106,6 +108,18 @@ export async function createArena(config: Config, environment: Record<string, st
       await store.close();
     },
   };
+}
+
+/** The arena's stored votes as a ranking vote table: `agora leaderboard` without `--votes`. */
+export async function loadStoreVoteTable(config: Config): Promise<VoteTable> {
+  const db = openDatabase(config.database);
+  try {
+    await migrateToLatest(db);
+    const votes = (await createStore(db).feedback.listRankingVotes()).map((record) => toViewVote(record).vote);
+    return buildVoteTable(matchesFromArenaVotes(votes).matches);
+  } finally {
+    await db.destroy();
+  }
 }
 
 /** The client of one catalogue model: the direct OpenAI-compatible client unless the AI SDK is asked for or needed. */

@@ -18,7 +18,18 @@ export function buildProgram(): Command {
     .exitOverride();
   registerServeCommand(program);
   registerImpactCommand(program);
-  registerLeaderboardCommand(program);
+  registerLeaderboardCommand(program, {
+    // Without --votes: the arena's own store (DATABASE_URL), loaded only when asked for.
+    storeVotes: async () => {
+      const [{ loadStoreVoteTable }, { ConfigError, loadConfig }] = await Promise.all([import('../main'), import('../config/config')]);
+      try {
+        return await loadStoreVoteTable(loadConfig(process.env));
+      } catch (error) {
+        if (error instanceof ConfigError) throw new CliUsageError(error.message);
+        throw error;
+      }
+    },
+  });
   registerLanguageCommand(program);
   registerPiiCommand(program);
   return program;

@@ -19,10 +19,15 @@ interface Outcome {
 }
 
 async function leaderboard(...args: string[]): Promise<Outcome> {
+  return run(args, {});
+}
+
+async function run(args: string[], environment: Record<string, string>): Promise<Outcome> {
   try {
     const { stdout, stderr } = await promisify(execFile)(agora, ['leaderboard', ...args], {
       encoding: 'utf8',
       maxBuffer: 1 << 24,
+      env: { ...process.env, ...environment },
     });
     return { code: 0, stdout, stderr };
   } catch (error) {
@@ -121,7 +126,6 @@ describe('agora leaderboard', () => {
   });
 
   it.each([
-    [[], /--votes FILE is required for now/],
     [['--votes', '/nonexistent/votes.jsonl'], /cannot open/],
     [['--votes', 'x.jsonl', '--variant', 'elo'], /--variant takes/],
     [['--votes', 'x.jsonl', '--format', 'xml'], /--format takes json, csv or table/],
@@ -133,6 +137,33 @@ describe('agora leaderboard', () => {
     const outcome = await leaderboard(...(args as string[]));
     expect(outcome.code).toBe(2);
     expect(outcome.stderr).toMatch(message);
+  });
+
+  it('reads the arena store when --votes is absent', async () => {
+    const { openDatabase } = await import('../../db/dialect');
+    const { migrateToLatest } = await import('../../db/migrate');
+    const { createStore } = await import('../../db/unit-of-work');
+    const path = join(directory, 'store.db');
+    const db = openDatabase({ kind: 'sqlite', path });
+    await migrateToLatest(db);
+    const store = createStore(db);
+    const style = { len: 100, headers: 0, lists: 1, bold: 0 };
+    const pairs = [['alpha', 'beta', 'a'], ['beta', 'gamma', 'a'], ['gamma', 'alpha', 'b'], ['alpha', 'beta', 'tie'], ['beta', 'alpha', 'b'], ['gamma', 'beta', 'b']];
+    for (const [index, [modelA, modelB, choice]] of pairs.entries()) {
+      const duelId = `duel-${index}-aaaaaaaaaaaa`;
+      await store.duels.createWithFirstTurn({ id: duelId, visitorHash: 'v', mode: 'random', modelA: modelA!, modelB: modelB!, chosenModels: null, locale: 'fr', status: 'ready', turnCount: 1, createdAt: `2026-11-30T00:00:0${index}.000Z` }, 'p');
+      await store.feedback.insertVote({ duelId, choice: choice!, modelA: modelA!, modelB: modelB!, tagsA: [], tagsB: [], commentA: null, commentB: null, identityLeak: index === 5, mode: 'random', locale: 'fr', createdAt: `2026-11-30T00:00:0${index}.000Z`, ranking: { a: { style, outputTokens: 100, energyWh: null }, b: { style, outputTokens: 100, energyWh: null } } });
+    }
+    await db.destroy();
+    const outcome = await run(['--format', 'json'], { DATABASE_URL: `sqlite:${path}` });
+    expect(outcome.code).toBe(0);
+    const board = JSON.parse(outcome.stdout) as { n_votes_used: number; models: { model: string }[] };
+    // The identity-leak vote is left out.
+    expect(board.n_votes_used).toBe(5);
+    expect(board.models.map((row) => row.model).sort()).toEqual(['alpha', 'beta', 'gamma']);
+    const badStore = await run([], { DATABASE_URL: 'mysql://nowhere' });
+    expect(badStore.code).toBe(2);
+    expect(badStore.stderr).toMatch(/DATABASE_URL/);
   });
 
   it('exits 2 when style control is asked of votes without style counts', async () => {

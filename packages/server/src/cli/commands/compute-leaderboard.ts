@@ -82,7 +82,7 @@ async function rank(
     }
     if (sources.storeVotes) return { board: rankVoteTable(await sources.storeVotes(), rankOptions(flags)), file: undefined };
     throw new CliUsageError(
-      '--votes FILE is required for now (reading the votes from the store is not wired yet): a JSONL, .jsonl.gz, JSON array or Parquet vote file',
+      '--votes FILE is required here (no store to read the votes from): a JSONL, .jsonl.gz, JSON array or Parquet vote file',
     );
   } catch (error) {
     if (error instanceof VoteFileError || error instanceof RankingError) throw new CliUsageError(error.message);
@@ -229,7 +229,7 @@ function toUsageError(error: CommanderError): never {
 export function registerLeaderboardCommand(program: Command, sources: LeaderboardVoteSources = {}): void {
   program
     .command('leaderboard')
-    .description('Bradley–Terry leaderboard from a vote file (JSONL, .jsonl.gz, JSON array, Parquet)')
+    .description('Bradley–Terry leaderboard from a vote file (JSONL, .jsonl.gz, JSON array, Parquet), or from the store (DATABASE_URL) without --votes')
     .option('--votes <file>', 'vote file: Agora rows, ranking fixtures, FastChat battles or compar:IA votes')
     .option('--style', 'style control (style_fastchat unless --variant says otherwise)')
     .option('--variant <name>', `estimator: ${VARIANTS.join(' | ')} (default bt_mle, or bt_ridge when no finite MLE)`)
