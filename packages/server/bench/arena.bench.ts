@@ -71,7 +71,7 @@ async function startArena(databaseUrl: string, modelsPath: string): Promise<{ ch
 }
 
 // The load generator shares the two cores with the arena: keep its own cost low (Node's HTTP client, not fetch).
-const agent = new Agent({ keepAlive: true, maxSockets: 256 });
+const agent = new Agent({ keepAlive: true, maxSockets: Number.POSITIVE_INFINITY });
 function postJson(url: string, body: string): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
     const call = request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (response) => {
@@ -93,8 +93,12 @@ const format = (ms: number) => `${ms.toFixed(2)} ms`;
 
 /** Resident set size of a process, in MB, from /proc. */
 function rssMb(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(status.match(/VmRSS:\s+(\d+)/)![1]) / 1024;
+  try {
+    const match = readFileSync(`/proc/${pid}/status`, 'utf8').match(/VmRSS:\s+(\d+)/);
+    return match ? Number(match[1]) / 1024 : 0;
+  } catch {
+    return 0;
+  }
 }
 
 /** Time to first content chunk of one direct streaming call to the upstream. */
@@ -197,8 +201,11 @@ async function concurrentDuels(arena: { child: Child; baseUrl: string }, concurr
   let peak = idle;
   const sampler = setInterval(() => (peak = Math.max(peak, rssMb(pid))), 100);
   const started = performance.now();
-  const timings = await Promise.all(Array.from({ length: concurrency }, (_, index) => arenaDuel(arena.baseUrl, { prompt: 'Bonjour', mode: 'custom', models: [`paced-${index % 6}`, `paced-${(index + 3) % 6}`] })));
+  const outcomes = await Promise.allSettled(Array.from({ length: concurrency }, (_, index) => arenaDuel(arena.baseUrl, { prompt: 'Bonjour', mode: 'custom', models: [`paced-${index % 6}`, `paced-${(index + 3) % 6}`] })));
   clearInterval(sampler);
+  const timings = outcomes.flatMap((outcome) => (outcome.status === 'fulfilled' ? [outcome.value] : []));
+  const errors = outcomes.flatMap((outcome) => (outcome.status === 'rejected' ? [String(outcome.reason)] : []));
+  if (errors.length > 0) console.log(`  ${errors.length} duels failed on the client side, e.g. ${errors[0]}`);
   const seconds = (performance.now() - started) / 1000;
   const completed = timings.filter((timing) => timing.complete).length;
   const firstTokens = timings.flatMap((timing) => [timing.firstToken.a, timing.firstToken.b]);

@@ -137,6 +137,12 @@ export function listen(arena: Arena, config: Pick<Config, 'port' | 'host'>): Pro
       arena.logger.info({ url: `http://${config.host}:${info.port}` }, 'agora is listening');
       resolve(server);
     });
+    // Longer than the usual proxy and client idle timeouts, so that the server is never the side that
+    // closes an idle keep-alive connection a client is about to reuse (that client would see ECONNRESET).
+    if ('keepAliveTimeout' in server) {
+      server.keepAliveTimeout = 65_000;
+      server.headersTimeout = 66_000;
+    }
   });
 }
 
