@@ -13,7 +13,7 @@ import type {
 } from '@agora/contract';
 import { checkFollowUp, checkReaction, checkVote, type DuelConflict, type TurnStatus } from '../domain/arena/duel-rules';
 import { drawDuel } from '../domain/arena/pairing';
-import type { DuelRecord, FinishedTurn, TurnSideRecord } from '../db/repositories/duel.repository';
+import type { DuelRecord, FinishedTurn, TurnSideRecord, TurnSideSummary } from '../db/repositories/duel.repository';
 import type { SideRankingData } from '../db/repositories/feedback.repository';
 import type { Store } from '../db/unit-of-work';
 import type { ModelRegistry } from '../providers/registry';
@@ -168,7 +168,7 @@ export class DuelService {
     const turnStatus = await store.duels.findTurnStatus(duelId, request.turn);
     if (turnStatus === undefined) throw new AppError('turn_not_found', `this duel has no turn ${request.turn}`);
     this.throwIfConflict(checkReaction({ status: duel.status as DuelStatus, turnCount: duel.turnCount }, turnStatus as TurnStatus));
-    const answer = (await store.duels.listSides(duelId)).find((record) => record.turn === request.turn && record.side === request.side)!;
+    const answer = (await store.duels.listSideSummaries(duelId)).find((record) => record.turn === request.turn && record.side === request.side)!;
     const reaction: Reaction = { side: request.side, turn: request.turn, value: request.value, tags: request.value ? (request.tags ?? []) : [], comment: request.value ? (request.comment ?? null) : null };
     if (request.value === null) await store.feedback.deleteReaction(duelId, request.turn, request.side);
     else {
@@ -181,7 +181,7 @@ export class DuelService {
     const { store, runtime } = this.dependencies;
     const duel = await this.requireDuel(duelId);
     this.throwIfConflict(checkVote({ status: duel.status as DuelStatus, turnCount: duel.turnCount }));
-    const sideRecords = await store.duels.listSides(duelId);
+    const sideRecords = await store.duels.listSideSummaries(duelId);
     const reveal = this.buildReveal(duel, sideRecords);
     const now = runtime.now().toISOString();
     const recorded = await store.transaction(async (repositories) => {
@@ -285,7 +285,7 @@ export class DuelService {
     stream.push({ type: 'turn-end', turn, status: 'failed' });
   }
 
-  private buildReveal(duel: DuelRecord, sideRecords: TurnSideRecord[]): { a: Reveal; b: Reveal } {
+  private buildReveal(duel: DuelRecord, sideRecords: readonly TurnSideSummary[]): { a: Reveal; b: Reveal } {
     const revealSide = (side: Side, modelId: string): Reveal => {
       const answers = sideRecords
         .filter((record) => record.side === side && record.status === 'complete')
@@ -352,7 +352,7 @@ function toSideRecord(turn: number, outcome: SideOutcome): TurnSideRecord {
 }
 
 /** Style counts summed over a side's complete answers, its output tokens and the energy shown on the reveal. */
-function rankingData(sideRecords: readonly TurnSideRecord[], side: Side, reveal: Reveal): SideRankingData {
+function rankingData(sideRecords: readonly TurnSideSummary[], side: Side, reveal: Reveal): SideRankingData {
   const style = { len: 0, headers: 0, lists: 0, bold: 0 };
   for (const record of sideRecords) {
     if (record.side !== side || record.status !== 'complete' || !record.style) continue;

@@ -41,6 +41,9 @@ export interface TurnSideRecord {
   style: { len: number; headers: number; lists: number; bold: number } | null;
 }
 
+/** A side's answer without its text: what votes, reactions and reveals need. */
+export type TurnSideSummary = Omit<TurnSideRecord, 'text' | 'reasoning'>;
+
 export interface UpstreamErrorRecord {
   id: string;
   turn: number;
@@ -159,6 +162,31 @@ export class DuelRepository {
       modelId: row.model_id,
       text: row.text,
       reasoning: row.reasoning,
+      outputTokens: row.output_tokens,
+      outputTokensSource: row.output_tokens_source as TurnSideRecord['outputTokensSource'],
+      status: row.status as TurnSideRecord['status'],
+      errorKind: row.error_kind,
+      finishReason: row.finish_reason,
+      ttftMs: row.ttft_ms,
+      durationMs: row.duration_ms,
+      identityLeak: row.identity_leak === 1,
+      style: row.style ? (JSON.parse(row.style) as TurnSideRecord['style']) : null,
+    }));
+  }
+
+  /** Like {@link listSides} without the texts, which can be long and are not needed to vote or react. */
+  async listSideSummaries(duelId: string): Promise<TurnSideSummary[]> {
+    const rows = await this.db
+      .selectFrom('turn_sides')
+      .select(['turn', 'side', 'model_id', 'output_tokens', 'output_tokens_source', 'status', 'error_kind', 'finish_reason', 'ttft_ms', 'duration_ms', 'identity_leak', 'style'])
+      .where('duel_id', '=', duelId)
+      .orderBy('turn')
+      .orderBy('side')
+      .execute();
+    return rows.map((row) => ({
+      turn: row.turn,
+      side: row.side as 'a' | 'b',
+      modelId: row.model_id,
       outputTokens: row.output_tokens,
       outputTokensSource: row.output_tokens_source as TurnSideRecord['outputTokensSource'],
       status: row.status as TurnSideRecord['status'],
