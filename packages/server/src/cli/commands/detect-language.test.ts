@@ -1,17 +1,5 @@
-import { execFile } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-
-const agora = fileURLToPath(new URL('../../../../../bin/agora', import.meta.url));
-
-function run(args: string[], input: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = execFile(agora, args, { encoding: 'utf8' }, (error, stdout, stderr) => {
-      resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
-    });
-    child.stdin?.end(input);
-  });
-}
+import { runAgora as run } from '../../../test/run-agora';
 
 describe('agora lang', () => {
   it('prints one code per input line, und for lines without language', async () => {

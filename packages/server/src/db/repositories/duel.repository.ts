@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../database';
+import type { Database, TurnSidesTable } from '../database';
 
 export interface DuelRecord {
   id: string;
@@ -70,6 +70,25 @@ export interface FinishedTurn {
   duelStatus: 'ready' | 'failed';
   /** Set when a first-turn model was replaced: the duel's final pairing. */
   models?: { a: string; b: string };
+}
+
+const summaryColumns = ['turn', 'side', 'model_id', 'output_tokens', 'output_tokens_source', 'status', 'error_kind', 'finish_reason', 'ttft_ms', 'duration_ms', 'identity_leak', 'style'] as const;
+
+function toSideSummary(row: Pick<TurnSidesTable, (typeof summaryColumns)[number]>): TurnSideSummary {
+  return {
+    turn: row.turn,
+    side: row.side as 'a' | 'b',
+    modelId: row.model_id,
+    outputTokens: row.output_tokens,
+    outputTokensSource: row.output_tokens_source as TurnSideRecord['outputTokensSource'],
+    status: row.status as TurnSideRecord['status'],
+    errorKind: row.error_kind,
+    finishReason: row.finish_reason,
+    ttftMs: row.ttft_ms,
+    durationMs: row.duration_ms,
+    identityLeak: row.identity_leak === 1,
+    style: row.style ? (JSON.parse(row.style) as TurnSideRecord['style']) : null,
+  };
 }
 
 /** Duels, their turns and each side's answer. */
@@ -156,47 +175,13 @@ export class DuelRepository {
 
   async listSides(duelId: string): Promise<TurnSideRecord[]> {
     const rows = await this.db.selectFrom('turn_sides').selectAll().where('duel_id', '=', duelId).orderBy('turn').orderBy('side').execute();
-    return rows.map((row) => ({
-      turn: row.turn,
-      side: row.side as 'a' | 'b',
-      modelId: row.model_id,
-      text: row.text,
-      reasoning: row.reasoning,
-      outputTokens: row.output_tokens,
-      outputTokensSource: row.output_tokens_source as TurnSideRecord['outputTokensSource'],
-      status: row.status as TurnSideRecord['status'],
-      errorKind: row.error_kind,
-      finishReason: row.finish_reason,
-      ttftMs: row.ttft_ms,
-      durationMs: row.duration_ms,
-      identityLeak: row.identity_leak === 1,
-      style: row.style ? (JSON.parse(row.style) as TurnSideRecord['style']) : null,
-    }));
+    return rows.map((row) => ({ ...toSideSummary(row), text: row.text, reasoning: row.reasoning }));
   }
 
   /** Like {@link listSides} without the texts, which can be long and are not needed to vote or react. */
   async listSideSummaries(duelId: string): Promise<TurnSideSummary[]> {
-    const rows = await this.db
-      .selectFrom('turn_sides')
-      .select(['turn', 'side', 'model_id', 'output_tokens', 'output_tokens_source', 'status', 'error_kind', 'finish_reason', 'ttft_ms', 'duration_ms', 'identity_leak', 'style'])
-      .where('duel_id', '=', duelId)
-      .orderBy('turn')
-      .orderBy('side')
-      .execute();
-    return rows.map((row) => ({
-      turn: row.turn,
-      side: row.side as 'a' | 'b',
-      modelId: row.model_id,
-      outputTokens: row.output_tokens,
-      outputTokensSource: row.output_tokens_source as TurnSideRecord['outputTokensSource'],
-      status: row.status as TurnSideRecord['status'],
-      errorKind: row.error_kind,
-      finishReason: row.finish_reason,
-      ttftMs: row.ttft_ms,
-      durationMs: row.duration_ms,
-      identityLeak: row.identity_leak === 1,
-      style: row.style ? (JSON.parse(row.style) as TurnSideRecord['style']) : null,
-    }));
+    const rows = await this.db.selectFrom('turn_sides').select(summaryColumns).where('duel_id', '=', duelId).orderBy('turn').orderBy('side').execute();
+    return rows.map(toSideSummary);
   }
 
   async listUpstreamErrors(duelId: string): Promise<UpstreamErrorRecord[]> {
