@@ -83,7 +83,7 @@ export async function createArena(config: Config, environment: Record<string, st
   });
   const operations = new OperationsService(store, runtime.now);
   const rankingComputer = overrides.rankingComputer ?? new WorkerRankingComputer();
-  const leaderboards = new LeaderboardService({ store, catalogue, computer: rankingComputer, runtime, settings: { minVotes: config.leaderboard.minVotes, impact: config.impact } });
+  const leaderboards = new LeaderboardService({ store, catalogue, computer: rankingComputer, runtime, settings: { minVotes: config.leaderboard.minVotes, reactions: config.leaderboard.reactions, impact: config.impact } });
   const leaderboardRefresh = new LeaderboardRefreshJob(
     leaderboards,
     config.leaderboard,

@@ -90,3 +90,27 @@ describe.each(DIALECTS)('the live leaderboard ($name)', (dialect) => {
     expect(response).toMatchObject({ status: 400, json: { error: { code: 'invalid_request' } } });
   });
 });
+
+describe.each(DIALECTS)('reactions as matches, when the operator turns them on ($name)', (dialect) => {
+  it('ranks from likes and dislikes alone', async () => {
+    const harness = await startTestArena(dialect, { environment: { AGORA_LEADERBOARD_REACTIONS: '1', AGORA_LEADERBOARD_MIN_VOTES: '3', AGORA_LEADERBOARD_MIN_INTERVAL_S: '0' } });
+    try {
+      harness.fake.defaultBehaviour = { tokensPerSecond: 0 };
+      for (const [first, second] of [[0, 1], [1, 2], [0, 2], [0, 1]]) {
+        const models = [TEST_MODELS[first!]!.id, TEST_MODELS[second!]!.id];
+        const created = await harness.client.request('POST', '/api/v1/duels', { prompt: 'Bonjour', mode: 'custom', models, locale: 'fr' });
+        await harness.client.stream(created.json.id);
+        const duel = (await harness.arena.store.duels.findById(created.json.id))!;
+        const winnerSide = duel.modelA === models[0] ? 'a' : 'b';
+        expect((await harness.client.request('POST', `/api/v1/duels/${created.json.id}/reactions`, { side: winnerSide, turn: 1, value: 'like' })).status).toBe(200);
+      }
+      harness.arena.leaderboardRefresh.trigger();
+      await harness.arena.leaderboardRefresh.idle();
+      const body = (await harness.client.request('GET', '/api/v1/leaderboard')).json as LeaderboardBody;
+      expect(body.n_votes).toBe(4);
+      expect(body.models.find((row) => row.model === TEST_MODELS[0].id)).toMatchObject({ wins: 3, losses: 0 });
+    } finally {
+      await harness.close();
+    }
+  });
+});

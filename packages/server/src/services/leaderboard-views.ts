@@ -1,5 +1,5 @@
-import { buildVoteTable, computeLeaderboard, type ArenaVote, type Leaderboard, matchesFromArenaVotes } from '../domain/ranking';
-import type { RankingVoteRecord } from '../db/repositories/feedback.repository';
+import { buildVoteTable, computeLeaderboard, type ArenaVote, type Leaderboard, matchesFromArenaVotes, matchesFromReactions } from '../domain/ranking';
+import type { RankingReactionRecord, RankingVoteRecord } from '../db/repositories/feedback.repository';
 
 /** Which votes a view ranks, and whether style is controlled. */
 export interface ViewDefinition {
@@ -49,6 +49,28 @@ export function toViewVote(record: RankingVoteRecord): ViewVote {
     language: voteLanguage(record.locale),
     mode: record.mode,
   };
+}
+
+const choiceOfOutcome = { model_a: 'a', model_b: 'b', tie: 'tie', both_bad: 'both_bad' } as const;
+
+/**
+ * compar:IA's reaction matches (one per duel, see `matchesFromReactions`), as extra votes of the
+ * duel's language and mode. Duels whose models named themselves are left out, as their votes are.
+ */
+export function reactionViewVotes(reactions: readonly RankingReactionRecord[]): ViewVote[] {
+  const perDuel = new Map<string, RankingReactionRecord[]>();
+  for (const reaction of reactions) {
+    if (reaction.identityLeak) continue;
+    const group = perDuel.get(reaction.duelId);
+    if (group) group.push(reaction);
+    else perDuel.set(reaction.duelId, [reaction]);
+  }
+  return [...perDuel.values()].flatMap((group) => {
+    const [match] = matchesFromReactions(group.map((reaction) => ({ duelId: reaction.duelId, modelA: reaction.modelA, modelB: reaction.modelB, side: reaction.side, liked: reaction.liked, messageRank: reaction.turn - 1 })));
+    if (!match) return [];
+    const duel = group[0]!;
+    return [{ vote: { modelA: match.modelA, modelB: match.modelB, choice: choiceOfOutcome[match.outcome] }, language: voteLanguage(duel.locale), mode: duel.mode }];
+  });
 }
 
 /** Ranks the votes of each view (votes without style counts are left out of controlled views). */

@@ -3,13 +3,15 @@ import { type ModelFacts, whPer1000OutputTokens } from '../domain/impact';
 import type { Leaderboard, LeaderboardRow as RankedRow } from '../domain/ranking';
 import type { Store } from '../db/unit-of-work';
 import type { ArenaCatalogue } from './arena-catalogue';
-import { type ViewDefinition, type ViewVote, toViewVote, viewKey } from './leaderboard-views';
+import { type ViewDefinition, type ViewVote, reactionViewVotes, toViewVote, viewKey } from './leaderboard-views';
 import type { RankingComputer } from './ranking-computer';
 import type { Runtime } from './runtime';
 
 export interface LeaderboardSettings {
   /** Below this many votes a view is not shown. */
   minVotes: number;
+  /** Add compar:IA's reaction matches to the votes (off by default: reactions are not votes). */
+  reactions?: boolean;
   impact: { method: '0.9.1' | '0.8.2' | 'comparia-compat'; zone: string | undefined };
 }
 
@@ -33,6 +35,7 @@ export class LeaderboardService {
   async refresh(): Promise<{ views: number; votes: number }> {
     const { store, computer, runtime, settings } = this.dependencies;
     const votes = (await store.feedback.listRankingVotes()).map(toViewVote);
+    if (settings.reactions) votes.push(...reactionViewVotes(await store.feedback.listRankingReactions()));
     const counted = votes.filter((candidate) => !candidate.vote.flags?.length);
     const available = availableViews(counted, settings.minVotes);
     const views = viewDefinitions(counted.length >= settings.minVotes, available);

@@ -48,6 +48,20 @@ export interface RankingVoteRecord {
   b: SideRankingData | null;
 }
 
+/** A reaction with its duel's pairing, mode and locale, as the leaderboard reads it. */
+export interface RankingReactionRecord {
+  duelId: string;
+  turn: number;
+  side: 'a' | 'b';
+  liked: boolean;
+  modelA: string;
+  modelB: string;
+  mode: string;
+  locale: string | null;
+  /** A side of the duel named its own model: the visitor was not blind. */
+  identityLeak: boolean;
+}
+
 /** What visitors say about duels: reactions on single answers, the vote, reports. */
 export class FeedbackRepository {
   constructor(private readonly db: Kysely<Database>) {}
@@ -124,6 +138,39 @@ export class FeedbackRepository {
       locale: row.locale,
       a: side(row.style_a, row.tokens_a, row.energy_a),
       b: side(row.style_b, row.tokens_b, row.energy_b),
+    }));
+  }
+
+  /** Every reaction with its duel's pairing, oldest duel first (for the optional reaction matches). */
+  async listRankingReactions(): Promise<RankingReactionRecord[]> {
+    const rows = await this.db
+      .selectFrom('reactions')
+      .innerJoin('duels', 'duels.id', 'reactions.duel_id')
+      .select([
+        'reactions.duel_id',
+        'reactions.turn',
+        'reactions.side',
+        'reactions.value',
+        'duels.model_a',
+        'duels.model_b',
+        'duels.mode',
+        'duels.locale',
+        (eb) => eb.exists(eb.selectFrom('turn_sides').select('turn_sides.duel_id').whereRef('turn_sides.duel_id', '=', 'reactions.duel_id').where('turn_sides.identity_leak', '=', 1)).as('leak'),
+      ])
+      .orderBy('duels.created_at')
+      .orderBy('reactions.turn')
+      .orderBy('reactions.side')
+      .execute();
+    return rows.map((row) => ({
+      duelId: row.duel_id,
+      turn: row.turn,
+      side: row.side as 'a' | 'b',
+      liked: row.value === 'like',
+      modelA: row.model_a,
+      modelB: row.model_b,
+      mode: row.mode,
+      locale: row.locale,
+      identityLeak: Boolean(row.leak),
     }));
   }
 
