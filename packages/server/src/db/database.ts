@@ -1,3 +1,5 @@
+import type { Generated } from 'kysely';
+
 /**
  * The tables, as Kysely sees them. Storage conventions shared by SQLite and PostgreSQL
  * (see db/README.md): ids are app-generated text, timestamps are ISO-8601 UTC text, booleans are
@@ -15,6 +17,13 @@ export interface DuelsTable {
   turn_count: number;
   created_at: string;
   updated_at: string;
+  /** `arena` (played here) or the imported dataset it comes from (`comparia`). */
+  source: Generated<string>;
+  /** The source's own id (compar:IA `conversation_pair_id`); unique per source. */
+  external_id: string | null;
+  cohort: string | null;
+  /** Imported columns Agora does not model, as JSON, kept so that an export gives them back. */
+  source_meta: string | null;
 }
 
 export interface TurnsTable {
@@ -45,6 +54,7 @@ export interface TurnSidesTable {
   duration_ms: number | null;
   identity_leak: number;
   style: string | null;
+  source_meta: string | null;
 }
 
 export interface UpstreamErrorsTable {
@@ -70,6 +80,7 @@ export interface ReactionsTable {
   comment: string | null;
   created_at: string;
   updated_at: string;
+  source_meta: string | null;
 }
 
 export interface VotesTable {
@@ -91,6 +102,7 @@ export interface VotesTable {
   tokens_b: number | null;
   energy_a: string | null;
   energy_b: string | null;
+  source_meta: string | null;
 }
 
 export interface LeaderboardSnapshotsTable {
@@ -110,6 +122,60 @@ export interface ReportsTable {
   created_at: string;
 }
 
+/** Post-processing of one conversation: languages, topics, personal-data screening. */
+export interface ConversationAnnotationsTable {
+  duel_id: string;
+  /** `pending` | `done` | `failed` (retries exhausted: never exported). */
+  status: string;
+  attempts: Generated<number>;
+  last_error: string | null;
+  next_attempt_at: string | null;
+  /** Complete turns covered; a conversation that grew since is annotated again. */
+  turns_annotated: Generated<number>;
+  /** JSON list of language codes, most frequent first. */
+  languages: string | null;
+  /** JSON `[{prompt, a, b}]`, one entry per complete turn. */
+  message_languages: string | null;
+  /** JSON lists of personal-data kinds found by the detectors and by the model. */
+  pii_rule_kinds: string | null;
+  pii_model_kinds: string | null;
+  contains_pii: number | null;
+  /** The model layer (topics and personal data): `pending` | `done` | `not_configured` | `failed`. */
+  model_status: Generated<string>;
+  model_id: string | null;
+  /** JSON lists. */
+  categories: string | null;
+  keywords: string | null;
+  short_summary: string | null;
+  annotated_at: string | null;
+  updated_at: string;
+}
+
+export interface ReviewDecisionsTable {
+  duel_id: string;
+  /** `include` | `exclude`: overrides the screening. */
+  decision: string;
+  reason: string | null;
+  reviewer: string;
+  decided_at: string;
+}
+
+/** Append-only history of review decisions. */
+export interface ReviewAuditLogTable {
+  id: string;
+  duel_id: string;
+  decision: string;
+  previous_decision: string | null;
+  reason: string | null;
+  reviewer: string;
+  created_at: string;
+}
+
+export interface DeploymentSettingsTable {
+  key: string;
+  value: string;
+}
+
 export interface Database {
   duels: DuelsTable;
   turns: TurnsTable;
@@ -119,4 +185,8 @@ export interface Database {
   votes: VotesTable;
   reports: ReportsTable;
   leaderboard_snapshots: LeaderboardSnapshotsTable;
+  conversation_annotations: ConversationAnnotationsTable;
+  review_decisions: ReviewDecisionsTable;
+  review_audit_log: ReviewAuditLogTable;
+  deployment_settings: DeploymentSettingsTable;
 }
