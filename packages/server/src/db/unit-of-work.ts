@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from './database';
+import { AnnotationRepository } from './repositories/annotation.repository';
 import { DuelRepository } from './repositories/duel.repository';
 import { FeedbackRepository } from './repositories/feedback.repository';
 import { LeaderboardRepository } from './repositories/leaderboard.repository';
@@ -9,6 +10,7 @@ export interface Repositories {
   duels: DuelRepository;
   feedback: FeedbackRepository;
   leaderboards: LeaderboardRepository;
+  annotations: AnnotationRepository;
 }
 
 /** What services get: repositories, transactions and a health probe, without Kysely itself. */
@@ -20,7 +22,7 @@ export interface Store extends Repositories {
   close(): Promise<void>;
 }
 
-const bind = (db: Kysely<Database>): Repositories => ({ duels: new DuelRepository(db), feedback: new FeedbackRepository(db), leaderboards: new LeaderboardRepository(db) });
+const bind = (db: Kysely<Database>): Repositories => ({ duels: new DuelRepository(db), feedback: new FeedbackRepository(db), leaderboards: new LeaderboardRepository(db), annotations: new AnnotationRepository(db) });
 
 export function createStore(db: Kysely<Database>): Store {
   return {
