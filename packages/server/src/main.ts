@@ -2,7 +2,7 @@ import { serve, type ServerType } from '@hono/node-server';
 import type { Hono } from 'hono';
 import { pino, type Logger } from 'pino';
 import { type CatalogueModel, loadCatalogue } from './config/catalogue';
-import type { Config } from './config/config';
+import { type Config, ConfigError } from './config/config';
 import { openDatabase } from './db/dialect';
 import { migrateToLatest } from './db/migrate';
 import { type VoteTable, buildVoteTable, matchesFromArenaVotes } from './domain/ranking';
@@ -22,6 +22,10 @@ import { LeaderboardService } from './services/leaderboard.service';
 import { PairingPolicy } from './services/pairing-policy';
 import { type RankingComputer, WorkerRankingComputer } from './services/ranking-computer';
 import { LeaderboardRefreshJob } from './jobs/leaderboard-refresh.job';
+import { PostprocessJob } from './jobs/postprocess.job';
+import { createLanguageDetector } from './services/language';
+import { type ConversationAnnotator, createConversationAnnotator } from './services/postprocess/conversation-annotator';
+import { PostprocessService } from './services/postprocess/postprocess.service';
 import { createRevealImpactEstimator } from './services/reveal-impact';
 import { type Runtime, systemRuntime } from './services/runtime';
 
@@ -31,6 +35,8 @@ export interface Arena {
   duels: DuelService;
   leaderboards: LeaderboardService;
   leaderboardRefresh: LeaderboardRefreshJob;
+  /** Background post-processing; undefined when AGORA_POSTPROCESS is off. */
+  postprocessJob: PostprocessJob | undefined;
   store: Store;
   catalogue: ArenaCatalogue;
   metrics: PrometheusMetrics;
@@ -76,7 +82,10 @@ export async function createArena(config: Config, environment: Record<string, st
     runtime,
     settings: { maxTurns: config.maxTurns, upstreamRetries: config.upstreamRetries, replayTtlMs: config.replayTtlMs },
     estimateImpact: createRevealImpactEstimator(catalogue, config.impact),
-    onVoteRecorded: () => leaderboardRefresh.voteRecorded(),
+    onVoteRecorded: () => {
+      leaderboardRefresh.voteRecorded();
+      postprocessJob?.nudge();
+    },
     pairing,
     logError: (message, error) => logger.error({ err: error }, message),
     logUpstream: (entry) => (entry.status === 'complete' ? logger.info({ upstream: entry }, 'upstream call') : logger.warn({ upstream: entry }, 'upstream call failed')),
@@ -90,24 +99,61 @@ export async function createArena(config: Config, environment: Record<string, st
     (message, error) => logger.error({ err: error }, message),
     () => pairing.update(leaderboards.latestOverall()),
   );
+  const postprocessJob = config.postprocess.enabled
+    ? new PostprocessJob(
+        createPostprocessService(config, models, store, runtime, overrides.fetch),
+        { everyMs: config.postprocess.everyMs, batchSize: 50 },
+        (message, error) => logger.error({ err: error }, message),
+        (report) => {
+          metrics.postprocessPass(report);
+          if (report.processed > 0) logger.info({ postprocess: report }, 'post-processing pass');
+        },
+      )
+    : undefined;
   const app = createApp({ duels, operations, leaderboards, catalogue, metrics, logger, settings: { maxPromptChars: config.maxPromptChars, adminToken: config.adminToken } });
   leaderboardRefresh.start();
+  postprocessJob?.start();
   return {
     app,
     duels,
     leaderboards,
     leaderboardRefresh,
+    postprocessJob,
     store,
     catalogue,
     metrics,
     logger,
     close: async () => {
       await duels.drain();
+      await postprocessJob?.stop();
       await leaderboardRefresh.stop();
       await rankingComputer.close();
       await store.close();
     },
   };
+}
+
+/**
+ * Post-processing with the configured model layer: AGORA_ANNOTATION_MODEL names a catalogue model
+ * (any status: a tool model is usually `disabled` so that it is never drawn into duels).
+ */
+export function createPostprocessService(config: Config, models: readonly CatalogueModel[], store: Store, runtime: Runtime, fetchOverride?: typeof fetch): PostprocessService {
+  return new PostprocessService(store, createLanguageDetector(), createAnnotator(config, models, fetchOverride), runtime, {
+    maxAttempts: config.postprocess.maxAttempts,
+    retryDelayMs: config.postprocess.everyMs,
+    idleMs: config.postprocess.idleMs,
+    concurrency: config.postprocess.concurrency,
+  });
+}
+
+/** The model layer of the screening and topics, or undefined when none is configured. */
+export function createAnnotator(config: Config, models: readonly CatalogueModel[], fetchOverride?: typeof fetch, modelId = config.postprocess.annotationModel): ConversationAnnotator | undefined {
+  if (modelId === undefined) return undefined;
+  const model = models.find((candidate) => candidate.entry.id === modelId);
+  if (!model) throw new ConfigError(`AGORA_ANNOTATION_MODEL: no model "${modelId}" in the catalogue ${config.modelsPath}`);
+  const keyName = model.entry.provider.api_key_env;
+  if (keyName && !model.apiKey) throw new ConfigError(`AGORA_ANNOTATION_MODEL: model "${modelId}" needs ${keyName}, which is not set`);
+  return createConversationAnnotator(modelId, createModelClient(model, fetchOverride), { timeoutMs: config.postprocess.annotationTimeoutMs });
 }
 
 /** The arena's stored votes as a ranking vote table: `agora leaderboard` without `--votes`. */

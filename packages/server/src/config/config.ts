@@ -25,6 +25,13 @@ const environmentSchema = z.object({
   AGORA_PAIRING: z.enum(['uniform', 'catch_up', 'most_informative']).default('uniform'),
   AGORA_IMPACT_METHOD: z.enum(['0.9.1', '0.8.2', 'comparia-compat']).default('0.9.1'),
   AGORA_IMPACT_ZONE: z.string().regex(/^[A-Z]{3}$/, 'an ISO 3166-1 alpha-3 code or WOR').optional(),
+  AGORA_POSTPROCESS: booleanFlag.default(true),
+  AGORA_ANNOTATION_MODEL: z.string().regex(/^[a-z0-9][a-z0-9._-]*$/, 'a model id of the catalogue').optional(),
+  AGORA_ANNOTATION_TIMEOUT_S: z.coerce.number().positive().default(120),
+  AGORA_POSTPROCESS_EVERY_S: z.coerce.number().positive().default(5),
+  AGORA_POSTPROCESS_IDLE_S: z.coerce.number().min(0).default(1800),
+  AGORA_POSTPROCESS_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(3),
+  AGORA_POSTPROCESS_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
 });
 
 /** Everything the server reads from its environment, parsed once at boot. */
@@ -48,6 +55,22 @@ export interface Config {
   leaderboard: { everyVotes: number; everyMs: number; minIntervalMs: number; minVotes: number; reactions: boolean };
   /** How pairs are drawn: uniform (default), catch-up weights, or the most informative pairs. */
   pairing: 'uniform' | 'catch_up' | 'most_informative';
+  /** Language, topics and personal-data screening of finished conversations (docs/privacy.md). */
+  postprocess: PostprocessConfig;
+}
+
+export interface PostprocessConfig {
+  /** The background job; `agora postprocess` works either way. */
+  enabled: boolean;
+  /** Catalogue id of the model for topics and the model layer of the screening; unset = rules only, topics pending. */
+  annotationModel: string | undefined;
+  annotationTimeoutMs: number;
+  everyMs: number;
+  /** An unvoted duel untouched this long counts as finished. */
+  idleMs: number;
+  /** Tries per conversation before it is marked failed (never exported). */
+  maxAttempts: number;
+  concurrency: number;
 }
 
 export class ConfigError extends Error {
@@ -79,6 +102,15 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
     demo: values.AGORA_DEMO,
     impact: { method: values.AGORA_IMPACT_METHOD, zone: values.AGORA_IMPACT_ZONE },
     pairing: values.AGORA_PAIRING,
+    postprocess: {
+      enabled: values.AGORA_POSTPROCESS,
+      annotationModel: values.AGORA_ANNOTATION_MODEL,
+      annotationTimeoutMs: values.AGORA_ANNOTATION_TIMEOUT_S * 1000,
+      everyMs: values.AGORA_POSTPROCESS_EVERY_S * 1000,
+      idleMs: values.AGORA_POSTPROCESS_IDLE_S * 1000,
+      maxAttempts: values.AGORA_POSTPROCESS_MAX_ATTEMPTS,
+      concurrency: values.AGORA_POSTPROCESS_CONCURRENCY,
+    },
     leaderboard: { everyVotes: values.AGORA_LEADERBOARD_EVERY_VOTES, everyMs: values.AGORA_LEADERBOARD_EVERY_S * 1000, minIntervalMs: values.AGORA_LEADERBOARD_MIN_INTERVAL_S * 1000, minVotes: values.AGORA_LEADERBOARD_MIN_VOTES, reactions: values.AGORA_LEADERBOARD_REACTIONS },
   };
 }

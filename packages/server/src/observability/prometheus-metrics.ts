@@ -13,6 +13,7 @@ export class PrometheusMetrics implements ArenaMetrics {
   private readonly replacements = new Counter({ name: 'agora_model_replacements_total', help: 'Models replaced after failing before their first token', labelNames: ['model'], registers: [this.registry] });
   private readonly turns = new Counter({ name: 'agora_turns_total', help: 'Duel turns by outcome', labelNames: ['status'], registers: [this.registry] });
   private readonly votes = new Counter({ name: 'agora_votes_total', help: 'Votes by choice', labelNames: ['choice'], registers: [this.registry] });
+  private readonly postprocessed = new Counter({ name: 'agora_postprocess_conversations_total', help: 'Conversations post-processed, by outcome (done, flagged among done, retrying, failed)', labelNames: ['outcome'], registers: [this.registry] });
   private readonly openStreams = new Gauge({ name: 'agora_open_streams', help: 'Open SSE connections', registers: [this.registry] });
 
   constructor() {
@@ -36,6 +37,9 @@ export class PrometheusMetrics implements ArenaMetrics {
   }
   voteRecorded(choice: string): void {
     this.votes.inc({ choice });
+  }
+  postprocessPass(report: { done: number; flagged: number; retrying: number; failed: number }): void {
+    for (const outcome of ['done', 'flagged', 'retrying', 'failed'] as const) if (report[outcome] > 0) this.postprocessed.inc({ outcome }, report[outcome]);
   }
   streamOpened(): void {
     this.openStreams.inc();

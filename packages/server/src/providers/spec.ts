@@ -18,6 +18,11 @@ export interface ModelCallOptions {
   temperature?: number;
   topP?: number;
   seed?: number;
+  /**
+   * Ask for one JSON value matching this JSON Schema instead of free text (pipeline calls such as
+   * topic tagging; never used in duels). Sent as the vendor's structured-output setting.
+   */
+  responseFormat?: { type: 'json'; name: string; schema: Record<string, unknown> };
   /** Aborting it cancels the upstream HTTP request. */
   abortSignal?: AbortSignal;
   headers?: Record<string, string>;

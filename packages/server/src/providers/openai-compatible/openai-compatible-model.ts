@@ -43,6 +43,9 @@ export class OpenAiCompatibleModelClient implements ModelClient {
       temperature: options.temperature,
       top_p: options.topP,
       seed: options.seed,
+      response_format: options.responseFormat
+        ? { type: 'json_schema', json_schema: { name: options.responseFormat.name, schema: options.responseFormat.schema, strict: true } }
+        : undefined,
       ...options.providerOptions?.['openai-compatible'],
     };
     let response: TransportResponse;

@@ -7,19 +7,19 @@ export interface MessageLanguage {
 }
 
 /**
- * The language of a conversation: the one that covers the most characters across its messages,
- * `und` messages left out; on a tie, the language of the earliest such message; `und` when no
- * message has a language.
+ * The languages of a conversation, the one covering the most characters first, `und` messages
+ * left out; on a tie, the language of the earliest such message comes first.
  */
-export function conversationLanguage(messages: readonly MessageLanguage[]): string {
+export function conversationLanguages(messages: readonly MessageLanguage[]): string[] {
   const totals = new Map<string, number>();
   for (const { language, characters } of messages) {
     if (language !== UNDETERMINED) totals.set(language, (totals.get(language) ?? 0) + characters);
   }
-  let best = UNDETERMINED;
-  let bestTotal = 0;
-  for (const [language, total] of totals) {
-    if (total > bestTotal) [best, bestTotal] = [language, total];
-  }
-  return best;
+  // Map keeps first-insertion order and sort is stable: ties stay in order of first appearance.
+  return [...totals].sort((left, right) => right[1] - left[1]).map(([language]) => language);
+}
+
+/** The language of a conversation: the first of {@link conversationLanguages}, `und` when no message has one. */
+export function conversationLanguage(messages: readonly MessageLanguage[]): string {
+  return conversationLanguages(messages)[0] ?? UNDETERMINED;
 }

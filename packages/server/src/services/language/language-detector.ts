@@ -1,14 +1,14 @@
 import cld from 'cld';
 import { eld } from 'eld/medium';
-import { conversationLanguage } from './conversation-language';
+import { conversationLanguages } from './conversation-language';
 import { normaliseLanguageCode, UNDETERMINED } from './language-codes';
 
 /** Language identification for the data pipeline: codes are ISO 639-1, else ISO 639-3, or `und`. */
 export interface LanguageDetector {
   /** The language of one text, `und` when unsure. */
   detect(text: string): Promise<string>;
-  /** Each message's language and the conversation's (majority by characters). */
-  detectConversation(messages: readonly string[]): Promise<{ messages: string[]; conversation: string }>;
+  /** Each message's language, the conversation's (majority by characters) and all of them, majority first. */
+  detectConversation(messages: readonly string[]): Promise<{ messages: string[]; conversation: string; languages: string[] }>;
 }
 
 const ELD_LANGUAGES = new Set(Object.values(eld.info().Languages));
@@ -63,7 +63,8 @@ export function createLanguageDetector(): LanguageDetector {
       const languages: string[] = [];
       for (const message of messages) languages.push(await detect(message));
       const measured = languages.map((language, index) => ({ language, characters: [...(messages[index] ?? '')].length }));
-      return { messages: languages, conversation: conversationLanguage(measured) };
+      const ranked = conversationLanguages(measured);
+      return { messages: languages, conversation: ranked[0] ?? UNDETERMINED, languages: ranked };
     },
   };
 }

@@ -1,0 +1,169 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { parseCatalogue } from '../src/config/catalogue';
+import type { ConversationAnnotation } from '../src/db/repositories/annotation.repository';
+import { DIALECTS } from './test-db';
+import { type TestArena, TEST_MODELS, startTestArena, testCatalogueYaml } from './test-arena';
+
+/** The annotation model: in the catalogue but disabled, so that it is never drawn into a duel. */
+const ANNOTATOR = { id: 'annotator-small', upstream: 'tools/annotator-small' };
+
+export function catalogueWithAnnotator(baseUrl: string) {
+  const annotator = `  - id: ${ANNOTATOR.id}
+    name: Annotator Small
+    organisation: Tooling
+    license: Apache 2.0
+    open_weights: true
+    arch: dense
+    params_b: 8
+    reasoning: false
+    release_date: '2026-01'
+    status: disabled
+    provider:
+      type: openai-compatible
+      base_url: ${baseUrl}
+      model: ${ANNOTATOR.upstream}
+`;
+  return parseCatalogue(testCatalogueYaml(baseUrl) + annotator, 'test-models.yaml', {});
+}
+
+/**
+ * What the fake annotation model answers: it reads the conversation it was sent and reports a
+ * private person when one of the phrases below appears, as a real model would.
+ */
+function annotatorAnswer(userMessage: string): string {
+  const conversation = userMessage;
+  const privatePerson = conversation.includes('Josiane Morel');
+  return JSON.stringify({
+    categories: conversation.includes('photosynthèse') ? ['Natural Science & Formal Science & Technology', 'Not a category'] : ['Health & Wellness & Medicine'],
+    keywords: ['biologie', 'plantes', 'lumière', 'chlorophylle', 'énergie'],
+    short_summary: 'The visitor asks for an explanation of a scientific process.',
+    personal_data: { found: privatePerson, kinds: privatePerson ? ['name', 'health'] : [] },
+  });
+}
+
+async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`not reached in time: ${JSON.stringify(value).slice(0, 400)}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe.each(DIALECTS)('post-processing of finished duels ($name)', (dialect) => {
+  let harness: TestArena;
+  beforeAll(async () => {
+    harness = await startTestArena(dialect, {
+      catalogue: catalogueWithAnnotator,
+      environment: { AGORA_ANNOTATION_MODEL: ANNOTATOR.id, AGORA_POSTPROCESS_EVERY_S: '0.1', AGORA_POSTPROCESS_MAX_ATTEMPTS: '2', AGORA_POSTPROCESS_IDLE_S: '3600' },
+    });
+  });
+  afterAll(() => harness.close());
+  afterEach(() => {
+    harness.fake.reset();
+  });
+
+  async function playAndVote(prompt: string, answer?: string): Promise<string> {
+    harness.fake.defaultBehaviour = { tokensPerSecond: 0, ...(answer ? { text: answer } : {}) };
+    harness.fake.behave(ANNOTATOR.upstream, { tokensPerSecond: 0, text: annotatorAnswer });
+    const created = await harness.client.request('POST', '/api/v1/duels', { prompt, mode: 'random' });
+    expect(created.status).toBe(201);
+    await harness.client.stream(created.json.id);
+    const vote = await harness.client.request('POST', `/api/v1/duels/${created.json.id}/vote`, { choice: 'a' });
+    expect(vote.status).toBe(200);
+    return created.json.id as string;
+  }
+  const annotationOf = (duelId: string) => until(() => harness.arena.store.annotations.find(duelId), (found) => found?.status === 'done' || found?.status === 'failed');
+
+  it('annotates a voted duel: languages per message, topics from one structured call, nothing flagged', async () => {
+    const duelId = await playAndVote('Explique-moi la photosynthèse en quelques phrases simples, pour un enfant de dix ans.', 'La photosynthèse permet aux plantes de fabriquer leur nourriture avec la lumière du soleil, de l’eau et du gaz carbonique.');
+    const annotation = (await annotationOf(duelId))!;
+    expect(annotation).toMatchObject<Partial<ConversationAnnotation>>({
+      status: 'done',
+      containsPii: false,
+      piiRuleKinds: [],
+      piiModelKinds: [],
+      modelStatus: 'done',
+      modelId: ANNOTATOR.id,
+      // The unknown label is dropped; a known one is kept.
+      categories: ['Natural Science & Formal Science & Technology'],
+      keywords: ['biologie', 'plantes', 'lumière', 'chlorophylle', 'énergie'],
+      shortSummary: 'The visitor asks for an explanation of a scientific process.',
+      languages: ['fr'],
+      messageLanguages: [{ prompt: 'fr', a: 'fr', b: 'fr' }],
+      turnsAnnotated: 1,
+    });
+    // One structured call, with the JSON Schema as the response format, sent the conversation.
+    const calls = harness.fake.requestsFor(ANNOTATOR.upstream);
+    expect(calls).toHaveLength(1);
+    const body = calls[0]!.body as { response_format: { type: string; json_schema: { schema: { properties: Record<string, unknown> } } }; messages: { content: string }[] };
+    expect(body.response_format.type).toBe('json_schema');
+    expect(Object.keys(body.response_format.json_schema.schema.properties)).toEqual(['categories', 'keywords', 'short_summary', 'personal_data']);
+    expect(body.messages.at(-1)!.content).toContain('photosynthèse');
+  });
+
+  it('flags a conversation by the rules (an e-mail address in a prompt) and by the model (a named private person)', async () => {
+    const byRules = await playAndVote('Rédige un mail de relance pour mon dossier, je suis joignable à camille.perrin@orange.fr si besoin.');
+    const byModel = await playAndVote('Ma voisine Josiane Morel vient d’apprendre qu’elle a un diabète, comment puis-je l’aider au quotidien ?');
+    expect(await annotationOf(byRules)).toMatchObject({ status: 'done', containsPii: true, piiRuleKinds: ['email'], piiModelKinds: [] });
+    expect(await annotationOf(byModel)).toMatchObject({ status: 'done', containsPii: true, piiRuleKinds: [], piiModelKinds: ['name', 'health'] });
+  });
+
+  it('retries a failing model call with backoff, then marks the conversation failed (never exported)', async () => {
+    harness.fake.defaultBehaviour = { tokensPerSecond: 0 };
+    const created = await harness.client.request('POST', '/api/v1/duels', { prompt: 'Quelle est la capitale du Portugal ?', mode: 'random' });
+    await harness.client.stream(created.json.id);
+    harness.fake.behave(ANNOTATOR.upstream, { httpStatus: 503 });
+    await harness.client.request('POST', `/api/v1/duels/${created.json.id}/vote`, { choice: 'tie' });
+    const annotation = (await annotationOf(created.json.id))!;
+    expect(annotation).toMatchObject({ status: 'failed', attempts: 2, modelStatus: 'failed', containsPii: false });
+    expect(annotation.lastError).toMatch(/HTTP 503/);
+    expect(harness.fake.requestsFor(ANNOTATOR.upstream)).toHaveLength(2);
+  });
+
+  it('retries an answer that is not the JSON asked for, and succeeds on the next try', async () => {
+    harness.fake.defaultBehaviour = { tokensPerSecond: 0 };
+    const created = await harness.client.request('POST', '/api/v1/duels', { prompt: 'Donne-moi une recette de soupe au potiron.', mode: 'random' });
+    await harness.client.stream(created.json.id);
+    let calls = 0;
+    harness.fake.behave(ANNOTATOR.upstream, { tokensPerSecond: 0, text: (prompt) => (++calls === 1 ? 'Sure! Here is the analysis: {categories: ' : annotatorAnswer(prompt)) });
+    await harness.client.request('POST', `/api/v1/duels/${created.json.id}/vote`, { choice: 'b' });
+    const annotation = (await annotationOf(created.json.id))!;
+    expect(annotation).toMatchObject({ status: 'done', attempts: 2, modelStatus: 'done', lastError: null });
+    expect(calls).toBe(2);
+  });
+
+  it('leaves an unvoted duel alone until it has been idle long enough', async () => {
+    harness.fake.defaultBehaviour = { tokensPerSecond: 0 };
+    const created = await harness.client.request('POST', '/api/v1/duels', { prompt: 'Bonjour, comment vas-tu ?', mode: 'random' });
+    await harness.client.stream(created.json.id);
+    await harness.arena.postprocessJob!.idle();
+    harness.arena.postprocessJob!.nudge();
+    await harness.arena.postprocessJob!.idle();
+    expect(await harness.arena.store.annotations.find(created.json.id)).toBeUndefined();
+  });
+});
+
+describe.each(DIALECTS)('post-processing without a model ($name)', (dialect) => {
+  let harness: TestArena;
+  beforeAll(async () => {
+    harness = await startTestArena(dialect, { environment: { AGORA_POSTPROCESS_EVERY_S: '0.1', AGORA_POSTPROCESS_IDLE_S: '0' } });
+    harness.fake.defaultBehaviour = { tokensPerSecond: 0 };
+  });
+  afterAll(() => harness.close());
+
+  it('screens with the rules alone, leaves topics visibly not configured, and annotates a conversation again when it grows', async () => {
+    const created = await harness.client.request('POST', '/api/v1/duels', { prompt: 'Write a haiku about the autumn rain in the mountains.', mode: 'custom', models: [TEST_MODELS[0].id, TEST_MODELS[2].id] });
+    await harness.client.stream(created.json.id);
+    const first = await until(() => harness.arena.store.annotations.find(created.json.id), (found) => found?.status === 'done');
+    expect(first).toMatchObject({ status: 'done', modelStatus: 'not_configured', categories: null, keywords: null, shortSummary: null, containsPii: false, languages: ['en'], turnsAnnotated: 1 });
+
+    const followUp = await harness.client.request('POST', `/api/v1/duels/${created.json.id}/messages`, { prompt: 'Mon numéro est le 06 12 34 56 78, rappelle-moi demain.' });
+    expect(followUp.status).toBe(201);
+    await harness.client.stream(created.json.id, { turn: 2 });
+    const second = await until(() => harness.arena.store.annotations.find(created.json.id), (found) => found?.turnsAnnotated === 2);
+    expect(second).toMatchObject({ status: 'done', containsPii: true, piiRuleKinds: ['phone'] });
+    expect(second!.messageLanguages).toHaveLength(2);
+  });
+});
