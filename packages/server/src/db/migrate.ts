@@ -2,12 +2,14 @@ import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'k
 import * as arenaCore from './migrations/2026_11_30_000000_arena_core';
 import * as leaderboard from './migrations/2026_11_30_010000_leaderboard';
 import * as dataPipeline from './migrations/2026_11_30_020000_data_pipeline';
+import * as datasetExport from './migrations/2026_11_30_030000_dataset_export';
 
 /** Every migration, by name; listed statically so that bundlers and tsx see them. */
 const migrations: Record<string, Migration> = {
   '2026_11_30_000000_arena_core': arenaCore,
   '2026_11_30_010000_leaderboard': leaderboard,
   '2026_11_30_020000_data_pipeline': dataPipeline,
+  '2026_11_30_030000_dataset_export': datasetExport,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
