@@ -10,3 +10,4 @@ export {
   type RankingVariant,
   type VoteTable,
 } from '../../domain/ranking';
+export { JsonLineReader, readRecordFile, type RecordFileShape, type RecordSink } from './record-file';

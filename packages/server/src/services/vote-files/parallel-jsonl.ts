@@ -4,7 +4,7 @@ import { Worker } from 'node:worker_threads';
 import { concatVoteTables } from '../../domain/ranking/vote-table';
 import { parseJsonlRange, type JsonlRangeResult, type JsonlRangeTask } from './jsonl-range';
 import type { ReadVoteFileOptions, VoteFileContents } from './read-vote-file';
-import { parseJson } from './vote-collector';
+import { parseJson } from './record-file';
 import { VoteFileError } from './vote-file-error';
 import { detectFormat, VoteRowError, type RowOptions, type SkipReason } from './vote-formats';
 

@@ -23,7 +23,7 @@ const COMPRESSORS: Compressors = {
 const SUPPORTED_CODECS = new Set(['UNCOMPRESSED', 'SNAPPY', 'GZIP', 'BROTLI']);
 
 /** An opened Parquet file: its top-level column names and a row-group iterator. */
-export interface ParquetVotes {
+export interface ParquetFile {
   columns: string[];
   rowCount: number;
   /** Reads the given columns, one row group at a time (memory stays bounded by a row group). */
@@ -35,7 +35,7 @@ export interface ParquetVotes {
  * Brotli (Node's zlib); ZSTD and LZ4 are refused with a clear message, since Node 20 has no
  * decoder for them.
  */
-export async function openParquetVotes(path: string): Promise<ParquetVotes> {
+export async function openParquetFile(path: string): Promise<ParquetFile> {
   const file = await asyncBufferFromFile(path);
   let metadata: FileMetaData;
   try {
