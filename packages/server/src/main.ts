@@ -101,7 +101,7 @@ export async function createArena(config: Config, environment: Record<string, st
   );
   const postprocessJob = config.postprocess.enabled
     ? new PostprocessJob(
-        createPostprocessService(config, models, store, runtime, overrides.fetch),
+        createPostprocessService(config, store, runtime, createAnnotator(config, models, overrides.fetch)),
         { everyMs: config.postprocess.everyMs, batchSize: 50 },
         (message, error) => logger.error({ err: error }, message),
         (report) => {
@@ -133,20 +133,21 @@ export async function createArena(config: Config, environment: Record<string, st
   };
 }
 
-/**
- * Post-processing with the configured model layer: AGORA_ANNOTATION_MODEL names a catalogue model
- * (any status: a tool model is usually `disabled` so that it is never drawn into duels).
- */
-export function createPostprocessService(config: Config, models: readonly CatalogueModel[], store: Store, runtime: Runtime, fetchOverride?: typeof fetch): PostprocessService {
-  return new PostprocessService(store, createLanguageDetector(), createAnnotator(config, models, fetchOverride), runtime, {
+/** Post-processing with a model layer (or none): the background job's and `agora postprocess`'s service. */
+export function createPostprocessService(config: Config, store: Store, runtime: Runtime, annotator: ConversationAnnotator | undefined, options: { retryDelayMs?: number } = {}): PostprocessService {
+  return new PostprocessService(store, createLanguageDetector(), annotator, runtime, {
     maxAttempts: config.postprocess.maxAttempts,
-    retryDelayMs: config.postprocess.everyMs,
+    retryDelayMs: options.retryDelayMs ?? config.postprocess.everyMs,
     idleMs: config.postprocess.idleMs,
     concurrency: config.postprocess.concurrency,
   });
 }
 
-/** The model layer of the screening and topics, or undefined when none is configured. */
+/**
+ * The model layer of the screening and topics, or undefined when none is configured.
+ * AGORA_ANNOTATION_MODEL names a catalogue model of any status: a tool model is usually
+ * `disabled`, so that it is never drawn into duels.
+ */
 export function createAnnotator(config: Config, models: readonly CatalogueModel[], fetchOverride?: typeof fetch, modelId = config.postprocess.annotationModel): ConversationAnnotator | undefined {
   if (modelId === undefined) return undefined;
   const model = models.find((candidate) => candidate.entry.id === modelId);
@@ -154,6 +155,18 @@ export function createAnnotator(config: Config, models: readonly CatalogueModel[
   const keyName = model.entry.provider.api_key_env;
   if (keyName && !model.apiKey) throw new ConfigError(`AGORA_ANNOTATION_MODEL: model "${modelId}" needs ${keyName}, which is not set`);
   return createConversationAnnotator(modelId, createModelClient(model, fetchOverride), { timeoutMs: config.postprocess.annotationTimeoutMs });
+}
+
+/** The store of `DATABASE_URL`, migrated: what the store commands of the CLI work on. */
+export async function openStore(config: Pick<Config, 'database'>): Promise<Store> {
+  const db = openDatabase(config.database);
+  try {
+    await migrateToLatest(db);
+  } catch (error) {
+    await db.destroy();
+    throw error;
+  }
+  return createStore(db);
 }
 
 /** The arena's stored votes as a ranking vote table: `agora leaderboard` without `--votes`. */

@@ -1,45 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { parseCatalogue } from '../src/config/catalogue';
 import type { ConversationAnnotation } from '../src/db/repositories/annotation.repository';
 import { DIALECTS } from './test-db';
-import { type TestArena, TEST_MODELS, startTestArena, testCatalogueYaml } from './test-arena';
-
-/** The annotation model: in the catalogue but disabled, so that it is never drawn into a duel. */
-const ANNOTATOR = { id: 'annotator-small', upstream: 'tools/annotator-small' };
-
-export function catalogueWithAnnotator(baseUrl: string) {
-  const annotator = `  - id: ${ANNOTATOR.id}
-    name: Annotator Small
-    organisation: Tooling
-    license: Apache 2.0
-    open_weights: true
-    arch: dense
-    params_b: 8
-    reasoning: false
-    release_date: '2026-01'
-    status: disabled
-    provider:
-      type: openai-compatible
-      base_url: ${baseUrl}
-      model: ${ANNOTATOR.upstream}
-`;
-  return parseCatalogue(testCatalogueYaml(baseUrl) + annotator, 'test-models.yaml', {});
-}
-
-/**
- * What the fake annotation model answers: it reads the conversation it was sent and reports a
- * private person when one of the phrases below appears, as a real model would.
- */
-function annotatorAnswer(userMessage: string): string {
-  const conversation = userMessage;
-  const privatePerson = conversation.includes('Josiane Morel');
-  return JSON.stringify({
-    categories: conversation.includes('photosynthèse') ? ['Natural Science & Formal Science & Technology', 'Not a category'] : ['Health & Wellness & Medicine'],
-    keywords: ['biologie', 'plantes', 'lumière', 'chlorophylle', 'énergie'],
-    short_summary: 'The visitor asks for an explanation of a scientific process.',
-    personal_data: { found: privatePerson, kinds: privatePerson ? ['name', 'health'] : [] },
-  });
-}
+import { ANNOTATOR, annotatorAnswer, catalogueWithAnnotator } from './annotator-fixture';
+import { type TestArena, TEST_MODELS, startTestArena } from './test-arena';
 
 async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;

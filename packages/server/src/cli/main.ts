@@ -5,6 +5,7 @@ import { registerImpactCommand } from './commands/compute-impact';
 import { registerLeaderboardCommand } from './commands/compute-leaderboard';
 import { registerLanguageCommand } from './commands/detect-language';
 import { registerPiiCommand } from './commands/screen-pii';
+import { registerPostprocessCommand } from './commands/postprocess-conversations';
 
 /**
  * The `agora` command line. Each command lives in `commands/<verb>-<noun>.ts`, parses its
@@ -32,6 +33,7 @@ export function buildProgram(): Command {
   });
   registerLanguageCommand(program);
   registerPiiCommand(program);
+  registerPostprocessCommand(program);
   return program;
 }
 

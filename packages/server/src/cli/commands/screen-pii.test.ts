@@ -17,11 +17,4 @@ describe('agora pii', () => {
       { pii: true, kinds: ['iban', 'birth_date'] },
     ]);
   });
-
-  it('refuses --llm with a usage error: the model layer is not built yet', async () => {
-    const outcome = await run(['pii', '--llm', 'mistral-small'], 'texte\n');
-    expect(outcome.code).toBe(2);
-    expect(outcome.stdout).toBe('');
-    expect(outcome.stderr).toMatch(/^agora: --llm: the model layer .* not available yet/);
-  });
 });
