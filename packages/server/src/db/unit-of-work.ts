@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from './database';
 import { AnnotationRepository } from './repositories/annotation.repository';
+import { ComparIaImportRepository } from './repositories/comparia-import.repository';
 import { DuelRepository } from './repositories/duel.repository';
 import { FeedbackRepository } from './repositories/feedback.repository';
 import { LeaderboardRepository } from './repositories/leaderboard.repository';
@@ -11,6 +12,7 @@ export interface Repositories {
   feedback: FeedbackRepository;
   leaderboards: LeaderboardRepository;
   annotations: AnnotationRepository;
+  comparIaImport: ComparIaImportRepository;
 }
 
 /** What services get: repositories, transactions and a health probe, without Kysely itself. */
@@ -22,7 +24,7 @@ export interface Store extends Repositories {
   close(): Promise<void>;
 }
 
-const bind = (db: Kysely<Database>): Repositories => ({ duels: new DuelRepository(db), feedback: new FeedbackRepository(db), leaderboards: new LeaderboardRepository(db), annotations: new AnnotationRepository(db) });
+const bind = (db: Kysely<Database>): Repositories => ({ duels: new DuelRepository(db), feedback: new FeedbackRepository(db), leaderboards: new LeaderboardRepository(db), annotations: new AnnotationRepository(db), comparIaImport: new ComparIaImportRepository(db) });
 
 export function createStore(db: Kysely<Database>): Store {
   return {

@@ -1,0 +1,333 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../database';
+
+/** One side's answer in one turn of an imported conversation. */
+export interface ImportedSide {
+  side: 'a' | 'b';
+  modelId: string;
+  text: string;
+  reasoning: string | null;
+  outputTokens: number | null;
+  durationMs: number | null;
+  status: 'complete' | 'failed';
+  /** JSON: the message's own fields Agora does not model (compar:IA's `metadata`, …). */
+  sourceMeta: string | null;
+}
+
+export interface ImportedTurn {
+  turn: number;
+  prompt: string;
+  status: 'complete' | 'failed';
+  sides: [ImportedSide, ImportedSide];
+}
+
+/** An imported conversation pair: a duel row, its turns and sides. */
+export interface ImportedDuel {
+  id: string;
+  source: string;
+  externalId: string;
+  visitorHash: string;
+  mode: string;
+  modelA: string;
+  modelB: string;
+  chosenModels: string | null;
+  createdAt: string;
+  sourceMeta: string | null;
+  turns: ImportedTurn[];
+}
+
+/** A duel already in the store, as the import compares it. */
+export interface StoredDuel {
+  id: string;
+  externalId: string;
+  status: string;
+  visitorHash: string;
+  mode: string;
+  modelA: string;
+  modelB: string;
+  chosenModels: string | null;
+  createdAt: string;
+  turnCount: number;
+  sourceMeta: string | null;
+}
+
+/** A vote row as stored (JSON columns as text). */
+export interface ImportedVote {
+  duelId: string;
+  choice: string;
+  modelA: string;
+  modelB: string;
+  tagsA: string;
+  tagsB: string;
+  commentA: string | null;
+  commentB: string | null;
+  mode: string;
+  createdAt: string;
+  sourceMeta: string | null;
+}
+
+/** A reaction row as stored (JSON columns as text). */
+export interface ImportedReaction {
+  duelId: string;
+  turn: number;
+  side: 'a' | 'b';
+  modelId: string;
+  value: 'like' | 'dislike';
+  tags: string;
+  comment: string | null;
+  createdAt: string;
+  sourceMeta: string | null;
+}
+
+/** Rows per multi-row insert: well under both dialects' bound-parameter limits. */
+const INSERT_CHUNK = 500;
+
+async function insertChunked<T>(rows: T[], insert: (chunk: T[]) => Promise<unknown>): Promise<void> {
+  for (let start = 0; start < rows.length; start += INSERT_CHUNK) await insert(rows.slice(start, start + INSERT_CHUNK));
+}
+
+/** Writes of `agora import comparia`: imported duels, their turns, votes and reactions. */
+export class ComparIaImportRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  /** The duels of `source` already stored under these external ids. */
+  async findDuels(source: string, externalIds: readonly string[]): Promise<Map<string, StoredDuel>> {
+    const found = new Map<string, StoredDuel>();
+    for (let start = 0; start < externalIds.length; start += INSERT_CHUNK) {
+      const rows = await this.db
+        .selectFrom('duels')
+        .select(['id', 'external_id', 'status', 'visitor_hash', 'mode', 'model_a', 'model_b', 'chosen_models', 'created_at', 'turn_count', 'source_meta'])
+        .where('source', '=', source)
+        .where('external_id', 'in', externalIds.slice(start, start + INSERT_CHUNK))
+        .execute();
+      for (const row of rows) {
+        found.set(row.external_id!, {
+          id: row.id,
+          externalId: row.external_id!,
+          status: row.status,
+          visitorHash: row.visitor_hash,
+          mode: row.mode,
+          modelA: row.model_a,
+          modelB: row.model_b,
+          chosenModels: row.chosen_models,
+          createdAt: row.created_at,
+          turnCount: row.turn_count,
+          sourceMeta: row.source_meta,
+        });
+      }
+    }
+    return found;
+  }
+
+  /** Inserts new duels with their turns and sides, in a few multi-row statements. */
+  async insertDuels(duels: readonly { duel: ImportedDuel; status: string }[]): Promise<void> {
+    if (duels.length === 0) return;
+    await insertChunked([...duels], (chunk) =>
+      this.db
+        .insertInto('duels')
+        .values(
+          chunk.map(({ duel, status }) => ({
+            id: duel.id,
+            visitor_hash: duel.visitorHash,
+            mode: duel.mode,
+            model_a: duel.modelA,
+            model_b: duel.modelB,
+            chosen_models: duel.chosenModels,
+            locale: null,
+            status,
+            turn_count: duel.turns.length,
+            created_at: duel.createdAt,
+            updated_at: duel.createdAt,
+            source: duel.source,
+            external_id: duel.externalId,
+            cohort: null,
+            source_meta: duel.sourceMeta,
+          })),
+        )
+        .execute(),
+    );
+    await this.insertTurns(duels.map(({ duel }) => duel));
+  }
+
+  /** Rewrites a stored duel from a newer or fuller copy of it: its row (status kept), turns and sides. */
+  async replaceDuel(duel: ImportedDuel): Promise<void> {
+    await this.db
+      .updateTable('duels')
+      .set({
+        visitor_hash: duel.visitorHash,
+        mode: duel.mode,
+        model_a: duel.modelA,
+        model_b: duel.modelB,
+        chosen_models: duel.chosenModels,
+        turn_count: duel.turns.length,
+        created_at: duel.createdAt,
+        updated_at: duel.createdAt,
+        source_meta: duel.sourceMeta,
+      })
+      .where('id', '=', duel.id)
+      .execute();
+    await this.db.updateTable('votes').set({ mode: duel.mode }).where('duel_id', '=', duel.id).execute();
+    await this.replaceTurns(duel);
+  }
+
+  /** Rewrites the turns and sides of a stored duel (a later copy of the conversation has more turns). */
+  async replaceTurns(duel: ImportedDuel): Promise<void> {
+    await this.db.updateTable('duels').set({ turn_count: duel.turns.length }).where('id', '=', duel.id).execute();
+    await this.db.deleteFrom('turn_sides').where('duel_id', '=', duel.id).execute();
+    await this.db.deleteFrom('turns').where('duel_id', '=', duel.id).execute();
+    await this.insertTurns([duel]);
+  }
+
+  private async insertTurns(duels: readonly ImportedDuel[]): Promise<void> {
+    const turns = duels.flatMap((duel) => duel.turns.map((turn) => ({ duel, turn })));
+    await insertChunked(turns, (chunk) =>
+      this.db
+        .insertInto('turns')
+        .values(
+          chunk.map(({ duel, turn }) => ({
+            duel_id: duel.id,
+            turn: turn.turn,
+            prompt: turn.prompt,
+            status: turn.status,
+            error_code: null,
+            frames: null,
+            started_at: duel.createdAt,
+            ended_at: duel.createdAt,
+          })),
+        )
+        .execute(),
+    );
+    const sides = turns.flatMap(({ duel, turn }) => turn.sides.map((side) => ({ duel, turn, side })));
+    await insertChunked(sides, (chunk) =>
+      this.db
+        .insertInto('turn_sides')
+        .values(
+          chunk.map(({ duel, turn, side }) => ({
+            duel_id: duel.id,
+            turn: turn.turn,
+            side: side.side,
+            model_id: side.modelId,
+            text: side.text,
+            reasoning: side.reasoning,
+            output_tokens: side.outputTokens,
+            output_tokens_source: side.outputTokens === null ? null : 'provider',
+            status: side.status,
+            error_kind: null,
+            finish_reason: null,
+            ttft_ms: null,
+            duration_ms: side.durationMs,
+            identity_leak: 0,
+            style: null,
+            source_meta: side.sourceMeta,
+          })),
+        )
+        .execute(),
+    );
+  }
+
+  async markVoted(duelIds: readonly string[]): Promise<void> {
+    for (let start = 0; start < duelIds.length; start += INSERT_CHUNK) {
+      await this.db.updateTable('duels').set({ status: 'voted' }).where('id', 'in', duelIds.slice(start, start + INSERT_CHUNK)).execute();
+    }
+  }
+
+  /** The stored votes of these duels, by duel id. */
+  async findVotes(duelIds: readonly string[]): Promise<Map<string, ImportedVote>> {
+    const found = new Map<string, ImportedVote>();
+    for (let start = 0; start < duelIds.length; start += INSERT_CHUNK) {
+      const rows = await this.db
+        .selectFrom('votes')
+        .select(['duel_id', 'choice', 'model_a', 'model_b', 'tags_a', 'tags_b', 'comment_a', 'comment_b', 'mode', 'created_at', 'source_meta'])
+        .where('duel_id', 'in', duelIds.slice(start, start + INSERT_CHUNK))
+        .execute();
+      for (const row of rows) {
+        found.set(row.duel_id, {
+          duelId: row.duel_id,
+          choice: row.choice,
+          modelA: row.model_a,
+          modelB: row.model_b,
+          tagsA: row.tags_a,
+          tagsB: row.tags_b,
+          commentA: row.comment_a,
+          commentB: row.comment_b,
+          mode: row.mode,
+          createdAt: row.created_at,
+          sourceMeta: row.source_meta,
+        });
+      }
+    }
+    return found;
+  }
+
+  async insertVotes(votes: readonly ImportedVote[]): Promise<void> {
+    await insertChunked([...votes], (chunk) =>
+      this.db
+        .insertInto('votes')
+        .values(
+          chunk.map((vote) => ({
+            duel_id: vote.duelId,
+            choice: vote.choice,
+            model_a: vote.modelA,
+            model_b: vote.modelB,
+            tags_a: vote.tagsA,
+            tags_b: vote.tagsB,
+            comment_a: vote.commentA,
+            comment_b: vote.commentB,
+            identity_leak: 0,
+            mode: vote.mode,
+            locale: null,
+            created_at: vote.createdAt,
+            style_a: null,
+            style_b: null,
+            tokens_a: null,
+            tokens_b: null,
+            energy_a: null,
+            energy_b: null,
+            source_meta: vote.sourceMeta,
+          })),
+        )
+        .execute(),
+    );
+  }
+
+  /** The stored reactions of these duels, keyed `duelId|turn|side`. */
+  async findReactions(duelIds: readonly string[]): Promise<Map<string, ImportedReaction>> {
+    const found = new Map<string, ImportedReaction>();
+    for (let start = 0; start < duelIds.length; start += INSERT_CHUNK) {
+      const rows = await this.db
+        .selectFrom('reactions')
+        .select(['duel_id', 'turn', 'side', 'model_id', 'value', 'tags', 'comment', 'created_at', 'source_meta'])
+        .where('duel_id', 'in', duelIds.slice(start, start + INSERT_CHUNK))
+        .execute();
+      for (const row of rows) {
+        found.set(reactionKey(row.duel_id, row.turn, row.side), {
+          duelId: row.duel_id,
+          turn: row.turn,
+          side: row.side as 'a' | 'b',
+          modelId: row.model_id,
+          value: row.value as 'like' | 'dislike',
+          tags: row.tags,
+          comment: row.comment,
+          createdAt: row.created_at,
+          sourceMeta: row.source_meta,
+        });
+      }
+    }
+    return found;
+  }
+
+  /** Inserts reactions, or replaces the one already on the same answer. */
+  async upsertReactions(reactions: readonly ImportedReaction[]): Promise<void> {
+    for (const reaction of reactions) {
+      const values = { model_id: reaction.modelId, value: reaction.value, tags: reaction.tags, comment: reaction.comment, created_at: reaction.createdAt, updated_at: reaction.createdAt, source_meta: reaction.sourceMeta };
+      await this.db
+        .insertInto('reactions')
+        .values({ duel_id: reaction.duelId, turn: reaction.turn, side: reaction.side, ...values })
+        .onConflict((conflict) => conflict.columns(['duel_id', 'turn', 'side']).doUpdateSet(values))
+        .execute();
+    }
+  }
+}
+
+/** The key of one answer's reaction in {@link ComparIaImportRepository.findReactions}. */
+export const reactionKey = (duelId: string, turn: number, side: string): string => `${duelId}|${turn}|${side}`;
