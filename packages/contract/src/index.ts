@@ -4,3 +4,4 @@ export * from './leaderboard';
 export * from './models';
 export * from './sse-reader';
 export * from './stream-events';
+export * from './review';

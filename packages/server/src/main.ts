@@ -18,6 +18,7 @@ import type { ModelClient } from './providers/spec';
 import { ArenaCatalogue } from './services/arena-catalogue';
 import { DuelService } from './services/duel.service';
 import { OperationsService } from './services/operations.service';
+import { ReviewService } from './services/review.service';
 import { LeaderboardService } from './services/leaderboard.service';
 import { PairingPolicy } from './services/pairing-policy';
 import { type RankingComputer, WorkerRankingComputer } from './services/ranking-computer';
@@ -110,7 +111,7 @@ export async function createArena(config: Config, environment: Record<string, st
         },
       )
     : undefined;
-  const app = createApp({ duels, operations, leaderboards, catalogue, metrics, logger, settings: { maxPromptChars: config.maxPromptChars, adminToken: config.adminToken } });
+  const app = createApp({ duels, operations, review: new ReviewService(store, runtime), leaderboards, catalogue, metrics, logger, settings: { maxPromptChars: config.maxPromptChars, adminToken: config.adminToken } });
   leaderboardRefresh.start();
   postprocessJob?.start();
   return {

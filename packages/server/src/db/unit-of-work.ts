@@ -5,6 +5,7 @@ import { ComparIaImportRepository } from './repositories/comparia-import.reposit
 import { DuelRepository } from './repositories/duel.repository';
 import { FeedbackRepository } from './repositories/feedback.repository';
 import { LeaderboardRepository } from './repositories/leaderboard.repository';
+import { ReviewRepository } from './repositories/review.repository';
 
 /** The repositories, bound to one connection or one transaction. */
 export interface Repositories {
@@ -13,6 +14,7 @@ export interface Repositories {
   leaderboards: LeaderboardRepository;
   annotations: AnnotationRepository;
   comparIaImport: ComparIaImportRepository;
+  reviews: ReviewRepository;
 }
 
 /** What services get: repositories, transactions and a health probe, without Kysely itself. */
@@ -24,7 +26,7 @@ export interface Store extends Repositories {
   close(): Promise<void>;
 }
 
-const bind = (db: Kysely<Database>): Repositories => ({ duels: new DuelRepository(db), feedback: new FeedbackRepository(db), leaderboards: new LeaderboardRepository(db), annotations: new AnnotationRepository(db), comparIaImport: new ComparIaImportRepository(db) });
+const bind = (db: Kysely<Database>): Repositories => ({ duels: new DuelRepository(db), feedback: new FeedbackRepository(db), leaderboards: new LeaderboardRepository(db), annotations: new AnnotationRepository(db), comparIaImport: new ComparIaImportRepository(db), reviews: new ReviewRepository(db) });
 
 export function createStore(db: Kysely<Database>): Store {
   return {

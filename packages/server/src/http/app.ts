@@ -13,6 +13,7 @@ import type { ArenaCatalogue } from '../services/arena-catalogue';
 import type { DuelService } from '../services/duel.service';
 import type { LeaderboardService } from '../services/leaderboard.service';
 import type { OperationsService } from '../services/operations.service';
+import type { ReviewService } from '../services/review.service';
 import type { AppEnv } from './app-env';
 import { errorBody, statusOfCode } from './errors';
 import { requestContext, visitorCookie } from './middleware/request-context';
@@ -26,6 +27,7 @@ export interface AppServices {
   duels: DuelService;
   leaderboards: LeaderboardService;
   operations: OperationsService;
+  review: ReviewService;
   catalogue: ArenaCatalogue;
   metrics: PrometheusMetrics;
   logger: Logger;
@@ -57,7 +59,7 @@ export function createApp(services: AppServices): Hono<AppEnv> {
   app.route('/api/v1/models', modelRoutes(services.catalogue));
   app.route('/api/v1/leaderboard', leaderboardRoutes(services.leaderboards));
   app.route('/api/v1/duels', duelRoutes(services.duels, services.metrics, services.settings.maxPromptChars));
-  app.route('/api/v1/admin', adminRoutes(services.operations, services.settings.adminToken));
+  app.route('/api/v1/admin', adminRoutes(services.operations, services.review, services.settings.adminToken));
   if (web) app.get('*', webApp(web));
 
   app.notFound((c) => c.json(errorBody('not_found', `no route for ${c.req.method} ${c.req.path}`), 404));

@@ -11,6 +11,9 @@ import {
   reactionRequestSchema,
   reactionResponseSchema,
   reportRequestSchema,
+  auditLogQuerySchema,
+  reviewDecisionRequestSchema,
+  reviewQueueQuerySchema,
   streamEventSchema,
   streamQuerySchema,
   transcriptSchema,
@@ -22,7 +25,7 @@ import { z } from 'zod';
 import { upstreamErrorsQuerySchema } from './routes/operations.routes';
 
 interface Operation {
-  method: 'get' | 'post';
+  method: 'get' | 'post' | 'put';
   path: string;
   summary: string;
   body?: z.ZodType;
@@ -52,6 +55,10 @@ function operations(maxPromptChars: number): Operation[] {
     { method: 'get', path: '/api/v1/leaderboard', summary: 'The latest leaderboard of a view (refreshed in the background)', query: leaderboardQuerySchema, responses: { 200: { description: 'leaderboard', schema: leaderboardSchema }, ...errors(400) } },
     { method: 'get', path: '/api/v1/leaderboard/history', summary: "A model's overall rating over the kept snapshots", query: leaderboardHistoryQuerySchema, responses: { 200: { description: 'history', schema: leaderboardHistorySchema }, ...errors(400) } },
     { method: 'get', path: '/api/v1/admin/upstream-errors', summary: 'Upstream failures per model and kind (admin token)', query: upstreamErrorsQuerySchema, responses: { 200: { description: 'per-model errors' }, ...errors(401, 404) } },
+    { method: 'get', path: '/api/v1/admin/review', summary: 'Conversations to review: flagged by the screening or reported (pending), or already decided (admin token)', query: reviewQueueQuerySchema, responses: { 200: { description: 'one page of the queue' }, ...errors(400, 401, 404) } },
+    { method: 'get', path: '/api/v1/admin/review/{id}', summary: 'One conversation with its models, screening, reports, decision and audit log (admin token)', responses: { 200: { description: 'conversation' }, ...errors(401, 404) } },
+    { method: 'put', path: '/api/v1/admin/review/{id}', summary: 'Include or exclude a conversation from the open datasets; appended to the audit log (admin token)', body: reviewDecisionRequestSchema, responses: { 200: { description: 'decision and audit entry' }, ...errors(400, 401, 404) } },
+    { method: 'get', path: '/api/v1/admin/review-log', summary: 'The audit log of review decisions, newest first (admin token)', query: auditLogQuerySchema, responses: { 200: { description: 'audit entries' }, ...errors(400, 401, 404) } },
     { method: 'get', path: '/healthz', summary: 'Health: 200 when the store answers', responses: { 200: { description: 'ok' }, 503: { description: 'store unavailable' } } },
     { method: 'get', path: '/metrics', summary: 'Prometheus metrics', responses: { 200: { description: 'metrics', contentType: 'text/plain' } } },
   ];

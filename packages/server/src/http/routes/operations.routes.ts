@@ -3,9 +3,11 @@ import { Hono, type MiddlewareHandler } from 'hono';
 import { z } from 'zod';
 import { AppError } from '../../services/app-error';
 import type { OperationsService } from '../../services/operations.service';
+import type { ReviewService } from '../../services/review.service';
 import type { PrometheusMetrics } from '../../observability/prometheus-metrics';
 import type { AppEnv } from '../app-env';
 import { validate } from '../validate';
+import { reviewRoutes } from './review.routes';
 
 export const upstreamErrorsQuerySchema = z.strictObject({ hours: z.coerce.number().positive().max(24 * 366).default(24) });
 
@@ -18,10 +20,11 @@ export function operationsRoutes(operations: OperationsService, metrics: Prometh
 }
 
 /** `/api/v1/admin/*`: off unless AGORA_ADMIN_TOKEN is set, then behind that bearer token. */
-export function adminRoutes(operations: OperationsService, adminToken: string | undefined): Hono<AppEnv> {
+export function adminRoutes(operations: OperationsService, review: ReviewService, adminToken: string | undefined): Hono<AppEnv> {
   const routes = new Hono<AppEnv>();
   routes.use('*', requireAdmin(adminToken));
   routes.get('/upstream-errors', validate('query', upstreamErrorsQuerySchema), async (c) => c.json(await operations.upstreamErrors(c.req.valid('query').hours)));
+  routes.route('/', reviewRoutes(review));
   return routes;
 }
 

@@ -1,0 +1,81 @@
+import { z } from 'zod';
+
+/**
+ * The review admin API (`/api/v1/admin/review…`, behind AGORA_ADMIN_TOKEN): conversations flagged
+ * by the screening or reported by visitors, a reviewer's decision to include or exclude each one
+ * from the open datasets, and the append-only audit log of those decisions.
+ */
+export const REVIEW_QUEUES = ['pending', 'flagged', 'reported', 'excluded', 'included', 'failed'] as const;
+export type ReviewQueue = (typeof REVIEW_QUEUES)[number];
+
+export const reviewQueueQuerySchema = z.strictObject({
+  queue: z.enum(REVIEW_QUEUES).default('pending'),
+  limit: z.coerce.number().int().min(1).max(500).default(50),
+  /** The `next_cursor` of the previous page. */
+  cursor: z.string().min(1).max(200).optional(),
+});
+export type ReviewQueueQuery = z.infer<typeof reviewQueueQuerySchema>;
+
+export const reviewDecisionRequestSchema = z.strictObject({
+  decision: z.enum(['include', 'exclude']),
+  /** Who decided (the admin token is shared; the log needs a name). */
+  reviewer: z.string().trim().min(1).max(100),
+  reason: z.string().trim().max(2000).optional(),
+});
+export type ReviewDecisionRequest = z.infer<typeof reviewDecisionRequestSchema>;
+
+export const auditLogQuerySchema = z.strictObject({
+  limit: z.coerce.number().int().min(1).max(1000).default(100),
+  duel_id: z.string().min(1).max(100).optional(),
+});
+
+export interface ReviewDecisionBody {
+  decision: 'include' | 'exclude';
+  reason: string | null;
+  reviewer: string;
+  decided_at: string;
+}
+
+export interface AuditEntryBody {
+  id: string;
+  duel_id: string;
+  decision: 'include' | 'exclude';
+  previous_decision: 'include' | 'exclude' | null;
+  reason: string | null;
+  reviewer: string;
+  created_at: string;
+}
+
+/** One conversation in a review queue. */
+export interface ReviewItemBody {
+  duel_id: string;
+  created_at: string;
+  source: string;
+  /** Post-processing state: pending | done | failed, or null when not screened yet. */
+  screening: string | null;
+  flagged_by: { rules: string[]; model: string[] };
+  reports: { reason: string; created_at: string }[];
+  decision: ReviewDecisionBody | null;
+  /** The first prompt, cut to 280 characters. */
+  opening: string;
+}
+
+export interface ReviewQueueBody {
+  queue: ReviewQueue;
+  items: ReviewItemBody[];
+  next_cursor: string | null;
+}
+
+/** One conversation as a reviewer reads it: every turn with the models named (admins are not blind). */
+export interface ReviewConversationBody extends ReviewItemBody {
+  turns: { turn: number; status: string; prompt: string; a: { model: string; text: string } | null; b: { model: string; text: string } | null }[];
+  annotation: {
+    languages: string[] | null;
+    categories: string[] | null;
+    keywords: string[] | null;
+    short_summary: string | null;
+    model_status: string;
+    last_error: string | null;
+  } | null;
+  audit: AuditEntryBody[];
+}
