@@ -2,6 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import type { Database } from './database';
 import { AnnotationRepository } from './repositories/annotation.repository';
 import { ComparIaImportRepository } from './repositories/comparia-import.repository';
+import { DatasetRepository } from './repositories/dataset.repository';
 import { DuelRepository } from './repositories/duel.repository';
 import { FeedbackRepository } from './repositories/feedback.repository';
 import { LeaderboardRepository } from './repositories/leaderboard.repository';
@@ -15,6 +16,7 @@ export interface Repositories {
   annotations: AnnotationRepository;
   comparIaImport: ComparIaImportRepository;
   reviews: ReviewRepository;
+  datasets: DatasetRepository;
 }
 
 /** What services get: repositories, transactions and a health probe, without Kysely itself. */
@@ -26,7 +28,7 @@ export interface Store extends Repositories {
   close(): Promise<void>;
 }
 
-const bind = (db: Kysely<Database>): Repositories => ({ duels: new DuelRepository(db), feedback: new FeedbackRepository(db), leaderboards: new LeaderboardRepository(db), annotations: new AnnotationRepository(db), comparIaImport: new ComparIaImportRepository(db), reviews: new ReviewRepository(db) });
+const bind = (db: Kysely<Database>): Repositories => ({ duels: new DuelRepository(db), feedback: new FeedbackRepository(db), leaderboards: new LeaderboardRepository(db), annotations: new AnnotationRepository(db), comparIaImport: new ComparIaImportRepository(db), reviews: new ReviewRepository(db), datasets: new DatasetRepository(db) });
 
 export function createStore(db: Kysely<Database>): Store {
   return {

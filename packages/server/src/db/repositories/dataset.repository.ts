@@ -1,0 +1,347 @@
+import { type ExpressionBuilder, type Kysely, sql } from 'kysely';
+import type { Database } from '../database';
+
+/** One side's answer in a complete turn. */
+export interface ExportableAnswer {
+  modelId: string;
+  text: string;
+  outputTokens: number | null;
+}
+
+/** A complete turn: the prompt and both answers. */
+export interface ExportableTurn {
+  turn: number;
+  prompt: string;
+  a: ExportableAnswer;
+  b: ExportableAnswer;
+}
+
+export interface ExportableVote {
+  choice: 'a' | 'b' | 'tie' | 'both_bad';
+  tagsA: string[];
+  tagsB: string[];
+  commentA: string | null;
+  commentB: string | null;
+  createdAt: string;
+  sourceMeta: Record<string, unknown> | null;
+}
+
+export interface ExportableReaction {
+  turn: number;
+  side: 'a' | 'b';
+  modelId: string;
+  liked: boolean;
+  tags: string[];
+  comment: string | null;
+  createdAt: string;
+  sourceMeta: Record<string, unknown> | null;
+}
+
+/** A conversation that passed the privacy rules, with everything an export writes of it. */
+export interface ExportableConversation {
+  duelId: string;
+  /** `arena` or the dataset it was imported from. */
+  source: string;
+  externalId: string | null;
+  /** Hash of the visitor cookie (arena) or the source's already-public visitor id (imports). */
+  visitorHash: string;
+  mode: string;
+  modelA: string;
+  modelB: string;
+  chosenModels: string[] | null;
+  createdAt: string;
+  sourceMeta: Record<string, unknown> | null;
+  languages: string[];
+  /** Language of each turn's prompt, by turn order, when the screening recorded it. */
+  promptLanguages: (string | null)[];
+  categories: string[];
+  keywords: string[];
+  shortSummary: string | null;
+  /** Whether the model layer of the screening ran: `done` | `not_configured` | `failed` | `pending`. */
+  modelStatus: string;
+  /** Screened turns that completed, in order (at least one). */
+  turns: ExportableTurn[];
+  vote: ExportableVote | null;
+  reactions: ExportableReaction[];
+}
+
+export interface ExportQuery {
+  /** Cohorts the operator keeps out of every export. */
+  privateCohorts: readonly string[];
+  /** Conversations created at or after / strictly before these instants (ISO-8601). */
+  from?: string | undefined;
+  until?: string | undefined;
+  batchSize: number;
+}
+
+/** Conversations of the store by the first privacy rule that keeps them out (reviewer includes are in). */
+export interface ExclusionCounts {
+  conversations: number;
+  notScreened: number;
+  screeningFailed: number;
+  privateCohort: number;
+  reviewerExcluded: number;
+  reviewerIncluded: number;
+  flagged: number;
+  reportedNotReviewed: number;
+}
+
+type DuelsScope = ExpressionBuilder<Database & { a: Database['conversation_annotations'] }, 'duels' | 'a'>;
+
+const json = <T>(text: string | null): T | null => (text === null ? null : (JSON.parse(text) as T));
+
+/**
+ * THE privacy predicate of every export: screened (`done`), at least one screened complete turn,
+ * and either a reviewer's `include` or — without a decision — no personal data found and no visitor
+ * report; never a private cohort. Reviewer decisions override the screening both ways.
+ */
+function isExportable(eb: DuelsScope, privateCohorts: readonly string[]) {
+  const decision = eb.selectFrom('review_decisions as r').select('r.decision').whereRef('r.duel_id', '=', 'duels.id');
+  const clauses = [
+    eb('a.status', '=', 'done'),
+    eb.exists(
+      eb
+        .selectFrom('turns as t')
+        .select('t.turn')
+        .whereRef('t.duel_id', '=', 'duels.id')
+        .where('t.status', '=', 'complete')
+        .whereRef('t.turn', '<=', 'a.turns_annotated'),
+    ),
+    eb.or([
+      eb(decision, '=', 'include'),
+      eb.and([
+        eb.not(eb.exists(decision)),
+        eb('a.contains_pii', '=', 0),
+        eb.not(eb.exists(eb.selectFrom('reports as p').select('p.id').whereRef('p.duel_id', '=', 'duels.id'))),
+      ]),
+    ]),
+  ];
+  if (privateCohorts.length > 0) clauses.push(eb.or([eb('duels.cohort', 'is', null), eb('duels.cohort', 'not in', [...privateCohorts])]));
+  return eb.and(clauses);
+}
+
+/**
+ * Reads what exports publish. The only place that decides whether a conversation may leave the
+ * store ({@link isExportable}); votes and reactions are read only for conversations that passed it.
+ */
+export class DatasetRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  /**
+   * Exportable conversations in (created_at, id) order, in batches: keyset pagination, so memory
+   * stays bounded whatever the store's size, and the order is the same on every run and dialect.
+   */
+  async *exportableConversations(query: ExportQuery): AsyncGenerator<ExportableConversation[]> {
+    let after: { createdAt: string; id: string } | undefined;
+    for (;;) {
+      const duels = await this.db
+        .selectFrom('duels')
+        .innerJoin('conversation_annotations as a', 'a.duel_id', 'duels.id')
+        .select([
+          'duels.id',
+          'duels.source',
+          'duels.external_id',
+          'duels.visitor_hash',
+          'duels.mode',
+          'duels.model_a',
+          'duels.model_b',
+          'duels.chosen_models',
+          'duels.created_at',
+          'duels.source_meta',
+          'a.turns_annotated',
+          'a.languages',
+          'a.message_languages',
+          'a.categories',
+          'a.keywords',
+          'a.short_summary',
+          'a.model_status',
+        ])
+        .where((eb) => isExportable(eb, query.privateCohorts))
+        .$if(query.from !== undefined, (qb) => qb.where('duels.created_at', '>=', query.from!))
+        .$if(query.until !== undefined, (qb) => qb.where('duels.created_at', '<', query.until!))
+        .$if(after !== undefined, (qb) =>
+          qb.where((eb) => eb.or([eb('duels.created_at', '>', after!.createdAt), eb.and([eb('duels.created_at', '=', after!.createdAt), eb('duels.id', '>', after!.id)])])),
+        )
+        .orderBy('duels.created_at')
+        .orderBy('duels.id')
+        .limit(query.batchSize)
+        .execute();
+      if (duels.length === 0) return;
+      const last = duels[duels.length - 1]!;
+      after = { createdAt: last.created_at, id: last.id };
+      yield await this.assemble(duels);
+      if (duels.length < query.batchSize) return;
+    }
+  }
+
+  private async assemble(duels: DuelRow[]): Promise<ExportableConversation[]> {
+    const ids = duels.map((duel) => duel.id);
+    const [sides, votes, reactions] = await Promise.all([
+      this.db
+        .selectFrom('turns as t')
+        .innerJoin('turn_sides as s', (join) => join.onRef('s.duel_id', '=', 't.duel_id').onRef('s.turn', '=', 't.turn'))
+        .select(['t.duel_id', 't.turn', 't.prompt', 's.side', 's.model_id', 's.text', 's.output_tokens'])
+        .where('t.duel_id', 'in', ids)
+        .where('t.status', '=', 'complete')
+        .orderBy('t.duel_id')
+        .orderBy('t.turn')
+        .orderBy('s.side')
+        .execute(),
+      this.db.selectFrom('votes').select(['duel_id', 'choice', 'tags_a', 'tags_b', 'comment_a', 'comment_b', 'created_at', 'source_meta']).where('duel_id', 'in', ids).execute(),
+      this.db
+        .selectFrom('reactions')
+        .select(['duel_id', 'turn', 'side', 'model_id', 'value', 'tags', 'comment', 'created_at', 'source_meta'])
+        .where('duel_id', 'in', ids)
+        .orderBy('duel_id')
+        .orderBy('turn')
+        .orderBy('side')
+        .execute(),
+    ]);
+    const conversations = new Map<string, ExportableConversation>();
+    const screenedTurns = new Map<string, number>();
+    for (const duel of duels) {
+      conversations.set(duel.id, toConversation(duel));
+      screenedTurns.set(duel.id, duel.turns_annotated);
+    }
+    for (let index = 0; index + 1 < sides.length; index++) {
+      const a = sides[index]!;
+      const b = sides[index + 1]!;
+      if (a.side !== 'a' || b.side !== 'b' || a.duel_id !== b.duel_id || a.turn !== b.turn) continue;
+      index++;
+      if (a.turn > screenedTurns.get(a.duel_id)!) continue;
+      conversations.get(a.duel_id)!.turns.push({
+        turn: a.turn,
+        prompt: a.prompt,
+        a: { modelId: a.model_id, text: a.text, outputTokens: a.output_tokens },
+        b: { modelId: b.model_id, text: b.text, outputTokens: b.output_tokens },
+      });
+    }
+    for (const vote of votes) {
+      conversations.get(vote.duel_id)!.vote = {
+        choice: vote.choice as ExportableVote['choice'],
+        tagsA: JSON.parse(vote.tags_a) as string[],
+        tagsB: JSON.parse(vote.tags_b) as string[],
+        commentA: vote.comment_a,
+        commentB: vote.comment_b,
+        createdAt: vote.created_at,
+        sourceMeta: json(vote.source_meta),
+      };
+    }
+    for (const reaction of reactions) {
+      conversations.get(reaction.duel_id)!.reactions.push({
+        turn: reaction.turn,
+        side: reaction.side as 'a' | 'b',
+        modelId: reaction.model_id,
+        liked: reaction.value === 'like',
+        tags: JSON.parse(reaction.tags) as string[],
+        comment: reaction.comment,
+        createdAt: reaction.created_at,
+        sourceMeta: json(reaction.source_meta),
+      });
+    }
+    // A turn the screening did not cover yet (the conversation grew since) is not published.
+    return [...conversations.values()].filter((conversation) => conversation.turns.length > 0);
+  }
+
+  /**
+   * Why conversations of the store stay out of exports, for the dataset card: each counted once,
+   * under the first reason that applies. Reporting only; {@link isExportable} is what filters.
+   */
+  async exclusionCounts(privateCohorts: readonly string[]): Promise<ExclusionCounts> {
+    const classified = this.db
+      .selectFrom('duels')
+      .leftJoin('conversation_annotations as a', 'a.duel_id', 'duels.id')
+      .leftJoin('review_decisions as r', 'r.duel_id', 'duels.id')
+      .select((eb) => [
+        eb.fn.coalesce('a.status', sql.lit('none')).as('status'),
+        eb.fn.coalesce('r.decision', sql.lit('none')).as('decision'),
+        eb.fn.coalesce('a.contains_pii', sql.lit(-1)).as('pii'),
+        eb
+          .case()
+          .when(eb.exists(eb.selectFrom('reports as p').select('p.id').whereRef('p.duel_id', '=', 'duels.id')))
+          .then(1)
+          .else(0)
+          .end()
+          .as('reported'),
+        sql<number>`${privateCohorts.length > 0 ? eb.case().when('duels.cohort', 'in', [...privateCohorts]).then(1).else(0).end() : eb.val(0)}`.as('private'),
+      ])
+      .as('c');
+    const rows = await this.db
+      .selectFrom(classified)
+      .select(['c.status', 'c.decision', 'c.pii', 'c.reported', 'c.private', (eb) => eb.fn.countAll<string | number>().as('count')])
+      .groupBy(['c.status', 'c.decision', 'c.pii', 'c.reported', 'c.private'])
+      .execute();
+    const counts: ExclusionCounts = { conversations: 0, notScreened: 0, screeningFailed: 0, privateCohort: 0, reviewerExcluded: 0, reviewerIncluded: 0, flagged: 0, reportedNotReviewed: 0 };
+    for (const row of rows) {
+      const count = Number(row.count);
+      counts.conversations += count;
+      if (row.status === 'none' || row.status === 'pending') counts.notScreened += count;
+      else if (row.status === 'failed') counts.screeningFailed += count;
+      else if (Number(row.private) === 1) counts.privateCohort += count;
+      else if (row.decision === 'exclude') counts.reviewerExcluded += count;
+      else if (row.decision === 'include') counts.reviewerIncluded += count;
+      else if (Number(row.pii) !== 0) counts.flagged += count;
+      else if (Number(row.reported) === 1) counts.reportedNotReviewed += count;
+    }
+    return counts;
+  }
+
+  /**
+   * The deployment's secret salt for exported visitor ids: 32 random bytes (hex) stored the first
+   * time, the stored value afterwards. Safe when two exports start at once: the first write wins.
+   */
+  async visitorSalt(generate: () => string): Promise<string> {
+    await this.db
+      .insertInto('deployment_settings')
+      .values({ key: 'dataset_visitor_salt', value: generate() })
+      .onConflict((conflict) => conflict.column('key').doNothing())
+      .execute();
+    const row = await this.db.selectFrom('deployment_settings').select('value').where('key', '=', 'dataset_visitor_salt').executeTakeFirstOrThrow();
+    return row.value;
+  }
+}
+
+interface DuelRow {
+  id: string;
+  source: string;
+  external_id: string | null;
+  visitor_hash: string;
+  mode: string;
+  model_a: string;
+  model_b: string;
+  chosen_models: string | null;
+  created_at: string;
+  source_meta: string | null;
+  turns_annotated: number;
+  languages: string | null;
+  message_languages: string | null;
+  categories: string | null;
+  keywords: string | null;
+  short_summary: string | null;
+  model_status: string;
+}
+
+function toConversation(duel: DuelRow): ExportableConversation {
+  const messageLanguages = json<{ prompt?: string }[]>(duel.message_languages) ?? [];
+  return {
+    duelId: duel.id,
+    source: duel.source,
+    externalId: duel.external_id,
+    visitorHash: duel.visitor_hash,
+    mode: duel.mode,
+    modelA: duel.model_a,
+    modelB: duel.model_b,
+    chosenModels: json(duel.chosen_models),
+    createdAt: duel.created_at,
+    sourceMeta: json(duel.source_meta),
+    languages: json(duel.languages) ?? [],
+    promptLanguages: messageLanguages.map((entry) => entry.prompt ?? null),
+    categories: json(duel.categories) ?? [],
+    keywords: json(duel.keywords) ?? [],
+    shortSummary: duel.short_summary,
+    modelStatus: duel.model_status,
+    turns: [],
+    vote: null,
+    reactions: [],
+  };
+}
