@@ -32,6 +32,10 @@ const environmentSchema = z.object({
   AGORA_POSTPROCESS_IDLE_S: z.coerce.number().min(0).default(1800),
   AGORA_POSTPROCESS_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(3),
   AGORA_POSTPROCESS_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
+  AGORA_PRIVATE_COHORTS: z
+    .string()
+    .regex(/^[^,\s]+(\s*,\s*[^,\s]+)*$/, 'a comma-separated list of cohort labels, e.g. school-2026,pilot')
+    .optional(),
 });
 
 /** Everything the server reads from its environment, parsed once at boot. */
@@ -57,6 +61,8 @@ export interface Config {
   pairing: 'uniform' | 'catch_up' | 'most_informative';
   /** Language, topics and personal-data screening of finished conversations (docs/privacy.md). */
   postprocess: PostprocessConfig;
+  /** Cohorts kept out of every dataset export. */
+  privateCohorts: string[];
 }
 
 export interface PostprocessConfig {
@@ -111,6 +117,7 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
       maxAttempts: values.AGORA_POSTPROCESS_MAX_ATTEMPTS,
       concurrency: values.AGORA_POSTPROCESS_CONCURRENCY,
     },
+    privateCohorts: values.AGORA_PRIVATE_COHORTS?.split(',').map((cohort) => cohort.trim()) ?? [],
     leaderboard: { everyVotes: values.AGORA_LEADERBOARD_EVERY_VOTES, everyMs: values.AGORA_LEADERBOARD_EVERY_S * 1000, minIntervalMs: values.AGORA_LEADERBOARD_MIN_INTERVAL_S * 1000, minVotes: values.AGORA_LEADERBOARD_MIN_VOTES, reactions: values.AGORA_LEADERBOARD_REACTIONS },
   };
 }
