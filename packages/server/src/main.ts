@@ -108,6 +108,8 @@ export async function createArena(config: Config, environment: Record<string, st
         (report) => {
           metrics.postprocessPass(report);
           if (report.processed > 0) logger.info({ postprocess: report }, 'post-processing pass');
+          // Languages and topics feed the leaderboard's views.
+          if (report.done > 0) leaderboardRefresh.trigger();
         },
       )
     : undefined;

@@ -1,6 +1,7 @@
 import type { LeaderboardBody } from '@agora/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from './test-db';
+import { ANNOTATOR, annotatorAnswer, catalogueWithAnnotator } from './annotator-fixture';
 import { type TestArena, TEST_MODELS, startTestArena } from './test-arena';
 
 async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
@@ -16,7 +17,8 @@ async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, tim
 describe.each(DIALECTS)('the live leaderboard ($name)', (dialect) => {
   let harness: TestArena;
   beforeAll(async () => {
-    harness = await startTestArena(dialect, { environment: { AGORA_LEADERBOARD_EVERY_VOTES: '4', AGORA_LEADERBOARD_EVERY_S: '1', AGORA_LEADERBOARD_MIN_VOTES: '6', AGORA_LEADERBOARD_MIN_INTERVAL_S: '0.2' } });
+    // Post-processing off: these views take their language from the visitor's locale.
+    harness = await startTestArena(dialect, { environment: { AGORA_POSTPROCESS: '0', AGORA_LEADERBOARD_EVERY_VOTES: '4', AGORA_LEADERBOARD_EVERY_S: '1', AGORA_LEADERBOARD_MIN_VOTES: '6', AGORA_LEADERBOARD_MIN_INTERVAL_S: '0.2' } });
     harness.fake.defaultBehaviour = { tokensPerSecond: 0 };
   });
   afterAll(() => harness.close());
@@ -109,6 +111,42 @@ describe.each(DIALECTS)('reactions as matches, when the operator turns them on (
       const body = (await harness.client.request('GET', '/api/v1/leaderboard')).json as LeaderboardBody;
       expect(body.n_votes).toBe(4);
       expect(body.models.find((row) => row.model === TEST_MODELS[0].id)).toMatchObject({ wins: 3, losses: 0 });
+    } finally {
+      await harness.close();
+    }
+  });
+});
+
+describe.each(DIALECTS)('views from post-processing: detected language and topics ($name)', (dialect) => {
+  it('ranks per language of the prompts (not the locale) and per topic category once they have enough votes', async () => {
+    const harness = await startTestArena(dialect, {
+      catalogue: catalogueWithAnnotator,
+      environment: { AGORA_ANNOTATION_MODEL: ANNOTATOR.id, AGORA_POSTPROCESS_EVERY_S: '0.1', AGORA_LEADERBOARD_MIN_VOTES: '3', AGORA_LEADERBOARD_MIN_INTERVAL_S: '0' },
+    });
+    try {
+      harness.fake.defaultBehaviour = { tokensPerSecond: 0, text: 'Voici une réponse courte et claire, en français, avec deux phrases. Elle explique le sujet demandé.' };
+      harness.fake.behave(ANNOTATOR.upstream, { tokensPerSecond: 0, text: annotatorAnswer });
+      const ids: string[] = [];
+      for (const [first, second] of [[0, 1], [1, 2], [0, 2], [0, 1]]) {
+        const models = [TEST_MODELS[first!]!.id, TEST_MODELS[second!]!.id];
+        // An English interface, French prompts about a science topic.
+        const created = await harness.client.request('POST', '/api/v1/duels', { prompt: 'Peux-tu m’expliquer la photosynthèse et le rôle de la chlorophylle ?', mode: 'custom', models, locale: 'en' });
+        await harness.client.stream(created.json.id);
+        const duel = (await harness.arena.store.duels.findById(created.json.id))!;
+        expect((await harness.client.request('POST', `/api/v1/duels/${created.json.id}/vote`, { choice: duel.modelA === models[0] ? 'a' : 'b' })).status).toBe(200);
+        ids.push(created.json.id as string);
+      }
+      const science = 'Natural Science & Formal Science & Technology';
+      const body = await until(
+        async () => (await harness.client.request('GET', `/api/v1/leaderboard?category=${encodeURIComponent(science)}`)).json as LeaderboardBody,
+        (found) => found.n_votes === 4,
+      );
+      expect(body.view.category).toBe(science);
+      expect(body.models[0]!.model).toBe(TEST_MODELS[0].id);
+      expect(body.available.categories).toEqual([{ value: science, n_votes: 4 }]);
+      expect(body.available.languages).toEqual([{ value: 'fr', n_votes: 4 }]);
+      expect(((await harness.client.request('GET', '/api/v1/leaderboard?language=fr')).json as LeaderboardBody).n_votes).toBe(4);
+      expect(((await harness.client.request('GET', '/api/v1/leaderboard?language=en')).json as LeaderboardBody).n_votes).toBe(0);
     } finally {
       await harness.close();
     }

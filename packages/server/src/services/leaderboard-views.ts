@@ -15,6 +15,8 @@ export interface ViewVote {
   vote: ArenaVote & { energy?: { a: { min: number; max: number } | null; b: { min: number; max: number } | null } };
   language: string | null;
   mode: string;
+  /** Topic categories of the conversation, once post-processing tagged it. */
+  categories: string[];
 }
 
 /** The key of a view, as stored with its snapshots: `overall|plain`, `language=fr|controlled`, … */
@@ -27,11 +29,27 @@ export function viewKey(filter: { style: 'plain' | 'controlled'; language?: stri
   return `${parts.length > 0 ? parts.join('&') : 'overall'}|${filter.style}`;
 }
 
+/** What post-processing detected: the conversation's languages and each turn's. */
+export interface DetectedLanguages {
+  languages: readonly string[] | null;
+  messageLanguages: readonly { prompt: string }[] | null;
+}
+
 /**
- * The language of a vote, for per-language views: the primary subtag of the visitor's locale
- * (`fr-CA` → `fr`). The data pipeline's language detection replaces it when it lands.
+ * The language of a vote, for per-language views: the visitor's language, i.e. the most frequent
+ * language of their prompts (the earliest on a tie) as detected by post-processing, else the
+ * conversation's main language; before post-processing ran (or when it could not tell), the
+ * primary subtag of the visitor's locale (`fr-CA` → `fr`). A French prompt answered in English
+ * still counts for French: the views say which models serve the visitors of a language.
  */
-export function voteLanguage(locale: string | null): string | null {
+export function voteLanguage(locale: string | null, detected?: DetectedLanguages): string | null {
+  const prompts = (detected?.messageLanguages ?? []).map((turn) => turn.prompt).filter((language) => language !== 'und');
+  const counts = new Map<string, number>();
+  for (const language of prompts) counts.set(language, (counts.get(language) ?? 0) + 1);
+  const fromPrompts = [...counts].sort((left, right) => right[1] - left[1])[0]?.[0];
+  if (fromPrompts) return fromPrompts;
+  const main = detected?.languages?.[0];
+  if (main && main !== 'und') return main;
   return locale ? locale.split('-')[0]!.toLowerCase() : null;
 }
 
@@ -46,8 +64,9 @@ export function toViewVote(record: RankingVoteRecord): ViewVote {
       style,
       energy: { a: record.a?.energyWh ?? null, b: record.b?.energyWh ?? null },
     },
-    language: voteLanguage(record.locale),
+    language: voteLanguage(record.locale, record),
     mode: record.mode,
+    categories: record.categories ?? [],
   };
 }
 
@@ -69,7 +88,7 @@ export function reactionViewVotes(reactions: readonly RankingReactionRecord[]): 
     const [match] = matchesFromReactions(group.map((reaction) => ({ duelId: reaction.duelId, modelA: reaction.modelA, modelB: reaction.modelB, side: reaction.side, liked: reaction.liked, messageRank: reaction.turn - 1 })));
     if (!match) return [];
     const duel = group[0]!;
-    return [{ vote: { modelA: match.modelA, modelB: match.modelB, choice: choiceOfOutcome[match.outcome] }, language: voteLanguage(duel.locale), mode: duel.mode }];
+    return [{ vote: { modelA: match.modelA, modelB: match.modelB, choice: choiceOfOutcome[match.outcome] }, language: voteLanguage(duel.locale, duel), mode: duel.mode, categories: duel.categories ?? [] }];
   });
 }
 
@@ -81,6 +100,7 @@ export function computeViews(votes: readonly ViewVote[], views: readonly ViewDef
       (candidate) =>
         (view.language === null || candidate.language === view.language) &&
         (view.mode === null || candidate.mode === view.mode) &&
+        (view.category === null || candidate.categories.includes(view.category)) &&
         (view.style === 'plain' || candidate.vote.style !== undefined),
     );
     const { matches } = matchesFromArenaVotes(selected.map((candidate) => (view.style === 'plain' ? { ...candidate.vote, style: undefined } : candidate.vote)));

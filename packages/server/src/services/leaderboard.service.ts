@@ -63,7 +63,11 @@ export class LeaderboardService {
     if (found) return found;
     const any = this.latest.values().next().value as LeaderboardBody | undefined;
     const available = any?.available ?? { languages: [], modes: [], categories: [] };
-    const filterCount = [...available.languages.filter((entry) => entry.value === query.language), ...available.modes.filter((entry) => entry.value === query.mode)][0]?.n_votes;
+    const filterCount = [
+      ...available.languages.filter((entry) => entry.value === query.language),
+      ...available.modes.filter((entry) => entry.value === query.mode),
+      ...available.categories.filter((entry) => entry.value === query.category),
+    ][0]?.n_votes;
     return {
       generated_at: any?.generated_at ?? null,
       view: { style: query.style, language: query.language ?? null, category: query.category ?? null, mode: query.mode ?? null },
@@ -154,16 +158,22 @@ function count(values: readonly (string | null)[]): Map<string, number> {
 function availableViews(votes: readonly ViewVote[], minVotes: number): Available {
   const enough = (counts: Map<string, number>) =>
     [...counts].filter(([, n]) => n >= minVotes).sort((a, b) => b[1] - a[1]).map(([value, n]) => ({ value, n_votes: n }));
-  return { languages: enough(count(votes.map((vote) => vote.language))), modes: enough(count(votes.map((vote) => vote.mode))), categories: [] };
+  return {
+    languages: enough(count(votes.map((vote) => vote.language))),
+    modes: enough(count(votes.map((vote) => vote.mode))),
+    // A conversation on several topics counts in each of their views.
+    categories: enough(count(votes.flatMap((vote) => vote.categories))),
+  };
 }
 
 function viewDefinitions(overall: boolean, available: Available): ViewDefinition[] {
   const filters = [
-    ...(overall ? [{ language: null, mode: null }] : []),
-    ...available.languages.map((entry) => ({ language: entry.value, mode: null })),
-    ...available.modes.map((entry) => ({ language: null, mode: entry.value })),
+    ...(overall ? [{ language: null, mode: null, category: null }] : []),
+    ...available.languages.map((entry) => ({ language: entry.value, mode: null, category: null })),
+    ...available.modes.map((entry) => ({ language: null, mode: entry.value, category: null })),
+    ...available.categories.map((entry) => ({ language: null, mode: null, category: entry.value })),
   ];
-  return filters.flatMap((filter) => styles.map((style) => ({ key: viewKey({ style, ...filter }), style, category: null, ...filter })));
+  return filters.flatMap((filter) => styles.map((style) => ({ key: viewKey({ style, ...filter }), style, ...filter })));
 }
 
 /** Mean revealed energy of each model's side of a duel, bound-wise, over every vote that has it. */

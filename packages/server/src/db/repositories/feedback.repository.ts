@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../database';
+import type { TurnLanguages } from './annotation.repository';
 
 export interface ReactionRecord {
   duelId: string;
@@ -46,6 +47,10 @@ export interface RankingVoteRecord {
   locale: string | null;
   a: SideRankingData | null;
   b: SideRankingData | null;
+  /** From post-processing, once it ran: languages of the conversation and of each turn, topic categories. */
+  languages: string[] | null;
+  messageLanguages: TurnLanguages[] | null;
+  categories: string[] | null;
 }
 
 /** A reaction with its duel's pairing, mode and locale, as the leaderboard reads it. */
@@ -60,7 +65,12 @@ export interface RankingReactionRecord {
   locale: string | null;
   /** A side of the duel named its own model: the visitor was not blind. */
   identityLeak: boolean;
+  languages: string[] | null;
+  messageLanguages: TurnLanguages[] | null;
+  categories: string[] | null;
 }
+
+const jsonList = (text: string | null): string[] | null => (text === null ? null : (JSON.parse(text) as string[]));
 
 /** What visitors say about duels: reactions on single answers, the vote, reports. */
 export class FeedbackRepository {
@@ -124,8 +134,10 @@ export class FeedbackRepository {
   async listRankingVotes(): Promise<RankingVoteRecord[]> {
     const rows = await this.db
       .selectFrom('votes')
-      .select(['model_a', 'model_b', 'choice', 'identity_leak', 'mode', 'locale', 'style_a', 'style_b', 'tokens_a', 'tokens_b', 'energy_a', 'energy_b'])
-      .orderBy('created_at')
+      .leftJoin('conversation_annotations as a', 'a.duel_id', 'votes.duel_id')
+      .select(['model_a', 'model_b', 'choice', 'identity_leak', 'mode', 'locale', 'style_a', 'style_b', 'tokens_a', 'tokens_b', 'energy_a', 'energy_b', 'a.languages', 'a.message_languages', 'a.categories'])
+      .orderBy('votes.created_at')
+      .orderBy('votes.duel_id')
       .execute();
     const side = (style: string | null, tokens: number | null, energy: string | null): SideRankingData | null =>
       style === null ? null : { style: JSON.parse(style) as SideRankingData['style'], outputTokens: tokens ?? 0, energyWh: energy ? (JSON.parse(energy) as { min: number; max: number }) : null };
@@ -138,6 +150,9 @@ export class FeedbackRepository {
       locale: row.locale,
       a: side(row.style_a, row.tokens_a, row.energy_a),
       b: side(row.style_b, row.tokens_b, row.energy_b),
+      languages: jsonList(row.languages),
+      messageLanguages: row.message_languages === null ? null : (JSON.parse(row.message_languages) as TurnLanguages[]),
+      categories: jsonList(row.categories),
     }));
   }
 
@@ -146,7 +161,11 @@ export class FeedbackRepository {
     const rows = await this.db
       .selectFrom('reactions')
       .innerJoin('duels', 'duels.id', 'reactions.duel_id')
+      .leftJoin('conversation_annotations as a', 'a.duel_id', 'reactions.duel_id')
       .select([
+        'a.languages',
+        'a.message_languages',
+        'a.categories',
         'reactions.duel_id',
         'reactions.turn',
         'reactions.side',
@@ -171,6 +190,9 @@ export class FeedbackRepository {
       mode: row.mode,
       locale: row.locale,
       identityLeak: Boolean(row.leak),
+      languages: jsonList(row.languages),
+      messageLanguages: row.message_languages === null ? null : (JSON.parse(row.message_languages) as TurnLanguages[]),
+      categories: jsonList(row.categories),
     }));
   }
 
