@@ -6,6 +6,7 @@ import { registerLeaderboardCommand } from './commands/compute-leaderboard';
 import { registerLanguageCommand } from './commands/detect-language';
 import { registerPiiCommand } from './commands/screen-pii';
 import { registerPostprocessCommand } from './commands/postprocess-conversations';
+import { registerImportCommand } from './commands/import-comparia';
 
 /**
  * The `agora` command line. Each command lives in `commands/<verb>-<noun>.ts`, parses its
@@ -34,6 +35,7 @@ export function buildProgram(): Command {
   registerLanguageCommand(program);
   registerPiiCommand(program);
   registerPostprocessCommand(program);
+  registerImportCommand(program);
   return program;
 }
 

@@ -149,25 +149,34 @@ function comparIaConverter(options: RowOptions): (record: Record<string, unknown
     }
     const modelA = modelName(record, 'model_a_name');
     const modelB = modelName(record, 'model_b_name');
-    const chosen = record.chosen_model_name;
-    let outcome: number;
-    if (record.both_bad === true) outcome = OUTCOME_CODE.both_bad;
-    else if (record.both_equal === true) outcome = OUTCOME_CODE.tie;
-    else if (chosen === null || chosen === undefined || chosen === '') return skip('no_outcome');
-    else if (chosen === modelA) outcome = OUTCOME_CODE.model_a;
-    else if (chosen === modelB) outcome = OUTCOME_CODE.model_b;
-    else {
-      throw new VoteRowError(
-        `chosen_model_name ${JSON.stringify(chosen)} is neither model_a_name (${modelA}) nor model_b_name (${modelB})`,
-      );
-    }
+    const outcome = comparIaOutcome(record, modelA, modelB);
+    if (outcome === undefined) return skip('no_outcome');
     row.skip = undefined;
     row.modelA = modelA;
     row.modelB = modelB;
-    row.outcome = outcome;
+    row.outcome = OUTCOME_CODE[outcome];
     row.style = textStyle(record, options, 'comparia', scratch);
     return row;
   };
+}
+
+/**
+ * The outcome of a compar:IA vote row: `both_bad` (an Agora column, honoured when present), then
+ * `both_equal`, then `chosen_model_name` against the two model names; undefined when the row has
+ * none (no choice and not equal). A chosen name that is neither model is a {@link VoteRowError}.
+ */
+export function comparIaOutcome(
+  record: Record<string, unknown>,
+  modelA: string,
+  modelB: string,
+): 'model_a' | 'model_b' | 'tie' | 'both_bad' | undefined {
+  const chosen = record.chosen_model_name;
+  if (record.both_bad === true) return 'both_bad';
+  if (record.both_equal === true) return 'tie';
+  if (chosen === null || chosen === undefined || chosen === '') return undefined;
+  if (chosen === modelA) return 'model_a';
+  if (chosen === modelB) return 'model_b';
+  throw new VoteRowError(`chosen_model_name ${JSON.stringify(chosen)} is neither model_a_name (${modelA}) nor model_b_name (${modelB})`);
 }
 
 function modelName(record: Record<string, unknown>, key: string): string {

@@ -1,0 +1,80 @@
+import type { Command, CommanderError } from 'commander';
+import { z } from 'zod';
+import type { ImportedFileSummary } from '../../services/comparia-import/comparia-import.service';
+import { VoteFileError } from '../../services/vote-files/vote-file-error';
+import { asUsageError, CliUsageError } from '../cli-error';
+
+const flagsSchema = z
+  .object({
+    conversations: z.string().min(1, '--conversations takes a file path').optional(),
+    votes: z.string().min(1, '--votes takes a file path').optional(),
+    reactions: z.string().min(1, '--reactions takes a file path').optional(),
+    batchSize: z.string().regex(/^[1-9]\d*$/, '--batch-size takes a positive whole number').transform(Number).optional(),
+  })
+  .refine((flags) => flags.conversations ?? flags.votes ?? flags.reactions, 'give at least one of --conversations, --votes, --reactions');
+
+function toUsageError(error: CommanderError): never {
+  if (error.exitCode === 0) throw error;
+  throw new CliUsageError(error.message.replace(/^error: /, ''));
+}
+
+/**
+ * `agora import comparia`: loads compar:IA's public dataset files (Parquet or JSON Lines, optionally
+ * gzipped) into the store (DATABASE_URL). Running it again adds nothing. Prints one JSON summary
+ * line per file on stdout; a progress line goes to stderr on a terminal.
+ */
+export function registerImportCommand(program: Command): void {
+  const importCommand = program.command('import').description('load public datasets into the store');
+  importCommand
+    .command('comparia')
+    .description("load compar:IA's public dataset files (comparia-conversations, -votes, -reactions) into the store")
+    .option('--conversations <FILE>', 'comparia-conversations file (.parquet, .jsonl, .jsonl.gz)')
+    .option('--votes <FILE>', 'comparia-votes file')
+    .option('--reactions <FILE>', 'comparia-reactions file')
+    .option('--batch-size <N>', 'rows per transaction (default 2000)')
+    .showHelpAfterError(false)
+    .configureOutput({ outputError: () => undefined })
+    .exitOverride(toUsageError)
+    .action(async (raw: Record<string, unknown>) => {
+      const parsed = flagsSchema.safeParse(raw);
+      if (!parsed.success) throw new CliUsageError(parsed.error.issues[0]?.message ?? 'invalid flags');
+      const { batchSize, ...files } = parsed.data;
+      const [{ openStore }, { loadConfig }, { ComparIaImportService }] = await Promise.all([
+        import('../../main'),
+        import('../../config/config'),
+        import('../../services/comparia-import/comparia-import.service'),
+      ]);
+      const config = asUsageError(() => loadConfig(process.env));
+      const store = await openStore(config);
+      const progress = process.stderr.isTTY;
+      try {
+        const summaries = await new ComparIaImportService(store).importFiles(files, {
+          batchSize,
+          onProgress: progress ? (dataset, rows) => process.stderr.write(`\rimporting ${dataset}: ${rows.toLocaleString('en')} rows`) : undefined,
+        });
+        if (progress) process.stderr.write('\r\x1b[K');
+        for (const summary of summaries) process.stdout.write(`${JSON.stringify(summaryLine(summary))}\n`);
+      } catch (error) {
+        if (progress) process.stderr.write('\n');
+        if (error instanceof VoteFileError) throw new CliUsageError(`${error.message} (nothing of that row was imported; rows of earlier batches were, and a second run leaves them as they are)`);
+        throw error;
+      } finally {
+        await store.close();
+      }
+    });
+}
+
+function summaryLine(summary: ImportedFileSummary) {
+  return {
+    dataset: summary.dataset,
+    file: summary.path,
+    rows_read: summary.read,
+    inserted: summary.inserted,
+    updated: summary.updated,
+    already_present: summary.present,
+    skipped: summary.skipped,
+    conversations_created: summary.conversationsCreated,
+    seconds: Math.round(summary.seconds * 100) / 100,
+    rows_per_second: summary.seconds > 0 ? Math.round(summary.read / summary.seconds) : null,
+  };
+}

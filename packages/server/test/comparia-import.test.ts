@@ -1,0 +1,248 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase, type StoreLocation } from '../src/db/dialect';
+import { migrateToLatest } from '../src/db/migrate';
+import { createStore, type Store } from '../src/db/unit-of-work';
+import { ComparIaImportService, type ComparIaFiles } from '../src/services/comparia-import/comparia-import.service';
+import { importedDuelId } from '../src/services/comparia-import/comparia-rows';
+import { runAgora } from './run-agora';
+import { DIALECTS, type TestStore } from './test-db';
+
+const fixtures = fileURLToPath(new URL('./fixtures/comparia/', import.meta.url));
+const directory = mkdtempSync(join(tmpdir(), 'agora-comparia-'));
+const filesOf = (extension: string): ComparIaFiles => ({
+  conversations: `${fixtures}conversations.${extension}`,
+  votes: `${fixtures}votes.${extension}`,
+  reactions: `${fixtures}reactions.${extension}`,
+});
+
+const TABLES = ['duels', 'turns', 'turn_sides', 'votes', 'reactions', 'conversation_annotations'] as const;
+const ORDER: Record<(typeof TABLES)[number], string[]> = {
+  duels: ['id'],
+  turns: ['duel_id', 'turn'],
+  turn_sides: ['duel_id', 'turn', 'side'],
+  votes: ['duel_id'],
+  reactions: ['duel_id', 'turn', 'side'],
+  conversation_annotations: ['duel_id'],
+};
+
+/** Every row of the tables an import writes, in a stable order. */
+export async function dumpStore(location: StoreLocation): Promise<Record<string, Record<string, unknown>[]>> {
+  const db = openDatabase(location);
+  try {
+    const dump: Record<string, Record<string, unknown>[]> = {};
+    for (const table of TABLES) {
+      let query = db.selectFrom(table).selectAll();
+      for (const column of ORDER[table]) query = query.orderBy(column as never);
+      dump[table] = (await query.execute()) as Record<string, unknown>[];
+    }
+    return dump;
+  } finally {
+    await db.destroy();
+  }
+}
+
+async function openTestStore(location: StoreLocation): Promise<Store> {
+  const db = openDatabase(location);
+  await migrateToLatest(db);
+  return createStore(db);
+}
+
+const databaseUrl = (location: StoreLocation): string => (location.kind === 'sqlite' ? `sqlite:${location.path}` : location.url);
+
+for (const dialect of DIALECTS) {
+  describe(`agora import comparia (${dialect.name})`, () => {
+    let jsonlStore: TestStore;
+    let parquetStore: TestStore;
+
+    beforeAll(async () => {
+      [jsonlStore, parquetStore] = await Promise.all([dialect.create(), dialect.create()]);
+    });
+    afterAll(async () => {
+      await Promise.all([jsonlStore.drop(), parquetStore.drop()]);
+    });
+
+    it('maps conversations, votes and reactions onto duels, turns, sides, votes, reactions and annotations', async () => {
+      const store = await openTestStore(jsonlStore.location);
+      try {
+        const summaries = await new ComparIaImportService(store).importFiles(filesOf('jsonl'), { batchSize: 2 });
+        expect(summaries.map(({ dataset, read, inserted, updated, present, skipped, conversationsCreated }) => ({ dataset, read, inserted, updated, present, skipped, conversationsCreated }))).toEqual([
+          { dataset: 'conversations', read: 4, inserted: 4, updated: 0, present: 0, skipped: {}, conversationsCreated: 0 },
+          { dataset: 'votes', read: 5, inserted: 4, updated: 0, present: 0, skipped: { 'no outcome': 1 }, conversationsCreated: 1 },
+          { dataset: 'reactions', read: 5, inserted: 4, updated: 0, present: 0, skipped: { 'no like or dislike': 1 }, conversationsCreated: 1 },
+        ]);
+      } finally {
+        await store.close();
+      }
+      const dump = await dumpStore(jsonlStore.location);
+      const duel = (pair: string) => dump.duels!.find((row) => row.external_id === pair)!;
+      // p6 was only in a vote row without an outcome: nothing of it is stored
+      expect(dump.duels!.map((row) => row.external_id).sort()).toEqual(['p1', 'p2', 'p3', 'p4', 'p5', 'p7']);
+      expect(duel('p1')).toMatchObject({
+        id: importedDuelId('p1'),
+        source: 'comparia',
+        status: 'voted',
+        mode: 'random',
+        model_a: 'mistral-large',
+        model_b: 'llama-3-70b',
+        visitor_hash: 'b7d1c0ffee',
+        turn_count: 2,
+        created_at: '2025-03-01T10:00:00.123Z',
+      });
+      expect(JSON.parse(duel('p1').source_meta as string)).toEqual({
+        id: 100,
+        model_pair_name: ['llama-3-70b', 'mistral-large'],
+        conv_a_id: 'ca1',
+        conv_b_id: 'cb1',
+        session_hash: 's1',
+        system_prompt_a: 'Tu es un assistant utile. Réponds en français.',
+        system_prompt_b: 'Tu es un assistant utile. Réponds en français.',
+      });
+      // null visitor id, custom selection; an unvoted conversation is a finished, unvoted duel
+      expect(duel('p2')).toMatchObject({ visitor_hash: '', mode: 'custom', chosen_models: '["gemma-2-9b"]', status: 'voted' });
+      expect(duel('p4')).toMatchObject({ status: 'ready', mode: 'small-models' });
+      // created from its vote row (no mode there) and from its reaction row
+      expect(duel('p5')).toMatchObject({ status: 'voted', mode: 'random', created_at: '2025-03-05T17:47:10.010Z' });
+      expect(duel('p7')).toMatchObject({ status: 'ready', turn_count: 1 });
+      expect(JSON.parse(duel('p7').source_meta as string)).toMatchObject({ system_prompt_a: 'Tu es un assistant utile. Réponds en français.', system_prompt_b: 'Tu es un assistant utile. Réponds en français.' });
+
+      const p1 = importedDuelId('p1');
+      expect(dump.turns!.filter((row) => row.duel_id === p1).map((row) => [row.turn, row.prompt, row.status])).toEqual([
+        [1, 'Quelle est la capitale de la France ?', 'complete'],
+        [2, 'Et de l’Italie ?', 'complete'],
+      ]);
+      const side = dump.turn_sides!.find((row) => row.duel_id === p1 && row.turn === 1 && row.side === 'b')!;
+      expect(side).toMatchObject({ model_id: 'llama-3-70b', text: 'La capitale de la France est **Paris**.', reasoning: 'Question simple.', output_tokens: 12, duration_ms: 1500, status: 'complete' });
+      expect(JSON.parse(side.source_meta as string)).toEqual({ metadata: { generation_id: 'gen-39-12', output_tokens: 12, duration: 1.5 } });
+
+      const vote = (pair: string) => dump.votes!.find((row) => row.duel_id === importedDuelId(pair))!;
+      expect(vote('p1')).toMatchObject({ choice: 'a', tags_a: '["useful","complete"]', tags_b: '["superficial"]', comment_a: '', comment_b: 'trop long', mode: 'random', created_at: '2025-03-01T10:05:00.123Z' });
+      expect(JSON.parse(vote('p1').source_meta as string)).toMatchObject({ id: 1, session_hash: 's1', is_unedited_prompt: false });
+      expect(vote('p2')).toMatchObject({ choice: 'tie', comment_a: null, mode: 'custom' });
+      expect(vote('p3')).toMatchObject({ choice: 'b', tags_b: '["useful","clear_formatting"]' });
+      // null tag columns: no tags
+      expect(vote('p5')).toMatchObject({ choice: 'b', tags_a: '[]', tags_b: '["complete"]' });
+
+      const reaction = (pair: string, turn: number, side: string) => dump.reactions!.find((row) => row.duel_id === importedDuelId(pair) && row.turn === turn && row.side === side);
+      // msg_index 4 counts the system message: the second answer
+      expect(reaction('p1', 2, 'a')).toMatchObject({ value: 'like', tags: '["useful"]', model_id: 'mistral-large', comment: null, created_at: '2025-03-01T10:02:00.123Z' });
+      expect(reaction('p1', 1, 'b')).toMatchObject({ value: 'dislike', tags: '["incorrect","superficial"]', comment: 'La question était simple.' });
+      expect(JSON.parse(reaction('p1', 1, 'b')!.source_meta as string)).toMatchObject({ id: 12, question_id: 'p1-0', refers_to_conv_id: 'cb1' });
+      expect(reaction('p3', 1, 'a')).toMatchObject({ value: 'dislike', comment: '' });
+      expect(reaction('p7', 1, 'b')).toMatchObject({ value: 'dislike', model_id: 'mistral-large' });
+      expect(dump.reactions).toHaveLength(4);
+
+      expect([...dump.conversation_annotations!].sort((left, right) => (String(left.duel_id) < String(right.duel_id) ? -1 : 1)).map((row) => [row.duel_id, row.status, row.contains_pii, row.model_status, row.model_id, row.languages, row.categories, row.keywords, row.short_summary])).toEqual(
+        [
+          [importedDuelId('p1'), 'done', 0, 'done', 'comparia', '["fr"]', '["Géographie"]', '["capitale","France","Italie"]', 'Capitales européennes.'],
+          [importedDuelId('p2'), 'done', 0, 'done', 'comparia', null, null, null, null],
+          [importedDuelId('p3'), 'done', 0, 'done', 'comparia', '["en","es"]', '["Langues"]', '["traduction"]', 'Traduction vers l’espagnol.'],
+          [importedDuelId('p4'), 'done', 0, 'done', 'comparia', '["fr"]', '["Mathématiques"]', '["addition"]', 'Une addition.'],
+        ].sort((left, right) => (String(left[0]) < String(right[0]) ? -1 : 1)),
+      );
+    });
+
+    it('stores exactly the same rows from the Parquet files (nested messages, bigints, Date timestamps)', async () => {
+      const store = await openTestStore(parquetStore.location);
+      try {
+        await new ComparIaImportService(store).importFiles(filesOf('parquet'));
+      } finally {
+        await store.close();
+      }
+      expect(await dumpStore(parquetStore.location)).toEqual(await dumpStore(jsonlStore.location));
+    });
+
+    it('adds nothing when run again, from either format, gzipped or not', async () => {
+      const before = await dumpStore(jsonlStore.location);
+      const gzipped: ComparIaFiles = {};
+      for (const dataset of ['conversations', 'votes', 'reactions'] as const) {
+        gzipped[dataset] = join(directory, `${dialect.name}-${dataset}.jsonl.gz`);
+        writeFileSync(gzipped[dataset]!, gzipSync(readFileSync(`${fixtures}${dataset}.jsonl`)));
+      }
+      for (const files of [filesOf('jsonl'), filesOf('parquet'), gzipped]) {
+        const store = await openTestStore(jsonlStore.location);
+        try {
+          const summaries = await new ComparIaImportService(store).importFiles(files);
+          expect(summaries.map((summary) => [summary.inserted, summary.updated, summary.present, summary.conversationsCreated])).toEqual([
+            [0, 0, 4, 0],
+            [0, 0, 4, 0],
+            [0, 0, 4, 0],
+          ]);
+        } finally {
+          await store.close();
+        }
+      }
+      expect(await dumpStore(jsonlStore.location)).toEqual(before);
+    });
+
+    it('ranks the imported votes with `agora leaderboard` (store mode)', async () => {
+      const outcome = await runAgora(['leaderboard', '--format', 'json'], '', { DATABASE_URL: databaseUrl(jsonlStore.location) });
+      expect(outcome.stderr).toBe('');
+      expect(outcome.code).toBe(0);
+      const board = JSON.parse(outcome.stdout) as { n_votes: number; models: { model: string; n_battles: number }[] };
+      expect(board.n_votes).toBe(4);
+      expect(Object.fromEntries(board.models.map((row) => [row.model, row.n_battles]))).toEqual({ 'mistral-large': 3, 'llama-3-70b': 2, 'qwen-2.5-7b': 2, 'gemma-2-9b': 1 });
+    });
+  });
+}
+
+describe('agora import comparia: bad input', () => {
+  let store: TestStore;
+  beforeAll(async () => {
+    store = await DIALECTS[DIALECTS.length - 1]!.create();
+  });
+  afterAll(async () => {
+    await store.drop();
+  });
+
+  const lines = (name: string) => readFileSync(`${fixtures}${name}.jsonl`, 'utf8').trimEnd().split('\n');
+
+  it('stops at a bad row with exit 2, naming the file and line; the rows of its batch are not written', async () => {
+    const votes = lines('votes');
+    const broken = JSON.parse(votes[2]!) as Record<string, unknown>;
+    broken.chosen_model_name = 'someone-else';
+    const path = join(directory, 'bad-votes.jsonl');
+    writeFileSync(path, [votes[0], votes[1], JSON.stringify(broken), votes[3]].join('\n'));
+    const environment = { DATABASE_URL: databaseUrl(store.location) };
+    const outcome = await runAgora(['import', 'comparia', '--votes', path], '', environment);
+    expect(outcome.code).toBe(2);
+    expect(outcome.stderr).toContain(`${path}, line 3: chosen_model_name "someone-else" is neither model_a_name (llama-3-70b) nor model_b_name (qwen-2.5-7b)`);
+    expect(outcome.stdout).toBe('');
+    const dump = await dumpStore(store.location);
+    expect(dump.duels).toEqual([]);
+    expect(dump.votes).toEqual([]);
+  });
+
+  it('names the line of invalid JSON, a bad conversation, a bad msg_index; and refuses a run without files', async () => {
+    const environment = { DATABASE_URL: databaseUrl(store.location) };
+    const conversations = lines('conversations');
+    const badMessages = JSON.parse(conversations[1]!) as Record<string, unknown>;
+    badMessages.conversation_b = [{ role: 'assistant', content: 'hello' }];
+    const reactions = lines('reactions');
+    const badIndex = JSON.parse(reactions[0]!) as Record<string, unknown>;
+    badIndex.msg_index = 9;
+    badIndex.msg_rank = 7;
+    const cases: [string, string, string, string][] = [
+      ['--conversations', 'truncated.jsonl', `${conversations[0]}\n{"id": 3,`, 'line 2: invalid JSON'],
+      ['--conversations', 'bad-messages.jsonl', `${conversations[0]}\n${JSON.stringify(badMessages)}`, 'line 2: conversation_b[0] is a assistant message where a user message was expected'],
+      ['--reactions', 'bad-index.jsonl', JSON.stringify(badIndex), 'line 1: msg_index 9 (msg_rank 7) is not an answer of conversation_a (2 turns)'],
+    ];
+    for (const [flag, name, content, message] of cases) {
+      const path = join(directory, name);
+      writeFileSync(path, content);
+      const outcome = await runAgora(['import', 'comparia', flag, path], '', environment);
+      expect(outcome.code, name).toBe(2);
+      expect(outcome.stderr, name).toContain(`${path}, ${message}`);
+    }
+    const none = await runAgora(['import', 'comparia'], '', environment);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain('give at least one of --conversations, --votes, --reactions');
+    const missing = await runAgora(['import', 'comparia', '--votes', join(directory, 'nope.parquet')], '', environment);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('nope.parquet: cannot open (ENOENT)');
+  });
+});
