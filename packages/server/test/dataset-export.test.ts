@@ -1,0 +1,324 @@
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { asyncBufferFromFile, parquetReadObjects } from 'hyparquet';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseCatalogue } from '../src/config/catalogue';
+import { openDatabase } from '../src/db/dialect';
+import { migrateToLatest } from '../src/db/migrate';
+import { type Store, createStore } from '../src/db/unit-of-work';
+import { DatasetExportService, type DatasetExportRequest } from '../src/services/datasets/dataset-export.service';
+import { DATASETS, DATASET_NAMES } from '../src/services/datasets/dataset-definitions';
+import { exportModelFacts } from '../src/services/datasets/export-model-facts';
+import { DIALECTS, type TestStore } from './test-db';
+import { testCatalogueYaml } from './test-arena';
+
+/** One seeded conversation: its prompts (the first one names the case) and what happened to it. */
+interface Seed {
+  name: string;
+  prompts?: string[];
+  /** Turns from this one on failed (default: none). */
+  failFrom?: number;
+  annotation?: 'done' | 'failed' | 'pending' | 'none';
+  pii?: boolean;
+  turnsAnnotated?: number;
+  report?: boolean;
+  decision?: 'include' | 'exclude';
+  cohort?: string;
+  vote?: { choice: 'a' | 'b' | 'tie' | 'both_bad'; tagsA?: string[]; tagsB?: string[] };
+  reactions?: { turn: number; side: 'a' | 'b'; value: 'like' | 'dislike'; tags?: string[] }[];
+  languages?: string[];
+  categories?: string[];
+  models?: [string, string];
+  at: string;
+}
+
+const SEEDS: Seed[] = [
+  { name: 'clean voted', prompts: ['clean voted', 'and then?'], vote: { choice: 'a', tagsA: ['useful'], tagsB: ['incorrect'] }, reactions: [{ turn: 1, side: 'b', value: 'dislike', tags: ['superficial'] }, { turn: 2, side: 'a', value: 'like' }], at: '2026-11-01T10:00:00.000Z' },
+  { name: 'flagged', pii: true, vote: { choice: 'a' }, reactions: [{ turn: 1, side: 'a', value: 'like' }], at: '2026-11-01T11:00:00.000Z' },
+  { name: 'screening failed', annotation: 'failed', vote: { choice: 'b' }, at: '2026-11-01T12:00:00.000Z' },
+  { name: 'never screened', annotation: 'none', vote: { choice: 'b' }, at: '2026-11-01T13:00:00.000Z' },
+  { name: 'screening pending', annotation: 'pending', at: '2026-11-01T13:30:00.000Z' },
+  { name: 'reported not reviewed', report: true, vote: { choice: 'a' }, reactions: [{ turn: 1, side: 'a', value: 'like' }], at: '2026-11-01T14:00:00.000Z' },
+  { name: 'reviewer excluded', decision: 'exclude', vote: { choice: 'a' }, at: '2026-11-01T15:00:00.000Z' },
+  { name: 'reviewer included false positive', pii: true, report: true, decision: 'include', vote: { choice: 'tie' }, at: '2026-11-01T16:00:00.000Z' },
+  { name: 'private cohort', cohort: 'school-2026', vote: { choice: 'a' }, at: '2026-11-01T17:00:00.000Z' },
+  { name: 'public cohort', cohort: 'open-day', vote: { choice: 'both_bad' }, reactions: [{ turn: 1, side: 'a', value: 'like' }], at: '2026-11-02T09:00:00.000Z' },
+  { name: 'second turn failed', prompts: ['second turn failed', 'one more'], failFrom: 2, reactions: [{ turn: 2, side: 'a', value: 'like' }], at: '2026-11-02T10:00:00.000Z' },
+  { name: 'only turn failed', failFrom: 1, at: '2026-11-02T11:00:00.000Z' },
+  { name: 'grew after screening', prompts: ['grew after screening', 'not screened yet'], turnsAnnotated: 1, vote: { choice: 'b' }, at: '2026-11-02T12:00:00.000Z' },
+  { name: 'occitan cooking', languages: ['oc', 'fr'], categories: ['cooking'], vote: { choice: 'b', tagsB: ['useful', 'complete'], tagsA: ['superficial'] }, at: '2026-11-03T08:00:00.000Z' },
+  { name: 'proprietary model', models: ['kestrix-8b', 'sollary-32b'], vote: { choice: 'a' }, at: '2026-11-03T09:00:00.000Z' },
+];
+
+const EXPORTED = ['clean voted', 'reviewer included false positive', 'public cohort', 'second turn failed', 'grew after screening', 'occitan cooking', 'proprietary model'];
+
+const visitorHash = (seed: Seed) => `visitorhash-${seed.name.replace(/ /g, '-')}-0123456789abcdef`;
+const duelId = (seed: Seed) => `duelid-${seed.name.replace(/ /g, '-')}-secret`;
+
+async function seed(store: Store, location: TestStore['location'], seeds: Seed[]): Promise<void> {
+  for (const entry of seeds) {
+    const [modelA, modelB] = entry.models ?? ['zephyrine-405b', 'brontal-120b'];
+    const prompts = entry.prompts ?? [entry.name];
+    const id = duelId(entry);
+    await store.duels.createWithFirstTurn({ id, visitorHash: visitorHash(entry), mode: 'random', modelA, modelB, chosenModels: null, locale: 'fr', status: 'streaming', turnCount: 1, createdAt: entry.at }, prompts[0]!);
+    for (let index = 0; index < prompts.length; index++) {
+      const turn = index + 1;
+      if (turn > 1) await store.duels.startFollowUpTurn(id, { turn, prompt: prompts[index]!, status: 'streaming', errorCode: null, startedAt: entry.at, endedAt: null });
+      const failed = entry.failFrom !== undefined && turn >= entry.failFrom;
+      const side = (name: 'a' | 'b', modelId: string) => ({
+        turn,
+        side: name,
+        modelId,
+        text: failed && name === 'b' ? '' : `answer ${name} to ${prompts[index]}`,
+        reasoning: null,
+        outputTokens: 100 * turn,
+        outputTokensSource: 'provider' as const,
+        status: failed && name === 'b' ? ('failed' as const) : ('complete' as const),
+        errorKind: null,
+        finishReason: 'stop',
+        ttftMs: 10,
+        durationMs: 100,
+        identityLeak: false,
+        style: null,
+      });
+      await store.duels.finishTurn({ duelId: id, turn, status: failed ? 'failed' : 'complete', errorCode: null, framesJson: '[]', endedAt: entry.at, sides: [side('a', modelA), side('b', modelB)], errors: [], duelStatus: failed ? 'failed' : 'ready' });
+    }
+    const completeTurns = entry.failFrom === undefined ? prompts.length : entry.failFrom - 1;
+    if ((entry.annotation ?? 'done') !== 'none') {
+      await store.annotations.save({
+        duelId: id,
+        status: entry.annotation ?? 'done',
+        attempts: 1,
+        lastError: null,
+        nextAttemptAt: null,
+        turnsAnnotated: entry.turnsAnnotated ?? completeTurns,
+        languages: entry.languages ?? ['fr'],
+        messageLanguages: Array.from({ length: completeTurns }, () => ({ prompt: entry.languages?.[0] ?? 'fr', a: 'fr', b: 'fr' })),
+        piiRuleKinds: entry.pii ? ['email'] : [],
+        piiModelKinds: null,
+        containsPii: entry.pii ?? false,
+        modelStatus: 'not_configured',
+        modelId: null,
+        categories: entry.categories ?? ['science'],
+        keywords: ['kw'],
+        shortSummary: `summary of ${entry.name}`,
+        annotatedAt: entry.at,
+        updatedAt: entry.at,
+      });
+    }
+    for (const reaction of entry.reactions ?? []) {
+      await store.feedback.upsertReaction({ duelId: id, turn: reaction.turn, side: reaction.side, modelId: reaction.side === 'a' ? modelA : modelB, value: reaction.value, tags: reaction.tags ?? [], comment: null, at: entry.at });
+    }
+    if (entry.vote) {
+      await store.feedback.insertVote({ duelId: id, choice: entry.vote.choice, modelA, modelB, tagsA: entry.vote.tagsA ?? [], tagsB: entry.vote.tagsB ?? [], commentA: null, commentB: `comment on ${entry.name}`, identityLeak: false, mode: 'random', locale: 'fr', createdAt: entry.at });
+    }
+    if (entry.report) await store.feedback.insertReport({ id: `report-${id}`, duelId: id, reason: 'personal data', createdAt: entry.at });
+    if (entry.decision) await store.reviews.decide({ duelId: id, decision: entry.decision, reason: null, reviewer: 'reviewer', decidedAt: entry.at }, `audit-${id}`, null);
+  }
+  // No repository writes cohorts yet (the arena does not set them): label them directly.
+  const db = openDatabase(location);
+  for (const entry of seeds) if (entry.cohort) await db.updateTable('duels').set({ cohort: entry.cohort }).where('id', '=', duelId(entry)).execute();
+  await db.destroy();
+}
+
+const catalogue = () => {
+  const models = parseCatalogue(testCatalogueYaml('http://127.0.0.1:9'), 'test-models.yaml', {});
+  const kestrix = models.find((model) => model.entry.id === 'kestrix-8b')!;
+  kestrix.entry = { ...kestrix.entry, license: 'Quorvex Proprietary', open_weights: false };
+  const zephyrine = models.find((model) => model.entry.id === 'zephyrine-405b')!;
+  zephyrine.options = { ...zephyrine.options, systemPrompt: 'You are a helpful assistant.' };
+  return models;
+};
+
+async function readRows(path: string): Promise<Record<string, any>[]> {
+  return (await parquetReadObjects({ file: await asyncBufferFromFile(path) })) as Record<string, any>[];
+}
+
+const jsonl = (path: string): Record<string, any>[] =>
+  readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line) as Record<string, any>);
+
+function filesUnder(folder: string): string[] {
+  return readdirSync(folder, { recursive: true, encoding: 'utf8' })
+    .map((name) => join(folder, name))
+    .filter((path) => statSync(path).isFile())
+    .sort();
+}
+
+describe.each(DIALECTS)('agora export on $name', (dialect) => {
+  let testStore: TestStore;
+  let store: Store;
+  let service: DatasetExportService;
+  const folders: string[] = [];
+  const outDir = () => {
+    const folder = mkdtempSync(join(tmpdir(), 'agora-export-'));
+    folders.push(folder);
+    return folder;
+  };
+  const run = (request: Partial<DatasetExportRequest> = {}) =>
+    service.export({ outDir: request.outDir ?? outDir(), formats: ['parquet', 'jsonl'], datasets: [...DATASET_NAMES], ...request });
+
+  beforeAll(async () => {
+    testStore = await dialect.create();
+    const db = openDatabase(testStore.location);
+    await migrateToLatest(db);
+    store = createStore(db);
+    await seed(store, testStore.location, SEEDS);
+    const facts = exportModelFacts(catalogue(), { method: '0.9.1', zone: undefined });
+    // Small batches and row groups so that paging and several row groups are exercised.
+    service = new DatasetExportService(store.datasets, facts, { privateCohorts: ['school-2026', 'pilot'], batchSize: 3, rowGroupRows: 2 }, () => new Date('2026-11-30T08:00:00.000Z'));
+  });
+
+  afterAll(async () => {
+    await store?.close();
+    await testStore?.drop();
+    for (const folder of folders) rmSync(folder, { recursive: true, force: true });
+  });
+
+  it('exports exactly the conversations the privacy rules let through, in time order, with only their complete screened turns', async () => {
+    const result = await run();
+    const conversations = await readRows(join(result.cardPath, '..', 'conversations', 'train.parquet'));
+    expect(conversations.map((row) => row.opening_msg)).toEqual(EXPORTED);
+    const byName = new Map(conversations.map((row) => [row.opening_msg as string, row]));
+    expect(byName.get('second turn failed')!.conv_turns).toBe(1n);
+    expect(byName.get('grew after screening')!.conv_turns).toBe(1n);
+    expect(byName.get('clean voted')!.conv_turns).toBe(2n);
+    expect(byName.get('second turn failed')!.conversation_b).toEqual([{ role: 'user', content: 'second turn failed' }, { role: 'assistant', content: 'answer b to second turn failed' }]);
+    // The catalogue gives zephyrine a system prompt: compar:IA puts the system message first.
+    expect(byName.get('clean voted')!.conversation_a.slice(0, 2)).toEqual([{ role: 'system', content: 'You are a helpful assistant.' }, { role: 'user', content: 'clean voted' }]);
+    expect(byName.get('clean voted')!).toMatchObject({ system_prompt_a: 'You are a helpful assistant.', system_prompt_b: null, total_conv_a_output_tokens: 300n, model_a_total_params: 405, source: 'arena', languages: ['fr'], categories: ['science'] });
+    expect(byName.get('clean voted')!.total_conv_a_kwh).toBeGreaterThan(0);
+    expect(result.conversationsRead).toBe(EXPORTED.length);
+  });
+
+  it('exports votes and reactions only of exported conversations, and only on exported turns', async () => {
+    const result = await run();
+    const folder = join(result.cardPath, '..');
+    const votes = await readRows(join(folder, 'votes', 'train.parquet'));
+    expect(votes.map((row) => row.opening_msg)).toEqual(['clean voted', 'reviewer included false positive', 'public cohort', 'grew after screening', 'occitan cooking', 'proprietary model']);
+    const tie = votes.find((row) => row.opening_msg === 'reviewer included false positive')!;
+    expect(tie).toMatchObject({ chosen_model_name: null, both_equal: true, both_bad: false });
+    expect(votes.find((row) => row.opening_msg === 'public cohort')).toMatchObject({ chosen_model_name: null, both_equal: false, both_bad: true });
+    expect(votes[0]).toMatchObject({ chosen_model_name: 'zephyrine-405b', conv_useful_a: true, conv_incorrect_b: true, conv_useful_b: false, conv_comments_b: 'comment on clean voted' });
+    const reactions = await readRows(join(folder, 'reactions', 'train.parquet'));
+    expect(reactions.map((row) => [row.opening_msg, row.msg_rank, row.model_pos])).toEqual([
+      ['clean voted', 0n, 'b'],
+      ['clean voted', 1n, 'a'],
+      ['public cohort', 0n, 'a'],
+    ]);
+    // Side a has a system prompt: msg_index counts it, as compar:IA's does.
+    expect(reactions[1]).toMatchObject({ msg_index: 4n, liked: true, disliked: false, question_content: 'and then?', response_content: 'answer a to and then?', system_prompt: 'You are a helpful assistant.' });
+    expect(reactions[0]).toMatchObject({ msg_index: 1n, disliked: true, superficial: true, useful: false, refers_to_model: 'brontal-120b' });
+    expect(reactions[0]!.question_id).toBe(`${reactions[0]!.conversation_pair_id}-0`);
+    // The three raw datasets share the conversation's public id.
+    const conversations = await readRows(join(folder, 'conversations', 'train.parquet'));
+    expect(reactions[0]!.conversation_pair_id).toBe(conversations[0]!.conversation_pair_id);
+    expect(votes[0]!.conversation_pair_id).toBe(conversations[0]!.conversation_pair_id);
+  });
+
+  it('builds dpo, kto and reward rows with TRL shapes and the multi-turn context rule', async () => {
+    const result = await run();
+    const folder = join(result.cardPath, '..');
+    const dpo = await readRows(join(folder, 'dpo', 'train.parquet'));
+    const clean = dpo.filter((row) => row.prompt.some((message: { content: string }) => message.content === 'clean voted'));
+    expect(clean).toHaveLength(2);
+    expect(clean[0]).toMatchObject({
+      prompt: [{ role: 'system', content: 'You are a helpful assistant.' }, { role: 'user', content: 'clean voted' }],
+      chosen: [{ role: 'assistant', content: 'answer a to clean voted' }],
+      rejected: [{ role: 'assistant', content: 'answer b to clean voted' }],
+      model_chosen: 'zephyrine-405b',
+      model_rejected: 'brontal-120b',
+      context_from: 'chosen',
+      pref_strength: 'strong',
+      turn: 1n,
+      language: 'fr',
+      categories: ['science'],
+    });
+    expect(clean[1]!.prompt.map((message: { content: string }) => message.content)).toEqual(['You are a helpful assistant.', 'clean voted', 'answer a to clean voted', 'and then?']);
+    expect(clean[1]).toMatchObject({ context_from: 'chosen', turn: 2n });
+    const occitan = dpo.find((row) => row.prompt.at(-1).content === 'occitan cooking')!;
+    expect(occitan).toMatchObject({ context_from: 'chosen', model_chosen: 'brontal-120b', language: 'oc', pref_strength: 'strong' });
+    // Same system prompt (none) on both sides: the first turn is an exact pair.
+    expect(dpo.find((row) => row.prompt[0].content === 'proprietary model')).toMatchObject({ context_from: 'shared', model_chosen: 'kestrix-8b', pref_strength: 'weak' });
+    // Ties and both-bad votes are not pairs.
+    expect(dpo.some((row) => ['reviewer included false positive', 'public cohort'].includes(row.prompt.at(-1).content))).toBe(false);
+    expect(dpo).toHaveLength(2 + 1 + 1 + 1);
+    const reward = await readRows(join(folder, 'reward', 'train.parquet'));
+    expect(reward).toHaveLength(dpo.length);
+    expect(reward[0]!.chosen).toEqual([...dpo[0]!.prompt, ...dpo[0]!.chosen]);
+    expect(reward[0]!.rejected).toEqual([...dpo[0]!.prompt, ...dpo[0]!.rejected]);
+    const kto = await readRows(join(folder, 'kto', 'train.parquet'));
+    expect(kto.map((row) => [row.prompt.at(-1).content, row.model, row.label, row.label_source])).toEqual([
+      ['clean voted', 'brontal-120b', false, 'reaction'],
+      ['and then?', 'zephyrine-405b', true, 'reaction'],
+      ['public cohort', 'zephyrine-405b', true, 'reaction'],
+      ['public cohort', 'brontal-120b', false, 'both_bad_vote'],
+    ]);
+    expect(kto[0]!.completion).toEqual([{ role: 'assistant', content: 'answer b to clean voted' }]);
+  });
+
+  it('applies the language, topic, date, licence and preference-strength filters', async () => {
+    const opening = async (request: Partial<DatasetExportRequest>, dataset: 'conversations' | 'dpo' = 'conversations') => {
+      const result = await run({ ...request, formats: ['jsonl'], datasets: [dataset] });
+      const rows = jsonl(join(result.cardPath, '..', dataset, 'train.jsonl'));
+      return [...new Set(rows.map((row) => (dataset === 'dpo' ? row.source_id : row.opening_msg)))];
+    };
+    expect(await opening({ languages: ['oc'] })).toEqual(['occitan cooking']);
+    expect(await opening({ categories: ['cooking', 'law'] })).toEqual(['occitan cooking']);
+    expect(await opening({ from: '2026-11-02T00:00:00.000Z', until: '2026-11-03T00:00:00.000Z' })).toEqual(['public cohort', 'second turn failed', 'grew after screening']);
+    expect(await opening({ excludeLicenses: ['quorvex proprietary'] })).not.toContain('proprietary model');
+    expect(await opening({ openWeightsOnly: true })).not.toContain('proprietary model');
+    expect(await opening({ licenses: ['Apache 2.0'] })).toEqual(EXPORTED.filter((name) => name !== 'proprietary model'));
+    expect(await opening({ minPrefStrength: 'strong' }, 'dpo')).toHaveLength(2);
+    expect(await opening({ minPrefStrength: 'weak' }, 'dpo')).toHaveLength(4);
+  });
+
+  it('writes the same bytes twice, Parquet and JSONL agreeing row for row', async () => {
+    const first = await run();
+    const second = await run();
+    const firstFiles = filesUnder(join(first.cardPath, '..'));
+    const secondFiles = filesUnder(join(second.cardPath, '..'));
+    expect(firstFiles.map((path) => path.slice(path.lastIndexOf('agora-export-') + 20))).toEqual(secondFiles.map((path) => path.slice(path.lastIndexOf('agora-export-') + 20)));
+    expect(firstFiles).toHaveLength(6 * 2 + 1);
+    for (let index = 0; index < firstFiles.length; index++) expect(readFileSync(firstFiles[index]!).equals(readFileSync(secondFiles[index]!))).toBe(true);
+    for (const dataset of DATASET_NAMES) {
+      const folder = join(first.cardPath, '..', dataset);
+      const fromJsonl = jsonl(join(folder, 'train.jsonl'));
+      const fromParquet = await readRows(join(folder, 'train.parquet'));
+      expect(fromJsonl).toHaveLength(fromParquet.length);
+      for (const row of fromJsonl) expect(Object.keys(row)).toEqual(DATASETS[dataset].columns.map((column) => column.name));
+    }
+  });
+
+  it('never writes a duel id, visitor hash, cohort or the salt; one visitor keeps one salted id across exports', async () => {
+    const first = await run();
+    const second = await run();
+    const salt = (await store.datasets.visitorSalt(() => 'not used: the salt exists')).toString();
+    expect(salt).toMatch(/^[0-9a-f]{64}$/);
+    const secrets = [...SEEDS.flatMap((entry) => [duelId(entry), visitorHash(entry)]), 'school-2026', 'open-day', salt];
+    for (const path of filesUnder(join(first.cardPath, '..'))) {
+      const bytes = readFileSync(path);
+      for (const secret of secrets) expect(bytes.includes(secret), `${secret} in ${path}`).toBe(false);
+    }
+    const ids = (result: typeof first) => jsonl(join(result.cardPath, '..', 'conversations', 'train.jsonl')).map((row) => row.visitor_id as string);
+    expect(ids(first)).toEqual(ids(second));
+    expect(ids(first).every((id) => /^[0-9a-f]{64}$/.test(id))).toBe(true);
+  });
+
+  it('writes a dataset card whose counts are those of the files', async () => {
+    const result = await run({ datasetLicense: 'etalab-2.0' });
+    const card = readFileSync(result.cardPath, 'utf8');
+    expect(card).toMatch(/^---\nlicense: etalab-2.0\nlanguage:\n- fr\n- oc\ntask_categories:\n- text-generation\n/);
+    expect(card).toContain('size_categories:\n- n<1K');
+    expect(card).toContain('- config_name: conversations\n  data_files:\n  - split: train\n    path: "conversations/train.parquet"');
+    for (const file of result.files.filter((entry) => entry.format === 'parquet')) {
+      expect(card).toContain(`| \`${file.dataset}\` | ${file.rows} |`);
+      expect((await readRows(file.path)).length).toBe(file.rows);
+    }
+    expect(card).toContain(`Of ${SEEDS.length} conversations in the store: 2 not screened yet, 1 whose screening failed, 1 flagged as containing personal data, 1 reported and not reviewed, 1 excluded by a reviewer, 1 in private cohorts (2 configured); 1 flagged or reported ones were included by a reviewer.`);
+    expect(card).toContain('was not configured for 7');
+  });
+});
