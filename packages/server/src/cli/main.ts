@@ -7,6 +7,7 @@ import { registerLanguageCommand } from './commands/detect-language';
 import { registerPiiCommand } from './commands/screen-pii';
 import { registerPostprocessCommand } from './commands/postprocess-conversations';
 import { registerImportCommand } from './commands/import-comparia';
+import { registerExportCommand } from './commands/export-dataset';
 
 /**
  * The `agora` command line. Each command lives in `commands/<verb>-<noun>.ts`, parses its
@@ -36,6 +37,7 @@ export function buildProgram(): Command {
   registerPiiCommand(program);
   registerPostprocessCommand(program);
   registerImportCommand(program);
+  registerExportCommand(program);
   return program;
 }
 
