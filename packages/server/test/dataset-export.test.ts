@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
 import { asyncBufferFromFile, parquetReadObjects } from 'hyparquet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCatalogue } from '../src/config/catalogue';
@@ -11,7 +12,7 @@ import { DatasetExportService, type DatasetExportRequest } from '../src/services
 import { DATASETS, DATASET_NAMES } from '../src/services/datasets/dataset-definitions';
 import { exportModelFacts } from '../src/services/datasets/export-model-facts';
 import { DIALECTS, type TestStore } from './test-db';
-import { testCatalogueYaml } from './test-arena';
+import { startTestArena, testCatalogueYaml } from './test-arena';
 
 /** One seeded conversation: its prompts (the first one names the case) and what happened to it. */
 interface Seed {
@@ -320,5 +321,62 @@ describe.each(DIALECTS)('agora export on $name', (dialect) => {
     }
     expect(card).toContain(`Of ${SEEDS.length} conversations in the store: 2 not screened yet, 1 whose screening failed, 1 flagged as containing personal data, 1 reported and not reviewed, 1 excluded by a reviewer, 1 in private cohorts (2 configured); 1 flagged or reported ones were included by a reviewer.`);
     expect(card).toContain('was not configured for 7');
+  });
+
+  it('reads back with DuckDB: message columns are STRUCT(role, content)[], every column typed, counts those of the card', async () => {
+    const result = await run();
+    const card = readFileSync(result.cardPath, 'utf8');
+    const duckdb = await DuckDBInstance.create(':memory:');
+    const connection = await duckdb.connect();
+    const duckType: Record<string, string> = { string: 'VARCHAR', int: 'BIGINT', float: 'DOUBLE', bool: 'BOOLEAN', timestamp: 'TIMESTAMP WITH TIME ZONE', strings: 'VARCHAR[]', messages: 'STRUCT("role" VARCHAR, "content" VARCHAR)[]' };
+    try {
+      for (const file of result.files.filter((entry) => entry.format === 'parquet')) {
+        const described = (await connection.runAndReadAll(`DESCRIBE SELECT * FROM read_parquet('${file.path}')`)).getRowObjectsJS();
+        expect(described.map((row) => [row.column_name, row.column_type])).toEqual(DATASETS[file.dataset].columns.map((column) => [column.name, duckType[column.type]]));
+        const [counted] = (await connection.runAndReadAll(`SELECT count(*)::INTEGER AS n FROM read_parquet('${file.path}')`)).getRowObjectsJS();
+        expect(card).toContain(`| \`${file.dataset}\` | ${counted!.n} |`);
+        expect(counted!.n).toBeGreaterThan(0);
+      }
+      const folder = join(result.cardPath, '..');
+      const [first] = (await connection.runAndReadAll(`SELECT conversation_a[1].role AS role, conversation_a[2].content AS content, epoch_ms(timestamp)::BIGINT AS ms FROM read_parquet('${join(folder, 'conversations', 'train.parquet')}') LIMIT 1`)).getRowObjectsJS();
+      expect(first).toEqual({ role: 'system', content: 'clean voted', ms: BigInt(Date.parse('2026-11-01T10:00:00.000Z')) });
+    } finally {
+      connection.closeSync();
+      duckdb.closeSync();
+    }
+  });
+});
+
+describe.each(DIALECTS)('agora export after real duels ($name)', (dialect) => {
+  it('publishes an arena duel played over HTTP without its cookie, visitor hash or duel id anywhere in any file', async () => {
+    const harness = await startTestArena(dialect);
+    const out = mkdtempSync(join(tmpdir(), 'agora-export-arena-'));
+    try {
+      harness.fake.defaultBehaviour = { tokensPerSecond: 2000 };
+      const { client, arena } = harness;
+      const created = await client.request('POST', '/api/v1/duels', { prompt: 'Quelle est la capitale de la Bretagne ?', locale: 'fr' });
+      const id = created.json.id as string;
+      await client.stream(id);
+      await client.request('POST', `/api/v1/duels/${id}/reactions`, { side: 'b', turn: 1, value: 'dislike', tags: ['incorrect'] });
+      expect((await client.request('POST', `/api/v1/duels/${id}/vote`, { choice: 'a', tags: { a: ['useful'] } })).status).toBe(200);
+      const cookie = (client as unknown as { cookie: string }).cookie.split('=')[1]!;
+      const duel = (await arena.store.duels.findById(id))!;
+      const at = new Date().toISOString();
+      await arena.store.annotations.save({ duelId: id, status: 'done', attempts: 1, lastError: null, nextAttemptAt: null, turnsAnnotated: 1, languages: ['fr'], messageLanguages: null, piiRuleKinds: [], piiModelKinds: null, containsPii: false, modelStatus: 'not_configured', modelId: null, categories: [], keywords: [], shortSummary: null, annotatedAt: at, updatedAt: at });
+      const service = new DatasetExportService(arena.store.datasets, exportModelFacts(catalogue(), { method: '0.9.1', zone: undefined }), { privateCohorts: [] });
+      const result = await service.export({ outDir: out, formats: ['parquet', 'jsonl'], datasets: [...DATASET_NAMES] });
+      expect(result.files.map((file) => [file.dataset, file.rows])).toEqual([
+        ['conversations', 1], ['conversations', 1], ['votes', 1], ['votes', 1], ['reactions', 1], ['reactions', 1], ['dpo', 1], ['dpo', 1], ['kto', 1], ['kto', 1], ['reward', 1], ['reward', 1],
+      ]);
+      const [row] = jsonl(join(out, 'votes', 'train.jsonl'));
+      expect(row).toMatchObject({ opening_msg: 'Quelle est la capitale de la Bretagne ?', chosen_model_name: duel.modelA, conv_useful_a: true, both_bad: false });
+      for (const path of filesUnder(out)) {
+        const bytes = readFileSync(path);
+        for (const secret of [cookie, duel.visitorHash, id]) expect(bytes.includes(secret), `${secret} in ${path}`).toBe(false);
+      }
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+      await harness.close();
+    }
   });
 });
