@@ -89,7 +89,7 @@ async function seed(store: Store, location: TestStore['location'], seeds: Seed[]
     if ((entry.annotation ?? 'done') !== 'none') {
       await store.annotations.save({
         duelId: id,
-        status: entry.annotation ?? 'done',
+        status: (entry.annotation ?? 'done') as 'done' | 'failed' | 'pending',
         attempts: 1,
         lastError: null,
         nextAttemptAt: null,
