@@ -3,6 +3,7 @@ import * as arenaCore from './migrations/2026_11_30_000000_arena_core';
 import * as leaderboard from './migrations/2026_11_30_010000_leaderboard';
 import * as dataPipeline from './migrations/2026_11_30_020000_data_pipeline';
 import * as datasetExport from './migrations/2026_11_30_030000_dataset_export';
+import * as postprocessQueue from './migrations/2026_11_30_040000_postprocess_queue';
 
 /** Every migration, by name; listed statically so that bundlers and tsx see them. */
 const migrations: Record<string, Migration> = {
@@ -10,6 +11,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_30_010000_leaderboard': leaderboard,
   '2026_11_30_020000_data_pipeline': dataPipeline,
   '2026_11_30_030000_dataset_export': datasetExport,
+  '2026_11_30_040000_postprocess_queue': postprocessQueue,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

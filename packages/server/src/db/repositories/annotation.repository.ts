@@ -1,4 +1,4 @@
-import { type Kysely, type Selectable, sql } from 'kysely';
+import { type ExpressionBuilder, type Kysely, type Selectable, sql } from 'kysely';
 import type { ConversationAnnotationsTable, Database } from '../database';
 
 export type AnnotationStatus = 'pending' | 'done' | 'failed';
@@ -50,6 +50,8 @@ export interface DueQuery {
   idleBefore: string;
   /** A model layer is configured now: conversations screened without one are screened again. */
   modelConfigured: boolean;
+  /** Look only at duels changed after this instant (incremental passes); undefined = every duel. */
+  updatedSince?: string;
   limit: number;
 }
 
@@ -117,35 +119,63 @@ export class AnnotationRepository {
   }
 
   /**
-   * Finished conversations that need (re-)annotation, oldest first: never annotated, pending and
-   * due, grown by a follow-up since, or screened without the model layer that is configured now.
-   * A duel still streaming is never due; an unvoted one is due once idle.
+   * Finished conversations that need (re-)annotation: never annotated, grown by a follow-up since,
+   * pending with a retry due, or screened without the model layer that is configured now. A duel
+   * still streaming is never due; an unvoted one is due once idle. With `updatedSince`, only duels
+   * changed after it are looked at for the first two cases (an index range, not a scan of every
+   * conversation); retries and the model backfill come from their own indexes.
    */
   async listDue(query: DueQuery): Promise<DueConversation[]> {
-    const rows = await this.db
+    const changed = await this.db
       .selectFrom('duels')
       .leftJoin('conversation_annotations as a', 'a.duel_id', 'duels.id')
       .select(['duels.id as duel_id_of_duel', 'duels.turn_count'])
       .selectAll('a')
+      .$if(query.updatedSince !== undefined, (builder) => builder.where('duels.updated_at', '>', query.updatedSince!))
       .where('duels.status', '!=', 'streaming')
       .where((eb) => eb.or([eb('duels.status', 'in', ['voted', 'failed']), eb('duels.updated_at', '<=', query.idleBefore)]))
       .where((eb) =>
         eb.or([
           eb('a.duel_id', 'is', null),
-          eb.and([eb('a.status', '=', 'pending'), eb.or([eb('a.next_attempt_at', 'is', null), eb('a.next_attempt_at', '<=', query.now)])]),
           eb.and([eb('a.status', '=', 'done'), eb('a.turns_annotated', '<', eb.ref('duels.turn_count'))]),
-          ...(query.modelConfigured ? [eb.and([eb('a.status', '=', 'done'), eb('a.model_status', '=', 'not_configured')])] : []),
+          // Without a range the retries and the backfill are found here too, in the same order.
+          ...(query.updatedSince === undefined ? this.retryOrBackfill(eb, query) : []),
         ]),
       )
-      .orderBy('duels.created_at')
+      .orderBy('duels.updated_at')
       .orderBy('duels.id')
       .limit(query.limit)
       .execute();
-    return rows.map((row) => ({
+    const due = changed.map((row) => ({
       duelId: row.duel_id_of_duel,
       turnCount: row.turn_count,
       annotation: row.duel_id === null ? undefined : toAnnotation(row as Selectable<ConversationAnnotationsTable>),
     }));
+    if (query.updatedSince === undefined || due.length >= query.limit) return due;
+    const seen = new Set(due.map((conversation) => conversation.duelId));
+    const annotated = await this.db
+      .selectFrom('conversation_annotations as a')
+      .innerJoin('duels', 'duels.id', 'a.duel_id')
+      .select(['duels.turn_count'])
+      .selectAll('a')
+      .where('duels.status', '!=', 'streaming')
+      .where((eb) => eb.or(this.retryOrBackfill(eb, query)))
+      .orderBy('a.updated_at')
+      .orderBy('a.duel_id')
+      .limit(query.limit - due.length)
+      .execute();
+    for (const row of annotated) {
+      if (!seen.has(row.duel_id)) due.push({ duelId: row.duel_id, turnCount: row.turn_count, annotation: toAnnotation(row) });
+    }
+    return due;
+  }
+
+  /** Pending annotations whose retry is due, and (with a model configured) those screened without one. */
+  private retryOrBackfill(eb: ExpressionBuilder<Database & { a: ConversationAnnotationsTable }, 'a'>, query: DueQuery) {
+    return [
+      eb.and([eb('a.status', '=', 'pending'), eb.or([eb('a.next_attempt_at', 'is', null), eb('a.next_attempt_at', '<=', query.now)])]),
+      ...(query.modelConfigured ? [eb.and([eb('a.model_status', '=', 'not_configured'), eb('a.status', '=', 'done')])] : []),
+    ];
   }
 
   /** Puts failed annotations back in the queue with fresh attempts (`agora postprocess --retry-failed`). */

@@ -29,6 +29,9 @@ export interface PostprocessReport {
   failed: number;
 }
 
+/** Transactions stamp `updated_at` before they commit; one that commits this late is still seen. */
+const LATE_COMMIT_MARGIN_MS = 60_000;
+
 const emptyReport = (): PostprocessReport => ({ processed: 0, done: 0, flagged: 0, retrying: 0, failed: 0 });
 
 /**
@@ -39,6 +42,13 @@ const emptyReport = (): PostprocessReport => ({ processed: 0, done: 0, flagged: 
  * layer answered; a model failure is retried with backoff, then the conversation is `failed`.
  */
 export class PostprocessService {
+  /**
+   * Every duel last changed before this instant is settled (annotated, or not finished and not
+   * idle yet — and then it changes again before it needs anything). Passes look only at duels
+   * changed since, minus a margin for transactions that committed late; the first pass looks at all.
+   */
+  private settledUntil: number | undefined;
+
   constructor(
     private readonly store: Store,
     private readonly languages: LanguageDetector,
@@ -57,10 +67,12 @@ export class PostprocessService {
    */
   async runDue(limit: number, finishedBefore?: Date): Promise<PostprocessReport> {
     const now = this.runtime.now();
+    const idleBefore = finishedBefore ?? new Date(now.getTime() - this.options.idleMs);
     const due = await this.store.annotations.listDue({
       now: now.toISOString(),
-      idleBefore: (finishedBefore ?? new Date(now.getTime() - this.options.idleMs)).toISOString(),
+      idleBefore: idleBefore.toISOString(),
       modelConfigured: this.modelConfigured,
+      updatedSince: this.settledUntil === undefined ? undefined : new Date(this.settledUntil - LATE_COMMIT_MARGIN_MS).toISOString(),
       limit,
     });
     const report = emptyReport();
@@ -75,6 +87,8 @@ export class PostprocessService {
       }
     };
     await Promise.all(Array.from({ length: Math.min(this.options.concurrency, due.length) }, worker));
+    // A partial page means nothing else was due: everything changed before the idle limit is settled.
+    if (due.length < limit) this.settledUntil = Math.max(this.settledUntil ?? Number.NEGATIVE_INFINITY, idleBefore.getTime());
     return report;
   }
 
