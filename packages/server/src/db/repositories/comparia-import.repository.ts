@@ -316,17 +316,78 @@ export class ComparIaImportRepository {
     return found;
   }
 
-  /** Inserts reactions, or replaces the one already on the same answer. */
-  async upsertReactions(reactions: readonly ImportedReaction[]): Promise<void> {
-    for (const reaction of reactions) {
-      const values = { model_id: reaction.modelId, value: reaction.value, tags: reaction.tags, comment: reaction.comment, created_at: reaction.createdAt, updated_at: reaction.createdAt, source_meta: reaction.sourceMeta };
-      await this.db
-        .insertInto('reactions')
-        .values({ duel_id: reaction.duelId, turn: reaction.turn, side: reaction.side, ...values })
-        .onConflict((conflict) => conflict.columns(['duel_id', 'turn', 'side']).doUpdateSet(values))
+  /** The annotations of these duels, by duel id (written through the annotation repository). */
+  async findTopics(duelIds: readonly string[]): Promise<Map<string, StoredTopics>> {
+    const found = new Map<string, StoredTopics>();
+    for (let start = 0; start < duelIds.length; start += INSERT_CHUNK) {
+      const rows = await this.db
+        .selectFrom('conversation_annotations')
+        .select(['duel_id', 'model_id', 'status', 'contains_pii', 'turns_annotated', 'languages', 'categories', 'keywords', 'short_summary', 'updated_at'])
+        .where('duel_id', 'in', duelIds.slice(start, start + INSERT_CHUNK))
         .execute();
+      for (const row of rows) {
+        found.set(row.duel_id, {
+          modelId: row.model_id,
+          status: row.status,
+          containsPii: row.contains_pii,
+          turnsAnnotated: row.turns_annotated,
+          languages: row.languages,
+          categories: row.categories,
+          keywords: row.keywords,
+          shortSummary: row.short_summary,
+          updatedAt: row.updated_at,
+        });
+      }
     }
+    return found;
   }
+
+  /** Inserts reactions, or replaces the one already on the same answer (at most one per answer in a call). */
+  async upsertReactions(reactions: readonly ImportedReaction[]): Promise<void> {
+    await insertChunked([...reactions], (chunk) =>
+      this.db
+        .insertInto('reactions')
+        .values(
+          chunk.map((reaction) => ({
+            duel_id: reaction.duelId,
+            turn: reaction.turn,
+            side: reaction.side,
+            model_id: reaction.modelId,
+            value: reaction.value,
+            tags: reaction.tags,
+            comment: reaction.comment,
+            created_at: reaction.createdAt,
+            updated_at: reaction.createdAt,
+            source_meta: reaction.sourceMeta,
+          })),
+        )
+        .onConflict((conflict) =>
+          conflict.columns(['duel_id', 'turn', 'side']).doUpdateSet((eb) => ({
+            model_id: eb.ref('excluded.model_id'),
+            value: eb.ref('excluded.value'),
+            tags: eb.ref('excluded.tags'),
+            comment: eb.ref('excluded.comment'),
+            created_at: eb.ref('excluded.created_at'),
+            updated_at: eb.ref('excluded.updated_at'),
+            source_meta: eb.ref('excluded.source_meta'),
+          })),
+        )
+        .execute(),
+    );
+  }
+}
+
+/** What an imported conversation's annotation holds, as stored (lists as JSON text), to tell whether it must be written. */
+export interface StoredTopics {
+  modelId: string | null;
+  status: string;
+  containsPii: number | null;
+  turnsAnnotated: number;
+  languages: string | null;
+  categories: string | null;
+  keywords: string | null;
+  shortSummary: string | null;
+  updatedAt: string;
 }
 
 /** The key of one answer's reaction in {@link ComparIaImportRepository.findReactions}. */

@@ -1,4 +1,4 @@
-import type { ComparIaImportRepository, ImportedDuel, ImportedReaction, ImportedVote, StoredDuel } from '../../db/repositories/comparia-import.repository';
+import type { ComparIaImportRepository, ImportedDuel, ImportedReaction, ImportedVote, StoredDuel, StoredTopics } from '../../db/repositories/comparia-import.repository';
 import { reactionKey } from '../../db/repositories/comparia-import.repository';
 import type { Repositories, Store } from '../../db/unit-of-work';
 import type { ComparIaTable } from '../datasets/comparia-columns';
@@ -159,7 +159,14 @@ async function applyBatch(repositories: Repositories, batch: PendingRow[], summa
   await imports.insertVotes(writes.votes);
   await imports.markVoted(writes.voted);
   await imports.upsertReactions([...writes.reactions.values()]);
-  for (const { duel, topics } of writes.topics) await saveTopics(repositories, duel, topics);
+  const storedTopics = writes.topics.length > 0 ? await imports.findTopics(writes.topics.map(({ duel }) => duel.id)) : new Map<string, StoredTopics>();
+  for (const { duel, topics } of writes.topics) {
+    const stored = storedTopics.get(duel.id);
+    // Agora's own post-processing annotated it since: left alone
+    if (stored !== undefined && stored.modelId !== ANNOTATION_MODEL) continue;
+    if (stored !== undefined && sameRecord(stored, storedTopicsOf(duel, topics))) continue;
+    await saveTopics(repositories, duel, topics);
+  }
 }
 
 /** A conversations row: the conversation's own file, so it is authoritative for the duel (but not its status). */
@@ -210,14 +217,27 @@ function sameRecord<T extends object>(stored: T, incoming: T): boolean {
   return Object.entries(incoming).every(([key, value]) => (stored as Record<string, unknown>)[key] === value);
 }
 
+function storedTopicsOf(duel: ImportedDuel, topics: ComparIaTopics): StoredTopics {
+  const list = (values: string[] | null): string | null => (values === null ? null : JSON.stringify(values));
+  return {
+    modelId: ANNOTATION_MODEL,
+    status: 'done',
+    containsPii: 0,
+    turnsAnnotated: duel.turns.length,
+    languages: list(topics.languages),
+    categories: list(topics.categories),
+    keywords: list(topics.keywords),
+    shortSummary: topics.shortSummary,
+    updatedAt: duel.createdAt,
+  };
+}
+
 /**
  * compar:IA's public conversations were screened before publication: they are stored as annotated
  * (`done`, no personal data) with compar:IA's languages and topics. An annotation Agora's own
  * post-processing wrote since is left alone.
  */
 async function saveTopics(repositories: Repositories, duel: ImportedDuel, topics: ComparIaTopics): Promise<void> {
-  const existing = await repositories.annotations.find(duel.id);
-  if (existing !== undefined && existing.modelId !== ANNOTATION_MODEL) return;
   await repositories.annotations.save({
     duelId: duel.id,
     status: 'done',
