@@ -2,17 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ConversationAnnotation } from '../src/db/repositories/annotation.repository';
 import { DIALECTS } from './test-db';
 import { ANNOTATOR, annotatorAnswer, catalogueWithAnnotator } from './annotator-fixture';
-import { type TestArena, TEST_MODELS, startTestArena } from './test-arena';
-
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`not reached in time: ${JSON.stringify(value).slice(0, 400)}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+import { type TestArena, TEST_MODELS, startTestArena, until } from './test-arena';
 
 describe.each(DIALECTS)('post-processing of finished duels ($name)', (dialect) => {
   let harness: TestArena;

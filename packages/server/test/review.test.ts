@@ -1,7 +1,7 @@
 import type { ReviewConversationBody, ReviewQueueBody } from '@agora/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS, countRows } from './test-db';
-import { type TestArena, startTestArena } from './test-arena';
+import { type TestArena, startTestArena, until } from './test-arena';
 
 const TOKEN = 'review-token-0123456789';
 const admin = { authorization: `Bearer ${TOKEN}` };
@@ -21,13 +21,7 @@ describe.each(DIALECTS)('the review admin API ($name)', (dialect) => {
       ids[key] = created.json.id as string;
     }
     expect((await harness.client.request('POST', `/api/v1/duels/${ids.reported}/report`, { reason: 'il y a des infos sur mon enfant' })).status).toBe(202);
-    const deadline = Date.now() + 10_000;
-    for (const id of Object.values(ids)) {
-      while ((await harness.arena.store.annotations.find(id))?.status !== 'done') {
-        if (Date.now() > deadline) throw new Error('post-processing did not run');
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-    }
+    for (const id of Object.values(ids)) await until(() => harness.arena.store.annotations.find(id), (found) => found?.status === 'done');
   });
   afterAll(() => harness.close());
 

@@ -147,3 +147,14 @@ export function streamedText(frames: readonly ReceivedFrame[]): { a: string; b: 
   for (const { event } of frames) if (event.type === 'text-delta') text[event.side] += event.text;
   return text;
 }
+
+/** Polls `read` until `done` holds (background jobs, refreshes); fails with the last value after the timeout. */
+export async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`not reached in time: ${JSON.stringify(value).slice(0, 400)}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
