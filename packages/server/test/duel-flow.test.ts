@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { conversationImpact } from '../src/domain/impact';
 import { DIALECTS } from './test-db';
-import { type TestArena, TEST_MODELS, startTestArena, streamedText } from './test-arena';
+import { ArenaClient, type TestArena, TEST_MODELS, startTestArena, streamedText } from './test-arena';
 
 describe.each(DIALECTS)('a whole duel over HTTP and SSE ($name)', (dialect) => {
   let harness: TestArena;
@@ -102,6 +102,18 @@ describe.each(DIALECTS)('a whole duel over HTTP and SSE ($name)', (dialect) => {
     expect(lateReaction).toMatchObject({ status: 409, json: { error: { code: 'already_voted' } } });
     const lateFollowUp = await client.request('POST', `/api/v1/duels/${id}/messages`, { prompt: 'encore' });
     expect(lateFollowUp).toMatchObject({ status: 409, json: { error: { code: 'already_voted' } } });
+  });
+
+  it('gives a new visitor one cookie, and keeps one visitor across their duels', async () => {
+    const visitor = new ArenaClient(harness.baseUrl);
+    const first = await visitor.request('POST', '/api/v1/duels', { prompt: 'Premier duel', mode: 'random' });
+    // Both middleware mounts match the bare path: the response must still set exactly one cookie.
+    expect(first.headers.getSetCookie()).toHaveLength(1);
+    const second = await visitor.request('POST', '/api/v1/duels', { prompt: 'Deuxième duel', mode: 'random' });
+    expect(second.headers.getSetCookie()).toHaveLength(0);
+    await Promise.all([visitor.stream(first.json.id), visitor.stream(second.json.id)]);
+    const [a, b] = await Promise.all([harness.arena.store.duels.findById(first.json.id), harness.arena.store.duels.findById(second.json.id)]);
+    expect(a!.visitorHash).toBe(b!.visitorHash);
   });
 
   it('counts output tokens locally when the provider sends no usage', async () => {
