@@ -121,6 +121,9 @@ for (const dialect of DIALECTS) {
 
       const vote = (pair: string) => dump.votes!.find((row) => row.duel_id === importedDuelId(pair))!;
       expect(vote('p1')).toMatchObject({ choice: 'a', tags_a: '["useful","complete"]', tags_b: '["superficial"]', comment_a: '', comment_b: 'trop long', mode: 'random', created_at: '2025-03-01T10:05:00.123Z' });
+      // style summed over the side's answers (one bold in side b); tokens from the messages' metadata
+      expect(JSON.parse(vote('p1').style_b as string)).toMatchObject({ headers: 0, lists: 0, bold: 1 });
+      expect([vote('p1').tokens_a, vote('p1').tokens_b]).toEqual([6, 17]);
       expect(JSON.parse(vote('p1').source_meta as string)).toMatchObject({ id: 1, session_hash: 's1', is_unedited_prompt: false });
       expect(vote('p2')).toMatchObject({ choice: 'tie', comment_a: null, mode: 'custom' });
       expect(vote('p3')).toMatchObject({ choice: 'b', tags_b: '["useful","clear_formatting"]' });
@@ -186,6 +189,10 @@ for (const dialect of DIALECTS) {
       const board = JSON.parse(outcome.stdout) as { n_votes: number; models: { model: string; n_battles: number }[] };
       expect(board.n_votes).toBe(4);
       expect(Object.fromEntries(board.models.map((row) => [row.model, row.n_battles]))).toEqual({ 'mistral-large': 3, 'llama-3-70b': 2, 'qwen-2.5-7b': 2, 'gemma-2-9b': 1 });
+      // the votes carry the style counts of their answers, as the arena's do
+      const styled = await runAgora(['leaderboard', '--style', '--format', 'json'], '', { DATABASE_URL: databaseUrl(jsonlStore.location) });
+      expect(styled.code).toBe(0);
+      expect((JSON.parse(styled.stdout) as { variant: string; n_votes_used: number }).variant).toBe('style_fastchat');
     });
   });
 }

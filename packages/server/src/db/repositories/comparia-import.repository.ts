@@ -10,6 +10,8 @@ export interface ImportedSide {
   outputTokens: number | null;
   durationMs: number | null;
   status: 'complete' | 'failed';
+  /** JSON style counts of the answer (`{len, headers, lists, bold}`, tokens counted locally), null when it failed. */
+  style: string | null;
   /** JSON: the message's own fields Agora does not model (compar:IA's `metadata`, …). */
   sourceMeta: string | null;
 }
@@ -63,6 +65,11 @@ export interface ImportedVote {
   commentB: string | null;
   mode: string;
   createdAt: string;
+  /** What the ranking needs of each side, as the arena stores it when a vote is cast (JSON style sums, output tokens). */
+  styleA: string | null;
+  styleB: string | null;
+  tokensA: number | null;
+  tokensB: number | null;
   sourceMeta: string | null;
 }
 
@@ -217,7 +224,7 @@ export class ComparIaImportRepository {
             ttft_ms: null,
             duration_ms: side.durationMs,
             identity_leak: 0,
-            style: null,
+            style: side.style,
             source_meta: side.sourceMeta,
           })),
         )
@@ -237,7 +244,7 @@ export class ComparIaImportRepository {
     for (let start = 0; start < duelIds.length; start += INSERT_CHUNK) {
       const rows = await this.db
         .selectFrom('votes')
-        .select(['duel_id', 'choice', 'model_a', 'model_b', 'tags_a', 'tags_b', 'comment_a', 'comment_b', 'mode', 'created_at', 'source_meta'])
+        .select(['duel_id', 'choice', 'model_a', 'model_b', 'tags_a', 'tags_b', 'comment_a', 'comment_b', 'mode', 'created_at', 'style_a', 'style_b', 'tokens_a', 'tokens_b', 'source_meta'])
         .where('duel_id', 'in', duelIds.slice(start, start + INSERT_CHUNK))
         .execute();
       for (const row of rows) {
@@ -252,6 +259,10 @@ export class ComparIaImportRepository {
           commentB: row.comment_b,
           mode: row.mode,
           createdAt: row.created_at,
+          styleA: row.style_a,
+          styleB: row.style_b,
+          tokensA: row.tokens_a,
+          tokensB: row.tokens_b,
           sourceMeta: row.source_meta,
         });
       }
@@ -277,10 +288,10 @@ export class ComparIaImportRepository {
             mode: vote.mode,
             locale: null,
             created_at: vote.createdAt,
-            style_a: null,
-            style_b: null,
-            tokens_a: null,
-            tokens_b: null,
+            style_a: vote.styleA,
+            style_b: vote.styleB,
+            tokens_a: vote.tokensA,
+            tokens_b: vote.tokensB,
             energy_a: null,
             energy_b: null,
             source_meta: vote.sourceMeta,

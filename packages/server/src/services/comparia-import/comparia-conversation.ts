@@ -1,4 +1,5 @@
 import type { ImportedSide, ImportedTurn } from '../../db/repositories/comparia-import.repository';
+import { countStyleElements, type TokenCounter } from '../../domain/ranking/style-features';
 import { ComparIaRowError, describe, jsonOrNull, parseJsonText, plainValue } from './comparia-values';
 
 /** One message of a compar:IA conversation column, its own extra fields kept. */
@@ -64,25 +65,25 @@ export function turnOfMessage(row: Record<string, unknown>, column: string, inde
 
 /**
  * The turns of a conversation pair. A side with no answer to a prompt is a failed side (and its
- * turn a failed turn). Each side keeps its message's extra fields as `source_meta`: `metadata` and
+ * turn a failed turn). Each answer gets the style counts the arena stores (tokens counted locally). Each side keeps its message's extra fields as `source_meta`: `metadata` and
  * any other field but `reasoning_content` (stored as the side's reasoning); side b also keeps its
  * prompt when it differs from side a's.
  */
-export function buildTurns(a: SplitConversation, b: SplitConversation, modelA: string, modelB: string): ImportedTurn[] {
+export function buildTurns(a: SplitConversation, b: SplitConversation, modelA: string, modelB: string, countTokens: TokenCounter): ImportedTurn[] {
   const count = Math.max(a.turns.length, b.turns.length);
   const turns: ImportedTurn[] = [];
   for (let index = 0; index < count; index++) {
     const turnA = a.turns[index];
     const turnB = b.turns[index];
     const prompt = (turnA ?? turnB)!.user.content;
-    const sideA = buildSide('a', modelA, turnA, prompt);
-    const sideB = buildSide('b', modelB, turnB, prompt);
+    const sideA = buildSide('a', modelA, turnA, prompt, countTokens);
+    const sideB = buildSide('b', modelB, turnB, prompt, countTokens);
     turns.push({ turn: index + 1, prompt, status: sideA.status === 'complete' && sideB.status === 'complete' ? 'complete' : 'failed', sides: [sideA, sideB] });
   }
   return turns;
 }
 
-function buildSide(side: 'a' | 'b', modelId: string, turn: SplitConversation['turns'][number] | undefined, prompt: string): ImportedSide {
+function buildSide(side: 'a' | 'b', modelId: string, turn: SplitConversation['turns'][number] | undefined, prompt: string, countTokens: TokenCounter): ImportedSide {
   const answer = turn?.assistant;
   const { reasoning_content: reasoning, ...extra } = answer?.extra ?? {};
   const meta: Record<string, unknown> = { ...extra };
@@ -99,6 +100,7 @@ function buildSide(side: 'a' | 'b', modelId: string, turn: SplitConversation['tu
     outputTokens: typeof tokens === 'number' && Number.isInteger(tokens) && tokens >= 0 ? tokens : null,
     durationMs: typeof duration === 'number' && Number.isFinite(duration) && duration >= 0 ? Math.round(duration * 1000) : null,
     status: answer ? 'complete' : 'failed',
+    style: answer ? JSON.stringify(countStyleElements([answer.content], countTokens)) : null,
     sourceMeta: jsonOrNull(meta),
   };
 }

@@ -2,6 +2,7 @@ import type { ComparIaImportRepository, ImportedDuel, ImportedReaction, Imported
 import { reactionKey } from '../../db/repositories/comparia-import.repository';
 import type { Repositories, Store } from '../../db/unit-of-work';
 import type { ComparIaTable } from '../datasets/comparia-columns';
+import { loadTokenCounter } from '../count-tokens';
 import { JsonLineReader, readRecordFile } from '../vote-files/record-file';
 import { VoteFileError } from '../vote-files/vote-file-error';
 import { COMPARIA_SOURCE, mapComparIaRow, type ComparIaTopics, type MappedRow } from './comparia-rows';
@@ -67,13 +68,14 @@ export class ComparIaImportService {
     const now = options.now ?? Date.now;
     const started = now();
     const batchSize = options.batchSize ?? 2000;
+    const countTokens = await loadTokenCounter();
     const summary: ImportedFileSummary = { dataset, path, read: 0, inserted: 0, updated: 0, present: 0, skipped: {}, conversationsCreated: 0, seconds: 0 };
     let pending: PendingRow[] = [];
     const add = (record: unknown, location: string): void => {
       summary.read += 1;
       if (record === null || typeof record !== 'object' || Array.isArray(record)) throw new VoteFileError(path, location, 'expected a JSON object');
       try {
-        pending.push({ row: mapComparIaRow(dataset, record as Record<string, unknown>), location });
+        pending.push({ row: mapComparIaRow(dataset, record as Record<string, unknown>, countTokens), location });
       } catch (error) {
         if (error instanceof ComparIaRowError) throw new VoteFileError(path, location, error.message);
         throw error;

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { ImportedDuel, ImportedReaction, ImportedVote } from '../../db/repositories/comparia-import.repository';
 import { COMPARIA_TAGS, comparIaSourceMeta, type ComparIaTable } from '../datasets/comparia-columns';
+import type { TokenCounter } from '../../domain/ranking/style-features';
 import { comparIaOutcome, VoteRowError } from '../vote-files/vote-formats';
 import { buildTurns, headToKeep, splitConversation, turnOfMessage } from './comparia-conversation';
 import {
@@ -40,9 +41,9 @@ export function importedDuelId(conversationPairId: string): string {
 }
 
 /** Maps one row of a compar:IA dataset file; throws {@link ComparIaRowError} when it cannot be imported. */
-export function mapComparIaRow(dataset: ComparIaTable, row: Record<string, unknown>): MappedRow {
+export function mapComparIaRow(dataset: ComparIaTable, row: Record<string, unknown>, countTokens: TokenCounter): MappedRow {
   try {
-    const duel = duelOf(dataset, row);
+    const duel = duelOf(dataset, row, countTokens);
     if (duel === undefined) return { dataset, skip: 'no messages' };
     if (dataset === 'conversations') return { dataset, duel, topics: topicsOf(row) };
     if (dataset === 'votes') {
@@ -57,7 +58,7 @@ export function mapComparIaRow(dataset: ComparIaTable, row: Record<string, unkno
   }
 }
 
-function duelOf(dataset: ComparIaTable, row: Record<string, unknown>): ImportedDuel | undefined {
+function duelOf(dataset: ComparIaTable, row: Record<string, unknown>, countTokens: TokenCounter): ImportedDuel | undefined {
   const externalId = requiredText(row, 'conversation_pair_id');
   const modelA = requiredText(row, 'model_a_name');
   const modelB = requiredText(row, 'model_b_name');
@@ -89,7 +90,7 @@ function duelOf(dataset: ComparIaTable, row: Record<string, unknown>): ImportedD
     chosenModels: chosen === null ? null : JSON.stringify(chosen),
     createdAt,
     sourceMeta: jsonOrNull(meta),
-    turns: buildTurns(a, b, modelA, modelB),
+    turns: buildTurns(a, b, modelA, modelB, countTokens),
   };
 }
 
@@ -123,8 +124,34 @@ function voteOf(row: Record<string, unknown>, duel: ImportedDuel): ImportedVote 
     commentB: optionalText(row, 'conv_comments_b'),
     mode: duel.mode,
     createdAt: timestamp(row, 'timestamp'),
+    ...rankingData(duel),
     sourceMeta: jsonOrNull(comparIaSourceMeta('votes', row)),
   };
+}
+
+/**
+ * What the ranking needs of each side, as the arena fixes it when a vote is cast: style counts summed
+ * over the side's complete answers, and its output tokens.
+ */
+function rankingData(duel: ImportedDuel): Pick<ImportedVote, 'styleA' | 'styleB' | 'tokensA' | 'tokensB'> {
+  const sum = (index: 0 | 1) => {
+    const style = { len: 0, headers: 0, lists: 0, bold: 0 };
+    let tokens = 0;
+    for (const turn of duel.turns) {
+      const side = turn.sides[index];
+      if (side.status !== 'complete' || side.style === null) continue;
+      const counts = JSON.parse(side.style) as typeof style;
+      style.len += counts.len;
+      style.headers += counts.headers;
+      style.lists += counts.lists;
+      style.bold += counts.bold;
+      // as the arena does, a locally counted length stands in for tokens the provider did not report
+      tokens += side.outputTokens ?? counts.len;
+    }
+    return { style: JSON.stringify(style), tokens };
+  };
+  const [a, b] = [sum(0), sum(1)];
+  return { styleA: a.style, styleB: b.style, tokensA: a.tokens, tokensB: b.tokens };
 }
 
 function reactionOf(row: Record<string, unknown>, duel: ImportedDuel): ImportedReaction | undefined {
