@@ -7,6 +7,7 @@ const parts: Record<string, () => Promise<{ run: () => Promise<void> }>> = {
   arena: () => import('./arena.bench'),
   ranking: () => import('./ranking.bench'),
   quality: () => import('./data-quality'),
+  export: () => import('./export.bench'),
 };
 
 const wanted = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));

@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliDecompressSync } from 'node:zlib';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { asyncBufferFromFile, parquetReadObjects } from 'hyparquet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -133,7 +134,7 @@ const catalogue = () => {
 };
 
 async function readRows(path: string): Promise<Record<string, any>[]> {
-  return (await parquetReadObjects({ file: await asyncBufferFromFile(path) })) as Record<string, any>[];
+  return (await parquetReadObjects({ file: await asyncBufferFromFile(path), compressors: { BROTLI: (input) => brotliDecompressSync(input) } })) as Record<string, any>[];
 }
 
 const jsonl = (path: string): Record<string, any>[] =>

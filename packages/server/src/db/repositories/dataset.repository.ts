@@ -86,7 +86,7 @@ export interface ExclusionCounts {
   reportedNotReviewed: number;
 }
 
-type DuelsScope = ExpressionBuilder<Database & { a: Database['conversation_annotations'] }, 'duels' | 'a'>;
+type DuelsScope = ExpressionBuilder<Database & { a: Database['conversation_annotations']; r: Database['review_decisions'] }, 'duels' | 'a' | 'r'>;
 
 const json = <T>(text: string | null): T | null => (text === null ? null : (JSON.parse(text) as T));
 
@@ -94,9 +94,9 @@ const json = <T>(text: string | null): T | null => (text === null ? null : (JSON
  * THE privacy predicate of every export: screened (`done`), at least one screened complete turn,
  * and either a reviewer's `include` or — without a decision — no personal data found and no visitor
  * report; never a private cohort. Reviewer decisions override the screening both ways.
+ * (`a` is the duel's annotation, `r` its review decision, left-joined.)
  */
 function isExportable(eb: DuelsScope, privateCohorts: readonly string[]) {
-  const decision = eb.selectFrom('review_decisions as r').select('r.decision').whereRef('r.duel_id', '=', 'duels.id');
   const clauses = [
     eb('a.status', '=', 'done'),
     eb.exists(
@@ -108,9 +108,9 @@ function isExportable(eb: DuelsScope, privateCohorts: readonly string[]) {
         .whereRef('t.turn', '<=', 'a.turns_annotated'),
     ),
     eb.or([
-      eb(decision, '=', 'include'),
+      eb('r.decision', '=', 'include'),
       eb.and([
-        eb.not(eb.exists(decision)),
+        eb('r.decision', 'is', null),
         eb('a.contains_pii', '=', 0),
         eb.not(eb.exists(eb.selectFrom('reports as p').select('p.id').whereRef('p.duel_id', '=', 'duels.id'))),
       ]),
@@ -134,9 +134,13 @@ export class DatasetRepository {
   async *exportableConversations(query: ExportQuery): AsyncGenerator<ExportableConversation[]> {
     let after: { createdAt: string; id: string } | undefined;
     for (;;) {
+      // A cross join (with the join condition in WHERE) makes SQLite walk duels in created_at order
+      // and stop at the page's end; with an inner join it starts from the annotations' status index
+      // and sorts the whole store for every page. PostgreSQL plans both the same way.
       const duels = await this.db
         .selectFrom('duels')
-        .innerJoin('conversation_annotations as a', 'a.duel_id', 'duels.id')
+        .crossJoin('conversation_annotations as a')
+        .leftJoin('review_decisions as r', 'r.duel_id', 'duels.id')
         .select([
           'duels.id',
           'duels.source',
@@ -156,11 +160,12 @@ export class DatasetRepository {
           'a.short_summary',
           'a.model_status',
         ])
+        .whereRef('a.duel_id', '=', 'duels.id')
         .where((eb) => isExportable(eb, query.privateCohorts))
         .$if(query.from !== undefined, (qb) => qb.where('duels.created_at', '>=', query.from!))
         .$if(query.until !== undefined, (qb) => qb.where('duels.created_at', '<', query.until!))
         .$if(after !== undefined, (qb) =>
-          qb.where((eb) => eb.or([eb('duels.created_at', '>', after!.createdAt), eb.and([eb('duels.created_at', '=', after!.createdAt), eb('duels.id', '>', after!.id)])])),
+          qb.where((eb) => eb(eb.refTuple('duels.created_at', 'duels.id'), '>', eb.tuple(after!.createdAt, after!.id))),
         )
         .orderBy('duels.created_at')
         .orderBy('duels.id')
@@ -177,15 +182,13 @@ export class DatasetRepository {
   private async assemble(duels: DuelRow[]): Promise<ExportableConversation[]> {
     const ids = duels.map((duel) => duel.id);
     const [sides, votes, reactions] = await Promise.all([
+      // No ORDER BY: sorting every batch costs more in the database than grouping here.
       this.db
         .selectFrom('turns as t')
         .innerJoin('turn_sides as s', (join) => join.onRef('s.duel_id', '=', 't.duel_id').onRef('s.turn', '=', 't.turn'))
         .select(['t.duel_id', 't.turn', 't.prompt', 's.side', 's.model_id', 's.text', 's.output_tokens'])
         .where('t.duel_id', 'in', ids)
         .where('t.status', '=', 'complete')
-        .orderBy('t.duel_id')
-        .orderBy('t.turn')
-        .orderBy('s.side')
         .execute(),
       this.db.selectFrom('votes').select(['duel_id', 'choice', 'tags_a', 'tags_b', 'comment_a', 'comment_b', 'created_at', 'source_meta']).where('duel_id', 'in', ids).execute(),
       this.db
@@ -203,12 +206,17 @@ export class DatasetRepository {
       conversations.set(duel.id, toConversation(duel));
       screenedTurns.set(duel.id, duel.turns_annotated);
     }
-    for (let index = 0; index + 1 < sides.length; index++) {
-      const a = sides[index]!;
-      const b = sides[index + 1]!;
-      if (a.side !== 'a' || b.side !== 'b' || a.duel_id !== b.duel_id || a.turn !== b.turn) continue;
-      index++;
-      if (a.turn > screenedTurns.get(a.duel_id)!) continue;
+    const halves = new Map<string, (typeof sides)[number]>();
+    for (const side of sides) {
+      if (side.turn > screenedTurns.get(side.duel_id)!) continue;
+      const key = `${side.duel_id}\0${side.turn}`;
+      const other = halves.get(key);
+      if (other === undefined) {
+        halves.set(key, side);
+        continue;
+      }
+      halves.delete(key);
+      const [a, b] = side.side === 'a' ? [side, other] : [other, side];
       conversations.get(a.duel_id)!.turns.push({
         turn: a.turn,
         prompt: a.prompt,
@@ -216,6 +224,7 @@ export class DatasetRepository {
         b: { modelId: b.model_id, text: b.text, outputTokens: b.output_tokens },
       });
     }
+    for (const conversation of conversations.values()) if (conversation.turns.length > 1) conversation.turns.sort((x, y) => x.turn - y.turn);
     for (const vote of votes) {
       conversations.get(vote.duel_id)!.vote = {
         choice: vote.choice as ExportableVote['choice'],

@@ -5,7 +5,7 @@ import type { ExclusionCounts, ExportableConversation, ExportQuery } from '../..
 import { type ExportModelFacts, type RowContext, conversationRow, prepareConversation, reactionRows, voteRow } from './conversation-rows';
 import { type DatasetCardInput, buildDatasetCard } from './dataset-card';
 import { DATASETS, type DatasetName } from './dataset-definitions';
-import { type DatasetFileWriter, type DatasetFormat, jsonlFileWriter, parquetFileWriter } from './dataset-writers';
+import { type DatasetFileWriter, type DatasetFormat, Utf8Encodings, jsonlFileWriter, parquetFileWriter } from './dataset-writers';
 import { countFileRows } from './count-file-rows';
 import { type PreferenceStrength, preferenceRows } from './preference-rows';
 
@@ -156,13 +156,14 @@ export class DatasetExportService {
 
   private openWriters(request: DatasetExportRequest): Writers {
     const writers: Writers = new Map();
+    const encodings = new Utf8Encodings();
     for (const dataset of request.datasets) {
       const folder = join(request.outDir, dataset);
       mkdirSync(folder, { recursive: true });
       writers.set(
         dataset,
         request.formats.map((format) =>
-          format === 'parquet' ? parquetFileWriter(join(folder, 'train.parquet'), DATASETS[dataset].columns, this.settings.rowGroupRows ?? 5000) : jsonlFileWriter(join(folder, 'train.jsonl')),
+          format === 'parquet' ? parquetFileWriter(join(folder, 'train.parquet'), DATASETS[dataset].columns, this.settings.rowGroupRows ?? 2000, encodings) : jsonlFileWriter(join(folder, 'train.jsonl')),
         ),
       );
     }

@@ -1,0 +1,44 @@
+/**
+ * Export benchmark (issue 6): seeded synthetic SQLite stores of 100k and 1M conversations (1–3
+ * turns, 60 % voted, 20 % with a reaction, a few flagged, reported or unscreened), exported to
+ * Parquet (all six datasets) in a child process of its own so that the peak RSS is the export's.
+ * Goals: ≥ 20,000 conversations/s and ≤ 500 MB peak RSS at 1M.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+const tsx = join(root, 'node_modules/tsx/dist/loader.mjs');
+const worker = fileURLToPath(new URL('./export-bench-worker.ts', import.meta.url));
+const SIZES = (process.env.AGORA_BENCH_EXPORT_SIZES ?? '100000,1000000').split(',').map(Number);
+
+function node(args: string[]): string {
+  return execFileSync(process.execPath, ['--import', tsx, worker, ...args], { encoding: 'utf8', maxBuffer: 1 << 24, stdio: ['ignore', 'pipe', 'inherit'] });
+}
+
+export async function run(): Promise<void> {
+  const folder = mkdtempSync(join(tmpdir(), 'agora-bench-export-'));
+  try {
+    process.stdout.write('| conversations | store | generate | export | conversations/s | rows (conv/votes/reactions/dpo/kto/reward) | Parquet | peak RSS | load |\n|---:|---:|---:|---:|---:|---|---:|---:|---:|\n');
+    for (const size of SIZES) {
+      const store = join(folder, `store-${size}.db`);
+      const generateStarted = performance.now();
+      node(['generate', store, String(size)]);
+      const generateSeconds = (performance.now() - generateStarted) / 1000;
+      const out = join(folder, `out-${size}`);
+      const measured = JSON.parse(node(['measure', store, out])) as { conversations: number; seconds: number; rows: Record<string, number>; outputMb: number; peakRssMb: number; load: number };
+      const rows = ['conversations', 'votes', 'reactions', 'dpo', 'kto', 'reward'].map((name) => measured.rows[name]).join('/');
+      process.stdout.write(
+        `| ${size.toLocaleString('en')} | ${(statSync(store).size / 1e6).toFixed(0)} MB | ${generateSeconds.toFixed(1)} s | ${measured.seconds.toFixed(1)} s | ${Math.round(measured.conversations / measured.seconds).toLocaleString('en')} | ${rows} | ${measured.outputMb.toFixed(0)} MB | ${measured.peakRssMb.toFixed(0)} MB | ${measured.load.toFixed(1)} |\n`,
+      );
+      rmSync(store, { force: true });
+      rmSync(out, { recursive: true, force: true });
+    }
+    process.stdout.write('\nGoals at 1M: ≥ 20,000 conversations/s to Parquet, ≤ 500 MB peak RSS.\n');
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
