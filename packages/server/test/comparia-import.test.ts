@@ -10,6 +10,7 @@ import { createStore, type Store } from '../src/db/unit-of-work';
 import { ComparIaImportService, type ComparIaFiles } from '../src/services/comparia-import/comparia-import.service';
 import { importedDuelId } from '../src/services/comparia-import/comparia-rows';
 import { runAgora } from './run-agora';
+import { databaseUrl, dumpStore } from './store-dump';
 import { DIALECTS, type TestStore } from './test-db';
 
 const fixtures = fileURLToPath(new URL('./fixtures/comparia/', import.meta.url));
@@ -20,39 +21,12 @@ const filesOf = (extension: string): ComparIaFiles => ({
   reactions: `${fixtures}reactions.${extension}`,
 });
 
-const TABLES = ['duels', 'turns', 'turn_sides', 'votes', 'reactions', 'conversation_annotations'] as const;
-const ORDER: Record<(typeof TABLES)[number], string[]> = {
-  duels: ['id'],
-  turns: ['duel_id', 'turn'],
-  turn_sides: ['duel_id', 'turn', 'side'],
-  votes: ['duel_id'],
-  reactions: ['duel_id', 'turn', 'side'],
-  conversation_annotations: ['duel_id'],
-};
-
-/** Every row of the tables an import writes, in a stable order. */
-export async function dumpStore(location: StoreLocation): Promise<Record<string, Record<string, unknown>[]>> {
-  const db = openDatabase(location);
-  try {
-    const dump: Record<string, Record<string, unknown>[]> = {};
-    for (const table of TABLES) {
-      let query = db.selectFrom(table).selectAll();
-      for (const column of ORDER[table]) query = query.orderBy(column as never);
-      dump[table] = (await query.execute()) as Record<string, unknown>[];
-    }
-    return dump;
-  } finally {
-    await db.destroy();
-  }
-}
-
 async function openTestStore(location: StoreLocation): Promise<Store> {
   const db = openDatabase(location);
   await migrateToLatest(db);
   return createStore(db);
 }
 
-const databaseUrl = (location: StoreLocation): string => (location.kind === 'sqlite' ? `sqlite:${location.path}` : location.url);
 
 for (const dialect of DIALECTS) {
   describe(`agora import comparia (${dialect.name})`, () => {
@@ -94,7 +68,7 @@ for (const dialect of DIALECTS) {
         created_at: '2025-03-01T10:00:00.123Z',
       });
       expect(JSON.parse(duel('p1').source_meta as string)).toEqual({
-        id: 100,
+        id: '100',
         model_pair_name: ['llama-3-70b', 'mistral-large'],
         conv_a_id: 'ca1',
         conv_b_id: 'cb1',
@@ -124,7 +98,7 @@ for (const dialect of DIALECTS) {
       // style summed over the side's answers (one bold in side b); tokens from the messages' metadata
       expect(JSON.parse(vote('p1').style_b as string)).toMatchObject({ headers: 0, lists: 0, bold: 1 });
       expect([vote('p1').tokens_a, vote('p1').tokens_b]).toEqual([6, 17]);
-      expect(JSON.parse(vote('p1').source_meta as string)).toMatchObject({ id: 1, session_hash: 's1', is_unedited_prompt: false });
+      expect(JSON.parse(vote('p1').source_meta as string)).toMatchObject({ id: '1', session_hash: 's1', is_unedited_prompt: false });
       expect(vote('p2')).toMatchObject({ choice: 'tie', comment_a: null, mode: 'custom' });
       expect(vote('p3')).toMatchObject({ choice: 'b', tags_b: '["useful","clear_formatting"]' });
       // null tag columns: no tags
@@ -134,7 +108,7 @@ for (const dialect of DIALECTS) {
       // msg_index 4 counts the system message: the second answer
       expect(reaction('p1', 2, 'a')).toMatchObject({ value: 'like', tags: '["useful"]', model_id: 'mistral-large', comment: null, created_at: '2025-03-01T10:02:00.123Z' });
       expect(reaction('p1', 1, 'b')).toMatchObject({ value: 'dislike', tags: '["incorrect","superficial"]', comment: 'La question était simple.' });
-      expect(JSON.parse(reaction('p1', 1, 'b')!.source_meta as string)).toMatchObject({ id: 12, question_id: 'p1-0', refers_to_conv_id: 'cb1' });
+      expect(JSON.parse(reaction('p1', 1, 'b')!.source_meta as string)).toMatchObject({ id: '12', question_id: 'p1-0', refers_to_conv_id: 'cb1' });
       expect(reaction('p3', 1, 'a')).toMatchObject({ value: 'dislike', comment: '' });
       expect(reaction('p7', 1, 'b')).toMatchObject({ value: 'dislike', model_id: 'mistral-large' });
       expect(dump.reactions).toHaveLength(4);

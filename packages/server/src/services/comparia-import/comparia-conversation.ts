@@ -83,6 +83,19 @@ export function buildTurns(a: SplitConversation, b: SplitConversation, modelA: s
   return turns;
 }
 
+/**
+ * When no answer of a side says its output tokens (older rows, or files exported without message
+ * metadata) but the row has the side's total (`total_conv_<side>_output_tokens`), the total is kept
+ * on the side's last answer, so that the conversation's total survives a re-export.
+ */
+export function keepTokenTotals(turns: ImportedTurn[], totals: { a: number | null; b: number | null }): void {
+  for (const [index, total] of [[0, totals.a], [1, totals.b]] as const) {
+    if (total === null || turns.some((turn) => turn.sides[index].outputTokens !== null)) continue;
+    const last = turns.findLast((turn) => turn.sides[index].status === 'complete');
+    if (last) last.sides[index].outputTokens = total;
+  }
+}
+
 function buildSide(side: 'a' | 'b', modelId: string, turn: SplitConversation['turns'][number] | undefined, prompt: string, countTokens: TokenCounter): ImportedSide {
   const answer = turn?.assistant;
   const { reasoning_content: reasoning, ...extra } = answer?.extra ?? {};

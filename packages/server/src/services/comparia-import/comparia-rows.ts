@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { ImportedDuel, ImportedReaction, ImportedVote } from '../../db/repositories/comparia-import.repository';
-import { COMPARIA_TAGS, comparIaSourceMeta, type ComparIaTable } from '../datasets/comparia-columns';
+import { COMPARIA_COLUMNS, COMPARIA_TAGS, comparIaSourceMeta, sourceMetaValue, type ComparIaTable } from '../datasets/comparia-columns';
 import type { TokenCounter } from '../../domain/ranking/style-features';
 import { comparIaOutcome, VoteRowError } from '../vote-files/vote-formats';
-import { buildTurns, headToKeep, splitConversation, turnOfMessage } from './comparia-conversation';
+import { buildTurns, headToKeep, keepTokenTotals, splitConversation, turnOfMessage } from './comparia-conversation';
 import {
   ComparIaRowError,
   jsonOrNull,
@@ -66,7 +66,7 @@ function duelOf(dataset: ComparIaTable, row: Record<string, unknown>, countToken
   const a = splitConversation(row, 'conversation_a');
   const b = splitConversation(row, 'conversation_b');
   if (a === undefined || b === undefined) return undefined;
-  const meta = comparIaSourceMeta('conversations', row) ?? {};
+  const meta = sourceMetaOf('conversations', row);
   // a vote's or a reaction's own id is not the conversation's
   if (dataset !== 'conversations') delete meta.id;
   for (const [side, split] of [['a', a], ['b', b]] as const) {
@@ -79,6 +79,8 @@ function duelOf(dataset: ComparIaTable, row: Record<string, unknown>, countToken
     if (head !== undefined) meta[`conversation_${side}_head`] = head;
   }
   const chosen = optionalStrings(row, 'custom_models_selection');
+  const turns = buildTurns(a, b, modelA, modelB, countTokens);
+  keepTokenTotals(turns, { a: optionalInteger(row, 'total_conv_a_output_tokens'), b: optionalInteger(row, 'total_conv_b_output_tokens') });
   return {
     id: importedDuelId(externalId),
     source: COMPARIA_SOURCE,
@@ -90,17 +92,31 @@ function duelOf(dataset: ComparIaTable, row: Record<string, unknown>, countToken
     chosenModels: chosen === null ? null : JSON.stringify(chosen),
     createdAt,
     sourceMeta: jsonOrNull(meta),
-    turns: buildTurns(a, b, modelA, modelB, countTokens),
+    turns,
   };
 }
 
+/**
+ * The columns Agora does not model, as the shared column module lists them, each in the type the
+ * module gives it (compar:IA's numeric `id` is kept as text, as the export writes it back).
+ */
+function sourceMetaOf(table: ComparIaTable, row: Record<string, unknown>): Record<string, unknown> {
+  const meta = comparIaSourceMeta(table, row) ?? {};
+  for (const { name, type, modelledBy } of COMPARIA_COLUMNS[table]) {
+    if (modelledBy !== null || meta[name] === undefined) continue;
+    const value = sourceMetaValue(meta, name, type);
+    if (value !== undefined) meta[name] = value;
+  }
+  return meta;
+}
+
+/** compar:IA's topics; an empty list is no answer, as null is (the export writes both as an empty list). */
 function topicsOf(row: Record<string, unknown>): ComparIaTopics {
-  return {
-    languages: optionalStrings(row, 'languages'),
-    categories: optionalStrings(row, 'categories'),
-    keywords: optionalStrings(row, 'keywords'),
-    shortSummary: optionalText(row, 'short_summary'),
+  const list = (column: string): string[] | null => {
+    const values = optionalStrings(row, column);
+    return values === null || values.length === 0 ? null : values;
   };
+  return { languages: list('languages'), categories: list('categories'), keywords: list('keywords'), shortSummary: optionalText(row, 'short_summary') };
 }
 
 const tagsOf = (row: Record<string, unknown>, column: (tag: string) => string): string => {
@@ -125,7 +141,7 @@ function voteOf(row: Record<string, unknown>, duel: ImportedDuel): ImportedVote 
     mode: duel.mode,
     createdAt: timestamp(row, 'timestamp'),
     ...rankingData(duel),
-    sourceMeta: jsonOrNull(comparIaSourceMeta('votes', row)),
+    sourceMeta: jsonOrNull(sourceMetaOf('votes', row)),
   };
 }
 
@@ -171,7 +187,7 @@ function reactionOf(row: Record<string, unknown>, duel: ImportedDuel): ImportedR
     tags: tagsOf(row, (tag) => tag),
     comment: optionalText(row, 'comment'),
     createdAt: timestamp(row, 'timestamp'),
-    sourceMeta: jsonOrNull(comparIaSourceMeta('reactions', row)),
+    sourceMeta: jsonOrNull(sourceMetaOf('reactions', row)),
   };
 }
 
