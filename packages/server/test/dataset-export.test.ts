@@ -381,3 +381,46 @@ describe.each(DIALECTS)('agora export after real duels ($name)', (dialect) => {
     }
   });
 });
+
+describe.each(DIALECTS)('agora import comparia then agora export ($name)', (dialect) => {
+  it("gives compar:IA's rows back with the values they came with", async () => {
+    const { ComparIaImportService } = await import('../src/services/comparia-import/comparia-import.service');
+    const fixtures = join(__dirname, 'fixtures', 'comparia');
+    const testStore = await dialect.create();
+    const db = openDatabase(testStore.location);
+    await migrateToLatest(db);
+    const store = createStore(db);
+    const out = mkdtempSync(join(tmpdir(), 'agora-export-comparia-'));
+    try {
+      await new ComparIaImportService(store).importFiles({ conversations: join(fixtures, 'conversations.jsonl'), votes: join(fixtures, 'votes.jsonl'), reactions: join(fixtures, 'reactions.jsonl') }, { batchSize: 100 });
+      const service = new DatasetExportService(store.datasets, new Map(), { privateCohorts: [] });
+      await service.export({ outDir: out, formats: ['jsonl'], datasets: ['conversations', 'votes', 'reactions'] });
+      for (const dataset of ['conversations', 'votes', 'reactions'] as const) {
+        const input = jsonl(join(fixtures, `${dataset}.jsonl`));
+        const exported = jsonl(join(out, dataset, 'train.jsonl'));
+        expect(exported.length, dataset).toBeGreaterThan(0);
+        for (const row of exported) {
+          const original = input.find((candidate) => String(candidate.id) === row.id)!;
+          expect(original, `${dataset} ${row.id}`).toBeDefined();
+          expect(row.source).toBe('comparia');
+          expect(Date.parse(row.timestamp)).toBe(typeof original.timestamp === 'number' ? original.timestamp : Date.parse(`${original.timestamp}Z`));
+          const messages = (list: { role: string; content: string }[]) => list.map(({ role, content }) => ({ role, content }));
+          expect(row.conversation_a, `${dataset} ${row.id} conversation_a`).toEqual(messages(original.conversation_a));
+          expect(row.conversation_b, `${dataset} ${row.id} conversation_b`).toEqual(messages(original.conversation_b));
+          for (const [name, value] of Object.entries(original)) {
+            if (['id', 'timestamp', 'conversation_a', 'conversation_b'].includes(name) || !(name in row)) continue;
+            // Derived from the answers' own counts (compar:IA computes them the same way; the fixture's totals are made up).
+            if (['total_conv_a_output_tokens', 'total_conv_b_output_tokens'].includes(name)) continue;
+            // An old row with neither like nor dislike set both ways: the export says what the import kept.
+            if (value === null && ['liked', 'disliked'].includes(name)) continue;
+            expect(row[name], `${dataset} ${row.id} ${name}`).toEqual(value);
+          }
+        }
+      }
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+      await store.close();
+      await testStore.drop();
+    }
+  });
+});

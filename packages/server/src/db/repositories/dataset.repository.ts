@@ -51,11 +51,12 @@ export interface ExportableConversation {
   chosenModels: string[] | null;
   createdAt: string;
   sourceMeta: Record<string, unknown> | null;
-  languages: string[];
+  /** Most frequent first; null when the screening recorded none (so are topics and keywords). */
+  languages: string[] | null;
   /** Language of each turn's prompt, by turn order, when the screening recorded it. */
   promptLanguages: (string | null)[];
-  categories: string[];
-  keywords: string[];
+  categories: string[] | null;
+  keywords: string[] | null;
   shortSummary: string | null;
   /** Whether the model layer of the screening ran: `done` | `not_configured` | `failed` | `pending`. */
   modelStatus: string;
@@ -343,10 +344,10 @@ function toConversation(duel: DuelRow): ExportableConversation {
     chosenModels: json(duel.chosen_models),
     createdAt: duel.created_at,
     sourceMeta: json(duel.source_meta),
-    languages: json(duel.languages) ?? [],
+    languages: json(duel.languages),
     promptLanguages: messageLanguages.map((entry) => entry.prompt ?? null),
-    categories: json(duel.categories) ?? [],
-    keywords: json(duel.keywords) ?? [],
+    categories: json(duel.categories),
+    keywords: json(duel.keywords),
     shortSummary: duel.short_summary,
     modelStatus: duel.model_status,
     turns: [],

@@ -33,6 +33,9 @@ export interface PreparedConversation {
   systemPromptB: string | null;
   messagesA: ChatMessage[];
   messagesB: ChatMessage[];
+  /** Messages before the first user message of each side (the system prompt, if any). */
+  headA: number;
+  headB: number;
   modelPair: string[];
 }
 
@@ -45,8 +48,10 @@ export function prepareConversation(conversation: ExportableConversation, contex
   const convBId = (meta(conversation, 'conv_b_id') as string | undefined) ?? derived!.b;
   const systemPromptA = arena ? (context.model(conversation.modelA)?.systemPrompt ?? null) : ((meta(conversation, 'system_prompt_a') as string | undefined) ?? null);
   const systemPromptB = arena ? (context.model(conversation.modelB)?.systemPrompt ?? null) : ((meta(conversation, 'system_prompt_b') as string | undefined) ?? null);
-  const messagesA: ChatMessage[] = systemPromptA === null ? [] : [{ role: 'system', content: systemPromptA }];
-  const messagesB: ChatMessage[] = systemPromptB === null ? [] : [{ role: 'system', content: systemPromptB }];
+  const messagesA = head(conversation, 'a', systemPromptA);
+  const messagesB = head(conversation, 'b', systemPromptB);
+  const headA = messagesA.length;
+  const headB = messagesB.length;
   for (const turn of conversation.turns) {
     const user: ChatMessage = { role: 'user', content: turn.prompt };
     messagesA.push(user, { role: 'assistant', content: turn.a.text });
@@ -62,8 +67,22 @@ export function prepareConversation(conversation: ExportableConversation, contex
     systemPromptB,
     messagesA,
     messagesB,
+    headA,
+    headB,
     modelPair: conversation.modelA <= conversation.modelB ? [conversation.modelA, conversation.modelB] : [conversation.modelB, conversation.modelA],
   };
+}
+
+const ROLES = new Set(['system', 'user', 'assistant']);
+
+/**
+ * What comes before the first user message: the system prompt, as compar:IA puts it first; for
+ * an imported side whose head was not exactly that, the head the import kept (`conversation_<side>_head`).
+ */
+function head(conversation: ExportableConversation, side: 'a' | 'b', systemPrompt: string | null): ChatMessage[] {
+  const kept = sourceMetaValue(conversation.sourceMeta, `conversation_${side}_head`, 'messages') as { role: string; content?: unknown }[] | undefined;
+  if (kept !== undefined) return kept.filter((message) => ROLES.has(message.role)).map((message) => ({ role: message.role as ChatMessage['role'], content: typeof message.content === 'string' ? message.content : '' }));
+  return systemPrompt === null ? [] : [{ role: 'system', content: systemPrompt }];
 }
 
 /** Imported rows give back what they came with, for the columns Agora does not model. */
@@ -193,7 +212,7 @@ function reactionRow(prepared: PreparedConversation, reaction: ExportableReactio
   if (turn === undefined) return null;
   const systemPrompt = reaction.side === 'a' ? prepared.systemPromptA : prepared.systemPromptB;
   const rank = conversation.turns.indexOf(turn);
-  const msgIndex = (systemPrompt === null ? 0 : 1) + 2 * rank + 1;
+  const msgIndex = (reaction.side === 'a' ? prepared.headA : prepared.headB) + 2 * rank + 1;
   const convId = reaction.side === 'a' ? prepared.convAId : prepared.convBId;
   const row: DatasetRow = {
     id: `${convId}-${msgIndex}`,

@@ -93,7 +93,7 @@ export class DatasetExportService {
         const bothAllowed = modelAllowed(conversation.modelA) && modelAllowed(conversation.modelB);
         const prepared = prepareConversation(conversation, context);
         if (bothAllowed) {
-          count(stats.languages, conversation.languages[0] ?? 'und');
+          count(stats.languages, conversation.languages?.[0] ?? 'und');
           count(stats.modelLayer, conversation.modelStatus);
           if (wants('conversations')) add('conversations', conversationRow(prepared, context));
           if (wants('votes')) {
@@ -184,8 +184,8 @@ function conversationFilter(request: DatasetExportRequest): (conversation: Expor
   const languages = request.languages && request.languages.length > 0 ? new Set(request.languages) : undefined;
   const categories = request.categories && request.categories.length > 0 ? new Set(request.categories) : undefined;
   return (conversation) =>
-    (languages === undefined || languages.has(conversation.languages[0] ?? '')) &&
-    (categories === undefined || conversation.categories.some((category) => categories.has(category)));
+    (languages === undefined || languages.has(conversation.languages?.[0] ?? '')) &&
+    (categories === undefined || (conversation.categories ?? []).some((category) => categories.has(category)));
 }
 
 /** Licence filters: models outside the catalogue have no known licence, so an allow-list leaves them out. */

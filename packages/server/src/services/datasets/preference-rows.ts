@@ -33,15 +33,15 @@ export function preferenceStrength(chosenTags: readonly string[], rejectedTags: 
   return PREFERENCE_STRENGTHS[support]!;
 }
 
-/** Messages of one side up to and including the user message of the turn at `index`. */
-function historyUpTo(messages: readonly ChatMessage[], systemPrompt: string | null, index: number): ChatMessage[] {
-  return messages.slice(0, (systemPrompt === null ? 0 : 1) + 2 * index + 1);
+/** Messages of one side (`head` of them before the first user message) up to and including the user message of the turn at `index`. */
+function historyUpTo(messages: readonly ChatMessage[], head: number, index: number): ChatMessage[] {
+  return messages.slice(0, head + 2 * index + 1);
 }
 
 function turnColumns(prepared: PreparedConversation, index: number): DatasetRow {
   const { conversation } = prepared;
   return {
-    language: conversation.promptLanguages[index] ?? conversation.languages[0] ?? null,
+    language: conversation.promptLanguages[index] ?? conversation.languages?.[0] ?? null,
     categories: conversation.categories,
     source_id: prepared.pairId,
     turn: conversation.turns[index]!.turn,
@@ -64,15 +64,15 @@ function addPairs(prepared: PreparedConversation, vote: ExportableVote, options:
   if (PREFERENCE_STRENGTHS.indexOf(strength) < PREFERENCE_STRENGTHS.indexOf(options.minStrength)) return;
   const { conversation } = prepared;
   const messages = winner === 'a' ? prepared.messagesA : prepared.messagesB;
-  const systemPrompt = winner === 'a' ? prepared.systemPromptA : prepared.systemPromptB;
+  const head = winner === 'a' ? prepared.headA : prepared.headB;
   // Both sides saw the same history until their answers first differ (usually right after turn 1).
-  let shared = prepared.systemPromptA === prepared.systemPromptB;
+  let shared = prepared.headA === prepared.headB && prepared.messagesA.slice(0, prepared.headA).every((message, index) => message.content === prepared.messagesB[index]!.content && message.role === prepared.messagesB[index]!.role);
   for (let index = 0; index < conversation.turns.length; index++) {
     const turn = conversation.turns[index]!;
     const chosenModel = turn[winner].modelId;
     const rejectedModel = turn[loser].modelId;
     if (options.modelAllowed(chosenModel) && options.modelAllowed(rejectedModel)) {
-      const prompt = historyUpTo(messages, systemPrompt, index);
+      const prompt = historyUpTo(messages, head, index);
       const chosen: ChatMessage = { role: 'assistant', content: turn[winner].text };
       const rejected: ChatMessage = { role: 'assistant', content: turn[loser].text };
       const extra = { model_chosen: chosenModel, model_rejected: rejectedModel, context_from: shared ? 'shared' : 'chosen', pref_strength: strength, ...turnColumns(prepared, index) };
@@ -96,7 +96,7 @@ function addUnpaired(prepared: PreparedConversation, vote: ExportableVote | null
       if ((reaction === undefined && !bothBad) || !options.modelAllowed(turn[side].modelId)) continue;
       const messages = side === 'a' ? prepared.messagesA : prepared.messagesB;
       kto.push({
-        prompt: historyUpTo(messages, side === 'a' ? prepared.systemPromptA : prepared.systemPromptB, index),
+        prompt: historyUpTo(messages, side === 'a' ? prepared.headA : prepared.headB, index),
         completion: [{ role: 'assistant', content: turn[side].text }],
         label: reaction ? reaction.liked : false,
         label_source: reaction ? 'reaction' : 'both_bad_vote',
