@@ -179,14 +179,14 @@ export class DuelService {
 
   async vote(duelId: string, request: VoteRequest): Promise<VoteResponse> {
     const { store, runtime } = this.dependencies;
-    const duel = await this.requireDuel(duelId);
+    const context = await store.duels.findVoteContext(duelId);
+    if (!context) throw new AppError('duel_not_found', 'no duel with this id');
+    const { duel, sides: sideRecords } = context;
     this.throwIfConflict(checkVote({ status: duel.status as DuelStatus, turnCount: duel.turnCount }));
-    const sideRecords = await store.duels.listSideSummaries(duelId);
     const reveal = this.buildReveal(duel, sideRecords);
     const now = runtime.now().toISOString();
-    const recorded = await store.transaction(async (repositories) => {
-      if (!(await repositories.duels.markVoted(duelId, now))) return false;
-      await repositories.feedback.insertVote({
+    const recorded = await store.transaction((repositories) =>
+      repositories.duels.closeWithVote({
         duelId,
         choice: request.choice,
         modelA: duel.modelA,
@@ -200,9 +200,8 @@ export class DuelService {
         locale: duel.locale,
         createdAt: now,
         ranking: { a: rankingData(sideRecords, 'a', reveal.a), b: rankingData(sideRecords, 'b', reveal.b) },
-      });
-      return true;
-    });
+      }),
+    );
     if (!recorded) {
       const current = await this.requireDuel(duelId);
       this.throwIfConflict(checkVote({ status: current.status as DuelStatus, turnCount: current.turnCount }) ?? 'already_voted');

@@ -1,5 +1,7 @@
 import type { Kysely } from 'kysely';
-import type { Database, TurnSidesTable } from '../database';
+import type { Database, DuelsTable, TurnSidesTable } from '../database';
+import { PreparedQuery } from '../prepared-query';
+import type { VoteRecord } from './feedback.repository';
 
 export interface DuelRecord {
   id: string;
@@ -91,6 +93,87 @@ function toSideSummary(row: Pick<TurnSidesTable, (typeof summaryColumns)[number]
   };
 }
 
+const duelColumns = ['id', 'visitor_hash', 'mode', 'model_a', 'model_b', 'chosen_models', 'locale', 'status', 'turn_count', 'created_at'] as const;
+
+function toDuelRecord(row: Pick<DuelsTable, (typeof duelColumns)[number]>): DuelRecord {
+  return {
+    id: row.id,
+    visitorHash: row.visitor_hash,
+    mode: row.mode,
+    modelA: row.model_a,
+    modelB: row.model_b,
+    chosenModels: row.chosen_models ? (JSON.parse(row.chosen_models) as string[]) : null,
+    locale: row.locale,
+    status: row.status,
+    turnCount: row.turn_count,
+    createdAt: row.created_at,
+  };
+}
+
+// The vote path, the busiest write of the arena: one read and one short transaction of two statements, compiled once.
+const voteContextQuery = new PreparedQuery((db, values: { duelId: string }) =>
+  db
+    .selectFrom('duels')
+    .leftJoin('turn_sides', 'turn_sides.duel_id', 'duels.id')
+    .select(duelColumns.map((column) => `duels.${column}` as const))
+    .select(['turn_sides.turn', 'turn_sides.side', 'turn_sides.model_id', 'turn_sides.output_tokens', 'turn_sides.output_tokens_source', 'turn_sides.status as side_status'])
+    .select(['turn_sides.error_kind', 'turn_sides.finish_reason', 'turn_sides.ttft_ms', 'turn_sides.duration_ms', 'turn_sides.identity_leak', 'turn_sides.style'])
+    .where('duels.id', '=', values.duelId)
+    .orderBy('turn_sides.turn')
+    .orderBy('turn_sides.side'),
+);
+
+const markVotedQuery = new PreparedQuery((db, values: { duelId: string; at: string }) =>
+  db.updateTable('duels').set({ status: 'voted', updated_at: values.at }).where('id', '=', values.duelId).where('status', '=', 'ready'),
+);
+
+const insertVoteQuery = new PreparedQuery((db, values: ReturnType<typeof voteRow>) =>
+  db.insertInto('votes').values({
+    duel_id: values.duel_id,
+    choice: values.choice,
+    model_a: values.model_a,
+    model_b: values.model_b,
+    tags_a: values.tags_a,
+    tags_b: values.tags_b,
+    comment_a: values.comment_a,
+    comment_b: values.comment_b,
+    identity_leak: values.identity_leak,
+    mode: values.mode,
+    locale: values.locale,
+    created_at: values.created_at,
+    style_a: values.style_a,
+    style_b: values.style_b,
+    tokens_a: values.tokens_a,
+    tokens_b: values.tokens_b,
+    energy_a: values.energy_a,
+    energy_b: values.energy_b,
+  }),
+);
+
+/** A vote as a row of `votes`. */
+function voteRow(vote: VoteRecord) {
+  return {
+    duel_id: vote.duelId,
+    choice: vote.choice,
+    model_a: vote.modelA,
+    model_b: vote.modelB,
+    tags_a: JSON.stringify(vote.tagsA),
+    tags_b: JSON.stringify(vote.tagsB),
+    comment_a: vote.commentA,
+    comment_b: vote.commentB,
+    identity_leak: vote.identityLeak ? 1 : 0,
+    mode: vote.mode,
+    locale: vote.locale,
+    created_at: vote.createdAt,
+    style_a: vote.ranking ? JSON.stringify(vote.ranking.a.style) : null,
+    style_b: vote.ranking ? JSON.stringify(vote.ranking.b.style) : null,
+    tokens_a: vote.ranking?.a.outputTokens ?? null,
+    tokens_b: vote.ranking?.b.outputTokens ?? null,
+    energy_a: vote.ranking?.a.energyWh ? JSON.stringify(vote.ranking.a.energyWh) : null,
+    energy_b: vote.ranking?.b.energyWh ? JSON.stringify(vote.ranking.b.energyWh) : null,
+  };
+}
+
 /** Duels, their turns and each side's answer. */
 export class DuelRepository {
   constructor(private readonly db: Kysely<Database>) {}
@@ -141,20 +224,18 @@ export class DuelRepository {
   }
 
   async findById(duelId: string): Promise<DuelRecord | undefined> {
-    const row = await this.db.selectFrom('duels').selectAll().where('id', '=', duelId).executeTakeFirst();
-    if (!row) return undefined;
-    return {
-      id: row.id,
-      visitorHash: row.visitor_hash,
-      mode: row.mode,
-      modelA: row.model_a,
-      modelB: row.model_b,
-      chosenModels: row.chosen_models ? (JSON.parse(row.chosen_models) as string[]) : null,
-      locale: row.locale,
-      status: row.status,
-      turnCount: row.turn_count,
-      createdAt: row.created_at,
-    };
+    const row = await this.db.selectFrom('duels').select(duelColumns).where('id', '=', duelId).executeTakeFirst();
+    return row ? toDuelRecord(row) : undefined;
+  }
+
+  /** A duel with its sides' summaries ({@link listSideSummaries}) in one read: what a vote needs. */
+  async findVoteContext(duelId: string): Promise<{ duel: DuelRecord; sides: TurnSideSummary[] } | undefined> {
+    const { rows } = await voteContextQuery.execute(this.db, { duelId });
+    if (rows.length === 0) return undefined;
+    const sides = rows.flatMap((row) =>
+      row.turn === null ? [] : [toSideSummary({ ...row, turn: row.turn, side: row.side!, model_id: row.model_id!, status: row.side_status!, identity_leak: row.identity_leak! })],
+    );
+    return { duel: toDuelRecord(rows[0]!), sides };
   }
 
   async listTurns(duelId: string): Promise<TurnRecord[]> {
@@ -261,13 +342,18 @@ export class DuelRepository {
 
   /** Moves a `ready` duel to `voted`; false when it was not `ready` any more (a concurrent vote or turn). */
   async markVoted(duelId: string, at: string): Promise<boolean> {
-    const updated = await this.db
-      .updateTable('duels')
-      .set({ status: 'voted', updated_at: at })
-      .where('id', '=', duelId)
-      .where('status', '=', 'ready')
-      .executeTakeFirst();
-    return Number(updated.numUpdatedRows) === 1;
+    const updated = await markVotedQuery.execute(this.db, { duelId, at });
+    return Number(updated.numAffectedRows) === 1;
+  }
+
+  /**
+   * Closes a `ready` duel with its vote: marks it `voted` and stores the vote, in the caller's
+   * transaction. False, with nothing stored, when the duel was not `ready` any more (a concurrent vote or turn).
+   */
+  async closeWithVote(vote: VoteRecord): Promise<boolean> {
+    if (!(await this.markVoted(vote.duelId, vote.createdAt))) return false;
+    await insertVoteQuery.execute(this.db, voteRow(vote));
+    return true;
   }
 
   /** Per-model upstream failures over a period, for operators. */
