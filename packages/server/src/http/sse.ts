@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { STREAM_PROTOCOL_VERSION } from '@agora/contract';
 import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
-import type { Frame } from '../services/turn-stream';
+import type { Frame, TurnStream } from '../services/turn-stream';
 import type { AppEnv } from './app-env';
 
 /** One frame in the SSE wire format: the event type as `event:`, the other fields as JSON `data:`, the frame id as `id:`. */
@@ -24,45 +24,82 @@ const streamHeaders = {
   'x-agora-stream-version': STREAM_PROTOCOL_VERSION,
 };
 
+/** Each frame's wire text, encoded once and shared by every connection that sends it (viewers, replays). */
+const encoded = new WeakMap<Frame, string>();
+function wireText(frame: Frame): string {
+  let text = encoded.get(frame);
+  if (text === undefined) {
+    text = encodeFrame(frame);
+    encoded.set(frame, text);
+  }
+  return text;
+}
+
 /**
- * Sends turn frames as server-sent events. Behind the Node server it writes straight to the socket,
- * each batch of waiting frames in one write and with back-pressure, since this is the hottest path of
- * the arena (one write per token per side per viewer). In-process requests (`app.request`) get the
- * same bytes through Hono's `streamSSE`.
+ * Sends a turn's frames from `afterId` on as server-sent events, until `turn-end` or until the client
+ * goes away. Behind the Node server it writes straight to the socket, since this is the hottest path of
+ * the arena (every token of both sides, for every viewer): the frames that arrived during one turn of
+ * the event loop go out in one write (`setImmediate`), so the two sides' tokens and a reconnecting
+ * client's backlog share a write, and a slow client gets what it missed in one write once it drains.
+ * In-process requests (`app.request`) get the same bytes through Hono's `streamSSE`.
  */
-export function sendFrames(c: Context<AppEnv>, frames: (signal: AbortSignal) => AsyncIterable<Frame[]>, onClose: () => void): Response | Promise<Response> {
+export function sendFrames(c: Context<AppEnv>, stream: TurnStream, afterId: number, onClose: () => void): Response | Promise<Response> {
   const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
   if (!outgoing) {
     for (const [name, value] of Object.entries(streamHeaders)) c.header(name, value);
-    return streamSSE(c, async (stream) => {
+    return streamSSE(c, async (sse) => {
       try {
-        for await (const batch of frames(c.req.raw.signal)) await stream.write(batch.map(encodeFrame).join(''));
+        for await (const batch of stream.follow(afterId, c.req.raw.signal)) await sse.write(batch.map(wireText).join(''));
       } finally {
         onClose();
       }
     });
   }
-  const closed = new AbortController();
-  outgoing.once('close', () => closed.abort());
   // Not through c.res: touching it would make Hono rebuild the answer and lose the marker.
   const cookie = c.get('newVisitorCookie');
   outgoing.writeHead(200, { 'x-request-id': c.get('requestId'), ...(cookie ? { 'set-cookie': cookie } : {}), ...streamHeaders });
   outgoing.flushHeaders();
-  void pipe(outgoing, frames(closed.signal), closed.signal).finally(onClose);
+  pipeFrames(outgoing, stream, afterId, onClose);
   return alreadySent();
 }
 
-async function pipe(outgoing: ServerResponse, batches: AsyncIterable<Frame[]>, closed: AbortSignal): Promise<void> {
-  try {
-    for await (const batch of batches) {
-      if (closed.aborted) return;
-      const text = batch.length === 1 ? encodeFrame(batch[0]!) : batch.map(encodeFrame).join('');
-      if (!outgoing.write(text)) await new Promise<void>((resolve) => {
-        outgoing.once('drain', resolve);
-        closed.addEventListener('abort', () => resolve(), { once: true });
-      });
+function pipeFrames(outgoing: ServerResponse, stream: TurnStream, afterId: number, onClose: () => void): void {
+  let next = Math.max(0, afterId);
+  let scheduled = false;
+  let waitingForDrain = false;
+  let finished = false;
+  const flush = () => {
+    scheduled = false;
+    if (finished || waitingForDrain) return;
+    const frames = stream.snapshot();
+    if (next < frames.length) {
+      let text = '';
+      for (let index = next; index < frames.length; index += 1) text += wireText(frames[index]!);
+      next = frames.length;
+      if (!outgoing.write(text)) {
+        waitingForDrain = true;
+        outgoing.once('drain', () => {
+          waitingForDrain = false;
+          flush();
+        });
+        return;
+      }
     }
-  } finally {
+    if (stream.isEnded) finish();
+  };
+  const schedule = () => {
+    if (scheduled || finished) return;
+    scheduled = true;
+    setImmediate(flush);
+  };
+  const stopListening = stream.onPush(schedule);
+  const finish = () => {
+    if (finished) return;
+    finished = true;
+    stopListening();
     if (!outgoing.writableEnded) outgoing.end();
-  }
+    onClose();
+  };
+  outgoing.once('close', finish);
+  flush();
 }

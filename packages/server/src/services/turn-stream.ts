@@ -15,6 +15,7 @@ export class TurnStream {
   private readonly frames: Frame[] = [];
   private ended = false;
   private waiters: (() => void)[] = [];
+  private readonly listeners = new Set<() => void>();
   /** Each side's text so far, for transcripts read while the turn still streams. */
   readonly text = { a: '', b: '' };
 
@@ -33,10 +34,23 @@ export class TurnStream {
     this.frames.push(frame);
     if (event.type === 'text-delta') this.text[event.side] += event.text;
     if (event.type === 'turn-end') this.ended = true;
-    const waiters = this.waiters;
-    this.waiters = [];
-    for (const wake of waiters) wake();
+    if (this.waiters.length > 0) {
+      const waiters = this.waiters;
+      this.waiters = [];
+      for (const wake of waiters) wake();
+    }
+    for (const listener of this.listeners) listener();
     return frame;
+  }
+
+  /**
+   * Calls `listener` after each new frame (the reader then takes what it has not sent yet from
+   * {@link snapshot}) until the returned function is called. The callback-based alternative to
+   * {@link follow} for readers that batch their writes themselves.
+   */
+  onPush(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
   }
 
   /** Every frame so far, for storing with the turn. */

@@ -33,7 +33,7 @@ export function duelRoutes(duels: DuelService, metrics: ArenaMetrics, maxPromptC
     // Resolved before any byte is sent, so that an unknown duel or turn is still a 404.
     const stream = await duels.openTurnStream(duelId, turn);
     metrics.streamOpened();
-    return sendFrames(c, (signal) => stream.follow(lastEventId, signal), () => metrics.streamClosed());
+    return sendFrames(c, stream, lastEventId, () => metrics.streamClosed());
   });
 
   routes.post('/:id/messages', id, validate('json', followUpRequestSchema(maxPromptChars)), async (c) =>

@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import { ProviderCallError, type ModelStreamPart, type ModelUsage } from '../spec';
 import { chatCompletionChunkSchema } from './openai-compatible-api-schemas';
 import { mapFinishReason } from './map-openai-compatible-finish-reason';
@@ -79,8 +80,83 @@ export class ChatCompletionStreamMapper {
   }
 }
 
+const interrupted = (cause?: unknown) => new ProviderCallError({ kind: 'stream_cut', message: 'upstream stream was interrupted', isRetryable: true, cause });
+
 /** The parts of a chat-completion response body, as a stream; read errors become a final `error` part. */
 export function chatCompletionParts(body: AsyncIterable<Uint8Array>, abortSignal: AbortSignal | undefined): ReadableStream<ModelStreamPart> {
+  return body instanceof Readable ? partsOfNodeBody(body, abortSignal) : partsOfBody(body, abortSignal);
+}
+
+/**
+ * The same, for Node's HTTP client: the body's chunks are mapped as they arrive ('data' events, no
+ * promise per chunk), and the parts of one chunk are queued at once. Once the answer is complete the
+ * rest of the body is read to its end, so that the connection goes back to the keep-alive pool.
+ */
+function partsOfNodeBody(body: Readable, abortSignal: AbortSignal | undefined): ReadableStream<ModelStreamPart> {
+  const events = new SseDataParser();
+  const mapper = new ChatCompletionStreamMapper();
+  const parts: ModelStreamPart[] = [];
+  let settled = false;
+  const drainThenRelease = () => {
+    body.resume();
+    if (body.readableEnded || body.destroyed) return;
+    // An upstream that never ends its body after the answer does not keep the socket for ever.
+    const timer = setTimeout(() => body.destroy(), 5000);
+    body.once('close', () => clearTimeout(timer));
+  };
+  return new ReadableStream<ModelStreamPart>(
+    {
+      start(controller) {
+        controller.enqueue({ type: 'stream-start', warnings: [] });
+        const flush = () => {
+          if (parts.length === 0) return;
+          const failed = parts.some((part) => part.type === 'error');
+          for (const part of parts) controller.enqueue(part);
+          parts.length = 0;
+          if (mapper.isDone || failed) {
+            settled = true;
+            controller.close();
+            if (failed) body.destroy();
+            else drainThenRelease();
+          } else if ((controller.desiredSize ?? 1) <= 0) body.pause();
+        };
+        const fail = (error: unknown) => {
+          if (settled) return;
+          if (abortSignal?.aborted) {
+            settled = true;
+            controller.error(abortSignal.reason);
+            return;
+          }
+          parts.push({ type: 'error', error: interrupted(error) });
+          flush();
+        };
+        body.setEncoding('utf8');
+        body.on('data', (text: string) => {
+          if (settled) return;
+          for (const payload of events.push(text)) mapper.accept(payload, parts);
+          flush();
+        });
+        body.once('end', () => {
+          if (settled) return;
+          mapper.end(parts);
+          flush();
+        });
+        body.once('error', fail);
+        body.once('close', () => fail(undefined));
+      },
+      pull() {
+        if (!settled && body.isPaused()) body.resume();
+      },
+      cancel() {
+        settled = true;
+        body.destroy();
+      },
+    },
+    { highWaterMark: 64 },
+  );
+}
+
+function partsOfBody(body: AsyncIterable<Uint8Array>, abortSignal: AbortSignal | undefined): ReadableStream<ModelStreamPart> {
   const chunks = body[Symbol.asyncIterator]();
   const decoder = new TextDecoder();
   const events = new SseDataParser();
@@ -100,7 +176,7 @@ export function chatCompletionParts(body: AsyncIterable<Uint8Array>, abortSignal
         }
       } catch (error) {
         if (abortSignal?.aborted) return controller.error(abortSignal.reason);
-        parts.push({ type: 'error', error: new ProviderCallError({ kind: 'stream_cut', message: 'upstream stream was interrupted', isRetryable: true, cause: error }) });
+        parts.push({ type: 'error', error: interrupted(error) });
       }
       for (const part of parts) controller.enqueue(part);
       if (mapper.isDone || parts.some((part) => part.type === 'error')) {
