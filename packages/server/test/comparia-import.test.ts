@@ -167,7 +167,7 @@ for (const dialect of DIALECTS) {
       const styled = await runAgora(['leaderboard', '--style', '--format', 'json'], '', { DATABASE_URL: databaseUrl(jsonlStore.location) });
       expect(styled.code).toBe(0);
       expect((JSON.parse(styled.stdout) as { variant: string; n_votes_used: number }).variant).toBe('style_fastchat');
-    });
+    }, 60_000);
   });
 }
 
@@ -196,7 +196,7 @@ describe('agora import comparia: bad input', () => {
     const dump = await dumpStore(store.location);
     expect(dump.duels).toEqual([]);
     expect(dump.votes).toEqual([]);
-  });
+  }, 60_000);
 
   it('names the line of invalid JSON, a bad conversation, a bad msg_index; and refuses a run without files', async () => {
     const environment = { DATABASE_URL: databaseUrl(store.location) };
@@ -225,5 +225,5 @@ describe('agora import comparia: bad input', () => {
     const missing = await runAgora(['import', 'comparia', '--votes', join(directory, 'nope.parquet')], '', environment);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('nope.parquet: cannot open (ENOENT)');
-  });
+  }, 120_000);
 });

@@ -87,6 +87,6 @@ for (const dialect of DIALECTS) {
       }
       const card = (run: string) => readFileSync(join(directory, run, 'README.md'), 'utf8').replace(/on \d{4}-\d\d-\d\dT[\d:.]+Z/, 'on …');
       expect(card('export-2')).toEqual(card('export-1'));
-    });
+    }, 180_000);
   });
 }
