@@ -24,7 +24,7 @@ import { PairingPolicy } from './services/pairing-policy';
 import { type RankingComputer, WorkerRankingComputer } from './services/ranking-computer';
 import { LeaderboardRefreshJob } from './jobs/leaderboard-refresh.job';
 import { PostprocessJob } from './jobs/postprocess.job';
-import { createLanguageDetector } from './services/language';
+import type { LanguageDetector } from './services/language';
 import { type ConversationAnnotator, createConversationAnnotator } from './services/postprocess/conversation-annotator';
 import { PostprocessService } from './services/postprocess/postprocess.service';
 import { createRevealImpactEstimator } from './services/reveal-impact';
@@ -136,9 +136,22 @@ export async function createArena(config: Config, environment: Record<string, st
   };
 }
 
+/**
+ * The language detector, loaded on its first use: its n-gram tables take about 190 MB, which an
+ * arena server that does not post-process (or has not yet) has no use for.
+ */
+function lazyLanguageDetector(): LanguageDetector {
+  let loading: Promise<LanguageDetector> | undefined;
+  const load = () => (loading ??= import('./services/language').then((language) => language.createLanguageDetector()));
+  return {
+    detect: async (text) => (await load()).detect(text),
+    detectConversation: async (messages) => (await load()).detectConversation(messages),
+  };
+}
+
 /** Post-processing with a model layer (or none): the background job's and `agora postprocess`'s service. */
 export function createPostprocessService(config: Config, store: Store, runtime: Runtime, annotator: ConversationAnnotator | undefined, options: { retryDelayMs?: number } = {}): PostprocessService {
-  return new PostprocessService(store, createLanguageDetector(), annotator, runtime, {
+  return new PostprocessService(store, lazyLanguageDetector(), annotator, runtime, {
     maxAttempts: config.postprocess.maxAttempts,
     retryDelayMs: options.retryDelayMs ?? config.postprocess.everyMs,
     idleMs: config.postprocess.idleMs,
