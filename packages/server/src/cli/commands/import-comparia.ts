@@ -1,6 +1,6 @@
 import type { Command, CommanderError } from 'commander';
 import { z } from 'zod';
-import type { ImportedFileSummary } from '../../services/comparia-import/comparia-import.service';
+import type { ImportedFileSummary, ImportProgress } from '../../services/comparia-import/comparia-import.service';
 import { VoteFileError } from '../../services/vote-files/vote-file-error';
 import { asUsageError, CliUsageError } from '../cli-error';
 
@@ -21,7 +21,7 @@ function toUsageError(error: CommanderError): never {
 /**
  * `agora import comparia`: loads compar:IA's public dataset files (Parquet or JSON Lines, optionally
  * gzipped) into the store (DATABASE_URL). Running it again adds nothing. Prints one JSON summary
- * line per file on stdout; a progress line goes to stderr on a terminal.
+ * line per file on stdout; a progress bar goes to stderr on a terminal.
  */
 export function registerImportCommand(program: Command): void {
   const importCommand = program.command('import').description('load public datasets into the store');
@@ -39,23 +39,33 @@ export function registerImportCommand(program: Command): void {
       const parsed = flagsSchema.safeParse(raw);
       if (!parsed.success) throw new CliUsageError(parsed.error.issues[0]?.message ?? 'invalid flags');
       const { batchSize, ...files } = parsed.data;
-      const [{ openStore }, { loadConfig }, { ComparIaImportService }] = await Promise.all([
+      const [{ openStore }, { loadConfig }, { ComparIaImportService }, { SingleBar }] = await Promise.all([
         import('../../main'),
         import('../../config/config'),
         import('../../services/comparia-import/comparia-import.service'),
+        import('cli-progress'),
       ]);
       const config = asUsageError(() => loadConfig(process.env));
       const store = await openStore(config);
-      const progress = process.stderr.isTTY;
+      const bar = process.stderr.isTTY
+        ? new SingleBar({ stream: process.stderr, format: 'import {dataset} [{bar}] {percentage}% | {rows} rows | {eta_formatted} left', hideCursor: true })
+        : undefined;
+      let barOf: string | undefined;
+      const onProgress = (progress: ImportProgress): void => {
+        if (!bar) return;
+        const payload = { dataset: progress.dataset, rows: progress.rows.toLocaleString('en') };
+        if (barOf !== progress.path) {
+          if (barOf !== undefined) bar.stop();
+          bar.start(Math.max(progress.total, 1), progress.done, payload);
+          barOf = progress.path;
+        } else bar.update(progress.done, payload);
+      };
       try {
-        const summaries = await new ComparIaImportService(store).importFiles(files, {
-          batchSize,
-          onProgress: progress ? (dataset, rows) => process.stderr.write(`\rimporting ${dataset}: ${rows.toLocaleString('en')} rows`) : undefined,
-        });
-        if (progress) process.stderr.write('\r\x1b[K');
+        const summaries = await new ComparIaImportService(store).importFiles(files, { batchSize, onProgress });
+        bar?.stop();
         for (const summary of summaries) process.stdout.write(`${JSON.stringify(summaryLine(summary))}\n`);
       } catch (error) {
-        if (progress) process.stderr.write('\n');
+        bar?.stop();
         if (error instanceof VoteFileError) throw new CliUsageError(`${error.message} (nothing of that row was imported; rows of earlier batches were, and a second run leaves them as they are)`);
         throw error;
       } finally {

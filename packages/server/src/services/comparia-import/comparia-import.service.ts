@@ -27,11 +27,19 @@ export interface ImportedFileSummary {
   seconds: number;
 }
 
+export interface ImportProgress {
+  dataset: ComparIaTable;
+  path: string;
+  rows: number;
+  done: number;
+  total: number;
+}
+
 export interface ComparIaImportOptions {
   /** Rows per transaction (default 2000). */
   batchSize?: number;
-  /** Called after each transaction with the rows read so far. */
-  onProgress?: (dataset: ComparIaTable, rowsRead: number) => void;
+  /** Called as the file is read: rows so far, and how far into the file (bytes, or rows of a Parquet file). */
+  onProgress?: (progress: ImportProgress) => void;
   now?: () => number;
 }
 
@@ -87,7 +95,6 @@ export class ComparIaImportService {
         const batch = pending.slice(0, batchSize);
         pending = pending.slice(batch.length);
         await this.store.transaction((repositories) => applyBatch(repositories, batch, summary));
-        options.onProgress?.(dataset, summary.read - pending.length);
       }
     };
     await readRecordFile(path, {
@@ -96,7 +103,7 @@ export class ComparIaImportService {
       flush: async () => {
         if (pending.length >= batchSize) await flush();
       },
-    });
+    }, { onProgress: options.onProgress && ((done, total) => options.onProgress!({ dataset, path, rows: summary.read - pending.length, done, total })) });
     await flush();
     summary.seconds = (now() - started) / 1000;
     return summary;

@@ -27,6 +27,8 @@ export interface RecordFileOptions {
   parquetColumns?(available: readonly string[]): readonly string[];
   /** The first chunk of an uncompressed JSON file and the file's size (to reserve room). */
   onFirstChunk?(chunk: Uint8Array, size: number): void;
+  /** How far the read is, after each chunk: bytes of the file (JSON, gzipped or not) or rows (Parquet). */
+  onProgress?(done: number, total: number): void;
 }
 
 /** How the file was stored. */
@@ -80,6 +82,7 @@ async function readJsonRecords(path: string, gzip: boolean, sink: RecordSink, op
   let elements: ArraySplitter | undefined;
   const source = createReadStream(path, { highWaterMark: 1 << 22 });
   const stream = gzip ? source.pipe(createGunzip()) : source;
+  const size = options.onProgress ? (await stat(path)).size : 0;
   try {
     for await (const chunk of stream as AsyncIterable<Buffer>) {
       if (container === undefined && !gzip && options.onFirstChunk) options.onFirstChunk(chunk, (await stat(path)).size);
@@ -100,6 +103,7 @@ async function readJsonRecords(path: string, gzip: boolean, sink: RecordSink, op
       if (lines) lines.push(decoder.write(chunk));
       else splitting(path, () => elements!.push(chunk));
       if (sink.flush) await sink.flush();
+      options.onProgress?.(Math.min(source.bytesRead, size), size);
     }
     if (lines) {
       lines.push(decoder.end());
@@ -140,6 +144,7 @@ async function readParquetRecords(path: string, sink: RecordSink, options: Recor
       sink.addRecord(record, `row ${row}`);
     }
     if (sink.flush) await sink.flush();
+    options.onProgress?.(row, parquet.rowCount);
   }
 }
 
