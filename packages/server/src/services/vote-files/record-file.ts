@@ -142,6 +142,11 @@ async function readParquetRecords(path: string, sink: RecordSink, options: Recor
     for (const record of rows) {
       row += 1;
       sink.addRecord(record, `row ${row}`);
+      // a row group can be a whole file: let the sink write as it goes
+      if (sink.flush && row % 1024 === 0) {
+        await sink.flush();
+        options.onProgress?.(row, parquet.rowCount);
+      }
     }
     if (sink.flush) await sink.flush();
     options.onProgress?.(row, parquet.rowCount);
