@@ -171,8 +171,7 @@ function rankingData(duel: ImportedDuel): Pick<ImportedVote, 'styleA' | 'styleB'
 }
 
 function reactionOf(row: Record<string, unknown>, duel: ImportedDuel): ImportedReaction | undefined {
-  const side = row.model_pos;
-  if (side !== 'a' && side !== 'b') throw new ComparIaRowError(`model_pos must be "a" or "b" (got ${JSON.stringify(plainValue(side)) ?? 'nothing'})`);
+  const side = reactionSide(row, duel);
   const liked = optionalBoolean(row, 'liked');
   const disliked = optionalBoolean(row, 'disliked');
   if (liked === true && disliked === true) throw new ComparIaRowError('liked and disliked are both true');
@@ -189,6 +188,15 @@ function reactionOf(row: Record<string, unknown>, duel: ImportedDuel): ImportedR
     createdAt: timestamp(row, 'timestamp'),
     sourceMeta: jsonOrNull(sourceMetaOf('reactions', row)),
   };
+}
+
+/** `model_pos`, or, when a row has none, the side whose model `refers_to_model` names. */
+function reactionSide(row: Record<string, unknown>, duel: ImportedDuel): 'a' | 'b' {
+  const position = row.model_pos;
+  if (position === 'a' || position === 'b') return position;
+  const model = position === null || position === undefined ? optionalText(row, 'refers_to_model') : null;
+  if (model !== null && duel.modelA !== duel.modelB && (model === duel.modelA || model === duel.modelB)) return model === duel.modelA ? 'a' : 'b';
+  throw new ComparIaRowError(`model_pos must be "a" or "b" (got ${JSON.stringify(plainValue(position)) ?? 'nothing'})`);
 }
 
 /**
