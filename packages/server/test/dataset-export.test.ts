@@ -182,7 +182,7 @@ describe.each(DIALECTS)('agora export on $name', (dialect) => {
 
   it('exports exactly the conversations the privacy rules let through, in time order, with only their complete screened turns', async () => {
     const result = await run();
-    const conversations = await readRows(join(result.cardPath, '..', 'conversations', 'train.parquet'));
+    const conversations = await readRows(join(result.cardPath, '..', 'conversations', 'train-00000.parquet'));
     expect(conversations.map((row) => row.opening_msg)).toEqual(EXPORTED);
     const byName = new Map(conversations.map((row) => [row.opening_msg as string, row]));
     expect(byName.get('second turn failed')!.conv_turns).toBe(1n);
@@ -199,13 +199,13 @@ describe.each(DIALECTS)('agora export on $name', (dialect) => {
   it('exports votes and reactions only of exported conversations, and only on exported turns', async () => {
     const result = await run();
     const folder = join(result.cardPath, '..');
-    const votes = await readRows(join(folder, 'votes', 'train.parquet'));
+    const votes = await readRows(join(folder, 'votes', 'train-00000.parquet'));
     expect(votes.map((row) => row.opening_msg)).toEqual(['clean voted', 'reviewer included false positive', 'public cohort', 'grew after screening', 'occitan cooking', 'proprietary model']);
     const tie = votes.find((row) => row.opening_msg === 'reviewer included false positive')!;
     expect(tie).toMatchObject({ chosen_model_name: null, both_equal: true, both_bad: false });
     expect(votes.find((row) => row.opening_msg === 'public cohort')).toMatchObject({ chosen_model_name: null, both_equal: false, both_bad: true });
     expect(votes[0]).toMatchObject({ chosen_model_name: 'zephyrine-405b', conv_useful_a: true, conv_incorrect_b: true, conv_useful_b: false, conv_comments_b: 'comment on clean voted' });
-    const reactions = await readRows(join(folder, 'reactions', 'train.parquet'));
+    const reactions = await readRows(join(folder, 'reactions', 'train-00000.parquet'));
     expect(reactions.map((row) => [row.opening_msg, row.msg_rank, row.model_pos])).toEqual([
       ['clean voted', 0n, 'b'],
       ['clean voted', 1n, 'a'],
@@ -216,7 +216,7 @@ describe.each(DIALECTS)('agora export on $name', (dialect) => {
     expect(reactions[0]).toMatchObject({ msg_index: 1n, disliked: true, superficial: true, useful: false, refers_to_model: 'brontal-120b' });
     expect(reactions[0]!.question_id).toBe(`${reactions[0]!.conversation_pair_id}-0`);
     // The three raw datasets share the conversation's public id.
-    const conversations = await readRows(join(folder, 'conversations', 'train.parquet'));
+    const conversations = await readRows(join(folder, 'conversations', 'train-00000.parquet'));
     expect(reactions[0]!.conversation_pair_id).toBe(conversations[0]!.conversation_pair_id);
     expect(votes[0]!.conversation_pair_id).toBe(conversations[0]!.conversation_pair_id);
   });
@@ -224,7 +224,7 @@ describe.each(DIALECTS)('agora export on $name', (dialect) => {
   it('builds dpo, kto and reward rows with TRL shapes and the multi-turn context rule', async () => {
     const result = await run();
     const folder = join(result.cardPath, '..');
-    const dpo = await readRows(join(folder, 'dpo', 'train.parquet'));
+    const dpo = await readRows(join(folder, 'dpo', 'train-00000.parquet'));
     const clean = dpo.filter((row) => row.prompt.some((message: { content: string }) => message.content === 'clean voted'));
     expect(clean).toHaveLength(2);
     expect(clean[0]).toMatchObject({
@@ -248,11 +248,11 @@ describe.each(DIALECTS)('agora export on $name', (dialect) => {
     // Ties and both-bad votes are not pairs.
     expect(dpo.some((row) => ['reviewer included false positive', 'public cohort'].includes(row.prompt.at(-1).content))).toBe(false);
     expect(dpo).toHaveLength(2 + 1 + 1 + 1);
-    const reward = await readRows(join(folder, 'reward', 'train.parquet'));
+    const reward = await readRows(join(folder, 'reward', 'train-00000.parquet'));
     expect(reward).toHaveLength(dpo.length);
     expect(reward[0]!.chosen).toEqual([...dpo[0]!.prompt, ...dpo[0]!.chosen]);
     expect(reward[0]!.rejected).toEqual([...dpo[0]!.prompt, ...dpo[0]!.rejected]);
-    const kto = await readRows(join(folder, 'kto', 'train.parquet'));
+    const kto = await readRows(join(folder, 'kto', 'train-00000.parquet'));
     expect(kto.map((row) => [row.prompt.at(-1).content, row.model, row.label, row.label_source])).toEqual([
       ['clean voted', 'brontal-120b', false, 'reaction'],
       ['and then?', 'zephyrine-405b', true, 'reaction'],
@@ -289,7 +289,7 @@ describe.each(DIALECTS)('agora export on $name', (dialect) => {
     for (const dataset of DATASET_NAMES) {
       const folder = join(first.cardPath, '..', dataset);
       const fromJsonl = jsonl(join(folder, 'train.jsonl'));
-      const fromParquet = await readRows(join(folder, 'train.parquet'));
+      const fromParquet = await readRows(join(folder, 'train-00000.parquet'));
       expect(fromJsonl).toHaveLength(fromParquet.length);
       for (const row of fromJsonl) expect(Object.keys(row)).toEqual(DATASETS[dataset].columns.map((column) => column.name));
     }
@@ -315,13 +315,27 @@ describe.each(DIALECTS)('agora export on $name', (dialect) => {
     const card = readFileSync(result.cardPath, 'utf8');
     expect(card).toMatch(/^---\nlicense: etalab-2.0\nlanguage:\n- fr\n- oc\ntask_categories:\n- text-generation\n/);
     expect(card).toContain('size_categories:\n- n<1K');
-    expect(card).toContain('- config_name: conversations\n  data_files:\n  - split: train\n    path: "conversations/train.parquet"');
+    expect(card).toContain('- config_name: conversations\n  data_files:\n  - split: train\n    path: "conversations/train-*.parquet"');
     for (const file of result.files.filter((entry) => entry.format === 'parquet')) {
       expect(card).toContain(`| \`${file.dataset}\` | ${file.rows} |`);
       expect((await readRows(file.path)).length).toBe(file.rows);
     }
     expect(card).toContain(`Of ${SEEDS.length} conversations in the store: 2 not screened yet, 1 whose screening failed, 1 flagged as containing personal data, 1 reported and not reviewed, 1 excluded by a reviewer, 1 in private cohorts (2 configured); 1 flagged or reported ones were included by a reviewer.`);
     expect(card).toContain('was not configured for 7');
+  });
+
+  it('cuts Parquet into files of a bounded number of rows, the card counting them all', async () => {
+    const facts = exportModelFacts(catalogue(), { method: '0.9.1', zone: undefined });
+    const sharded = new DatasetExportService(store.datasets, facts, { privateCohorts: ['school-2026'], batchSize: 3, rowGroupRows: 2, fileRows: 3 });
+    const result = await sharded.export({ outDir: outDir(), formats: ['parquet'], datasets: ['conversations'] });
+    expect(result.files.map((file) => [file.path.slice(file.path.lastIndexOf('/') + 1), file.rows])).toEqual([
+      ['train-00000.parquet', 3],
+      ['train-00001.parquet', 3],
+      ['train-00002.parquet', 1],
+    ]);
+    const rows = (await Promise.all(result.files.map((file) => readRows(file.path)))).flat();
+    expect(rows.map((row) => row.opening_msg)).toEqual(EXPORTED);
+    expect(readFileSync(result.cardPath, 'utf8')).toContain(`| \`conversations\` | ${EXPORTED.length} | \`conversations/train-*.parquet\` |`);
   });
 
   it('reads back with DuckDB: message columns are STRUCT(role, content)[], every column typed, counts those of the card', async () => {
@@ -339,7 +353,7 @@ describe.each(DIALECTS)('agora export on $name', (dialect) => {
         expect(counted!.n).toBeGreaterThan(0);
       }
       const folder = join(result.cardPath, '..');
-      const [first] = (await connection.runAndReadAll(`SELECT conversation_a[1].role AS role, conversation_a[2].content AS content, epoch_ms(timestamp)::BIGINT AS ms FROM read_parquet('${join(folder, 'conversations', 'train.parquet')}') LIMIT 1`)).getRowObjectsJS();
+      const [first] = (await connection.runAndReadAll(`SELECT conversation_a[1].role AS role, conversation_a[2].content AS content, epoch_ms(timestamp)::BIGINT AS ms FROM read_parquet('${join(folder, 'conversations', 'train-00000.parquet')}') LIMIT 1`)).getRowObjectsJS();
       expect(first).toEqual({ role: 'system', content: 'clean voted', ms: BigInt(Date.parse('2026-11-01T10:00:00.000Z')) });
     } finally {
       connection.closeSync();

@@ -37,14 +37,14 @@ describe('agora export', () => {
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     expect(result.stdout.split('\n').filter(Boolean)).toEqual([
-      `${out}/votes/train.parquet\t2 rows`,
+      `${out}/votes/train-00000.parquet\t2 rows`,
       `${out}/votes/train.jsonl\t2 rows`,
-      `${out}/dpo/train.parquet\t2 rows`,
+      `${out}/dpo/train-00000.parquet\t2 rows`,
       `${out}/dpo/train.jsonl\t2 rows`,
       `${out}/README.md\tdataset card (2 conversations read)`,
     ]);
     expect(readFileSync(join(out, 'README.md'), 'utf8')).toContain('| `votes` | 2 |');
-    const ranked = await runAgora(['leaderboard', '--votes', join(out, 'votes', 'train.parquet'), '--format', 'json'], '', environment);
+    const ranked = await runAgora(['leaderboard', '--votes', join(out, 'votes', 'train-00000.parquet'), '--format', 'json'], '', environment);
     expect(ranked.code).toBe(0);
     expect(JSON.parse(ranked.stdout)).toMatchObject({ n_votes: 2, n_models: 2 });
   });

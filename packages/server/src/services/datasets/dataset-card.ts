@@ -1,4 +1,3 @@
-import { relative } from 'node:path';
 import type { ExclusionCounts } from '../../db/repositories/dataset.repository';
 import type { ColumnType } from './comparia-columns';
 import { DATASETS, type DatasetName } from './dataset-definitions';
@@ -54,9 +53,11 @@ const yamlString = (text: string): string => JSON.stringify(text);
 /** The Hugging Face dataset card (README.md): YAML header, subsets with row counts, columns, filtering and caveats. */
 export function buildDatasetCard(input: DatasetCardInput): string {
   const subsets = [...new Set(input.files.map((file) => file.dataset))];
-  const rowsOf = (dataset: DatasetName) => input.files.find((file) => file.dataset === dataset)?.rows ?? 0;
   // Hugging Face loads one format per config: Parquet when there is one.
-  const configFile = (dataset: DatasetName) => input.files.find((file) => file.dataset === dataset && file.format === 'parquet') ?? input.files.find((file) => file.dataset === dataset)!;
+  const configFormat = (dataset: DatasetName) => (input.files.some((file) => file.dataset === dataset && file.format === 'parquet') ? 'parquet' : 'jsonl');
+  const rowsOf = (dataset: DatasetName) =>
+    input.files.filter((file) => file.dataset === dataset && file.format === configFormat(dataset)).reduce((sum, file) => sum + file.rows, 0);
+  const configPath = (dataset: DatasetName) => `${dataset}/${configFormat(dataset) === 'parquet' ? 'train-*.parquet' : 'train.jsonl'}`;
   const languages = [...input.languages.entries()].filter(([code]) => code !== 'und').sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1));
   const largest = Math.max(0, ...subsets.map(rowsOf));
   const header = [
@@ -68,13 +69,13 @@ export function buildDatasetCard(input: DatasetCardInput): string {
     `size_categories:\n- ${sizeCategory(largest)}`,
     'pretty_name: Agora arena conversations and preferences',
     'configs:',
-    ...subsets.map((dataset) => `- config_name: ${dataset}\n  data_files:\n  - split: train\n    path: ${yamlString(relative(input.outDir, configFile(dataset).path))}`),
+    ...subsets.map((dataset) => `- config_name: ${dataset}\n  data_files:\n  - split: train\n    path: ${yamlString(configPath(dataset))}`),
     '---',
   ];
-  return [...header, '', ...body(input, subsets, rowsOf), ''].join('\n');
+  return [...header, '', ...body(input, subsets, rowsOf, configPath), ''].join('\n');
 }
 
-function body(input: DatasetCardInput, subsets: DatasetName[], rowsOf: (dataset: DatasetName) => number): string[] {
+function body(input: DatasetCardInput, subsets: DatasetName[], rowsOf: (dataset: DatasetName) => number, configPath: (dataset: DatasetName) => string): string[] {
   const lines = [
     '# Agora arena conversations and preferences',
     '',
@@ -86,10 +87,7 @@ function body(input: DatasetCardInput, subsets: DatasetName[], rowsOf: (dataset:
     '|---|---:|---|---|',
     ...subsets.map(
       (dataset) =>
-        `| \`${dataset}\` | ${rowsOf(dataset)} | ${input.files
-          .filter((file) => file.dataset === dataset)
-          .map((file) => `\`${relative(input.outDir, file.path)}\``)
-          .join(', ')} | ${DATASETS[dataset].description} |`,
+        `| \`${dataset}\` | ${rowsOf(dataset)} | ${[configPath(dataset), ...(input.files.some((file) => file.dataset === dataset && file.format === 'jsonl') && configPath(dataset).endsWith('.parquet') ? [`${dataset}/train.jsonl`] : [])].map((path) => `\`${path}\``).join(', ')} | ${DATASETS[dataset].description} |`,
     ),
     '',
     'Row counts are read from the files themselves.',

@@ -43,6 +43,8 @@ export interface DatasetExportSettings {
   batchSize?: number;
   /** Rows per Parquet row group (memory is about one group per dataset). */
   rowGroupRows?: number;
+  /** Rows per Parquet file (`train-00000.parquet`, …). */
+  fileRows?: number;
 }
 
 export interface ExportedFile {
@@ -113,8 +115,7 @@ export class DatasetExportService {
     for (const [dataset, datasetWriters] of writers) {
       for (const writer of datasetWriters) {
         writer.finish();
-        const format: DatasetFormat = writer.path.endsWith('.parquet') ? 'parquet' : 'jsonl';
-        files.push({ dataset, format, path: writer.path, rows: await countFileRows(writer.path) });
+        for (const path of writer.paths) files.push({ dataset, format: writer.format, path, rows: await countFileRows(path) });
       }
     }
     const card: DatasetCardInput = {
@@ -163,7 +164,9 @@ export class DatasetExportService {
       writers.set(
         dataset,
         request.formats.map((format) =>
-          format === 'parquet' ? parquetFileWriter(join(folder, 'train.parquet'), DATASETS[dataset].columns, this.settings.rowGroupRows ?? 2000, encodings) : jsonlFileWriter(join(folder, 'train.jsonl')),
+          format === 'parquet'
+            ? parquetFileWriter(DATASETS[dataset].columns, { folder, rowGroupRows: this.settings.rowGroupRows ?? 2000, fileRows: this.settings.fileRows ?? 100_000 }, encodings)
+            : jsonlFileWriter(join(folder, 'train.jsonl')),
         ),
       );
     }

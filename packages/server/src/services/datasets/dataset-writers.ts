@@ -7,10 +7,11 @@ import type { ChatMessage, DatasetColumn, DatasetRow } from './dataset-definitio
 export const DATASET_FORMATS = ['parquet', 'jsonl'] as const;
 export type DatasetFormat = (typeof DATASET_FORMATS)[number];
 
-/** Rows go in one by one; the file is complete after {@link DatasetFileWriter.finish}. */
+/** Rows go in one by one; the files are complete after {@link DatasetFileWriter.finish}. */
 export interface DatasetFileWriter {
-  readonly path: string;
-  readonly rows: number;
+  readonly format: DatasetFormat;
+  /** The files written so far, in order. */
+  readonly paths: readonly string[];
   add(row: DatasetRow): void;
   finish(): void;
 }
@@ -60,29 +61,29 @@ interface EncodedMessage {
   content: Uint8Array;
 }
 
+/** Where a message (list) keeps its UTF-8 form: a symbol key, so JSON and object spreads never see it. */
+const ENCODED = Symbol('utf8');
+
+type WithEncoded<T> = T & { [ENCODED]?: T extends ChatMessage ? EncodedMessage : EncodedMessage[] };
+
 /**
  * UTF-8 bytes of message lists, shared by every Parquet file of one export: the same messages
  * appear in several datasets (a conversation's answers are in conversations, votes, reactions, dpo,
- * reward…), and encoding each once instead of once per row saves a good part of the work. Keyed
- * by object identity (weakly), so entries go with the rows that use them.
+ * reward…), so each is encoded once, not once per row. The bytes hang on the message objects
+ * themselves and go when the rows that use them do.
  */
 export class Utf8Encodings {
   private readonly encoder = new TextEncoder();
   private readonly roles = new Map<string, Uint8Array>();
-  private readonly messages = new WeakMap<object, EncodedMessage>();
-  private readonly lists = new WeakMap<object, EncodedMessage[]>();
 
   messageList(list: readonly ChatMessage[]): EncodedMessage[] {
-    let encoded = this.lists.get(list);
-    if (encoded === undefined) {
-      encoded = list.map((message) => this.message(message));
-      this.lists.set(list, encoded);
-    }
-    return encoded;
+    const holder = list as WithEncoded<readonly ChatMessage[]>;
+    return (holder[ENCODED] ??= list.map((message) => this.message(message)));
   }
 
   private message(message: ChatMessage): EncodedMessage {
-    let encoded = this.messages.get(message);
+    const holder = message as WithEncoded<ChatMessage>;
+    let encoded = holder[ENCODED];
     if (encoded === undefined) {
       let role = this.roles.get(message.role);
       if (role === undefined) {
@@ -90,7 +91,7 @@ export class Utf8Encodings {
         this.roles.set(message.role, role);
       }
       encoded = { role, content: this.encoder.encode(message.content) };
-      this.messages.set(message, encoded);
+      holder[ENCODED] = encoded;
     }
     return encoded;
   }
@@ -121,37 +122,66 @@ const WITH_STATISTICS = new Set<ColumnType>(['int', 'float', 'bool', 'timestamp'
  */
 const brotli = (input: Uint8Array): Uint8Array => brotliCompressSync(input, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 1, [zlibConstants.BROTLI_PARAM_SIZE_HINT]: input.length } });
 
+/** Where the Parquet writers put their files and how they cut them. */
+export interface ParquetLayout {
+  /** `<folder>/train-00000.parquet`, `train-00001.parquet`, … */
+  folder: string;
+  rowGroupRows: number;
+  /** A file is closed after this many rows and the next one started (its footer stays small). */
+  fileRows: number;
+}
+
+/** The path of the n-th Parquet file of a dataset (Hugging Face's `train-*` shards). */
+export const parquetShardPath = (folder: string, index: number): string => `${folder}/train-${String(index).padStart(5, '0')}.parquet`;
+
 /**
- * Parquet in row groups of `rowGroupRows`: only one group's rows are held at a time, so memory is
- * bounded whatever the number of rows. No timestamps or random values: same rows, same bytes.
+ * Parquet in row groups of `rowGroupRows`, cut into files of `fileRows`: only one group's rows
+ * are held at a time, and the writer's per-group metadata (kept until the footer) only for one
+ * file, so memory is bounded whatever the number of rows. No timestamps or random values: same
+ * rows, same bytes.
  */
-export function parquetFileWriter(path: string, columns: readonly DatasetColumn[], rowGroupRows: number, encodings: Utf8Encodings): DatasetFileWriter {
-  const writer = new ParquetWriter({ writer: fileWriter(path), schema: parquetSchema(columns), codec: 'BROTLI', compressors: { BROTLI: brotli }, createdBy: 'agora export' });
+export function parquetFileWriter(columns: readonly DatasetColumn[], layout: ParquetLayout, encodings: Utf8Encodings): DatasetFileWriter {
+  const schema = parquetSchema(columns);
+  const paths: string[] = [];
+  const open = (): ParquetWriter => {
+    const path = parquetShardPath(layout.folder, paths.length);
+    paths.push(path);
+    return new ParquetWriter({ writer: fileWriter(path), schema, codec: 'BROTLI', compressors: { BROTLI: brotli }, createdBy: 'agora export' });
+  };
+  let writer: ParquetWriter | undefined;
   let pending: DatasetRow[] = [];
-  let rows = 0;
+  let fileRows = 0;
   const flush = (): void => {
     if (pending.length === 0) return;
     const group = pending;
     pending = [];
     const columnData = columns.map((column) => {
       const convert = parquetValue(column.type, encodings);
-      return { name: column.name, data: group.map((row) => convert(row[column.name] ?? null)), statistics: WITH_STATISTICS.has(column.type) };
+      // Answers are seldom repeated within a row group: trying a dictionary on them costs more than it saves.
+      const encoding = column.type === 'messages' ? ('PLAIN' as const) : undefined;
+      return { name: column.name, data: group.map((row) => convert(row[column.name] ?? null)), statistics: WITH_STATISTICS.has(column.type), encoding };
     });
+    writer ??= open();
     void writer.write({ columnData, rowGroupSize: group.length });
   };
   return {
-    path,
-    get rows() {
-      return rows;
-    },
+    format: 'parquet',
+    paths,
     add(row) {
       pending.push(row);
-      rows++;
-      if (pending.length >= rowGroupRows) flush();
+      fileRows++;
+      if (pending.length >= layout.rowGroupRows || fileRows >= layout.fileRows) flush();
+      if (fileRows >= layout.fileRows) {
+        writer!.finish();
+        writer = undefined;
+        fileRows = 0;
+      }
     },
     finish() {
       flush();
-      writer.finish();
+      // An empty dataset still gets its (empty) file, so that the card's config points at something.
+      (writer ?? (paths.length === 0 ? open() : undefined))?.finish();
+      writer = undefined;
     },
   };
 }
@@ -160,20 +190,16 @@ export function parquetFileWriter(path: string, columns: readonly DatasetColumn[
 export function jsonlFileWriter(path: string): DatasetFileWriter {
   const fd = openSync(path, 'w');
   let buffer = '';
-  let rows = 0;
   const flush = (): void => {
     if (buffer.length === 0) return;
     writeSync(fd, buffer);
     buffer = '';
   };
   return {
-    path,
-    get rows() {
-      return rows;
-    },
+    format: 'jsonl',
+    paths: [path],
     add(row) {
       buffer += `${JSON.stringify(row)}\n`;
-      rows++;
       if (buffer.length >= 1 << 20) flush();
     },
     finish() {
