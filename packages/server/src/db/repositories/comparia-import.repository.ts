@@ -93,37 +93,41 @@ async function insertChunked<T>(rows: T[], insert: (chunk: T[]) => Promise<unkno
   for (let start = 0; start < rows.length; start += INSERT_CHUNK) await insert(rows.slice(start, start + INSERT_CHUNK));
 }
 
+/** Runs a lookup by a list of ids in chunks (bound-parameter limits) and concatenates the rows. */
+async function selectChunked<T>(ids: readonly string[], select: (chunk: string[]) => Promise<T[]>): Promise<T[]> {
+  const rows: T[] = [];
+  for (let start = 0; start < ids.length; start += INSERT_CHUNK) rows.push(...(await select(ids.slice(start, start + INSERT_CHUNK))));
+  return rows;
+}
+
 /** Writes of `agora import comparia`: imported duels, their turns, votes and reactions. */
 export class ComparIaImportRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
   /** The duels of `source` already stored under these external ids. */
   async findDuels(source: string, externalIds: readonly string[]): Promise<Map<string, StoredDuel>> {
-    const found = new Map<string, StoredDuel>();
-    for (let start = 0; start < externalIds.length; start += INSERT_CHUNK) {
-      const rows = await this.db
+    const rows = await selectChunked(externalIds, (chunk) =>
+      this.db
         .selectFrom('duels')
         .select(['id', 'external_id', 'status', 'visitor_hash', 'mode', 'model_a', 'model_b', 'chosen_models', 'created_at', 'turn_count', 'source_meta'])
         .where('source', '=', source)
-        .where('external_id', 'in', externalIds.slice(start, start + INSERT_CHUNK))
-        .execute();
-      for (const row of rows) {
-        found.set(row.external_id!, {
-          id: row.id,
-          externalId: row.external_id!,
-          status: row.status,
-          visitorHash: row.visitor_hash,
-          mode: row.mode,
-          modelA: row.model_a,
-          modelB: row.model_b,
-          chosenModels: row.chosen_models,
-          createdAt: row.created_at,
-          turnCount: row.turn_count,
-          sourceMeta: row.source_meta,
-        });
-      }
-    }
-    return found;
+        .where('external_id', 'in', chunk)
+        .execute(),
+    );
+    const stored = rows.map((row): StoredDuel => ({
+      id: row.id,
+      externalId: row.external_id!,
+      status: row.status,
+      visitorHash: row.visitor_hash,
+      mode: row.mode,
+      modelA: row.model_a,
+      modelB: row.model_b,
+      chosenModels: row.chosen_models,
+      createdAt: row.created_at,
+      turnCount: row.turn_count,
+      sourceMeta: row.source_meta,
+    }));
+    return new Map(stored.map((duel) => [duel.externalId, duel]));
   }
 
   /** Inserts new duels with their turns and sides, in a few multi-row statements. */
@@ -233,41 +237,36 @@ export class ComparIaImportRepository {
   }
 
   async markVoted(duelIds: readonly string[]): Promise<void> {
-    for (let start = 0; start < duelIds.length; start += INSERT_CHUNK) {
-      await this.db.updateTable('duels').set({ status: 'voted' }).where('id', 'in', duelIds.slice(start, start + INSERT_CHUNK)).execute();
-    }
+    await insertChunked([...duelIds], (chunk) => this.db.updateTable('duels').set({ status: 'voted' }).where('id', 'in', chunk).execute());
   }
 
   /** The stored votes of these duels, by duel id. */
   async findVotes(duelIds: readonly string[]): Promise<Map<string, ImportedVote>> {
-    const found = new Map<string, ImportedVote>();
-    for (let start = 0; start < duelIds.length; start += INSERT_CHUNK) {
-      const rows = await this.db
+    const rows = await selectChunked(duelIds, (chunk) =>
+      this.db
         .selectFrom('votes')
         .select(['duel_id', 'choice', 'model_a', 'model_b', 'tags_a', 'tags_b', 'comment_a', 'comment_b', 'mode', 'created_at', 'style_a', 'style_b', 'tokens_a', 'tokens_b', 'source_meta'])
-        .where('duel_id', 'in', duelIds.slice(start, start + INSERT_CHUNK))
-        .execute();
-      for (const row of rows) {
-        found.set(row.duel_id, {
-          duelId: row.duel_id,
-          choice: row.choice,
-          modelA: row.model_a,
-          modelB: row.model_b,
-          tagsA: row.tags_a,
-          tagsB: row.tags_b,
-          commentA: row.comment_a,
-          commentB: row.comment_b,
-          mode: row.mode,
-          createdAt: row.created_at,
-          styleA: row.style_a,
-          styleB: row.style_b,
-          tokensA: row.tokens_a,
-          tokensB: row.tokens_b,
-          sourceMeta: row.source_meta,
-        });
-      }
-    }
-    return found;
+        .where('duel_id', 'in', chunk)
+        .execute(),
+    );
+    const votes = rows.map((row): ImportedVote => ({
+      duelId: row.duel_id,
+      choice: row.choice,
+      modelA: row.model_a,
+      modelB: row.model_b,
+      tagsA: row.tags_a,
+      tagsB: row.tags_b,
+      commentA: row.comment_a,
+      commentB: row.comment_b,
+      mode: row.mode,
+      createdAt: row.created_at,
+      styleA: row.style_a,
+      styleB: row.style_b,
+      tokensA: row.tokens_a,
+      tokensB: row.tokens_b,
+      sourceMeta: row.source_meta,
+    }));
+    return new Map(votes.map((vote) => [vote.duelId, vote]));
   }
 
   async insertVotes(votes: readonly ImportedVote[]): Promise<void> {
@@ -301,43 +300,41 @@ export class ComparIaImportRepository {
     );
   }
 
-  /** The stored reactions of these duels, keyed `duelId|turn|side`. */
-  async findReactions(duelIds: readonly string[]): Promise<Map<string, ImportedReaction>> {
-    const found = new Map<string, ImportedReaction>();
-    for (let start = 0; start < duelIds.length; start += INSERT_CHUNK) {
-      const rows = await this.db
+  /** The stored reactions of these duels. */
+  async findReactions(duelIds: readonly string[]): Promise<ImportedReaction[]> {
+    const rows = await selectChunked(duelIds, (chunk) =>
+      this.db
         .selectFrom('reactions')
         .select(['duel_id', 'turn', 'side', 'model_id', 'value', 'tags', 'comment', 'created_at', 'source_meta'])
-        .where('duel_id', 'in', duelIds.slice(start, start + INSERT_CHUNK))
-        .execute();
-      for (const row of rows) {
-        found.set(reactionKey(row.duel_id, row.turn, row.side), {
-          duelId: row.duel_id,
-          turn: row.turn,
-          side: row.side as 'a' | 'b',
-          modelId: row.model_id,
-          value: row.value as 'like' | 'dislike',
-          tags: row.tags,
-          comment: row.comment,
-          createdAt: row.created_at,
-          sourceMeta: row.source_meta,
-        });
-      }
-    }
-    return found;
+        .where('duel_id', 'in', chunk)
+        .execute(),
+    );
+    return rows.map((row) => ({
+      duelId: row.duel_id,
+      turn: row.turn,
+      side: row.side as 'a' | 'b',
+      modelId: row.model_id,
+      value: row.value as 'like' | 'dislike',
+      tags: row.tags,
+      comment: row.comment,
+      createdAt: row.created_at,
+      sourceMeta: row.source_meta,
+    }));
   }
 
   /** The annotations of these duels, by duel id (written through the annotation repository). */
   async findTopics(duelIds: readonly string[]): Promise<Map<string, StoredTopics>> {
-    const found = new Map<string, StoredTopics>();
-    for (let start = 0; start < duelIds.length; start += INSERT_CHUNK) {
-      const rows = await this.db
+    const rows = await selectChunked(duelIds, (chunk) =>
+      this.db
         .selectFrom('conversation_annotations')
         .select(['duel_id', 'model_id', 'status', 'contains_pii', 'turns_annotated', 'languages', 'categories', 'keywords', 'short_summary', 'updated_at'])
-        .where('duel_id', 'in', duelIds.slice(start, start + INSERT_CHUNK))
-        .execute();
-      for (const row of rows) {
-        found.set(row.duel_id, {
+        .where('duel_id', 'in', chunk)
+        .execute(),
+    );
+    return new Map(
+      rows.map((row) => [
+        row.duel_id,
+        {
           modelId: row.model_id,
           status: row.status,
           containsPii: row.contains_pii,
@@ -347,10 +344,9 @@ export class ComparIaImportRepository {
           keywords: row.keywords,
           shortSummary: row.short_summary,
           updatedAt: row.updated_at,
-        });
-      }
-    }
-    return found;
+        },
+      ]),
+    );
   }
 
   /** Inserts reactions, or replaces the one already on the same answer (at most one per answer in a call). */
@@ -400,6 +396,3 @@ export interface StoredTopics {
   shortSummary: string | null;
   updatedAt: string;
 }
-
-/** The key of one answer's reaction in {@link ComparIaImportRepository.findReactions}. */
-export const reactionKey = (duelId: string, turn: number, side: string): string => `${duelId}|${turn}|${side}`;

@@ -1,5 +1,4 @@
 import type { ComparIaImportRepository, ImportedDuel, ImportedReaction, ImportedVote, StoredDuel, StoredTopics } from '../../db/repositories/comparia-import.repository';
-import { reactionKey } from '../../db/repositories/comparia-import.repository';
 import type { Repositories, Store } from '../../db/unit-of-work';
 import type { ComparIaTable } from '../datasets/comparia-columns';
 import { loadTokenCounter } from '../count-tokens';
@@ -126,7 +125,8 @@ async function applyBatch(repositories: Repositories, batch: PendingRow[], summa
   const known = await imports.findDuels(COMPARIA_SOURCE, [...new Set(rows.map((row) => row.duel.externalId))]);
   const duelIds = [...new Set(rows.map((row) => row.duel.id))];
   const votes = summary.dataset === 'votes' ? await imports.findVotes(duelIds) : new Map<string, ImportedVote>();
-  const reactions = summary.dataset === 'reactions' ? await imports.findReactions(duelIds) : new Map<string, ImportedReaction>();
+  const reactions = new Map<string, ImportedReaction>();
+  if (summary.dataset === 'reactions') for (const reaction of await imports.findReactions(duelIds)) reactions.set(reactionKey(reaction), reaction);
   const writes: BatchWrites = { duels: new Map(), votes: [], voted: [], reactions: new Map(), topics: [] };
   const count = (outcome: 'inserted' | 'updated' | 'present'): void => {
     summary[outcome] += 1;
@@ -153,7 +153,7 @@ async function applyBatch(repositories: Repositories, batch: PendingRow[], summa
       else summary.skipped['another vote for this conversation'] = (summary.skipped['another vote for this conversation'] ?? 0) + 1;
     } else {
       const { reaction } = row;
-      const key = reactionKey(reaction.duelId, reaction.turn, reaction.side);
+      const key = reactionKey(reaction);
       const existing = reactions.get(key);
       if (existing !== undefined && sameRecord(existing, reaction)) {
         count('present');
@@ -212,6 +212,9 @@ async function ensureDuel(imports: ComparIaImportRepository, known: Map<string, 
   }
   return stored;
 }
+
+/** One answer's reaction: a duel, a turn, a side. */
+const reactionKey = (reaction: ImportedReaction): string => `${reaction.duelId}|${reaction.turn}|${reaction.side}`;
 
 function storedOf(duel: ImportedDuel, status: string): StoredDuel {
   const { id, externalId, visitorHash, mode, modelA, modelB, chosenModels, createdAt, sourceMeta } = duel;
