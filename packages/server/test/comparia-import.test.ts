@@ -156,6 +156,52 @@ for (const dialect of DIALECTS) {
       expect(await dumpStore(jsonlStore.location)).toEqual(before);
     });
 
+    it('rewrites rows that changed (a duel keeps its status), skips a second vote on a pair, and fills in a conversation first seen in a vote', async () => {
+      const fresh = await dialect.create();
+      try {
+        const write = (name: string, rows: Record<string, unknown>[]) => {
+          const path = join(directory, `${dialect.name}-${name}.jsonl`);
+          writeFileSync(path, rows.map((row) => JSON.stringify(row)).join('\n'));
+          return path;
+        };
+        const read = (dataset: string) => readFileSync(`${fixtures}${dataset}.jsonl`, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+        const [conversations, votes, reactions] = [read('conversations'), read('votes'), read('reactions')];
+        const run = async (files: ComparIaFiles) => {
+          const store = await openTestStore(fresh.location);
+          try {
+            return (await new ComparIaImportService(store).importFiles(files)).map((summary) => [summary.dataset, summary.inserted, summary.updated, summary.present, summary.skipped, summary.conversationsCreated]);
+          } finally {
+            await store.close();
+          }
+        };
+        // the vote first: its conversation is created from the vote row, then the conversations file completes it
+        expect(await run({ votes: write('vote-p1', [votes[0]!]) })).toEqual([['votes', 1, 0, 0, {}, 1]]);
+        expect(await run({ conversations: write('conversations', conversations) })).toEqual([['conversations', 3, 1, 0, {}, 0]]);
+        let dump = await dumpStore(fresh.location);
+        const p1 = () => dump.duels!.find((row) => row.external_id === 'p1')!;
+        expect(p1()).toMatchObject({ status: 'voted', mode: 'random' });
+        expect(JSON.parse(p1().source_meta as string)).toMatchObject({ id: '100', conv_a_id: 'ca1' });
+        expect(dump.conversation_annotations).toHaveLength(4);
+
+        // a conversation row with other values; another vote on the same pair; a changed reaction
+        const changed = { ...conversations[0]!, mode: 'big-vs-small' };
+        const secondVote = { ...votes[0]!, id: 99, chosen_model_name: votes[0]!.model_b_name };
+        const changedReaction = { ...reactions[0]!, liked: false, disliked: true };
+        expect(await run({ conversations: write('changed', [changed]), votes: write('second-vote', [secondVote]), reactions: write('reactions', reactions) })).toEqual([
+          ['conversations', 0, 1, 0, {}, 0],
+          ['votes', 0, 0, 0, { 'another vote for this conversation': 1 }, 0],
+          ['reactions', 4, 0, 0, { 'no like or dislike': 1 }, 1],
+        ]);
+        expect(await run({ reactions: write('changed-reaction', [changedReaction]) })).toEqual([['reactions', 0, 1, 0, {}, 0]]);
+        dump = await dumpStore(fresh.location);
+        expect(p1()).toMatchObject({ status: 'voted', mode: 'big-vs-small' });
+        expect(dump.votes!.find((row) => row.duel_id === importedDuelId('p1'))).toMatchObject({ choice: 'a', mode: 'big-vs-small' });
+        expect(dump.reactions!.find((row) => row.duel_id === importedDuelId('p1') && row.turn === 2)).toMatchObject({ value: 'dislike' });
+      } finally {
+        await fresh.drop();
+      }
+    });
+
     it('ranks the imported votes with `agora leaderboard` (store mode)', async () => {
       const outcome = await runAgora(['leaderboard', '--format', 'json'], '', { DATABASE_URL: databaseUrl(jsonlStore.location) });
       expect(outcome.stderr).toBe('');
