@@ -1,7 +1,10 @@
 /**
  * Arena benchmark (issue 2): against the fake upstream streaming at a realistic pace, in processes
  * of their own (arena server, fake upstream, and this load generator), all on loopback:
- *  1. the time to first token the arena adds over calling the upstream directly (p50, p99) at 200 concurrent duels;
+ *  1. the time to first token the arena adds over calling the upstream directly (p50, p99) at 200 concurrent duels:
+ *     per call, the first token's arrival at the client minus the upstream's own time to first token
+ *     (timestamps from the fake upstream for that very call), through the arena and directly, so that
+ *     the upstream's own lateness on a shared machine is counted in neither;
  *  2. how many concurrent streaming duels the arena sustains, and its peak RSS;
  *  3. acknowledged votes per second over HTTP, on SQLite and on PostgreSQL.
  */
@@ -23,7 +26,7 @@ interface Child {
 }
 
 function startChild(script: string, environment: Record<string, string>, readyPattern: RegExp, args: string[] = []): Promise<{ child: Child; match: RegExpMatchArray }> {
-  const child = spawn(process.execPath, ['--import', tsx, script, ...args], { env: { ...process.env, ...environment }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', tsx, script, ...args], { env: { ...process.env, ...environment }, stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
   return new Promise((resolve, reject) => {
     let output = '';
     child.stdout!.on('data', (chunk: Buffer) => {
@@ -86,7 +89,7 @@ function postJson(url: string, body: string): Promise<{ status: number; text: st
 }
 
 const quantile = (values: number[], q: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
+  const sorted = values.filter((value) => !Number.isNaN(value)).sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
 };
 const format = (ms: number) => `${ms.toFixed(2)} ms`;
@@ -101,30 +104,46 @@ function rssMb(pid: number): number {
   }
 }
 
-/** Time to first content chunk of one direct streaming call to the upstream. */
-async function directFirstToken(upstreamUrl: string, model: string): Promise<number> {
-  const started = performance.now();
-  const response = await fetch(`${upstreamUrl}/chat/completions`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ model, stream: true, messages: [{ role: 'user', content: 'Bonjour' }] }),
+/** Milliseconds since the epoch, sub-millisecond: comparable with the fake upstream's timestamps (same machine). */
+const wallClock = () => performance.timeOrigin + performance.now();
+
+/** One call as the client saw it: when it started and when its first token arrived (wall clock, ms). */
+interface ClientCall {
+  tag: string;
+  startedAt: number;
+  firstTokenAt: number;
+}
+
+/**
+ * One direct streaming call to the upstream, with the same client and the same kind of frame search
+ * as the calls through the arena, so that the two differ only by the arena.
+ */
+function directCall(upstreamUrl: string, model: string, tag: string): Promise<ClientCall> {
+  const body = JSON.stringify({ model, stream: true, messages: [{ role: 'user', content: `Bonjour #${tag}` }] });
+  const startedAt = wallClock();
+  let firstTokenAt = Number.NaN;
+  return new Promise((resolve, reject) => {
+    const call = request(`${upstreamUrl}/chat/completions`, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (response) => {
+      let tail = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => {
+        const text = tail + chunk;
+        if (Number.isNaN(firstTokenAt) && /"content":"[^"]/.test(text)) firstTokenAt = wallClock();
+        tail = text.slice(-64);
+      });
+      response.on('end', () => resolve({ tag, startedAt, firstTokenAt }));
+      response.on('error', reject);
+    });
+    call.once('error', reject);
+    call.end(body);
   });
-  const reader = response.body!.getReader();
-  const decoder = new TextDecoder();
-  let text = '';
-  let firstToken: number | undefined;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    text += decoder.decode(value, { stream: true });
-    if (firstToken === undefined && /"content":"[^"]/.test(text)) firstToken = performance.now() - started;
-  }
-  return firstToken ?? Number.NaN;
 }
 
 interface DuelTiming {
   firstToken: { a: number; b: number };
   complete: boolean;
+  /** Both sides as client calls (wall clock), for the comparison with the upstream's own timestamps. */
+  calls: ClientCall[];
 }
 
 /**
@@ -132,11 +151,13 @@ interface DuelTiming {
  * generator only looks for the frames it times (plain string search, Node's HTTP client): the
  * parsing of every frame with the contract schema is what the tests check, not what is measured here.
  */
-async function arenaDuel(arenaUrl: string, body: Record<string, unknown>): Promise<DuelTiming> {
+async function arenaDuel(arenaUrl: string, body: { prompt: string } & Record<string, unknown>, tag?: string): Promise<DuelTiming> {
+  const startedAt = wallClock();
   const started = performance.now();
-  const created = await postJson(`${arenaUrl}/api/v1/duels`, JSON.stringify(body));
+  const created = await postJson(`${arenaUrl}/api/v1/duels`, JSON.stringify(tag === undefined ? body : { ...body, prompt: `${body.prompt} #${tag}` }));
   const { id } = JSON.parse(created.text) as { id: string };
   const firstToken = { a: Number.NaN, b: Number.NaN };
+  const firstTokenAt = { a: Number.NaN, b: Number.NaN };
   let complete = false;
   await new Promise<void>((resolve, reject) => {
     const call = request(`${arenaUrl}/api/v1/duels/${id}/stream`, { agent }, (response) => {
@@ -145,7 +166,10 @@ async function arenaDuel(arenaUrl: string, body: Record<string, unknown>): Promi
       response.on('data', (chunk: string) => {
         const text = tail + chunk;
         for (const side of ['a', 'b'] as const) {
-          if (Number.isNaN(firstToken[side]) && text.includes(`event: text-delta\ndata: {"side":"${side}"`)) firstToken[side] = performance.now() - started;
+          if (Number.isNaN(firstToken[side]) && text.includes(`event: text-delta\ndata: {"side":"${side}"`)) {
+            firstToken[side] = performance.now() - started;
+            firstTokenAt[side] = wallClock();
+          }
         }
         if (text.includes('"status":"complete"')) complete = true;
         tail = text.slice(-64);
@@ -156,15 +180,47 @@ async function arenaDuel(arenaUrl: string, body: Record<string, unknown>): Promi
     call.once('error', reject);
     call.end();
   });
-  return { firstToken, complete };
+  const calls = (['a', 'b'] as const).map((side) => ({ tag: tag ?? '', startedAt, firstTokenAt: firstTokenAt[side] }));
+  return { firstToken, complete, calls };
+}
+
+interface UpstreamTiming {
+  receivedAt: number;
+  firstChunkAt: number | null;
+}
+
+/** What the fake upstream recorded of the tagged calls since the last time it was asked. */
+function upstreamTimings(fake: Child): Promise<Map<string, UpstreamTiming[]>> {
+  return new Promise((resolve) => {
+    fake.process.once('message', (message: { timings: Record<string, UpstreamTiming[]> }) => resolve(new Map(Object.entries(message.timings))));
+    fake.process.send({ timings: true });
+  });
+}
+
+/**
+ * Per call, the time to first token the client saw minus the upstream's own time to first token
+ * (from receiving the request to writing its first content chunk): what lies between the client and
+ * the upstream, measured on the same call at the same moment, so that the upstream's own delays (its
+ * timers firing late on a busy machine) count on neither side. The two calls of a duel are matched to
+ * the two upstream requests in order of first token (the side-to-model mapping is blind).
+ */
+function overheadPerCall(calls: ClientCall[], upstream: Map<string, UpstreamTiming[]>): number[] {
+  const byTag = new Map<string, ClientCall[]>();
+  for (const call of calls) byTag.set(call.tag, [...(byTag.get(call.tag) ?? []), call]);
+  return [...byTag].flatMap(([tag, clientCalls]) => {
+    const served = (upstream.get(tag) ?? []).filter((timing) => timing.firstChunkAt !== null).sort((x, y) => x.firstChunkAt! - y.firstChunkAt!);
+    const seen = [...clientCalls].sort((x, y) => x.firstTokenAt - y.firstTokenAt);
+    if (served.length !== seen.length) return seen.map(() => Number.NaN);
+    return seen.map((call, index) => call.firstTokenAt - call.startedAt - (served[index]!.firstChunkAt! - served[index]!.receivedAt));
+  });
 }
 
 /**
  * Starts `launch` at a steady rate for `seconds`, and keeps the results of the launches made after
  * the first `warmupSeconds` (once the number of duels in flight has reached its steady level).
  */
-async function steadyArrivals(ratePerSecond: number, seconds: number, warmupSeconds: number, launch: (index: number) => Promise<number[]>): Promise<number[]> {
-  const results: Promise<number[]>[] = [];
+async function steadyArrivals<T>(ratePerSecond: number, seconds: number, warmupSeconds: number, launch: (index: number) => Promise<T[]>): Promise<T[]> {
+  const results: Promise<T[]>[] = [];
   const started = performance.now();
   for (let index = 0; index < ratePerSecond * seconds; index += 1) {
     const due = started + (index * 1000) / ratePerSecond;
@@ -176,23 +232,32 @@ async function steadyArrivals(ratePerSecond: number, seconds: number, warmupSeco
   return (await Promise.all(results)).flat();
 }
 
-async function addedFirstToken(arenaUrl: string, upstreamUrl: string, concurrency: number): Promise<void> {
+async function addedFirstToken(arenaUrl: string, upstreamUrl: string, fake: Child, concurrency: number): Promise<void> {
   // Duels arrive at the rate that keeps `concurrency` of them streaming (Little's law), as on a busy
   // arena, rather than all in the same millisecond; the baseline makes the same upstream calls at the same rate.
   const duelSeconds = (pace.firstTokenMs + (pace.answerTokens / pace.tokensPerSecond) * 1000) / 1000;
   const rate = concurrency / duelSeconds;
   const [seconds, warmup] = [3 * duelSeconds, duelSeconds];
   await Promise.all(Array.from({ length: 20 }, (_, index) => arenaDuel(arenaUrl, { prompt: 'échauffement', mode: 'custom', models: [`paced-${index % 6}`, `paced-${(index + 1) % 6}`] })));
-  const direct = await steadyArrivals(rate, seconds, warmup, (index) => Promise.all([directFirstToken(upstreamUrl, `paced-${index % 6}`), directFirstToken(upstreamUrl, `paced-${(index + 1) % 6}`)]));
+  const direct = await steadyArrivals(rate, seconds, warmup, (index) => Promise.all([directCall(upstreamUrl, `paced-${index % 6}`, `d${index}a`), directCall(upstreamUrl, `paced-${(index + 1) % 6}`, `d${index}b`)]));
+  const directOverhead = overheadPerCall(direct, await upstreamTimings(fake));
   const viaArena = await steadyArrivals(rate, seconds, warmup, async (index) => {
-    const timing = await arenaDuel(arenaUrl, { prompt: 'Bonjour', mode: 'custom', models: [`paced-${index % 6}`, `paced-${(index + 1) % 6}`] });
-    return [timing.firstToken.a, timing.firstToken.b];
+    const timing = await arenaDuel(arenaUrl, { prompt: 'Bonjour', mode: 'custom', models: [`paced-${index % 6}`, `paced-${(index + 1) % 6}`] }, `v${index}`);
+    return timing.calls;
   });
-  const [directP50, directP99, arenaP50, arenaP99] = [quantile(direct, 0.5), quantile(direct, 0.99), quantile(viaArena, 0.5), quantile(viaArena, 0.99)];
+  const arenaOverhead = overheadPerCall(viaArena, await upstreamTimings(fake));
+  const firstTokens = (calls: ClientCall[]) => calls.map((call) => call.firstTokenAt - call.startedAt);
+  const [directP50, directP99, arenaP50, arenaP99] = [quantile(firstTokens(direct), 0.5), quantile(firstTokens(direct), 0.99), quantile(firstTokens(viaArena), 0.5), quantile(firstTokens(viaArena), 0.99)];
+  const [directOverheadP50, directOverheadP99, arenaOverheadP50, arenaOverheadP99] = [quantile(directOverhead, 0.5), quantile(directOverhead, 0.99), quantile(arenaOverhead, 0.5), quantile(arenaOverhead, 0.99)];
+  const unmatched = [...directOverhead, ...arenaOverhead].filter(Number.isNaN).length;
   console.log(`time to first token at ${concurrency} concurrent duels (${rate.toFixed(1)} new duels/s; upstream first-token delay ${pace.firstTokenMs} ms, ${pace.tokensPerSecond} tokens/s):`);
-  console.log(`  direct to upstream   p50 ${format(directP50)}  p99 ${format(directP99)}  (n=${direct.length}, the same two calls per duel at the same rate)`);
+  console.log(`  direct to upstream   p50 ${format(directP50)}  p99 ${format(directP99)}  (n=${direct.length}, the same two calls per duel at the same rate, same client)`);
   console.log(`  through the arena    p50 ${format(arenaP50)}  p99 ${format(arenaP99)}  (n=${viaArena.length}, from POST /duels to the first text-delta of each side)`);
-  console.log(`  added by the arena   p50 ${format(arenaP50 - directP50)}  p99 ${format(arenaP99 - directP99)}   goals: p50 ≤ 2 ms, p99 ≤ 20 ms`);
+  console.log(`  difference           p50 ${format(arenaP50 - directP50)}  p99 ${format(arenaP99 - directP99)}   (includes the upstream's own delays, which differ between the two runs on a shared machine)`);
+  console.log('  per call, time to first token minus the upstream\'s own (request received → first chunk written), same call:');
+  console.log(`    direct             p50 ${format(directOverheadP50)}  p99 ${format(directOverheadP99)}`);
+  console.log(`    through the arena  p50 ${format(arenaOverheadP50)}  p99 ${format(arenaOverheadP99)}${unmatched > 0 ? `  (${unmatched} calls without upstream timings)` : ''}`);
+  console.log(`  added by the arena   p50 ${format(arenaOverheadP50 - directOverheadP50)}  p99 ${format(arenaOverheadP99 - directOverheadP99)}   goals: p50 ≤ 2 ms, p99 ≤ 20 ms`);
 }
 
 async function concurrentDuels(arena: { child: Child; baseUrl: string }, concurrency: number): Promise<void> {
@@ -272,7 +337,7 @@ export async function run(): Promise<void> {
     writeFileSync(pacedPath, catalogue(upstreamUrl, 'paced'));
     const arena = await startArena(`sqlite:${join(folder, 'paced.db')}`, pacedPath);
     try {
-      await addedFirstToken(arena.baseUrl, upstreamUrl, 200);
+      await addedFirstToken(arena.baseUrl, upstreamUrl, fake, 200);
       for (const concurrency of [500, 750]) await concurrentDuels(arena, concurrency);
     } finally {
       await arena.child.stop();

@@ -3,8 +3,13 @@
  * arena's. Models `paced-N` stream an answer at a realistic pace after a fixed first-token delay
  * (FAKE_FIRST_TOKEN_MS, FAKE_TOKENS_PER_SECOND, FAKE_ANSWER_TOKENS); models `instant-N` answer a few
  * tokens at once. Prints `ready <port>` when listening.
+ *
+ * Requests whose last prompt ends with a tag (` #<tag>`) are timed: asked `{ timings: true }` over the
+ * IPC channel, the process answers, per tag, when each such request arrived and when its first content
+ * chunk was written, so that the bench can tell the upstream's own time to first token from the time
+ * added on the way to the client.
  */
-import { FakeUpstream } from '../test/fake-upstream/fake-upstream';
+import { FakeUpstream, type FakeRequest } from '../test/fake-upstream/fake-upstream';
 
 const fake = await new FakeUpstream().start(0);
 const answer = Array.from({ length: Number(process.env.FAKE_ANSWER_TOKENS ?? 200) }, (_, index) => `mot${index}`).join(' ');
@@ -12,7 +17,29 @@ for (let index = 0; index < 6; index += 1) {
   fake.behave(`paced-${index}`, { firstTokenDelayMs: Number(process.env.FAKE_FIRST_TOKEN_MS ?? 200), tokensPerSecond: Number(process.env.FAKE_TOKENS_PER_SECOND ?? 30), text: answer });
   fake.behave(`instant-${index}`, { text: 'Une réponse courte et immédiate.' });
 }
-// The bench never reads the request log: keep memory flat over long runs.
-setInterval(() => fake.requests.splice(0, fake.requests.length), 1000).unref();
+
+const tagged = new Map<string, FakeRequest[]>();
+const tagOf = (request: FakeRequest): string | undefined => {
+  const messages = request.body.messages as { content?: unknown }[] | undefined;
+  const prompt = messages?.at(-1)?.content;
+  return typeof prompt === 'string' ? prompt.match(/ #(\S+)$/)?.[1] : undefined;
+};
+// The bench never reads the request log: keep memory flat over long runs (tagged requests are kept until asked for).
+setInterval(() => {
+  for (const request of fake.requests.splice(0, fake.requests.length)) {
+    const tag = tagOf(request);
+    if (tag !== undefined) tagged.set(tag, [...(tagged.get(tag) ?? []), request]);
+  }
+}, 1000).unref();
+process.on('message', (message: { timings?: boolean }) => {
+  if (!message.timings) return;
+  for (const request of fake.requests.splice(0, fake.requests.length)) {
+    const tag = tagOf(request);
+    if (tag !== undefined) tagged.set(tag, [...(tagged.get(tag) ?? []), request]);
+  }
+  const timings = Object.fromEntries([...tagged].map(([tag, requests]) => [tag, requests.map((request) => ({ receivedAt: request.receivedAt, firstChunkAt: request.firstChunkAt ?? null }))]));
+  tagged.clear();
+  process.send?.({ timings });
+});
 process.stdout.write(`ready ${new URL(fake.baseUrl).port}\n`);
 process.on('SIGTERM', () => void fake.stop().then(() => process.exit(0)));

@@ -38,7 +38,12 @@ export interface FakeRequest {
   aborted: boolean;
   completed: boolean;
   chunksSent: number;
+  /** When the request arrived and when its first content chunk was written, in ms since the epoch (sub-millisecond, comparable across processes of one machine). */
+  receivedAt: number;
+  firstChunkAt?: number;
 }
+
+const wallClock = () => performance.timeOrigin + performance.now();
 
 const defaultText = (prompt: string) =>
   `Here is a short answer about "${prompt.slice(0, 60)}". It has **two** paragraphs and a list:\n\n- first point\n- second point\n\nThat is all.`;
@@ -85,6 +90,7 @@ export class FakeUpstream {
   }
 
   private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const receivedAt = wallClock();
     const protocol = request.url?.endsWith('/chat/completions') ? 'openai' : request.url?.endsWith('/messages') ? 'anthropic' : undefined;
     if (request.method !== 'POST' || !protocol) {
       response.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"message":"not found"}}');
@@ -98,7 +104,7 @@ export class FakeUpstream {
       return;
     }
     const model = String(body.model);
-    const record: FakeRequest = { protocol, model, body, headers: request.headers, aborted: false, completed: false, chunksSent: 0 };
+    const record: FakeRequest = { protocol, model, body, headers: request.headers, aborted: false, completed: false, chunksSent: 0, receivedAt };
     this.requests.push(record);
     const behaviour = { ...this.defaultBehaviour, ...this.behaviours.get(model) };
     response.on('close', () => {
@@ -145,6 +151,7 @@ async function streamAnswer(writer: ProtocolWriter, response: ServerResponse, re
     if (record.chunksSent === behaviour.malformedAfterChunks) writer.malformed();
     if (kind === 'reasoning') writer.reasoning(delta);
     else writer.text(delta);
+    if (record.chunksSent === 0) record.firstChunkAt = wallClock();
     record.chunksSent += 1;
     if (pause > 0) await sleep(pause);
   }
