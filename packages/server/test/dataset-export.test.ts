@@ -295,6 +295,19 @@ describe.each(DIALECTS)('agora export on $name', (dialect) => {
     }
   });
 
+  it('writes the same bytes with builders in worker threads and in this thread', async () => {
+    const facts = exportModelFacts(catalogue(), { method: '0.9.1', zone: undefined });
+    const settings = { privateCohorts: ['school-2026', 'pilot'], batchSize: 3, rowGroupRows: 2 };
+    const now = () => new Date('2026-11-30T08:00:00.000Z');
+    const request = { formats: ['parquet', 'jsonl'] as const, datasets: [...DATASET_NAMES] };
+    const threaded = await new DatasetExportService(store.datasets, facts, { ...settings, threads: true }, now).export({ ...request, outDir: outDir() });
+    const inline = await new DatasetExportService(store.datasets, facts, { ...settings, threads: false }, now).export({ ...request, outDir: outDir() });
+    const relativeFiles = (result: typeof inline) => result.files.map((file) => [file.dataset, file.format, file.path.slice(file.path.lastIndexOf(file.dataset)), file.rows]);
+    expect(relativeFiles(threaded)).toEqual(relativeFiles(inline));
+    for (let index = 0; index < inline.files.length; index++) expect(readFileSync(threaded.files[index]!.path).equals(readFileSync(inline.files[index]!.path))).toBe(true);
+    expect(readFileSync(threaded.cardPath, 'utf8')).toBe(readFileSync(inline.cardPath, 'utf8'));
+  });
+
   it('never writes a duel id, visitor hash, cohort or the salt; one visitor keeps one salted id across exports', async () => {
     const first = await run();
     const second = await run();

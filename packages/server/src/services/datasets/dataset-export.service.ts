@@ -1,13 +1,16 @@
-import { createHmac, randomBytes } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import type { ExclusionCounts, ExportableConversation, ExportQuery } from '../../db/repositories/dataset.repository';
-import { type ExportModelFacts, type RowContext, conversationRow, prepareConversation, reactionRows, voteRow } from './conversation-rows';
+import type { ExportModelFacts } from './conversation-rows';
+import { type DatasetBuilderSettings, conversationFilter, modelFilter } from './dataset-builder';
+import { type BatchSink, inlineBuilders, threadedBuilders } from './dataset-builder-threads';
 import { type DatasetCardInput, buildDatasetCard } from './dataset-card';
-import { DATASETS, type DatasetName } from './dataset-definitions';
-import { type DatasetFileWriter, type DatasetFormat, Utf8Encodings, jsonlFileWriter, parquetFileWriter } from './dataset-writers';
+import { DATASET_NAMES, type DatasetName } from './dataset-definitions';
+import type { DatasetFormat } from './dataset-writers';
 import { countFileRows } from './count-file-rows';
-import { type PreferenceStrength, preferenceRows } from './preference-rows';
+import type { PreferenceStrength } from './preference-rows';
 
 /** Where exports read from: the dataset repository (a port, so tests and benches can wire any store). */
 export interface ExportSource {
@@ -45,6 +48,8 @@ export interface DatasetExportSettings {
   rowGroupRows?: number;
   /** Rows per Parquet file (`train-00000.parquet`, …). */
   fileRows?: number;
+  /** Build in worker threads (default: for 20,000 conversations or more, when the machine has more than one core). */
+  threads?: boolean;
 }
 
 export interface ExportedFile {
@@ -63,7 +68,13 @@ export interface DatasetExportResult {
 /** Progress of one export: conversations done and an upper bound of the total. */
 export type ExportProgress = (done: number, total: number) => void;
 
-type Writers = Map<DatasetName, DatasetFileWriter[]>;
+/** The raw subsets and the training subsets are built in separate threads when there are cores for it. */
+const DATASET_GROUPS: readonly (readonly DatasetName[])[] = [
+  ['conversations', 'votes', 'reactions'],
+  ['dpo', 'kto', 'reward'],
+];
+
+const THREADS_FROM = 20_000;
 
 /** Builds the open datasets of docs/datasets.md from the store: raw (compar:IA columns) and TRL-ready. */
 export class DatasetExportService {
@@ -76,101 +87,73 @@ export class DatasetExportService {
 
   async export(request: DatasetExportRequest, progress?: ExportProgress): Promise<DatasetExportResult> {
     const exclusions = await this.source.exclusionCounts(this.settings.privateCohorts);
-    const context = await this.rowContext();
-    const writers = this.openWriters(request);
-    const filter = conversationFilter(request);
-    const modelAllowed = modelFilter(request, this.models);
-    const preferenceOptions = { minStrength: request.minPrefStrength ?? 'weak', modelAllowed };
-    const wants = (name: DatasetName) => writers.has(name);
-    const add = (name: DatasetName, row: Record<string, unknown>) => {
-      for (const writer of writers.get(name)!) writer.add(row);
-    };
-    const stats = { read: 0, languages: new Map<string, number>(), modelLayer: new Map<string, number>() };
-    const total = Math.max(0, exclusions.conversations - excludedCount(exclusions));
-    const query: ExportQuery = { privateCohorts: this.settings.privateCohorts, from: request.from, until: request.until, batchSize: this.settings.batchSize ?? 2000 };
-    for await (const batch of this.source.exportableConversations(query)) {
-      for (const conversation of batch) {
-        stats.read++;
-        if (!filter(conversation)) continue;
-        const bothAllowed = modelAllowed(conversation.modelA) && modelAllowed(conversation.modelB);
-        const prepared = prepareConversation(conversation, context);
-        if (bothAllowed) {
-          count(stats.languages, conversation.languages?.[0] ?? 'und');
-          count(stats.modelLayer, conversation.modelStatus);
-          if (wants('conversations')) add('conversations', conversationRow(prepared, context));
-          if (wants('votes')) {
-            const vote = voteRow(prepared);
-            if (vote !== null) add('votes', vote);
-          }
-          if (wants('reactions')) for (const row of reactionRows(prepared)) add('reactions', row);
-        }
-        if (wants('dpo') || wants('kto') || wants('reward')) {
-          const rows = preferenceRows(prepared, preferenceOptions);
-          for (const name of ['dpo', 'kto', 'reward'] as const) if (wants(name)) for (const row of rows[name]) add(name, row);
-        }
-      }
-      progress?.(stats.read, Math.max(total, stats.read));
-    }
-    const files: ExportedFile[] = [];
-    for (const [dataset, datasetWriters] of writers) {
-      for (const writer of datasetWriters) {
-        writer.finish();
-        for (const path of writer.paths) files.push({ dataset, format: writer.format, path, rows: await countFileRows(path) });
-      }
-    }
-    const card: DatasetCardInput = {
-      files,
-      outDir: request.outDir,
-      exclusions,
-      languages: stats.languages,
-      modelLayer: stats.modelLayer,
-      request,
-      privateCohortCount: this.settings.privateCohorts.length,
-      exportedAt: this.now().toISOString(),
-    };
-    const cardPath = join(request.outDir, 'README.md');
-    writeFileSync(cardPath, buildDatasetCard(card));
-    return { conversationsRead: stats.read, files, cardPath };
-  }
-
-  private async rowContext(): Promise<RowContext> {
     const salt = await this.source.visitorSalt(() => randomBytes(32).toString('hex'));
-    const visitors = new Map<string, string>();
-    return {
-      model: (modelId) => this.models.get(modelId),
-      sideIds: (duelId) => {
-        const digest = createHmac('sha256', salt).update(`conversation-pair\0${duelId}`).digest('hex');
-        return { a: digest.slice(0, 32), b: digest.slice(32) };
-      },
-      visitorId: (visitorHash) => {
-        let id = visitors.get(visitorHash);
-        if (id === undefined) {
-          id = createHmac('sha256', salt).update(`visitor\0${visitorHash}`).digest('hex');
-          // Visitors come back, but memory must stay bounded on any store: forget them all now and then.
-          if (visitors.size >= 100_000) visitors.clear();
-          visitors.set(visitorHash, id);
+    const total = Math.max(0, exclusions.conversations - excludedCount(exclusions));
+    const sink = this.openBuilders(request, salt, total);
+    try {
+      const keep = conversationFilter(request);
+      const modelAllowed = modelFilter(request, this.models);
+      const stats = { read: 0, languages: new Map<string, number>(), modelLayer: new Map<string, number>() };
+      const query: ExportQuery = { privateCohorts: this.settings.privateCohorts, from: request.from, until: request.until, batchSize: this.settings.batchSize ?? 2000 };
+      let writing: Promise<void> = Promise.resolve();
+      for await (const batch of this.source.exportableConversations(query)) {
+        for (const conversation of batch) {
+          // What the card says of the published conversations (the builders apply the same filters).
+          if (keep(conversation) && modelAllowed(conversation.modelA) && modelAllowed(conversation.modelB)) {
+            count(stats.languages, conversation.languages?.[0] ?? 'und');
+            count(stats.modelLayer, conversation.modelStatus);
+          }
         }
-        return id;
-      },
-    };
+        // The builders write batch k while the store is read for batch k + 1; never more in flight.
+        await writing;
+        writing = sink.add(batch);
+        stats.read += batch.length;
+        progress?.(stats.read, Math.max(total, stats.read));
+      }
+      await writing;
+      const files: ExportedFile[] = [];
+      for (const file of await sink.finish()) files.push({ ...file, rows: await countFileRows(file.path) });
+      const card: DatasetCardInput = {
+        files,
+        outDir: request.outDir,
+        exclusions,
+        languages: stats.languages,
+        modelLayer: stats.modelLayer,
+        request,
+        privateCohortCount: this.settings.privateCohorts.length,
+        exportedAt: this.now().toISOString(),
+      };
+      const cardPath = join(request.outDir, 'README.md');
+      writeFileSync(cardPath, buildDatasetCard(card));
+      return { conversationsRead: stats.read, files, cardPath };
+    } finally {
+      await sink.close();
+    }
   }
 
-  private openWriters(request: DatasetExportRequest): Writers {
-    const writers: Writers = new Map();
-    const encodings = new Utf8Encodings();
-    for (const dataset of request.datasets) {
-      const folder = join(request.outDir, dataset);
-      mkdirSync(folder, { recursive: true });
-      writers.set(
-        dataset,
-        request.formats.map((format) =>
-          format === 'parquet'
-            ? parquetFileWriter(DATASETS[dataset].columns, { folder, rowGroupRows: this.settings.rowGroupRows ?? 2000, fileRows: this.settings.fileRows ?? 100_000 }, encodings)
-            : jsonlFileWriter(join(folder, 'train.jsonl')),
-        ),
-      );
-    }
-    return writers;
+  private openBuilders(request: DatasetExportRequest, salt: string, expectedConversations: number): BatchSink {
+    const settings = (datasets: readonly DatasetName[]): DatasetBuilderSettings => ({
+      outDir: request.outDir,
+      formats: request.formats,
+      datasets,
+      filters: {
+        languages: request.languages,
+        categories: request.categories,
+        licenses: request.licenses,
+        excludeLicenses: request.excludeLicenses,
+        openWeightsOnly: request.openWeightsOnly,
+        minPrefStrength: request.minPrefStrength,
+      },
+      salt,
+      models: [...this.models],
+      rowGroupRows: this.settings.rowGroupRows ?? 2000,
+      fileRows: this.settings.fileRows ?? 100_000,
+    });
+    const ordered = DATASET_NAMES.filter((name) => request.datasets.includes(name));
+    // Starting a thread costs about a second of loading: worth it only for a large export.
+    const threads = this.settings.threads ?? (availableParallelism() > 1 && expectedConversations >= THREADS_FROM);
+    if (!threads) return inlineBuilders(settings(ordered));
+    return threadedBuilders(DATASET_GROUPS.map((group) => ordered.filter((name) => group.includes(name))).filter((group) => group.length > 0).map(settings));
   }
 }
 
@@ -180,34 +163,4 @@ function excludedCount(exclusions: ExclusionCounts): number {
 
 function count(counts: Map<string, number>, key: string): void {
   counts.set(key, (counts.get(key) ?? 0) + 1);
-}
-
-/** Language and topic filters, on the conversation as a whole. */
-function conversationFilter(request: DatasetExportRequest): (conversation: ExportableConversation) => boolean {
-  const languages = request.languages && request.languages.length > 0 ? new Set(request.languages) : undefined;
-  const categories = request.categories && request.categories.length > 0 ? new Set(request.categories) : undefined;
-  return (conversation) =>
-    (languages === undefined || languages.has(conversation.languages?.[0] ?? '')) &&
-    (categories === undefined || (conversation.categories ?? []).some((category) => categories.has(category)));
-}
-
-/** Licence filters: models outside the catalogue have no known licence, so an allow-list leaves them out. */
-function modelFilter(request: DatasetExportRequest, models: ReadonlyMap<string, ExportModelFacts>): (modelId: string) => boolean {
-  const allowed = request.licenses && request.licenses.length > 0 ? new Set(request.licenses.map((license) => license.toLowerCase())) : undefined;
-  const excluded = new Set((request.excludeLicenses ?? []).map((license) => license.toLowerCase()));
-  if (allowed === undefined && excluded.size === 0 && !request.openWeightsOnly) return () => true;
-  const cache = new Map<string, boolean>();
-  return (modelId) => {
-    let verdict = cache.get(modelId);
-    if (verdict === undefined) {
-      const facts = models.get(modelId);
-      const license = facts?.license.toLowerCase();
-      verdict =
-        (allowed === undefined || (license !== undefined && allowed.has(license))) &&
-        (license === undefined || !excluded.has(license)) &&
-        (!request.openWeightsOnly || facts?.openWeights === true);
-      cache.set(modelId, verdict);
-    }
-    return verdict;
-  };
 }
