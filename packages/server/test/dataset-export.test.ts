@@ -422,6 +422,7 @@ describe.each(DIALECTS)('agora import comparia then agora export ($name)', (dial
       await new ComparIaImportService(store).importFiles({ conversations: join(fixtures, 'conversations.jsonl'), votes: join(fixtures, 'votes.jsonl'), reactions: join(fixtures, 'reactions.jsonl') }, { batchSize: 100 });
       const service = new DatasetExportService(store.datasets, new Map(), { privateCohorts: [] });
       await service.export({ outDir: out, formats: ['jsonl'], datasets: ['conversations', 'votes', 'reactions'] });
+      expect(readFileSync(join(out, 'README.md'), 'utf8')).toMatch(/- Imported conversations \(\d+ from `comparia`\) were screened by their publisher/);
       for (const dataset of ['conversations', 'votes', 'reactions'] as const) {
         const input = jsonl(join(fixtures, `${dataset}.jsonl`));
         const exported = jsonl(join(out, dataset, 'train.jsonl'));

@@ -9,8 +9,10 @@ export interface DatasetCardInput {
   exclusions: ExclusionCounts;
   /** Main language of each exported conversation → count. */
   languages: ReadonlyMap<string, number>;
-  /** Model layer of the screening of each exported conversation → count. */
+  /** Model layer of the screening of each exported arena conversation → count. */
   modelLayer: ReadonlyMap<string, number>;
+  /** `arena` or the imported dataset of each exported conversation → count. */
+  sources: ReadonlyMap<string, number>;
   request: {
     languages?: readonly string[] | undefined;
     categories?: readonly string[] | undefined;
@@ -134,10 +136,14 @@ function filtering(input: DatasetCardInput): string[] {
 function caveats(input: DatasetCardInput): string[] {
   const layer = (status: string) => input.modelLayer.get(status) ?? 0;
   const total = [...input.modelLayer.values()].reduce((sum, value) => sum + value, 0);
+  const imported = [...input.sources.entries()].filter(([source]) => source !== 'arena');
   return [
     '## Caveats',
     '',
-    `- Screening layers: the deterministic personal-data detectors and language identification ran on all ${total} published conversations; the model layer (topics, summary and a model's personal-data check) ran on ${layer('done')}, was not configured for ${layer('not_configured')}, failed for ${layer('failed')} and was still pending for ${layer('pending')}. Where it did not run, \`categories\`, \`keywords\` and \`short_summary\` are empty and personal data was looked for by the detectors only. Detectors miss things: report a problem to the operator.`,
+    ...(imported.length > 0
+      ? [`- Imported conversations (${imported.map(([source, count]) => `${count} from \`${source}\``).join(', ')}) were screened by their publisher before publication, not by this arena's pipeline; the figures below are about the ${total} arena conversations.`]
+      : []),
+    `- Screening layers: the deterministic personal-data detectors and language identification ran on all ${total} published arena conversations; the model layer (topics, summary and a model's personal-data check) ran on ${layer('done')}, was not configured for ${layer('not_configured')}, failed for ${layer('failed')} and was still pending for ${layer('pending')}. Where it did not run, \`categories\`, \`keywords\` and \`short_summary\` are empty and personal data was looked for by the detectors only. Detectors miss things: report a problem to the operator.`,
     '- Votes judge a whole conversation. In `dpo` and `reward`, a first turn is an exact pair (`context_from = shared`); later turns use the chosen side\'s history as context (`context_from = chosen`), because the two histories differ after the first answer. Ties and both-bad votes make no pair; both-bad answers are `kto` negatives.',
     '- `pref_strength` comes from the tags the visitor chose, not from a model; most votes carry no tag and are `weak`.',
     "- Energy columns are estimates (EcoLogits) from output tokens and the model's parameter count; they are null for models of unknown size.",

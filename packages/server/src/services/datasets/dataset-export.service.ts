@@ -93,7 +93,7 @@ export class DatasetExportService {
     try {
       const keep = conversationFilter(request);
       const modelAllowed = modelFilter(request, this.models);
-      const stats = { read: 0, languages: new Map<string, number>(), modelLayer: new Map<string, number>() };
+      const stats = { read: 0, languages: new Map<string, number>(), modelLayer: new Map<string, number>(), sources: new Map<string, number>() };
       const query: ExportQuery = { privateCohorts: this.settings.privateCohorts, from: request.from, until: request.until, batchSize: this.settings.batchSize ?? 2000 };
       let writing: Promise<void> = Promise.resolve();
       for await (const batch of this.source.exportableConversations(query)) {
@@ -101,7 +101,9 @@ export class DatasetExportService {
           // What the card says of the published conversations (the builders apply the same filters).
           if (keep(conversation) && modelAllowed(conversation.modelA) && modelAllowed(conversation.modelB)) {
             count(stats.languages, conversation.languages?.[0] ?? 'und');
-            count(stats.modelLayer, conversation.modelStatus);
+            count(stats.sources, conversation.source);
+            // Imported conversations were screened by their publisher, not by this pipeline.
+            if (conversation.source === 'arena') count(stats.modelLayer, conversation.modelStatus);
           }
         }
         // The builders write batch k while the store is read for batch k + 1; never more in flight.
@@ -119,6 +121,7 @@ export class DatasetExportService {
         exclusions,
         languages: stats.languages,
         modelLayer: stats.modelLayer,
+        sources: stats.sources,
         request,
         privateCohortCount: this.settings.privateCohorts.length,
         exportedAt: this.now().toISOString(),
