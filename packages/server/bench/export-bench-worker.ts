@@ -86,7 +86,7 @@ async function measure(path: string, out: string, datasets: readonly DatasetName
   const models = loadCatalogue(CATALOGUE, {});
   const db = openDatabase({ kind: 'sqlite', path });
   const store = createStore(db);
-  const service = new DatasetExportService(store.datasets, exportModelFacts(models, { method: '0.9.1', zone: undefined }), { privateCohorts: [], rowGroupRows: process.env.AGORA_BENCH_ROW_GROUP ? Number(process.env.AGORA_BENCH_ROW_GROUP) : undefined, batchSize: process.env.AGORA_BENCH_BATCH ? Number(process.env.AGORA_BENCH_BATCH) : undefined });
+  const service = new DatasetExportService(store.datasets, exportModelFacts(models, { method: '0.9.1', zone: undefined }), { privateCohorts: [], rowGroupRows: process.env.AGORA_BENCH_ROW_GROUP ? Number(process.env.AGORA_BENCH_ROW_GROUP) : undefined, batchSize: process.env.AGORA_BENCH_BATCH ? Number(process.env.AGORA_BENCH_BATCH) : undefined, threads: process.env.AGORA_BENCH_THREADS === '1' });
   const started = performance.now();
   const cpuStarted = process.cpuUsage();
   const result = await service.export({ outDir: out, formats: ['parquet'], datasets });

@@ -52,6 +52,7 @@ const flagsSchema = z
     minPrefStrength: z.enum(PREFERENCE_STRENGTHS, { error: `--min-pref-strength takes ${PREFERENCE_STRENGTHS.join(', ')}` }).optional(),
     datasetLicense: z.string().regex(/^[a-z0-9][a-z0-9.-]*$/, '--dataset-license takes a Hugging Face licence id, e.g. cc-by-4.0, etalab-2.0 or other').optional(),
     progress: z.boolean().optional(),
+    threads: z.boolean().optional(),
   })
   .superRefine((flags, context) => {
     if (flags.from && flags.to && flags.from >= flags.to) context.addIssue({ code: 'custom', message: '--from must come before --to' });
@@ -84,6 +85,7 @@ export function registerExportCommand(program: Command): void {
     .option('--min-pref-strength <S>', `dpo/reward pairs at least this firm: ${PREFERENCE_STRENGTHS.join(', ')} (default weak = all)`)
     .option('--dataset-license <ID>', 'licence the card declares for the data (Hugging Face id; default other)')
     .option('--progress', 'show the progress bar even when stderr is not a terminal')
+    .option('--threads', 'build raw and training subsets in two worker threads (faster with idle cores, more memory)')
     .showHelpAfterError(false)
     .configureOutput({ outputError: () => undefined })
     .exitOverride(toUsageError)
@@ -105,13 +107,13 @@ export function registerExportCommand(program: Command): void {
         minPrefStrength: flags.minPrefStrength,
         datasetLicense: flags.datasetLicense,
       };
-      const result = await runExport(request, flags.progress === true || process.stderr.isTTY === true);
+      const result = await runExport(request, { progress: flags.progress === true || process.stderr.isTTY === true, threads: flags.threads === true });
       for (const file of result.files) process.stdout.write(`${file.path}\t${file.rows} rows\n`);
       process.stdout.write(`${result.cardPath}\tdataset card (${result.conversationsRead} conversations read)\n`);
     });
 }
 
-async function runExport(request: DatasetExportRequest, showProgress: boolean): Promise<DatasetExportResult> {
+async function runExport(request: DatasetExportRequest, options: { progress: boolean; threads: boolean }): Promise<DatasetExportResult> {
   const [{ openStore }, { loadConfig }, { loadCatalogue }, { DatasetExportService }, { exportModelFacts }, { SingleBar }] = await Promise.all([
     import('../../main'),
     import('../../config/config'),
@@ -123,7 +125,7 @@ async function runExport(request: DatasetExportRequest, showProgress: boolean): 
   const config = asUsageError(() => loadConfig(process.env));
   const models = asUsageError(() => loadCatalogue(config.modelsPath, process.env));
   const store = await openStore(config);
-  const bar = showProgress
+  const bar = options.progress
     ? new SingleBar({ stream: process.stderr, noTTYOutput: !process.stderr.isTTY, format: 'export [{bar}] {value}/{total} conversations | {eta_formatted} left', hideCursor: true })
     : undefined;
   let started = false;
@@ -135,7 +137,7 @@ async function runExport(request: DatasetExportRequest, showProgress: boolean): 
     bar.update(done);
   };
   try {
-    const service = new DatasetExportService(store.datasets, exportModelFacts(models, config.impact), { privateCohorts: config.privateCohorts });
+    const service = new DatasetExportService(store.datasets, exportModelFacts(models, config.impact), { privateCohorts: config.privateCohorts, threads: options.threads });
     return await service.export(request, progress);
   } finally {
     bar?.stop();
