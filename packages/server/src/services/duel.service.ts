@@ -14,13 +14,14 @@ import type {
 import { checkFollowUp, checkReaction, checkVote, type DuelConflict, type TurnStatus } from '../domain/arena/duel-rules';
 import { drawDuel } from '../domain/arena/pairing';
 import type { DuelRecord, FinishedTurn, TurnSideRecord, TurnSideSummary } from '../db/repositories/duel.repository';
-import type { SideRankingData } from '../db/repositories/feedback.repository';
+import type { SideRankingData, VoteRecord } from '../db/repositories/feedback.repository';
 import type { Store } from '../db/unit-of-work';
 import type { ModelRegistry } from '../providers/registry';
 import { AppError } from './app-error';
 import type { ArenaCatalogue } from './arena-catalogue';
 import type { ArenaMetrics } from './arena-metrics';
 import type { PairingPolicy } from './pairing-policy';
+import { GroupCommit } from './group-commit';
 import type { RevealImpactEstimator } from './reveal-impact';
 import type { Runtime } from './runtime';
 import { type SideOutcome, type TurnOutcome, type TurnPlan, type UpstreamLogEntry, runTurn } from './turn-runner';
@@ -59,6 +60,14 @@ const sides: readonly Side[] = ['a', 'b'];
 export class DuelService {
   private readonly live = new Map<string, TurnStream>();
   private readonly running = new Set<Promise<void>>();
+  /** Votes that arrive together are committed together (each still exactly once, each answered after its commit). */
+  private readonly votes = new GroupCommit<VoteRecord, boolean>((records) =>
+    this.dependencies.store.transaction(async (repositories) => {
+      const recorded: boolean[] = [];
+      for (const record of records) recorded.push(await repositories.duels.closeWithVote(record));
+      return recorded;
+    }),
+  );
 
   constructor(private readonly dependencies: DuelServiceDependencies) {}
 
@@ -185,23 +194,21 @@ export class DuelService {
     this.throwIfConflict(checkVote({ status: duel.status as DuelStatus, turnCount: duel.turnCount }));
     const reveal = this.buildReveal(duel, sideRecords);
     const now = runtime.now().toISOString();
-    const recorded = await store.transaction((repositories) =>
-      repositories.duels.closeWithVote({
-        duelId,
-        choice: request.choice,
-        modelA: duel.modelA,
-        modelB: duel.modelB,
-        tagsA: request.tags?.a ?? [],
-        tagsB: request.tags?.b ?? [],
-        commentA: request.comments?.a ?? null,
-        commentB: request.comments?.b ?? null,
-        identityLeak: sideRecords.some((record) => record.identityLeak),
-        mode: duel.mode,
-        locale: duel.locale,
-        createdAt: now,
-        ranking: { a: rankingData(sideRecords, 'a', reveal.a), b: rankingData(sideRecords, 'b', reveal.b) },
-      }),
-    );
+    const recorded = await this.votes.submit({
+      duelId,
+      choice: request.choice,
+      modelA: duel.modelA,
+      modelB: duel.modelB,
+      tagsA: request.tags?.a ?? [],
+      tagsB: request.tags?.b ?? [],
+      commentA: request.comments?.a ?? null,
+      commentB: request.comments?.b ?? null,
+      identityLeak: sideRecords.some((record) => record.identityLeak),
+      mode: duel.mode,
+      locale: duel.locale,
+      createdAt: now,
+      ranking: { a: rankingData(sideRecords, 'a', reveal.a), b: rankingData(sideRecords, 'b', reveal.b) },
+    });
     if (!recorded) {
       const current = await this.requireDuel(duelId);
       this.throwIfConflict(checkVote({ status: current.status as DuelStatus, turnCount: current.turnCount }) ?? 'already_voted');
