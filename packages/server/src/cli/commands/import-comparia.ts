@@ -4,11 +4,13 @@ import type { ImportedFileSummary, ImportProgress } from '../../services/compari
 import { VoteFileError } from '../../services/vote-files/vote-file-error';
 import { asUsageError, CliUsageError } from '../cli-error';
 
+const filesFlag = (flag: string) => z.array(z.string().min(1, `${flag} takes file paths`)).min(1, `${flag} takes file paths`);
+
 const flagsSchema = z
   .object({
-    conversations: z.string().min(1, '--conversations takes a file path').optional(),
-    votes: z.string().min(1, '--votes takes a file path').optional(),
-    reactions: z.string().min(1, '--reactions takes a file path').optional(),
+    conversations: filesFlag('--conversations').optional(),
+    votes: filesFlag('--votes').optional(),
+    reactions: filesFlag('--reactions').optional(),
     batchSize: z.string().regex(/^[1-9]\d*$/, '--batch-size takes a positive whole number').transform(Number).optional(),
   })
   .refine((flags) => flags.conversations ?? flags.votes ?? flags.reactions, 'give at least one of --conversations, --votes, --reactions');
@@ -28,9 +30,9 @@ export function registerImportCommand(program: Command): void {
   importCommand
     .command('comparia')
     .description("load compar:IA's public dataset files (comparia-conversations, -votes, -reactions) into the store")
-    .option('--conversations <FILE>', 'comparia-conversations file (.parquet, .jsonl, .jsonl.gz)')
-    .option('--votes <FILE>', 'comparia-votes file')
-    .option('--reactions <FILE>', 'comparia-reactions file')
+    .option('--conversations <FILE...>', 'comparia-conversations file(s): .parquet, .jsonl, .jsonl.gz (several for shards, e.g. train-*.parquet)')
+    .option('--votes <FILE...>', 'comparia-votes file(s)')
+    .option('--reactions <FILE...>', 'comparia-reactions file(s)')
     .option('--batch-size <N>', 'rows per transaction (default 2000)')
     .showHelpAfterError(false)
     .configureOutput({ outputError: () => undefined })

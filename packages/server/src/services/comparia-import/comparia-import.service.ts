@@ -7,8 +7,8 @@ import { VoteFileError } from '../vote-files/vote-file-error';
 import { COMPARIA_SOURCE, mapComparIaRow, type ComparIaTopics, type MappedRow } from './comparia-rows';
 import { ComparIaRowError } from './comparia-values';
 
-/** The files of one `agora import comparia` run. */
-export type ComparIaFiles = Partial<Record<ComparIaTable, string>>;
+/** The files of one `agora import comparia` run (a dataset may come in several files: shards). */
+export type ComparIaFiles = Partial<Record<ComparIaTable, string | readonly string[]>>;
 
 /** What importing one file did, row by row. */
 export interface ImportedFileSummary {
@@ -65,8 +65,8 @@ export class ComparIaImportService {
   async importFiles(files: ComparIaFiles, options: ComparIaImportOptions = {}): Promise<ImportedFileSummary[]> {
     const summaries: ImportedFileSummary[] = [];
     for (const dataset of ORDER) {
-      const path = files[dataset];
-      if (path !== undefined) summaries.push(await this.importFile(dataset, path, options));
+      const paths = files[dataset];
+      for (const path of typeof paths === 'string' ? [paths] : (paths ?? [])) summaries.push(await this.importFile(dataset, path, options));
     }
     return summaries;
   }
