@@ -68,7 +68,9 @@ export function registerImportCommand(program: Command): void {
         for (const summary of summaries) process.stdout.write(`${JSON.stringify(summaryLine(summary))}\n`);
       } catch (error) {
         bar?.stop();
-        if (error instanceof VoteFileError) throw new CliUsageError(`${error.message} (nothing of that row was imported; rows of earlier batches were, and a second run leaves them as they are)`);
+        if (error instanceof VoteFileError) {
+          throw new CliUsageError(error.location === undefined ? error.message : `${error.message} (nothing of its batch was imported; earlier batches were, and a second run leaves them as they are)`);
+        }
         throw error;
       } finally {
         await store.close();
