@@ -51,6 +51,6 @@ describe('createLanguageDetector', () => {
       'Sure: in 1789 the Estates-General met and the monarchy fell.',
       'Merci, et maintenant en français, avec les dates importantes de la période, s’il te plaît.',
     ]);
-    expect(result).toEqual({ messages: ['fr', 'en', 'fr'], conversation: 'fr' });
+    expect(result).toEqual({ messages: ['fr', 'en', 'fr'], conversation: 'fr', languages: ['fr', 'en'] });
   });
 });
