@@ -1,3 +1,5 @@
+import type { Command, CommanderError } from 'commander';
+import type { z } from 'zod';
 import { CatalogueError } from '../config/catalogue';
 import { ConfigError } from '../config/config';
 
@@ -19,4 +21,22 @@ export function asUsageError<T>(step: () => T, flag?: string): T {
     }
     throw error;
   }
+}
+
+/** A command reports a bad flag or argument as one usage line (exit 2), without printing its help. */
+export function reportingUsageErrors(command: Command): Command {
+  return command
+    .showHelpAfterError(false)
+    .configureOutput({ outputError: () => undefined })
+    .exitOverride((error: CommanderError) => {
+      if (error.exitCode === 0) throw error;
+      throw new CliUsageError(error.message.replace(/^error: /, ''));
+    });
+}
+
+/** Validates a command's parsed options; the first issue becomes the usage error. */
+export function parseFlags<Schema extends z.ZodType>(schema: Schema, raw: unknown): z.infer<Schema> {
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) throw new CliUsageError(parsed.error.issues[0]?.message ?? 'invalid flags');
+  return parsed.data;
 }

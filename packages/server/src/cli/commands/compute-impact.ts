@@ -1,4 +1,4 @@
-import type { Command, CommanderError } from 'commander';
+import type { Command } from 'commander';
 import { z } from 'zod';
 import {
   estimateImpact,
@@ -6,7 +6,7 @@ import {
   type ImpactEstimate,
   type ValueOrRange,
 } from '../../domain/impact';
-import { CliUsageError } from '../cli-error';
+import { CliUsageError, parseFlags, reportingUsageErrors } from '../cli-error';
 
 const NUMBER = String.raw`(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?`;
 const SINGLE = new RegExp(`^${NUMBER}$`);
@@ -72,11 +72,6 @@ function flagConflict(flags: ImpactFlags): string | null {
   return null;
 }
 
-function parseFlags(raw: Record<string, unknown>): ImpactFlags {
-  const parsed = flagsSchema.safeParse(raw);
-  if (!parsed.success) throw new CliUsageError(parsed.error.issues[0]?.message ?? 'invalid flags');
-  return parsed.data;
-}
 
 function estimate(flags: ImpactFlags): ImpactEstimate {
   try {
@@ -125,18 +120,13 @@ function report({ settings, impacts }: ImpactEstimate, flags: ImpactFlags) {
   };
 }
 
-function toUsageError(error: CommanderError): never {
-  if (error.exitCode === 0) throw error;
-  throw new CliUsageError(error.message.replace(/^error: /, ''));
-}
 
 /**
  * `agora impact`: the environmental impact of one answer as one JSON object (specs/api.md), with
  * EcoLogits 0.9.1 (default) or 0.8.2, or the compar:IA switch. Bad flags exit with code 2.
  */
 export function registerImpactCommand(program: Command): void {
-  program
-    .command('impact')
+  reportingUsageErrors(program.command('impact'))
     .description('environmental impact of one answer (EcoLogits method), printed as JSON')
     .option('--params <B|MIN-MAX>', 'total parameters, billions')
     .option('--active <B|MIN-MAX>', 'active parameters per token (MoE), billions')
@@ -150,11 +140,8 @@ export function registerImpactCommand(program: Command): void {
     .option('--latency-s <S>', 'measured request latency in seconds (caps the generation time)')
     .option('--quantization <q4|q8>', 'weight quantization (only the compar:IA switch uses it: q8 halves the counts)')
     .option('--compat <comparia>', "reproduce compar:IA's figures (EcoLogits 0.8.2, integer sizes, WOR, PUE 1.2)")
-    .showHelpAfterError(false)
-    .configureOutput({ outputError: () => undefined })
-    .exitOverride(toUsageError)
     .action((raw: Record<string, unknown>) => {
-      const flags = parseFlags(raw);
+      const flags = parseFlags(flagsSchema, raw);
       process.stdout.write(`${JSON.stringify(report(estimate(flags), flags))}\n`);
     });
 }

@@ -1,4 +1,4 @@
-import type { Command, CommanderError } from 'commander';
+import type { Command } from 'commander';
 import { z } from 'zod';
 import {
   RankingError,
@@ -12,7 +12,7 @@ import {
   type VoteFileContents,
   type VoteTable,
 } from '../../services/vote-files';
-import { CliUsageError } from '../cli-error';
+import { CliUsageError, parseFlags, reportingUsageErrors } from '../cli-error';
 
 /** Where votes come from when no `--votes` file is given (the store, wired by the arena). */
 export interface LeaderboardVoteSources {
@@ -53,11 +53,6 @@ const flagsSchema = z
 
 type LeaderboardFlags = z.infer<typeof flagsSchema>;
 
-function parseFlags(raw: Record<string, unknown>): LeaderboardFlags {
-  const parsed = flagsSchema.safeParse(raw);
-  if (!parsed.success) throw new CliUsageError(parsed.error.issues[0]?.message ?? 'invalid flags');
-  return parsed.data;
-}
 
 function rankOptions(flags: LeaderboardFlags): RankVotesOptions {
   return {
@@ -217,18 +212,13 @@ function tableReport(board: Leaderboard): string {
   return `${[...summary, '', line(header), ...body.map(line)].join('\n')}\n`;
 }
 
-function toUsageError(error: CommanderError): never {
-  if (error.exitCode === 0) throw error;
-  throw new CliUsageError(error.message.replace(/^error: /, ''));
-}
 
 /**
  * `agora leaderboard`: ratings from a vote file (specs/api.md, docs/ranking.md). Without
  * `--votes` it reads `sources.storeVotes`, or explains that the store is not wired yet.
  */
 export function registerLeaderboardCommand(program: Command, sources: LeaderboardVoteSources = {}): void {
-  program
-    .command('leaderboard')
+  reportingUsageErrors(program.command('leaderboard'))
     .description('Bradley–Terry leaderboard from a vote file (JSONL, .jsonl.gz, JSON array, Parquet), or from the store (DATABASE_URL) without --votes')
     .option('--votes <file>', 'vote file: Agora rows, ranking fixtures, FastChat battles or compar:IA votes')
     .option('--style', 'style control (style_fastchat unless --variant says otherwise)')
@@ -239,11 +229,8 @@ export function registerLeaderboardCommand(program: Command, sources: Leaderboar
     .option('--anchor <MODEL=RATING>', 'shift ratings so that MODEL sits at RATING (FastChat style)')
     .option('--style-rule <rule>', 'style feature rule: fastchat (a−b)/(a+b+1) (default) or compar (a−b)/(a+b)')
     .option('--include-flagged', 'keep votes flagged identity_leak or abuse (left out by default)')
-    .showHelpAfterError(false)
-    .configureOutput({ outputError: () => undefined })
-    .exitOverride(toUsageError)
     .action(async (raw: Record<string, unknown>) => {
-      const flags = parseFlags(raw);
+      const flags = parseFlags(flagsSchema, raw);
       const { board, file } = await rank(flags, sources);
       const format = flags.format ?? 'table';
       if (format === 'json') process.stdout.write(`${JSON.stringify(jsonReport(board, file))}\n`);

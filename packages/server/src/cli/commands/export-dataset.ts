@@ -1,10 +1,10 @@
-import type { Command, CommanderError } from 'commander';
+import type { Command } from 'commander';
 import { z } from 'zod';
 import { DATASET_NAMES } from '../../services/datasets/dataset-definitions';
 import { DATASET_FORMATS } from '../../services/datasets/dataset-writers';
 import { PREFERENCE_STRENGTHS } from '../../services/datasets/preference-rows';
 import type { DatasetExportRequest, DatasetExportResult, ExportProgress } from '../../services/datasets/dataset-export.service';
-import { asUsageError, CliUsageError } from '../cli-error';
+import { asUsageError, parseFlags, reportingUsageErrors } from '../cli-error';
 
 /** A comma-separated flag value: every item one of `allowed` (when given), no empty item, no duplicate. */
 function listFlag<T extends string>(flag: string, allowed?: readonly T[]) {
@@ -58,10 +58,6 @@ const flagsSchema = z
     if (flags.from && flags.to && flags.from >= flags.to) context.addIssue({ code: 'custom', message: '--from must come before --to' });
   });
 
-function toUsageError(error: CommanderError): never {
-  if (error.exitCode === 0) throw error;
-  throw new CliUsageError(error.message.replace(/^error: /, ''));
-}
 
 /**
  * `agora export`: the open datasets (docs/datasets.md) from the store of DATABASE_URL into a folder,
@@ -69,8 +65,7 @@ function toUsageError(error: CommanderError): never {
  * terminal (or with --progress).
  */
 export function registerExportCommand(program: Command): void {
-  program
-    .command('export')
+  reportingUsageErrors(program.command('export'))
     .description('open datasets (compar:IA-compatible raw sets and TRL-ready sets) with a dataset card')
     .requiredOption('--out <DIR>', 'folder to write (one sub-folder per dataset, README.md card)')
     .option('--format <LIST>', `comma-separated: ${DATASET_FORMATS.join(', ')} (default both)`)
@@ -86,13 +81,8 @@ export function registerExportCommand(program: Command): void {
     .option('--dataset-license <ID>', 'licence the card declares for the data (Hugging Face id; default other)')
     .option('--progress', 'show the progress bar even when stderr is not a terminal')
     .option('--threads', 'build raw and training subsets in two worker threads (faster with idle cores, more memory)')
-    .showHelpAfterError(false)
-    .configureOutput({ outputError: () => undefined })
-    .exitOverride(toUsageError)
     .action(async (raw: Record<string, unknown>) => {
-      const parsed = flagsSchema.safeParse(raw);
-      if (!parsed.success) throw new CliUsageError(parsed.error.issues[0]?.message ?? 'invalid flags');
-      const flags = parsed.data;
+      const flags = parseFlags(flagsSchema, raw);
       const request: DatasetExportRequest = {
         outDir: flags.out,
         formats: flags.format,

@@ -1,8 +1,8 @@
-import type { Command, CommanderError } from 'commander';
+import type { Command } from 'commander';
 import { z } from 'zod';
 import type { ImportedFileSummary, ImportProgress } from '../../services/comparia-import/comparia-import.service';
 import { VoteFileError } from '../../services/vote-files/vote-file-error';
-import { asUsageError, CliUsageError } from '../cli-error';
+import { asUsageError, CliUsageError, parseFlags, reportingUsageErrors } from '../cli-error';
 
 const filesFlag = (flag: string) => z.array(z.string().min(1, `${flag} takes file paths`)).min(1, `${flag} takes file paths`);
 
@@ -15,10 +15,6 @@ const flagsSchema = z
   })
   .refine((flags) => flags.conversations ?? flags.votes ?? flags.reactions, 'give at least one of --conversations, --votes, --reactions');
 
-function toUsageError(error: CommanderError): never {
-  if (error.exitCode === 0) throw error;
-  throw new CliUsageError(error.message.replace(/^error: /, ''));
-}
 
 /**
  * `agora import comparia`: loads compar:IA's public dataset files (Parquet or JSON Lines, optionally
@@ -27,20 +23,14 @@ function toUsageError(error: CommanderError): never {
  */
 export function registerImportCommand(program: Command): void {
   const importCommand = program.command('import').description('load public datasets into the store');
-  importCommand
-    .command('comparia')
+  reportingUsageErrors(importCommand.command('comparia'))
     .description("load compar:IA's public dataset files (comparia-conversations, -votes, -reactions) into the store")
     .option('--conversations <FILE...>', 'comparia-conversations file(s): .parquet, .jsonl, .jsonl.gz (several for shards, e.g. train-*.parquet)')
     .option('--votes <FILE...>', 'comparia-votes file(s)')
     .option('--reactions <FILE...>', 'comparia-reactions file(s)')
     .option('--batch-size <N>', 'rows per transaction (default 2000)')
-    .showHelpAfterError(false)
-    .configureOutput({ outputError: () => undefined })
-    .exitOverride(toUsageError)
     .action(async (raw: Record<string, unknown>) => {
-      const parsed = flagsSchema.safeParse(raw);
-      if (!parsed.success) throw new CliUsageError(parsed.error.issues[0]?.message ?? 'invalid flags');
-      const { batchSize, ...files } = parsed.data;
+      const { batchSize, ...files } = parseFlags(flagsSchema, raw);
       const [{ openStore }, { loadConfig }, { ComparIaImportService }, { SingleBar }] = await Promise.all([
         import('../../main'),
         import('../../config/config'),

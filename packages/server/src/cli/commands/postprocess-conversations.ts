@@ -1,6 +1,6 @@
-import type { Command, CommanderError } from 'commander';
+import type { Command } from 'commander';
 import { z } from 'zod';
-import { asUsageError, CliUsageError } from '../cli-error';
+import { asUsageError, parseFlags, reportingUsageErrors } from '../cli-error';
 
 const flagsSchema = z.object({
   limit: z.string().regex(/^[1-9]\d*$/, '--limit takes a positive whole number').transform(Number).optional(),
@@ -8,10 +8,6 @@ const flagsSchema = z.object({
   model: z.union([z.string().min(1, '--model takes a catalogue model id'), z.literal(false)]).optional(),
 });
 
-function toUsageError(error: CommanderError): never {
-  if (error.exitCode === 0) throw error;
-  throw new CliUsageError(error.message.replace(/^error: /, ''));
-}
 
 /** Conversations per pass: big enough to keep the model busy, small enough to report progress. */
 const BATCH = 100;
@@ -23,20 +19,14 @@ const BATCH = 100;
  * Prints one JSON summary line on stdout; progress goes to stderr on a terminal.
  */
 export function registerPostprocessCommand(program: Command): void {
-  program
-    .command('postprocess')
+  reportingUsageErrors(program.command('postprocess'))
     .description('language, topics and personal-data screening of stored conversations (backfill)')
     .option('--limit <N>', 'at most N conversations')
     .option('--retry-failed', 'put conversations whose post-processing failed back in the queue first')
     .option('--model <ID>', 'catalogue model of the model layer (default: AGORA_ANNOTATION_MODEL)')
     .option('--no-model', 'rules and languages only; topics stay not configured')
-    .showHelpAfterError(false)
-    .configureOutput({ outputError: () => undefined })
-    .exitOverride(toUsageError)
     .action(async (raw: Record<string, unknown>) => {
-      const parsed = flagsSchema.safeParse(raw);
-      if (!parsed.success) throw new CliUsageError(parsed.error.issues[0]?.message ?? 'invalid flags');
-      const flags = parsed.data;
+      const flags = parseFlags(flagsSchema, raw);
       const [{ openStore, createAnnotator, createPostprocessService }, { loadConfig }, { loadCatalogue }, { systemRuntime }] = await Promise.all([
         import('../../main'),
         import('../../config/config'),

@@ -1,15 +1,11 @@
 import { createInterface } from 'node:readline';
-import type { Command, CommanderError } from 'commander';
+import type { Command } from 'commander';
 import { z } from 'zod';
 import { screenText } from '../../domain/privacy';
-import { asUsageError, CliUsageError } from '../cli-error';
+import { asUsageError, parseFlags, reportingUsageErrors } from '../cli-error';
 
 const flagsSchema = z.object({ llm: z.string().min(1, '--llm takes a catalogue model id').optional() });
 
-function toUsageError(error: CommanderError): never {
-  if (error.exitCode === 0) throw error;
-  throw new CliUsageError(error.message.replace(/^error: /, ''));
-}
 
 /**
  * `agora pii`: one text per line on stdin, one JSON verdict per line on stdout,
@@ -18,17 +14,12 @@ function toUsageError(error: CommanderError): never {
  * model call failed gets `"model_error"` with the rules' verdict, and the command exits 1.
  */
 export function registerPiiCommand(program: Command): void {
-  program
-    .command('pii')
+  reportingUsageErrors(program.command('pii'))
     .description('personal data in each stdin line, one JSON verdict per line')
     .option('--llm <ID>', 'add the model layer with this catalogue model')
-    .showHelpAfterError(false)
-    .configureOutput({ outputError: () => undefined })
-    .exitOverride(toUsageError)
     .action(async (raw: Record<string, unknown>) => {
-      const parsed = flagsSchema.safeParse(raw);
-      if (!parsed.success) throw new CliUsageError(parsed.error.issues[0]?.message ?? 'invalid flags');
-      const annotator = parsed.data.llm === undefined ? undefined : await loadAnnotator(parsed.data.llm);
+      const { llm } = parseFlags(flagsSchema, raw);
+      const annotator = llm === undefined ? undefined : await loadAnnotator(llm);
       let failures = 0;
       for await (const line of createInterface({ input: process.stdin, crlfDelay: Infinity })) {
         const { kinds } = screenText(line);
