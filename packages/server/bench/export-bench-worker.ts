@@ -100,7 +100,7 @@ async function measure(path: string, out: string, datasets: readonly DatasetName
       conversations: result.conversationsRead,
       seconds,
       cpuSeconds,
-      rows: Object.fromEntries(result.files.map((file) => [file.dataset, file.rows])),
+      rows: result.files.reduce<Record<string, number>>((rows, file) => ({ ...rows, [file.dataset]: (rows[file.dataset] ?? 0) + (file.format === 'parquet' ? file.rows : 0) }), {}),
       outputMb: bytes / 1e6,
       peakRssMb: process.resourceUsage().maxRSS / 1024,
       load: loadavg()[0],
