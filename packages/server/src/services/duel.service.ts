@@ -62,11 +62,7 @@ export class DuelService {
   private readonly running = new Set<Promise<void>>();
   /** Votes that arrive together are committed together (each still exactly once, each answered after its commit). */
   private readonly votes = new GroupCommit<VoteRecord, boolean>((records) =>
-    this.dependencies.store.transaction(async (repositories) => {
-      const recorded: boolean[] = [];
-      for (const record of records) recorded.push(await repositories.duels.closeWithVote(record));
-      return recorded;
-    }),
+    this.dependencies.store.transaction((repositories) => repositories.duels.closeWithVotes(records)),
   );
 
   constructor(private readonly dependencies: DuelServiceDependencies) {}

@@ -356,6 +356,32 @@ export class DuelRepository {
     return true;
   }
 
+  /**
+   * {@link closeWithVote} for several votes at once, in two statements whatever their number (group
+   * commit): one update of the `ready` duels among them, one insert of their votes. Only the first
+   * vote of each duel can count; the result says, vote by vote, whether it was recorded.
+   */
+  async closeWithVotes(votes: readonly VoteRecord[]): Promise<boolean[]> {
+    if (votes.length === 1) return [await this.closeWithVote(votes[0]!)];
+    const firstOfDuel = new Map<string, number>();
+    votes.forEach((vote, index) => {
+      if (!firstOfDuel.has(vote.duelId)) firstOfDuel.set(vote.duelId, index);
+    });
+    const at = votes.reduce((latest, vote) => (vote.createdAt > latest ? vote.createdAt : latest), votes[0]!.createdAt);
+    const closed = await this.db
+      .updateTable('duels')
+      .set({ status: 'voted', updated_at: at })
+      .where('id', 'in', [...firstOfDuel.keys()])
+      .where('status', '=', 'ready')
+      .returning('id')
+      .execute();
+    const closedIds = new Set(closed.map((row) => row.id));
+    const recorded = votes.map((vote, index) => closedIds.has(vote.duelId) && firstOfDuel.get(vote.duelId) === index);
+    const rows = votes.filter((_vote, index) => recorded[index]).map(voteRow);
+    if (rows.length > 0) await this.db.insertInto('votes').values(rows).execute();
+    return recorded;
+  }
+
   /** Per-model upstream failures over a period, for operators. */
   async countUpstreamErrorsByModel(since: string): Promise<{ modelId: string; kind: string; count: number }[]> {
     const rows = await this.db
