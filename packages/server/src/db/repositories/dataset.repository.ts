@@ -130,7 +130,8 @@ export class DatasetRepository {
 
   /**
    * Exportable conversations in (created_at, id) order, in batches: keyset pagination, so memory
-   * stays bounded whatever the store's size, and the order is the same on every run and dialect.
+   * and the cost of each page stay bounded whatever the store's size, and the same store gives the
+   * same order on every run (ids compare by the database's collation).
    */
   async *exportableConversations(query: ExportQuery): AsyncGenerator<ExportableConversation[]> {
     let after: { createdAt: string; id: string } | undefined;
