@@ -88,7 +88,8 @@ export class DuelService {
       turnCount: 1,
       createdAt: now,
     };
-    await store.duels.createWithFirstTurn(duel, request.prompt);
+    // One commit for the duel and its first turn: both or neither, and one write less before the models are called.
+    await store.transaction((repositories) => repositories.duels.createWithFirstTurn(duel, request.prompt));
     const plan: TurnPlan = {
       turn: 1,
       prompt: request.prompt,
