@@ -186,7 +186,7 @@ export class DuelService {
   async vote(duelId: string, request: VoteRequest): Promise<VoteResponse> {
     const { store, runtime } = this.dependencies;
     const context = await store.duels.findVoteContext(duelId);
-    if (!context) throw new AppError('duel_not_found', 'no duel with this id');
+    if (!context || !isPlayable(context.duel)) throw new AppError('duel_not_found', 'no duel with this id');
     const { duel, sides: sideRecords } = context;
     this.throwIfConflict(checkVote({ status: duel.status as DuelStatus, turnCount: duel.turnCount }));
     const reveal = this.buildReveal(duel, sideRecords);
@@ -311,7 +311,7 @@ export class DuelService {
 
   private async requireDuel(duelId: string): Promise<DuelRecord> {
     const duel = await this.dependencies.store.duels.findById(duelId);
-    if (!duel) throw new AppError('duel_not_found', 'no duel with this id');
+    if (!duel || !isPlayable(duel)) throw new AppError('duel_not_found', 'no duel with this id');
     return duel;
   }
 
@@ -321,6 +321,14 @@ export class DuelService {
 }
 
 const streamKey = (duelId: string, turn: number) => `${duelId}:${turn}`;
+
+/**
+ * Only duels played here exist for visitors. Imported ones (compar:IA) have ids derived from public
+ * pair ids: anyone could otherwise vote, react or prompt the models on them.
+ */
+function isPlayable(duel: DuelRecord): boolean {
+  return duel.source === undefined || duel.source === 'arena';
+}
 
 function hashVisitor(visitorId: string): string {
   return createHash('sha256').update(visitorId).digest('base64url');

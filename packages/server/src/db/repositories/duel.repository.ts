@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import type { Database, DuelsTable, TurnSidesTable } from '../database';
 import { PreparedQuery } from '../prepared-query';
 import type { VoteRecord } from './feedback.repository';
@@ -14,6 +14,8 @@ export interface DuelRecord {
   status: string;
   turnCount: number;
   createdAt: string;
+  /** `arena` (the default when creating), or the dataset an imported duel comes from. */
+  source?: string;
 }
 
 export interface TurnRecord {
@@ -93,9 +95,9 @@ function toSideSummary(row: Pick<TurnSidesTable, (typeof summaryColumns)[number]
   };
 }
 
-const duelColumns = ['id', 'visitor_hash', 'mode', 'model_a', 'model_b', 'chosen_models', 'locale', 'status', 'turn_count', 'created_at'] as const;
+const duelColumns = ['id', 'visitor_hash', 'mode', 'model_a', 'model_b', 'chosen_models', 'locale', 'status', 'turn_count', 'created_at', 'source'] as const;
 
-function toDuelRecord(row: Pick<DuelsTable, (typeof duelColumns)[number]>): DuelRecord {
+function toDuelRecord(row: Selectable<Pick<DuelsTable, (typeof duelColumns)[number]>>): DuelRecord {
   return {
     id: row.id,
     visitorHash: row.visitor_hash,
@@ -107,6 +109,7 @@ function toDuelRecord(row: Pick<DuelsTable, (typeof duelColumns)[number]>): Duel
     status: row.status,
     turnCount: row.turn_count,
     createdAt: row.created_at,
+    source: row.source,
   };
 }
 
