@@ -1,7 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, DuelsTable, TurnSidesTable } from '../database';
 import { PreparedQuery } from '../prepared-query';
-import type { VoteRecord } from './feedback.repository';
+import { type VoteRecord, voteRow } from './feedback.repository';
 
 export interface DuelRecord {
   id: string;
@@ -153,29 +153,6 @@ const insertVoteQuery = new PreparedQuery((db, values: ReturnType<typeof voteRow
   }),
 );
 
-/** A vote as a row of `votes`. */
-function voteRow(vote: VoteRecord) {
-  return {
-    duel_id: vote.duelId,
-    choice: vote.choice,
-    model_a: vote.modelA,
-    model_b: vote.modelB,
-    tags_a: JSON.stringify(vote.tagsA),
-    tags_b: JSON.stringify(vote.tagsB),
-    comment_a: vote.commentA,
-    comment_b: vote.commentB,
-    identity_leak: vote.identityLeak ? 1 : 0,
-    mode: vote.mode,
-    locale: vote.locale,
-    created_at: vote.createdAt,
-    style_a: vote.ranking ? JSON.stringify(vote.ranking.a.style) : null,
-    style_b: vote.ranking ? JSON.stringify(vote.ranking.b.style) : null,
-    tokens_a: vote.ranking?.a.outputTokens ?? null,
-    tokens_b: vote.ranking?.b.outputTokens ?? null,
-    energy_a: vote.ranking?.a.energyWh ? JSON.stringify(vote.ranking.a.energyWh) : null,
-    energy_b: vote.ranking?.b.energyWh ? JSON.stringify(vote.ranking.b.energyWh) : null,
-  };
-}
 
 /** Duels, their turns and each side's answer. */
 export class DuelRepository {

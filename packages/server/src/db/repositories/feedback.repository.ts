@@ -70,6 +70,30 @@ export interface RankingReactionRecord {
   categories: string[] | null;
 }
 
+/** A vote as a row of `votes`. */
+export function voteRow(vote: VoteRecord) {
+  return {
+    duel_id: vote.duelId,
+    choice: vote.choice,
+    model_a: vote.modelA,
+    model_b: vote.modelB,
+    tags_a: JSON.stringify(vote.tagsA),
+    tags_b: JSON.stringify(vote.tagsB),
+    comment_a: vote.commentA,
+    comment_b: vote.commentB,
+    identity_leak: vote.identityLeak ? 1 : 0,
+    mode: vote.mode,
+    locale: vote.locale,
+    created_at: vote.createdAt,
+    style_a: vote.ranking ? JSON.stringify(vote.ranking.a.style) : null,
+    style_b: vote.ranking ? JSON.stringify(vote.ranking.b.style) : null,
+    tokens_a: vote.ranking?.a.outputTokens ?? null,
+    tokens_b: vote.ranking?.b.outputTokens ?? null,
+    energy_a: vote.ranking?.a.energyWh ? JSON.stringify(vote.ranking.a.energyWh) : null,
+    energy_b: vote.ranking?.b.energyWh ? JSON.stringify(vote.ranking.b.energyWh) : null,
+  };
+}
+
 const jsonList = (text: string | null): string[] | null => (text === null ? null : (JSON.parse(text) as string[]));
 
 /** What visitors say about duels: reactions on single answers, the vote, reports. */
@@ -105,29 +129,7 @@ export class FeedbackRepository {
   }
 
   async insertVote(vote: VoteRecord): Promise<void> {
-    await this.db
-      .insertInto('votes')
-      .values({
-        duel_id: vote.duelId,
-        choice: vote.choice,
-        model_a: vote.modelA,
-        model_b: vote.modelB,
-        tags_a: JSON.stringify(vote.tagsA),
-        tags_b: JSON.stringify(vote.tagsB),
-        comment_a: vote.commentA,
-        comment_b: vote.commentB,
-        identity_leak: vote.identityLeak ? 1 : 0,
-        mode: vote.mode,
-        locale: vote.locale,
-        created_at: vote.createdAt,
-        style_a: vote.ranking ? JSON.stringify(vote.ranking.a.style) : null,
-        style_b: vote.ranking ? JSON.stringify(vote.ranking.b.style) : null,
-        tokens_a: vote.ranking?.a.outputTokens ?? null,
-        tokens_b: vote.ranking?.b.outputTokens ?? null,
-        energy_a: vote.ranking?.a.energyWh ? JSON.stringify(vote.ranking.a.energyWh) : null,
-        energy_b: vote.ranking?.b.energyWh ? JSON.stringify(vote.ranking.b.energyWh) : null,
-      })
-      .execute();
+    await this.db.insertInto('votes').values(voteRow(vote)).execute();
   }
 
   /** Every vote with what the ranking needs, oldest first. */
