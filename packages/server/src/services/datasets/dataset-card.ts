@@ -2,6 +2,7 @@ import type { ExclusionCounts } from '../../db/repositories/dataset.repository';
 import type { ColumnType } from './comparia-columns';
 import { DATASETS, type DatasetName } from './dataset-definitions';
 import type { DatasetFormat } from './dataset-writers';
+import type { ExportFilters } from './dataset-export.service';
 
 export interface DatasetCardInput {
   files: readonly { dataset: DatasetName; format: DatasetFormat; path: string; rows: number }[];
@@ -13,17 +14,7 @@ export interface DatasetCardInput {
   modelLayer: ReadonlyMap<string, number>;
   /** `arena` or the imported dataset of each exported conversation → count. */
   sources: ReadonlyMap<string, number>;
-  request: {
-    languages?: readonly string[] | undefined;
-    categories?: readonly string[] | undefined;
-    from?: string | undefined;
-    until?: string | undefined;
-    licenses?: readonly string[] | undefined;
-    excludeLicenses?: readonly string[] | undefined;
-    openWeightsOnly?: boolean | undefined;
-    minPrefStrength?: string | undefined;
-    datasetLicense?: string | undefined;
-  };
+  request: ExportFilters;
   privateCohortCount: number;
   exportedAt: string;
 }

@@ -19,11 +19,8 @@ export interface ExportSource {
   visitorSalt(generate: () => string): Promise<string>;
 }
 
-/** What to export, as `agora export` takes it. */
-export interface DatasetExportRequest {
-  outDir: string;
-  formats: readonly DatasetFormat[];
-  datasets: readonly DatasetName[];
+/** Which conversations, answers and pairs an export keeps, as `agora export` takes them (the card lists them). */
+export interface ExportFilters {
   /** Keep conversations whose main language is one of these. */
   languages?: readonly string[] | undefined;
   /** Keep conversations with at least one of these topics. */
@@ -38,6 +35,13 @@ export interface DatasetExportRequest {
   minPrefStrength?: PreferenceStrength | undefined;
   /** The licence the card declares for the published data (Hugging Face id). */
   datasetLicense?: string | undefined;
+}
+
+/** What to export, as `agora export` takes it. */
+export interface DatasetExportRequest extends ExportFilters {
+  outDir: string;
+  formats: readonly DatasetFormat[];
+  datasets: readonly DatasetName[];
 }
 
 export interface DatasetExportSettings {
