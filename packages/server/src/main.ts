@@ -85,7 +85,7 @@ export async function createArena(config: Config, environment: Record<string, st
     estimateImpact: createRevealImpactEstimator(catalogue, config.impact),
     onVoteRecorded: () => {
       leaderboardRefresh.voteRecorded();
-      postprocessJob?.nudge();
+      postprocessJob?.voteRecorded();
     },
     pairing,
     logError: (message, error) => logger.error({ err: error }, message),
@@ -103,7 +103,7 @@ export async function createArena(config: Config, environment: Record<string, st
   const postprocessJob = config.postprocess.enabled
     ? new PostprocessJob(
         createPostprocessService(config, store, runtime, createAnnotator(config, models, overrides.fetch)),
-        { everyMs: config.postprocess.everyMs, batchSize: 50 },
+        { everyMs: config.postprocess.everyMs, afterVoteMs: Math.min(config.postprocess.everyMs, 1000), batchSize: 50 },
         (message, error) => logger.error({ err: error }, message),
         (report) => {
           metrics.postprocessPass(report);
