@@ -10,7 +10,7 @@
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { Agent, request } from 'node:http';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,17 +25,37 @@ interface Child {
   stop(): Promise<void>;
 }
 
-function startChild(script: string, environment: Record<string, string>, readyPattern: RegExp, args: string[] = []): Promise<{ child: Child; match: RegExpMatchArray }> {
-  const child = spawn(process.execPath, ['--import', tsx, script, ...args], { env: { ...process.env, ...environment }, stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
+/**
+ * Starts a child process and waits for `readyPattern` in its output. With `logFile`, its stdout goes
+ * to that file, as a deployed arena's logs go to a file or a journal: a pipe drained by this busy
+ * load generator would fill up and stall the child's synchronous log writes, timing the pipe.
+ */
+function startChild(script: string, environment: Record<string, string>, readyPattern: RegExp, args: string[] = [], logFile?: string): Promise<{ child: Child; match: RegExpMatchArray }> {
+  const stdout = logFile === undefined ? 'pipe' : openSync(logFile, 'w');
+  const child = spawn(process.execPath, ['--import', tsx, script, ...args], { env: { ...process.env, ...environment }, stdio: ['ignore', stdout, 'inherit', 'ipc'] });
+  if (typeof stdout === 'number') closeSync(stdout);
   return new Promise((resolve, reject) => {
+    const ready = (output: string) => {
+      const match = output.match(readyPattern);
+      if (match) resolve({ child: { process: child, stop: () => stopChild(child) }, match });
+      return match !== null;
+    };
+    if (logFile !== undefined) {
+      const poll = setInterval(() => {
+        if (ready(readFileSync(logFile, 'utf8'))) clearInterval(poll);
+      }, 50);
+      child.once('exit', (code) => {
+        clearInterval(poll);
+        reject(new Error(`${script} exited with ${code} before it was ready:\n${readFileSync(logFile, 'utf8')}`));
+      });
+      return;
+    }
     let output = '';
     child.stdout!.on('data', (chunk: Buffer) => {
       output += chunk.toString();
-      const match = output.match(readyPattern);
-      if (match) {
+      if (ready(output)) {
         child.stdout!.removeAllListeners('data');
         child.stdout!.resume();
-        resolve({ child: { process: child, stop: () => stopChild(child) }, match });
       }
     });
     child.once('exit', (code) => reject(new Error(`${script} exited with ${code} before it was ready:\n${output}`)));
@@ -69,6 +89,7 @@ async function startArena(databaseUrl: string, modelsPath: string): Promise<{ ch
     { PORT: '0', DATABASE_URL: databaseUrl, AGORA_MODELS: modelsPath, AGORA_LOG_LEVEL: 'info', AGORA_REPLAY_TTL_S: '5' },
     /"url":"(http:\/\/[^"]+)"/,
     ['serve'],
+    `${modelsPath}.arena.log`,
   );
   return { child, baseUrl: match[1]! };
 }
