@@ -67,33 +67,36 @@ const ENCODED = Symbol('utf8');
 type WithEncoded<T> = T & { [ENCODED]?: T extends ChatMessage ? EncodedMessage : EncodedMessage[] };
 
 /**
- * UTF-8 bytes of message lists, shared by every Parquet file of one export: the same messages
- * appear in several datasets (a conversation's answers are in conversations, votes, reactions, dpo,
- * reward…), so each is encoded once, not once per row. The bytes hang on the message objects
- * themselves and go when the rows that use them do.
+ * UTF-8 bytes of the text of one export, shared by all its Parquet files. The same messages and
+ * strings appear in several datasets (a conversation's answers are in conversations, votes,
+ * reactions, dpo, reward…; its pair id in all six; model names in every row), so each is encoded
+ * once, not once per row. Message bytes hang on the message objects themselves and go when the rows
+ * that use them do; other strings are kept in a cache emptied now and then, so memory stays bounded.
+ * `Buffer.from` carves short strings out of Node's shared pool instead of giving each its own
+ * ArrayBuffer as `TextEncoder.encode` does: that allocation and the garbage collection it caused
+ * were the largest cost of the Parquet writers.
  */
 export class Utf8Encodings {
-  private readonly encoder = new TextEncoder();
-  private readonly roles = new Map<string, Uint8Array>();
+  private readonly strings = new Map<string, Uint8Array>();
 
   messageList(list: readonly ChatMessage[]): EncodedMessage[] {
     const holder = list as WithEncoded<readonly ChatMessage[]>;
     return (holder[ENCODED] ??= list.map((message) => this.message(message)));
   }
 
+  text(value: string): Uint8Array {
+    let bytes = this.strings.get(value);
+    if (bytes === undefined) {
+      if (this.strings.size >= 50_000) this.strings.clear();
+      bytes = Buffer.from(value);
+      this.strings.set(value, bytes);
+    }
+    return bytes;
+  }
+
   private message(message: ChatMessage): EncodedMessage {
     const holder = message as WithEncoded<ChatMessage>;
-    let encoded = holder[ENCODED];
-    if (encoded === undefined) {
-      let role = this.roles.get(message.role);
-      if (role === undefined) {
-        role = this.encoder.encode(message.role);
-        this.roles.set(message.role, role);
-      }
-      encoded = { role, content: this.encoder.encode(message.content) };
-      holder[ENCODED] = encoded;
-    }
-    return encoded;
+    return (holder[ENCODED] ??= { role: this.text(message.role), content: Buffer.from(message.content) });
   }
 }
 
@@ -106,9 +109,11 @@ function parquetValue(type: ColumnType, encodings: Utf8Encodings): (value: unkno
     case 'messages':
       return (value) => (value === null ? null : encodings.messageList(value as ChatMessage[]));
     case 'string':
+      return (value) => (value === null ? null : encodings.text(value as string));
+    case 'strings':
+      return (value) => (value === null ? null : (value as string[]).map((item) => encodings.text(item)));
     case 'float':
     case 'bool':
-    case 'strings':
       return (value) => value;
   }
 }
