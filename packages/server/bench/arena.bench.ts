@@ -19,6 +19,12 @@ import pg from 'pg';
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const tsx = join(root, 'node_modules/tsx/dist/loader.mjs');
 const pace = { firstTokenMs: 200, tokensPerSecond: 30, answerTokens: 200 };
+/** `AGORA_BENCH_ARENA=ttft,duels,votes` picks the measurements (all by default). */
+const measurements = new Set((process.env.AGORA_BENCH_ARENA ?? 'ttft,duels,votes').split(','));
+/** Concurrent duels of the time-to-first-token measurement (`AGORA_BENCH_TTFT_DUELS`, 200 by default as in issue 2). */
+const ttftDuels = Number(process.env.AGORA_BENCH_TTFT_DUELS ?? 200);
+/** Extra Node options for the arena process only, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it. */
+const arenaNodeOptions = (process.env.AGORA_BENCH_ARENA_NODE_OPTIONS ?? '').split(' ').filter(Boolean);
 
 interface Child {
   process: ChildProcess;
@@ -30,9 +36,9 @@ interface Child {
  * to that file, as a deployed arena's logs go to a file or a journal: a pipe drained by this busy
  * load generator would fill up and stall the child's synchronous log writes, timing the pipe.
  */
-function startChild(script: string, environment: Record<string, string>, readyPattern: RegExp, args: string[] = [], logFile?: string): Promise<{ child: Child; match: RegExpMatchArray }> {
+function startChild(script: string, environment: Record<string, string>, readyPattern: RegExp, args: string[] = [], logFile?: string, nodeOptions: string[] = []): Promise<{ child: Child; match: RegExpMatchArray }> {
   const stdout = logFile === undefined ? 'pipe' : openSync(logFile, 'w');
-  const child = spawn(process.execPath, ['--import', tsx, script, ...args], { env: { ...process.env, ...environment }, stdio: ['ignore', stdout, 'inherit', 'ipc'] });
+  const child = spawn(process.execPath, [...nodeOptions, '--import', tsx, script, ...args], { env: { ...process.env, ...environment }, stdio: ['ignore', stdout, 'inherit', 'ipc'] });
   if (typeof stdout === 'number') closeSync(stdout);
   return new Promise((resolve, reject) => {
     const ready = (output: string) => {
@@ -90,6 +96,7 @@ async function startArena(databaseUrl: string, modelsPath: string): Promise<{ ch
     /"url":"(http:\/\/[^"]+)"/,
     ['serve'],
     `${modelsPath}.arena.log`,
+    arenaNodeOptions,
   );
   return { child, baseUrl: match[1]! };
 }
@@ -123,6 +130,12 @@ function rssMb(pid: number): number {
   } catch {
     return 0;
   }
+}
+
+/** CPU seconds (user + system) a process has used so far, from /proc (clock ticks of 10 ms). */
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 /** Milliseconds since the epoch, sub-millisecond: comparable with the fake upstream's timestamps (same machine). */
@@ -253,7 +266,9 @@ async function steadyArrivals<T>(ratePerSecond: number, seconds: number, warmupS
   return (await Promise.all(results)).flat();
 }
 
-async function addedFirstToken(arenaUrl: string, upstreamUrl: string, fake: Child, concurrency: number): Promise<void> {
+async function addedFirstToken(arena: { child: Child; baseUrl: string }, upstreamUrl: string, fake: Child, concurrency: number): Promise<void> {
+  const arenaUrl = arena.baseUrl;
+  const arenaPid = arena.child.process.pid!;
   // Duels arrive at the rate that keeps `concurrency` of them streaming (Little's law), as on a busy
   // arena, rather than all in the same millisecond; the baseline makes the same upstream calls at the same rate.
   const duelSeconds = (pace.firstTokenMs + (pace.answerTokens / pace.tokensPerSecond) * 1000) / 1000;
@@ -262,10 +277,15 @@ async function addedFirstToken(arenaUrl: string, upstreamUrl: string, fake: Chil
   await Promise.all(Array.from({ length: 20 }, (_, index) => arenaDuel(arenaUrl, { prompt: 'échauffement', mode: 'custom', models: [`paced-${index % 6}`, `paced-${(index + 1) % 6}`] })));
   const direct = await steadyArrivals(rate, seconds, warmup, (index) => Promise.all([directCall(upstreamUrl, `paced-${index % 6}`, `d${index}a`), directCall(upstreamUrl, `paced-${(index + 1) % 6}`, `d${index}b`)]));
   const directOverhead = overheadPerCall(direct, await upstreamTimings(fake));
+  const cpuBefore = cpuSeconds(arenaPid);
+  let duelsRun = 0;
   const viaArena = await steadyArrivals(rate, seconds, warmup, async (index) => {
+    duelsRun += 1;
     const timing = await arenaDuel(arenaUrl, { prompt: 'Bonjour', mode: 'custom', models: [`paced-${index % 6}`, `paced-${(index + 1) % 6}`] }, `v${index}`);
     return timing.calls;
   });
+  // Every duel streams two answers of `answerTokens` tokens, one upstream chunk and one client frame each.
+  const arenaCpuPerToken = ((cpuSeconds(arenaPid) - cpuBefore) * 1e6) / (duelsRun * 2 * pace.answerTokens);
   const arenaOverhead = overheadPerCall(viaArena, await upstreamTimings(fake));
   const firstTokens = (calls: ClientCall[]) => calls.map((call) => call.firstTokenAt - call.startedAt);
   const [directP50, directP99, arenaP50, arenaP99] = [quantile(firstTokens(direct), 0.5), quantile(firstTokens(direct), 0.99), quantile(firstTokens(viaArena), 0.5), quantile(firstTokens(viaArena), 0.99)];
@@ -279,6 +299,7 @@ async function addedFirstToken(arenaUrl: string, upstreamUrl: string, fake: Chil
   console.log(`    direct             p50 ${format(directOverheadP50)}  p99 ${format(directOverheadP99)}`);
   console.log(`    through the arena  p50 ${format(arenaOverheadP50)}  p99 ${format(arenaOverheadP99)}${unmatched > 0 ? `  (${unmatched} calls without upstream timings)` : ''}`);
   console.log(`  added by the arena   p50 ${format(arenaOverheadP50 - directOverheadP50)}  p99 ${format(arenaOverheadP99 - directOverheadP99)}   goals: p50 ≤ 2 ms, p99 ≤ 20 ms`);
+  console.log(`  arena CPU per streamed token ${arenaCpuPerToken.toFixed(0)} µs (user + system, whole duels: creation, both streams, storage; ${duelsRun} duels)`);
 }
 
 async function concurrentDuels(arena: { child: Child; baseUrl: string }, concurrency: number): Promise<void> {
@@ -358,11 +379,12 @@ export async function run(): Promise<void> {
     writeFileSync(pacedPath, catalogue(upstreamUrl, 'paced'));
     const arena = await startArena(`sqlite:${join(folder, 'paced.db')}`, pacedPath);
     try {
-      await addedFirstToken(arena.baseUrl, upstreamUrl, fake, 200);
-      for (const concurrency of [500, 750]) await concurrentDuels(arena, concurrency);
+      if (measurements.has('ttft')) await addedFirstToken(arena, upstreamUrl, fake, ttftDuels);
+      if (measurements.has('duels')) for (const concurrency of [500, 750]) await concurrentDuels(arena, concurrency);
     } finally {
       await arena.child.stop();
     }
+    if (!measurements.has('votes')) return;
     await votesPerSecond('sqlite', `sqlite:${join(folder, 'votes.db')}`, upstreamUrl, folder);
     const adminUrl = postgresAdminUrl();
     if (!adminUrl) {

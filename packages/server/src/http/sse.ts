@@ -30,11 +30,21 @@ const streamHeaders = {
 };
 
 /**
+ * Deltas after a side's first go out at most this often per connection: a reader cannot tell 40
+ * updates a second from 60, but every write is a system call, a TCP segment and a wake-up of the
+ * browser, for each token of both sides (the arena's hottest path). The first delta of each side and
+ * every other event (turn start and end, errors) are written at once, so time to first token and
+ * the end of a turn are never delayed.
+ */
+export const DELTA_FLUSH_INTERVAL_MS = 25;
+
+/**
  * Sends a turn's frames from `afterId` on as server-sent events, until `turn-end` or until the client
  * goes away. Behind the Node server it writes straight to the socket, since this is the hottest path of
- * the arena (every token of both sides, for every viewer): the frames that arrived during one turn of
- * the event loop go out in one write (`setImmediate`), so the two sides' tokens and a reconnecting
- * client's backlog share a write, and a slow client gets what it missed in one write once it drains.
+ * the arena (every token of both sides, for every viewer): frames that can wait are gathered for up to
+ * {@link DELTA_FLUSH_INTERVAL_MS} and the others go out at the end of the current turn of the event
+ * loop (`setImmediate`), so the two sides' tokens and a reconnecting client's backlog share a write,
+ * and a slow client gets what it missed in one write once it drains.
  * In-process requests (`app.request`) get the same bytes through Hono's `streamSSE`.
  */
 export function sendFrames(c: Context<AppEnv>, stream: TurnStream, afterId: number, onClose: () => void): Response | Promise<Response> {
@@ -57,19 +67,31 @@ export function sendFrames(c: Context<AppEnv>, stream: TurnStream, afterId: numb
   return alreadySent();
 }
 
-function pipeFrames(outgoing: ServerResponse, stream: TurnStream, afterId: number, onClose: () => void): void {
+/** Writes a turn's frames to a Node response as they come (see {@link sendFrames}); exported for its unit test. */
+export function pipeFrames(outgoing: ServerResponse, stream: TurnStream, afterId: number, onClose: () => void): void {
   let next = Math.max(0, afterId);
-  let scheduled = false;
+  let immediate: NodeJS.Immediate | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  let lastWriteAt = Number.NEGATIVE_INFINITY;
   let waitingForDrain = false;
   let finished = false;
+  // Sides whose deltas this connection has already sent (a reconnecting client's backlog counts).
+  const started = { a: false, b: false };
   const flush = () => {
-    scheduled = false;
+    immediate = undefined;
+    clearTimeout(timer);
+    timer = undefined;
     if (finished || waitingForDrain) return;
     const frames = stream.snapshot();
     if (next < frames.length) {
       let text = '';
-      for (let index = next; index < frames.length; index += 1) text += encodeFrame(frames[index]!);
+      for (let index = next; index < frames.length; index += 1) {
+        const frame = frames[index]!;
+        if (frame.event.type === 'text-delta' || frame.event.type === 'reasoning-delta') started[frame.event.side] = true;
+        text += encodeFrame(frame);
+      }
       next = frames.length;
+      lastWriteAt = performance.now();
       if (!outgoing.write(text)) {
         waitingForDrain = true;
         outgoing.once('drain', () => {
@@ -81,16 +103,25 @@ function pipeFrames(outgoing: ServerResponse, stream: TurnStream, afterId: numbe
     }
     if (stream.isEnded) finish();
   };
-  const schedule = () => {
-    if (scheduled || finished) return;
-    scheduled = true;
-    setImmediate(flush);
+  const onPush = () => {
+    if (finished || immediate !== undefined || waitingForDrain) return;
+    const frames = stream.snapshot();
+    const newest = frames[frames.length - 1]!.event;
+    const canWait = (newest.type === 'text-delta' || newest.type === 'reasoning-delta') && started[newest.side];
+    const wait = lastWriteAt + DELTA_FLUSH_INTERVAL_MS - performance.now();
+    if (canWait && wait > 0) {
+      timer ??= setTimeout(flush, wait);
+      return;
+    }
+    immediate = setImmediate(flush);
   };
-  const stopListening = stream.onPush(schedule);
+  const stopListening = stream.onPush(onPush);
   const finish = () => {
     if (finished) return;
     finished = true;
     stopListening();
+    clearTimeout(timer);
+    if (immediate !== undefined) clearImmediate(immediate);
     if (!outgoing.writableEnded) outgoing.end();
     onClose();
   };
