@@ -128,6 +128,35 @@ describe.each(matrix)('a failing side fails the whole turn ($name)', ({ dialect,
     expect(errors).toMatchObject([{ modelId: 'failing', kind: 'http_error', statusCode: 503, replaced: false }]);
   });
 
+  it('a duel the store cannot record fails its request and stops both upstream calls, which start before the commit', async () => {
+    const { fake, client, arena } = harness;
+    fake.reset();
+    fake.behave('up-healthy', slowAnswer);
+    fake.behave('up-spare', slowAnswer);
+    const { store } = arena;
+    const transaction = store.transaction;
+    let upstreamCallsAtCommit = -1;
+    store.transaction = async () => {
+      // The models are already being called while the duel commits.
+      await eventually(() => fake.requests.length === 2);
+      upstreamCallsAtCommit = fake.requests.length;
+      throw new Error('disk I/O error');
+    };
+    try {
+      const created = await client.request('POST', '/api/v1/duels', { prompt: 'jamais enregistré', mode: 'custom', models: ['healthy', 'spare'] });
+      expect(created).toMatchObject({ status: 500, json: { error: { code: 'internal_error' } } });
+    } finally {
+      store.transaction = transaction;
+    }
+    expect(upstreamCallsAtCommit).toBe(2);
+    await eventually(() => fake.requests.every((request) => request.aborted));
+    expect(fake.requests.some((request) => request.completed)).toBe(false);
+    await arena.duels.drain();
+    // Nothing of it was stored; the next duel runs as usual.
+    const next = await client.request('POST', '/api/v1/duels', { prompt: 'Bonjour', mode: 'custom', models: ['healthy', 'spare'] });
+    expect(next.status).toBe(201);
+  });
+
   it('replaces a drawn model that fails before its first token, once, without telling which side changed', async () => {
     const { fake, client, arena } = harness;
     fake.reset();

@@ -88,8 +88,10 @@ export class DuelService {
       turnCount: 1,
       createdAt: now,
     };
-    // One commit for the duel and its first turn: both or neither, and one write less before the models are called.
-    await store.transaction((repositories) => repositories.duels.createWithFirstTurn(duel, request.prompt));
+    // One commit for the duel and its first turn: both or neither. The models are called while it
+    // commits, so that the first tokens do not wait for the store; the turn is stored only after the
+    // duel is, and a duel that cannot be stored cancels its turn and fails the request.
+    const committed = store.transaction((repositories) => repositories.duels.createWithFirstTurn(duel, request.prompt));
     const plan: TurnPlan = {
       turn: 1,
       prompt: request.prompt,
@@ -98,7 +100,15 @@ export class DuelService {
         b: { modelId: duel.modelB, history: [], replacementPool: outcome.sides.b.replacementPool },
       },
     };
-    this.startTurn(duel.id, plan);
+    const cancel = new AbortController();
+    const stream = this.startTurn(duel.id, plan, { committed, cancel: cancel.signal });
+    try {
+      await committed;
+    } catch (error) {
+      cancel.abort();
+      this.forgetStream(streamKey(duel.id, 1), stream);
+      throw error;
+    }
     return { id: duel.id, turn: 1 };
   }
 
@@ -226,20 +236,31 @@ export class DuelService {
     while (this.running.size > 0) await Promise.allSettled([...this.running]);
   }
 
-  private startTurn(duelId: string, plan: TurnPlan): void {
+  /** Runs a turn in the background; with `duelStored`, the turn is stored once that commit is, and `cancel` stops it. */
+  private startTurn(duelId: string, plan: TurnPlan, duelStored?: { committed: Promise<unknown>; cancel: AbortSignal }): TurnStream {
     const stream = new TurnStream();
     const key = streamKey(duelId, plan.turn);
     this.live.set(key, stream);
     const { registry, catalogue, metrics, runtime, settings } = this.dependencies;
-    const task = runTurn(plan, stream, { registry, catalogue, metrics, random: runtime.random, now: runtime.now, retries: settings.upstreamRetries, logUpstream: this.dependencies.logUpstream })
-      .then((outcome) => this.finishTurn(duelId, plan, stream, outcome))
+    const dependencies = { registry, catalogue, metrics, random: runtime.random, now: runtime.now, retries: settings.upstreamRetries, logUpstream: this.dependencies.logUpstream };
+    const task = runTurn(plan, stream, dependencies, duelStored?.cancel)
+      .then(async (outcome) => {
+        await duelStored?.committed;
+        await this.finishTurn(duelId, plan, stream, outcome);
+      })
       .catch((error: unknown) => this.abandonTurn(duelId, plan.turn, stream, error))
       .finally(() => {
         this.running.delete(task);
-        const forget = setTimeout(() => this.live.delete(key), settings.replayTtlMs);
+        const forget = setTimeout(() => this.forgetStream(key, stream), settings.replayTtlMs);
         forget.unref();
       });
     this.running.add(task);
+    return stream;
+  }
+
+  /** Drops a turn's live stream, unless a newer stream of the same turn took its place. */
+  private forgetStream(key: string, stream: TurnStream): void {
+    if (this.live.get(key) === stream) this.live.delete(key);
   }
 
   /** Stores the turn, then closes its stream: a client that sees `turn-end` can vote at once. */

@@ -101,14 +101,17 @@ class TurnCancelled extends Error {
 const sides: readonly Side[] = ['a', 'b'];
 
 /**
- * Runs both sides of a turn at once under one abort signal and appends their frames to the
- * turn's stream. When either side fails for good, the signal aborts the other side's upstream
- * request, so that no answer is ever completed one-sided. The caller stores the outcome and
- * then closes the stream (`turn-error`, `turn-end`), so that a client seeing `turn-end` can vote.
+ * Runs both sides of a turn at once under one abort signal (which `cancel` also aborts) and
+ * appends their frames to the turn's stream. When either side fails for good, the signal aborts
+ * the other side's upstream request, so that no answer is ever completed one-sided. The caller
+ * stores the outcome and then closes the stream (`turn-error`, `turn-end`), so that a client seeing
+ * `turn-end` can vote.
  */
-export async function runTurn(plan: TurnPlan, stream: TurnStream, dependencies: TurnRunnerDependencies): Promise<TurnOutcome> {
+export async function runTurn(plan: TurnPlan, stream: TurnStream, dependencies: TurnRunnerDependencies, cancel?: AbortSignal): Promise<TurnOutcome> {
   stream.push({ type: 'turn-start', turn: plan.turn });
   const turnController = new AbortController();
+  // The caller gave up on the turn (its duel could not be stored): both upstream requests stop.
+  cancel?.addEventListener('abort', () => turnController.abort(new TurnCancelled()), { once: true });
   const inUse = new Set([plan.sides.a.modelId, plan.sides.b.modelId]);
   const [a, b] = await Promise.all(sides.map((side) => runSide(side, plan, stream, turnController, inUse, dependencies)));
   const reason: unknown = turnController.signal.reason;
