@@ -328,9 +328,11 @@ async function votesPerSecond(label: string, databaseUrl: string, upstreamUrl: s
   writeFileSync(modelsPath, catalogue(upstreamUrl, 'instant'));
   const arena = await startArena(databaseUrl, modelsPath);
   try {
-    const total = 4000;
+    // The first `warmup` votes are not counted: they load what the first votes of a server load once
+    // (post-processing's language models, the JIT-compiled vote path), as on an arena that has been running.
+    const [total, warmup] = [4000, 200];
     const ids: string[] = [];
-    for (let batch = 0; batch < total / 100; batch += 1) {
+    for (let batch = 0; batch < (total + warmup) / 100; batch += 1) {
       const created = await Promise.all(Array.from({ length: 100 }, () => postJson(`${arena.baseUrl}/api/v1/duels`, '{"prompt":"Bonjour"}').then((response) => JSON.parse(response.text) as { id: string })));
       ids.push(...created.map((duel) => duel.id));
     }
@@ -338,6 +340,12 @@ async function votesPerSecond(label: string, databaseUrl: string, upstreamUrl: s
     await Promise.all(ids.slice(-100).map((id) => fetch(`${arena.baseUrl}/api/v1/duels/${id}/stream`).then((response) => response.text())));
     await new Promise((resolve) => setTimeout(resolve, 1000));
     const choices = ['a', 'b', 'tie', 'both_bad'];
+    const warmupIds = ids.splice(0, warmup);
+    await Promise.all(Array.from({ length: 8 }, async (_, worker) => {
+      for (let index = worker; index < warmupIds.length; index += 8) await postJson(`${arena.baseUrl}/api/v1/duels/${warmupIds[index]}/vote`, JSON.stringify({ choice: 'a' }));
+    }));
+    // Post-processing of the warm-up votes runs within a second of them: let it finish.
+    await new Promise((resolve) => setTimeout(resolve, 2000));
     let next = 0;
     let acknowledged = 0;
     const started = performance.now();
