@@ -52,9 +52,30 @@ export type ModelStreamPart =
 
 /** What a streaming call returns once the upstream answered with a success status. */
 export interface ModelStreamResult {
-  stream: ReadableStream<ModelStreamPart>;
+  /**
+   * The parts, in order. A reader that stops early calls `return()` (as `break` in `for await`
+   * does): the call is cancelled and a pending `next()` ends at once, even if the upstream ignores
+   * the cancellation.
+   */
+  stream: AsyncIterable<ModelStreamPart>;
   /** Response headers, logged as provider metadata. */
   response?: { headers?: Record<string, string> };
+}
+
+/** A web stream of parts as the port's iterable: `return()` cancels the stream, which ends a pending read at once. */
+export function readerParts(stream: ReadableStream<ModelStreamPart>): AsyncIterable<ModelStreamPart> {
+  return {
+    [Symbol.asyncIterator]: () => {
+      const reader = stream.getReader();
+      return {
+        next: () => reader.read() as Promise<IteratorResult<ModelStreamPart>>,
+        return: async () => {
+          await reader.cancel();
+          return { value: undefined, done: true };
+        },
+      };
+    },
+  };
 }
 
 /** A model reachable through some vendor API. */

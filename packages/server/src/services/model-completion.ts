@@ -1,4 +1,4 @@
-import { type ModelCallOptions, type ModelClient, type ModelStreamPart, type ModelUsage, ProviderCallError } from '../providers/spec';
+import { type ModelCallOptions, type ModelClient, type ModelUsage, ProviderCallError } from '../providers/spec';
 
 /** A whole answer of a pipeline call (topic tagging, screening, later the optimised set). */
 export interface ModelCompletion {
@@ -21,7 +21,7 @@ export async function completeModelCall(client: ModelClient, options: Omit<Model
   try {
     const result = await client.doStream({ ...options, abortSignal: controller.signal });
     let text = '';
-    for await (const part of result.stream as AsyncIterable<ModelStreamPart>) {
+    for await (const part of result.stream) {
       if (part.type === 'text-delta') text += part.delta;
       else if (part.type === 'error') throw part.error;
       else if (part.type === 'finish') return { text, finishReason: part.finishReason, usage: part.usage };

@@ -228,13 +228,13 @@ async function streamOnce(
       abortSignal: controller.signal,
     });
     outcome.metadata = { requestId: result.response?.headers?.['x-request-id'] ?? result.response?.headers?.['request-id'] };
-    const reader = result.stream.getReader();
+    const parts = result.stream[Symbol.asyncIterator]();
     // Aborting ends a pending read at once, even if an upstream ignored the abort of its request.
-    const stopReading = () => void reader.cancel().catch(() => {});
+    const stopReading = () => void parts.return?.().catch(() => {});
     controller.signal.addEventListener('abort', stopReading, { once: true });
     try {
       for (;;) {
-        const next = await reader.read();
+        const next = await parts.next();
         if (controller.signal.aborted) throw controller.signal.reason;
         if (next.done) break;
         const part: ModelStreamPart = next.value;
@@ -258,7 +258,7 @@ async function streamOnce(
       }
     } finally {
       controller.signal.removeEventListener('abort', stopReading);
-      reader.cancel().catch(() => {});
+      parts.return?.().catch(() => {});
     }
     if (outcome.text.trim().length === 0) {
       throw new ProviderCallError({ kind: outcome.finishReason === 'content-filter' ? 'content_filter' : 'empty_response', message: 'the model returned an empty answer', isRetryable: false });

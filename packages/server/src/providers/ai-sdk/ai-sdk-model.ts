@@ -2,7 +2,7 @@ import { createAnthropic } from '@ai-sdk/anthropic';
 import { createOpenAI } from '@ai-sdk/openai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { LanguageModelV3 } from '@ai-sdk/provider';
-import type { ModelCallOptions, ModelClient, ModelStreamResult } from '../spec';
+import { type ModelCallOptions, type ModelClient, type ModelStreamResult, readerParts } from '../spec';
 import { convertToAiSdkPrompt } from './convert-to-ai-sdk-prompt';
 import { mapAiSdkStream } from './map-ai-sdk-stream';
 import { mapCallError } from './map-ai-sdk-error';
@@ -58,7 +58,7 @@ export class AiSdkModelClient implements ModelClient {
         headers: options.headers,
         providerOptions: options.providerOptions as never,
       });
-      return { stream: mapAiSdkStream(result.stream), response: { headers: result.response?.headers } };
+      return { stream: readerParts(mapAiSdkStream(result.stream)), response: { headers: result.response?.headers } };
     } catch (error) {
       if (options.abortSignal?.aborted) throw options.abortSignal.reason ?? error;
       throw mapCallError(error);

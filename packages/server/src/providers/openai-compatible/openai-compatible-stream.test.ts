@@ -1,6 +1,7 @@
+import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { ProviderCallError, type ModelStreamPart } from '../spec';
-import { ChatCompletionStreamMapper } from './openai-compatible-stream';
+import { ChatCompletionStreamMapper, chatCompletionParts } from './openai-compatible-stream';
 import { SseDataParser } from './parse-sse-events';
 
 const chunk = (delta: Record<string, unknown>, extra: Record<string, unknown> = {}) => JSON.stringify({ id: 'c', choices: [{ index: 0, delta, finish_reason: null }], ...extra });
@@ -77,5 +78,66 @@ describe('ChatCompletionStreamMapper', () => {
   it('ignores what comes after the end', () => {
     const parts = run(['[DONE]', chunk({ content: 'late' })]);
     expect(parts).toEqual([{ type: 'finish', finishReason: 'other', usage: { inputTokens: undefined, outputTokens: undefined, reasoningTokens: undefined } }]);
+  });
+});
+
+describe('chatCompletionParts over a Node body', () => {
+  const data = (payload: string) => `data: ${payload}\n\n`;
+  const open = (body: PassThrough, signal?: AbortSignal) => chatCompletionParts(body, signal)[Symbol.asyncIterator]();
+
+  it('gives the parts in order as chunks arrive, then ends', async () => {
+    const body = new PassThrough();
+    const parts = open(body);
+    expect(await parts.next()).toEqual({ value: { type: 'stream-start', warnings: [] }, done: false });
+    const pending = parts.next();
+    body.write(data(chunk({ content: 'Bon' })) + data(chunk({ content: 'jour' })));
+    expect((await pending).value).toMatchObject({ type: 'response-metadata' });
+    const rest: ModelStreamPart[] = [];
+    body.end(data(JSON.stringify({ choices: [{ delta: {}, finish_reason: 'stop' }] })) + data('[DONE]'));
+    for (let next = await parts.next(); !next.done; next = await parts.next()) rest.push(next.value);
+    expect(rest.map((part) => part.type)).toEqual(['text-start', 'text-delta', 'text-delta', 'text-end', 'finish']);
+    expect(await parts.next()).toEqual({ value: undefined, done: true });
+  });
+
+  it('ends a pending read at once when the reader gives up, and closes the body', async () => {
+    const body = new PassThrough();
+    const parts = open(body);
+    await parts.next();
+    const pending = parts.next();
+    await parts.return!();
+    expect(await pending).toEqual({ value: undefined, done: true });
+    expect(body.destroyed).toBe(true);
+  });
+
+  it('rejects with the abort reason when the call is aborted, and calls a body closed otherwise a cut stream', async () => {
+    const aborted = new PassThrough();
+    const controller = new AbortController();
+    const abortedParts = open(aborted, controller.signal);
+    await abortedParts.next();
+    const pending = abortedParts.next();
+    controller.abort(new Error('turn over'));
+    aborted.destroy();
+    await expect(pending).rejects.toThrow('turn over');
+
+    const cut = new PassThrough();
+    const cutParts = open(cut);
+    await cutParts.next();
+    cut.write(data(chunk({ content: 'Bon' })));
+    cut.destroy();
+    const seen: ModelStreamPart[] = [];
+    for (let next = await cutParts.next(); !next.done; next = await cutParts.next()) seen.push(next.value);
+    expect(seen.at(-1)).toMatchObject({ type: 'error', error: { kind: 'stream_cut' } });
+  });
+
+  it('pauses the body while many parts wait unread, and resumes it once they are read', async () => {
+    const body = new PassThrough();
+    const parts = open(body);
+    body.write(Array.from({ length: 100 }, (_, index) => data(chunk({ content: `m${index} ` }))).join(''));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(body.isPaused()).toBe(true);
+    // stream-start, metadata, text-start and the 100 deltas
+    for (let index = 0; index < 103; index += 1) await parts.next();
+    expect(body.isPaused()).toBe(false);
+    await parts.return!();
   });
 });

@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { ProviderCallError, type ModelStreamPart, type ModelUsage } from '../spec';
+import { ProviderCallError, type ModelStreamPart, type ModelUsage, readerParts } from '../spec';
 import { chatCompletionChunkSchema } from './openai-compatible-api-schemas';
 import { mapFinishReason } from './map-openai-compatible-finish-reason';
 import { SseDataParser } from './parse-sse-events';
@@ -82,78 +82,121 @@ export class ChatCompletionStreamMapper {
 
 const interrupted = (cause?: unknown) => new ProviderCallError({ kind: 'stream_cut', message: 'upstream stream was interrupted', isRetryable: true, cause });
 
-/** The parts of a chat-completion response body, as a stream; read errors become a final `error` part. */
-export function chatCompletionParts(body: AsyncIterable<Uint8Array>, abortSignal: AbortSignal | undefined): ReadableStream<ModelStreamPart> {
-  return body instanceof Readable ? partsOfNodeBody(body, abortSignal) : partsOfBody(body, abortSignal);
+/** The parts of a chat-completion response body, in order; read errors become a final `error` part. */
+export function chatCompletionParts(body: AsyncIterable<Uint8Array>, abortSignal: AbortSignal | undefined): AsyncIterable<ModelStreamPart> {
+  return body instanceof Readable ? { [Symbol.asyncIterator]: () => new NodeBodyParts(body, abortSignal) } : readerParts(partsOfBody(body, abortSignal));
 }
 
+/** How many mapped parts may wait unread before the body is paused. */
+const QUEUED_PARTS_LIMIT = 64;
+
 /**
- * The same, for Node's HTTP client: the body's chunks are mapped as they arrive ('data' events, no
- * promise per chunk), and the parts of one chunk are queued at once. Once the answer is complete the
- * rest of the body is read to its end, so that the connection goes back to the keep-alive pool.
+ * The same, for Node's HTTP client, which is the arena's hot path (one chunk per token per side):
+ * the body's chunks are mapped as they arrive ('data' events, no promise per chunk) into a plain
+ * queue that the reader takes from, without the bookkeeping of a web stream. Once the answer is
+ * complete the rest of the body is read to its end, so that the connection goes back to the
+ * keep-alive pool. `return()` (the reader giving up) ends a pending `next()` at once.
  */
-function partsOfNodeBody(body: Readable, abortSignal: AbortSignal | undefined): ReadableStream<ModelStreamPart> {
-  const events = new SseDataParser();
-  const mapper = new ChatCompletionStreamMapper();
-  const parts: ModelStreamPart[] = [];
-  let settled = false;
-  const drainThenRelease = () => {
+class NodeBodyParts implements AsyncIterator<ModelStreamPart> {
+  private readonly events = new SseDataParser();
+  private readonly mapper = new ChatCompletionStreamMapper();
+  private readonly queue: ModelStreamPart[] = [{ type: 'stream-start', warnings: [] }];
+  private head = 0;
+  /** No part will be added: the answer is complete, failed, or the reader gave up. */
+  private settled = false;
+  /** Why reading stopped when the call was aborted: `next()` rejects with it once the queue is empty. */
+  private abortReason: { reason: unknown } | undefined;
+  private waiting: { resolve: (result: IteratorResult<ModelStreamPart>) => void; reject: (error: unknown) => void } | undefined;
+
+  constructor(
+    private readonly body: Readable,
+    private readonly abortSignal: AbortSignal | undefined,
+  ) {
+    body.setEncoding('utf8');
+    body.on('data', (text: string) => {
+      if (this.settled) return;
+      const parts: ModelStreamPart[] = [];
+      for (const payload of this.events.push(text)) this.mapper.accept(payload, parts);
+      this.add(parts);
+    });
+    body.once('end', () => {
+      if (this.settled) return;
+      const parts: ModelStreamPart[] = [];
+      this.mapper.end(parts);
+      this.add(parts);
+    });
+    body.once('error', (error) => this.fail(error));
+    body.once('close', () => this.fail(undefined));
+  }
+
+  next(): Promise<IteratorResult<ModelStreamPart>> {
+    if (this.head < this.queue.length) {
+      const value = this.queue[this.head]!;
+      this.head += 1;
+      if (this.head === this.queue.length) {
+        this.queue.length = 0;
+        this.head = 0;
+        if (!this.settled && this.body.isPaused()) this.body.resume();
+      }
+      return Promise.resolve({ value, done: false });
+    }
+    if (this.abortReason) return Promise.reject(this.abortReason.reason);
+    if (this.settled) return Promise.resolve({ value: undefined, done: true });
+    return new Promise((resolve, reject) => {
+      this.waiting = { resolve, reject };
+    });
+  }
+
+  return(): Promise<IteratorResult<ModelStreamPart>> {
+    if (!this.settled) {
+      this.settled = true;
+      this.body.destroy();
+    }
+    this.queue.length = 0;
+    this.head = 0;
+    this.wake();
+    return Promise.resolve({ value: undefined, done: true });
+  }
+
+  private add(parts: ModelStreamPart[]): void {
+    if (parts.length === 0) return;
+    const failed = parts.some((part) => part.type === 'error');
+    for (const part of parts) this.queue.push(part);
+    if (this.mapper.isDone || failed) {
+      this.settled = true;
+      if (failed) this.body.destroy();
+      else this.drainThenRelease();
+    } else if (this.queue.length - this.head >= QUEUED_PARTS_LIMIT) this.body.pause();
+    this.wake();
+  }
+
+  private fail(error: unknown): void {
+    if (this.settled) return;
+    if (this.abortSignal?.aborted) {
+      this.settled = true;
+      this.abortReason = { reason: this.abortSignal.reason };
+      this.wake();
+      return;
+    }
+    this.add([{ type: 'error', error: interrupted(error) }]);
+  }
+
+  /** Hands the reader waiting in `next()` what there is now: a part, the end, or the abort. */
+  private wake(): void {
+    const waiting = this.waiting;
+    if (waiting === undefined) return;
+    this.waiting = undefined;
+    this.next().then(waiting.resolve, waiting.reject);
+  }
+
+  private drainThenRelease(): void {
+    const { body } = this;
     body.resume();
     if (body.readableEnded || body.destroyed) return;
     // An upstream that never ends its body after the answer does not keep the socket for ever.
     const timer = setTimeout(() => body.destroy(), 5000);
     body.once('close', () => clearTimeout(timer));
-  };
-  return new ReadableStream<ModelStreamPart>(
-    {
-      start(controller) {
-        controller.enqueue({ type: 'stream-start', warnings: [] });
-        const flush = () => {
-          if (parts.length === 0) return;
-          const failed = parts.some((part) => part.type === 'error');
-          for (const part of parts) controller.enqueue(part);
-          parts.length = 0;
-          if (mapper.isDone || failed) {
-            settled = true;
-            controller.close();
-            if (failed) body.destroy();
-            else drainThenRelease();
-          } else if ((controller.desiredSize ?? 1) <= 0) body.pause();
-        };
-        const fail = (error: unknown) => {
-          if (settled) return;
-          if (abortSignal?.aborted) {
-            settled = true;
-            controller.error(abortSignal.reason);
-            return;
-          }
-          parts.push({ type: 'error', error: interrupted(error) });
-          flush();
-        };
-        body.setEncoding('utf8');
-        body.on('data', (text: string) => {
-          if (settled) return;
-          for (const payload of events.push(text)) mapper.accept(payload, parts);
-          flush();
-        });
-        body.once('end', () => {
-          if (settled) return;
-          mapper.end(parts);
-          flush();
-        });
-        body.once('error', fail);
-        body.once('close', () => fail(undefined));
-      },
-      pull() {
-        if (!settled && body.isPaused()) body.resume();
-      },
-      cancel() {
-        settled = true;
-        body.destroy();
-      },
-    },
-    { highWaterMark: 64 },
-  );
+  }
 }
 
 function partsOfBody(body: AsyncIterable<Uint8Array>, abortSignal: AbortSignal | undefined): ReadableStream<ModelStreamPart> {
