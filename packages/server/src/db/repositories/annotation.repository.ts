@@ -87,7 +87,14 @@ export class AnnotationRepository {
 
   /** Inserts or replaces the annotation of one conversation. */
   async save(annotation: ConversationAnnotation): Promise<void> {
-    const values = {
+    await this.saveMany([annotation]);
+  }
+
+  /** Stores annotations (new or replacing a duel's previous one) in one statement. */
+  async saveMany(annotations: readonly ConversationAnnotation[]): Promise<void> {
+    if (annotations.length === 0) return;
+    const rows = annotations.map((annotation) => ({
+      duel_id: annotation.duelId,
       status: annotation.status,
       attempts: annotation.attempts,
       last_error: annotation.lastError,
@@ -105,12 +112,18 @@ export class AnnotationRepository {
       short_summary: annotation.shortSummary,
       annotated_at: annotation.annotatedAt,
       updated_at: annotation.updatedAt,
-    };
-    await this.db
-      .insertInto('conversation_annotations')
-      .values({ duel_id: annotation.duelId, ...values })
-      .onConflict((conflict) => conflict.column('duel_id').doUpdateSet(values))
-      .execute();
+    }));
+    const { duel_id: _key, ...updated } = rows[0]!;
+    // Pages of rows keep each statement under SQLite's and PostgreSQL's limits on bound parameters.
+    for (let start = 0; start < rows.length; start += 500) {
+      await this.db
+        .insertInto('conversation_annotations')
+        .values(rows.slice(start, start + 500))
+        .onConflict((conflict) =>
+          conflict.column('duel_id').doUpdateSet((update) => Object.fromEntries(Object.keys(updated).map((column) => [column, update.ref(`excluded.${column as keyof typeof updated}`)]))),
+        )
+        .execute();
+    }
   }
 
   async find(duelId: string): Promise<ConversationAnnotation | undefined> {

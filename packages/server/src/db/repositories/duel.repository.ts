@@ -1,5 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { Database, DuelsTable, TurnSidesTable } from '../database';
+import type { Database, DuelsTable, TurnSidesTable, TurnsTable } from '../database';
 import { PreparedQuery } from '../prepared-query';
 import { type VoteRecord, voteRow } from './feedback.repository';
 
@@ -93,6 +93,14 @@ function toSideSummary(row: Pick<TurnSidesTable, (typeof summaryColumns)[number]
     identityLeak: row.identity_leak === 1,
     style: row.style ? (JSON.parse(row.style) as TurnSideRecord['style']) : null,
   };
+}
+
+function toSideRecord(row: Selectable<TurnSidesTable>): TurnSideRecord {
+  return { ...toSideSummary(row), text: row.text, reasoning: row.reasoning };
+}
+
+function toTurnRecord(row: Pick<Selectable<TurnsTable>, 'turn' | 'prompt' | 'status' | 'error_code' | 'started_at' | 'ended_at'>): TurnRecord {
+  return { turn: row.turn, prompt: row.prompt, status: row.status, errorCode: row.error_code, startedAt: row.started_at, endedAt: row.ended_at };
 }
 
 const duelColumns = ['id', 'visitor_hash', 'mode', 'model_a', 'model_b', 'chosen_models', 'locale', 'status', 'turn_count', 'created_at', 'source'] as const;
@@ -220,7 +228,7 @@ export class DuelRepository {
 
   async listTurns(duelId: string): Promise<TurnRecord[]> {
     const rows = await this.db.selectFrom('turns').select(['turn', 'prompt', 'status', 'error_code', 'started_at', 'ended_at']).where('duel_id', '=', duelId).orderBy('turn').execute();
-    return rows.map((row) => ({ turn: row.turn, prompt: row.prompt, status: row.status, errorCode: row.error_code, startedAt: row.started_at, endedAt: row.ended_at }));
+    return rows.map(toTurnRecord);
   }
 
   async findTurnStatus(duelId: string, turn: number): Promise<string | undefined> {
@@ -236,7 +244,20 @@ export class DuelRepository {
 
   async listSides(duelId: string): Promise<TurnSideRecord[]> {
     const rows = await this.db.selectFrom('turn_sides').selectAll().where('duel_id', '=', duelId).orderBy('turn').orderBy('side').execute();
-    return rows.map((row) => ({ ...toSideSummary(row), text: row.text, reasoning: row.reasoning }));
+    return rows.map(toSideRecord);
+  }
+
+  /** The turns and answers of several duels in two queries (post-processing reads a page of them at once). */
+  async listConversations(duelIds: readonly string[]): Promise<Map<string, { turns: TurnRecord[]; sides: TurnSideRecord[] }>> {
+    const conversations = new Map(duelIds.map((duelId) => [duelId, { turns: [] as TurnRecord[], sides: [] as TurnSideRecord[] }]));
+    if (duelIds.length === 0) return conversations;
+    const [turns, sides] = await Promise.all([
+      this.db.selectFrom('turns').select(['duel_id', 'turn', 'prompt', 'status', 'error_code', 'started_at', 'ended_at']).where('duel_id', 'in', duelIds).orderBy('duel_id').orderBy('turn').execute(),
+      this.db.selectFrom('turn_sides').selectAll().where('duel_id', 'in', duelIds).orderBy('duel_id').orderBy('turn').orderBy('side').execute(),
+    ]);
+    for (const row of turns) conversations.get(row.duel_id)!.turns.push(toTurnRecord(row));
+    for (const row of sides) conversations.get(row.duel_id)!.sides.push(toSideRecord(row));
+    return conversations;
   }
 
   /** Like {@link listSides} without the texts, which can be long and are not needed to vote or react. */

@@ -1,5 +1,6 @@
 import { screenText } from '../../domain/privacy';
 import type { ConversationAnnotation, DueConversation, TurnLanguages } from '../../db/repositories/annotation.repository';
+import type { TurnRecord, TurnSideRecord } from '../../db/repositories/duel.repository';
 import type { Store } from '../../db/unit-of-work';
 import type { LanguageDetector } from '../language';
 import type { Runtime } from '../runtime';
@@ -76,26 +77,38 @@ export class PostprocessService {
       limit,
     });
     const report = emptyReport();
+    // One read for the whole page, and one write for the annotations that need no model call: a
+    // few statements per pass rather than three per conversation (each a round trip on PostgreSQL).
+    const conversations = await this.store.duels.listConversations(due.map((conversation) => conversation.duelId));
+    const withoutModel: ConversationAnnotation[] = [];
     let next = 0;
     const worker = async () => {
       while (next < due.length) {
         const conversation = due[next++]!;
-        const { outcome, flagged } = await this.annotate(conversation);
+        const { outcome, flagged } = await this.annotate(conversation, conversations.get(conversation.duelId)!, (annotation) => withoutModel.push(annotation));
         report.processed += 1;
         report[outcome] += 1;
         if (flagged) report.flagged += 1;
       }
     };
     await Promise.all(Array.from({ length: Math.min(this.options.concurrency, due.length) }, worker));
+    await this.store.annotations.saveMany(withoutModel);
     // A partial page means nothing else was due: everything changed before the idle limit is settled.
     if (due.length < limit) this.settledUntil = Math.max(this.settledUntil ?? Number.NEGATIVE_INFINITY, idleBefore.getTime());
     return report;
   }
 
-  /** Annotates one conversation and stores the result; never throws for a model failure. */
-  async annotate(conversation: DueConversation): Promise<{ outcome: 'done' | 'retrying' | 'failed'; flagged: boolean }> {
+  /**
+   * Annotates one conversation; never throws for a model failure. An annotation made without a
+   * model call goes to `saveLater` (the pass stores them together), one with a model call is stored
+   * at once, as soon as the call answered.
+   */
+  private async annotate(
+    conversation: DueConversation,
+    { turns, sides }: { turns: readonly TurnRecord[]; sides: readonly TurnSideRecord[] },
+    saveLater: (annotation: ConversationAnnotation) => void,
+  ): Promise<{ outcome: 'done' | 'retrying' | 'failed'; flagged: boolean }> {
     const { duelId } = conversation;
-    const [turns, sides] = await Promise.all([this.store.duels.listTurns(duelId), this.store.duels.listSides(duelId)]);
     const complete: AnnotatedTurn[] = [];
     for (const turn of turns) {
       if (turn.status !== 'complete') continue;
@@ -138,7 +151,7 @@ export class PostprocessService {
       updatedAt: now.toISOString(),
     };
     if (!this.annotator || complete.length === 0) {
-      await this.store.annotations.save(complete.length === 0 && this.annotator ? { ...base, modelStatus: 'done', modelId: this.annotator.modelId, piiModelKinds: [], categories: [], keywords: [] } : base);
+      saveLater(complete.length === 0 && this.annotator ? { ...base, modelStatus: 'done', modelId: this.annotator.modelId, piiModelKinds: [], categories: [], keywords: [] } : base);
       return { outcome: 'done', flagged: base.containsPii === true };
     }
 
