@@ -23,6 +23,13 @@ const pace = { firstTokenMs: 200, tokensPerSecond: 30, answerTokens: 200 };
 const measurements = new Set((process.env.AGORA_BENCH_ARENA ?? 'ttft,duels,votes').split(','));
 /** Concurrent duels of the time-to-first-token measurement (`AGORA_BENCH_TTFT_DUELS`, 200 by default as in issue 2). */
 const ttftDuels = Number(process.env.AGORA_BENCH_TTFT_DUELS ?? 200);
+/**
+ * `AGORA_BENCH_PIN=1`: the arena gets core 0 to itself and the fake upstream and this load generator
+ * share core 1 (taskset), as when the vendors and the visitors are other machines. Without it the
+ * three processes share both cores, and the arena's added time includes waiting for a core.
+ */
+const pinned = process.env.AGORA_BENCH_PIN === '1';
+const onCore = (core: number): string[] => (pinned ? ['taskset', '-c', String(core)] : []);
 /** Extra Node options for the arena process only, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it. */
 const arenaNodeOptions = (process.env.AGORA_BENCH_ARENA_NODE_OPTIONS ?? '').split(' ').filter(Boolean);
 
@@ -36,9 +43,11 @@ interface Child {
  * to that file, as a deployed arena's logs go to a file or a journal: a pipe drained by this busy
  * load generator would fill up and stall the child's synchronous log writes, timing the pipe.
  */
-function startChild(script: string, environment: Record<string, string>, readyPattern: RegExp, args: string[] = [], logFile?: string, nodeOptions: string[] = []): Promise<{ child: Child; match: RegExpMatchArray }> {
+function startChild(script: string, environment: Record<string, string>, readyPattern: RegExp, options: { args?: string[]; logFile?: string; nodeOptions?: string[]; core: number }): Promise<{ child: Child; match: RegExpMatchArray }> {
+  const { args = [], logFile, nodeOptions = [], core } = options;
   const stdout = logFile === undefined ? 'pipe' : openSync(logFile, 'w');
-  const child = spawn(process.execPath, [...nodeOptions, '--import', tsx, script, ...args], { env: { ...process.env, ...environment }, stdio: ['ignore', stdout, 'inherit', 'ipc'] });
+  const [command, ...prefix] = [...onCore(core), process.execPath];
+  const child = spawn(command!, [...prefix, ...nodeOptions, '--import', tsx, script, ...args], { env: { ...process.env, ...environment }, stdio: ['ignore', stdout, 'inherit', 'ipc'] });
   if (typeof stdout === 'number') closeSync(stdout);
   return new Promise((resolve, reject) => {
     const ready = (output: string) => {
@@ -94,9 +103,7 @@ async function startArena(databaseUrl: string, modelsPath: string): Promise<{ ch
     join(root, 'packages/server/src/cli/main.ts'),
     { PORT: '0', DATABASE_URL: databaseUrl, AGORA_MODELS: modelsPath, AGORA_LOG_LEVEL: 'info', AGORA_REPLAY_TTL_S: '5' },
     /"url":"(http:\/\/[^"]+)"/,
-    ['serve'],
-    `${modelsPath}.arena.log`,
-    arenaNodeOptions,
+    { args: ['serve'], logFile: `${modelsPath}.arena.log`, nodeOptions: arenaNodeOptions, core: 0 },
   );
   return { child, baseUrl: match[1]! };
 }
@@ -389,11 +396,16 @@ function postgresAdminUrl(): string | undefined {
 }
 
 export async function run(): Promise<void> {
+  if (pinned) {
+    execFileSync('taskset', ['-a', '-cp', '1', String(process.pid)], { stdio: 'ignore' });
+    console.log('pinned: the arena on core 0; the fake upstream and the load generator on core 1');
+  }
   const folder = mkdtempSync(join(tmpdir(), 'agora-bench-'));
   const { child: fake, match } = await startChild(
     join(root, 'packages/server/bench/fake-upstream.process.ts'),
     { FAKE_FIRST_TOKEN_MS: String(pace.firstTokenMs), FAKE_TOKENS_PER_SECOND: String(pace.tokensPerSecond), FAKE_ANSWER_TOKENS: String(pace.answerTokens) },
     /ready (\d+)/,
+    { core: 1 },
   );
   const upstreamUrl = `http://127.0.0.1:${match[1]}/v1`;
   try {
