@@ -21,6 +21,7 @@ import { AppError } from './app-error';
 import type { ArenaCatalogue } from './arena-catalogue';
 import type { ArenaMetrics } from './arena-metrics';
 import type { PairingPolicy } from './pairing-policy';
+import { RecentVoteContexts } from './recent-vote-contexts';
 import { GroupCommit } from './group-commit';
 import type { RevealImpactEstimator } from './reveal-impact';
 import type { Runtime } from './runtime';
@@ -59,6 +60,8 @@ const sides: readonly Side[] = ['a', 'b'];
  */
 export class DuelService {
   private readonly live = new Map<string, TurnStream>();
+  /** Duels whose turn ended here, ready for their vote without a read of the store. */
+  private readonly voteContexts = new RecentVoteContexts(10_000);
   private readonly running = new Set<Promise<void>>();
   /** Votes that arrive together are committed together (each still exactly once, each answered after its commit). */
   private readonly votes = new GroupCommit<VoteRecord, boolean>((records) =>
@@ -101,7 +104,7 @@ export class DuelService {
       },
     };
     const cancel = new AbortController();
-    const stream = this.startTurn(duel.id, plan, { committed, cancel: cancel.signal });
+    const stream = this.startTurn(duel, plan, [], { committed, cancel: cancel.signal });
     try {
       await committed;
     } catch (error) {
@@ -119,6 +122,7 @@ export class DuelService {
     this.throwIfConflict(checkFollowUp({ status: duel.status as DuelStatus, turnCount: duel.turnCount }, settings.maxTurns));
     const [turns, sideRecords] = await Promise.all([store.duels.listTurns(duelId), store.duels.listSides(duelId)]);
     const turn = duel.turnCount + 1;
+    this.voteContexts.forget(duelId);
     const started = await store.duels.startFollowUpTurn(duelId, { turn, prompt, status: 'streaming', errorCode: null, startedAt: runtime.now().toISOString(), endedAt: null });
     if (!started) throw new AppError('turn_in_progress', conflictMessages.turn_in_progress);
     const history = (side: Side) =>
@@ -126,14 +130,14 @@ export class DuelService {
         const answer = sideRecords.find((record) => record.turn === past.turn && record.side === side);
         return [{ role: 'user' as const, content: past.prompt }, { role: 'assistant' as const, content: answer?.text ?? '' }];
       });
-    this.startTurn(duelId, {
+    this.startTurn(duel, {
       turn,
       prompt,
       sides: {
         a: { modelId: duel.modelA, history: history('a'), replacementPool: [] },
         b: { modelId: duel.modelB, history: history('b'), replacementPool: [] },
       },
-    });
+    }, sideRecords.map(summaryOf));
     return { turn };
   }
 
@@ -195,7 +199,7 @@ export class DuelService {
 
   async vote(duelId: string, request: VoteRequest): Promise<VoteResponse> {
     const { store, runtime } = this.dependencies;
-    const context = await store.duels.findVoteContext(duelId);
+    const context = this.voteContexts.get(duelId) ?? (await store.duels.findVoteContext(duelId));
     if (!context || !isPlayable(context.duel)) throw new AppError('duel_not_found', 'no duel with this id');
     const { duel, sides: sideRecords } = context;
     this.throwIfConflict(checkVote({ status: duel.status as DuelStatus, turnCount: duel.turnCount }));
@@ -216,6 +220,8 @@ export class DuelService {
       createdAt: now,
       ranking: { a: rankingData(sideRecords, 'a', reveal.a), b: rankingData(sideRecords, 'b', reveal.b) },
     });
+    // Voted or refused, the duel is no longer waiting for its vote here.
+    this.voteContexts.forget(duelId);
     if (!recorded) {
       const current = await this.requireDuel(duelId);
       this.throwIfConflict(checkVote({ status: current.status as DuelStatus, turnCount: current.turnCount }) ?? 'already_voted');
@@ -236,8 +242,12 @@ export class DuelService {
     while (this.running.size > 0) await Promise.allSettled([...this.running]);
   }
 
-  /** Runs a turn in the background; with `duelStored`, the turn is stored once that commit is, and `cancel` stops it. */
-  private startTurn(duelId: string, plan: TurnPlan, duelStored?: { committed: Promise<unknown>; cancel: AbortSignal }): TurnStream {
+  /**
+   * Runs a turn in the background; with `duelStored`, the turn is stored once that commit is, and
+   * `cancel` stops it. `earlierSides` are the answers of the duel's earlier turns (for its vote context).
+   */
+  private startTurn(duel: DuelRecord, plan: TurnPlan, earlierSides: readonly TurnSideSummary[], duelStored?: { committed: Promise<unknown>; cancel: AbortSignal }): TurnStream {
+    const duelId = duel.id;
     const stream = new TurnStream();
     const key = streamKey(duelId, plan.turn);
     this.live.set(key, stream);
@@ -246,7 +256,7 @@ export class DuelService {
     const task = runTurn(plan, stream, dependencies, duelStored?.cancel)
       .then(async (outcome) => {
         await duelStored?.committed;
-        await this.finishTurn(duelId, plan, stream, outcome);
+        await this.finishTurn(duel, earlierSides, plan, stream, outcome);
       })
       .catch((error: unknown) => this.abandonTurn(duelId, plan.turn, stream, error))
       .finally(() => {
@@ -264,7 +274,8 @@ export class DuelService {
   }
 
   /** Stores the turn, then closes its stream: a client that sees `turn-end` can vote at once. */
-  private async finishTurn(duelId: string, plan: TurnPlan, stream: TurnStream, outcome: TurnOutcome): Promise<void> {
+  private async finishTurn(duel: DuelRecord, earlierSides: readonly TurnSideSummary[], plan: TurnPlan, stream: TurnStream, outcome: TurnOutcome): Promise<void> {
+    const duelId = duel.id;
     const closing: StreamEvent[] = outcome.failure
       ? [{ type: 'turn-error', code: outcome.failure.kind, message: 'One of the two models could not answer, so this turn is not shown or counted. Start a new duel or try again.', retryable: outcome.failure.isRetryable }]
       : [];
@@ -296,6 +307,10 @@ export class DuelService {
       models: plan.turn === 1 ? { a: outcome.sides.a.modelId, b: outcome.sides.b.modelId } : undefined,
     };
     await this.dependencies.store.transaction((repositories) => repositories.duels.finishTurn(finished));
+    this.voteContexts.remember(duelId, {
+      duel: { ...duel, status: finished.duelStatus, turnCount: plan.turn, ...(finished.models ? { modelA: finished.models.a, modelB: finished.models.b } : {}) },
+      sides: [...earlierSides, ...finished.sides.map(summaryOf)],
+    });
     for (const event of closing) stream.push(event);
     this.dependencies.metrics.turnEnded(outcome.status);
     this.dependencies.onTurnStored?.(duelId, outcome.status);
@@ -347,6 +362,11 @@ const streamKey = (duelId: string, turn: number) => `${duelId}:${turn}`;
  * Only duels played here exist for visitors. Imported ones (compar:IA) have ids derived from public
  * pair ids: anyone could otherwise vote, react or prompt the models on them.
  */
+/** A stored answer without its texts, as a vote needs it. */
+function summaryOf({ text: _text, reasoning: _reasoning, ...summary }: TurnSideRecord): TurnSideSummary {
+  return summary;
+}
+
 function isPlayable(duel: DuelRecord): boolean {
   return duel.source === undefined || duel.source === 'arena';
 }
