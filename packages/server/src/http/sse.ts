@@ -42,9 +42,8 @@ export const DELTA_FLUSH_INTERVAL_MS = 25;
  * Sends a turn's frames from `afterId` on as server-sent events, until `turn-end` or until the client
  * goes away. Behind the Node server it writes straight to the socket, since this is the hottest path of
  * the arena (every token of both sides, for every viewer): frames that can wait are gathered for up to
- * {@link DELTA_FLUSH_INTERVAL_MS} and the others go out at the end of the current turn of the event
- * loop (`setImmediate`), so the two sides' tokens and a reconnecting client's backlog share a write,
- * and a slow client gets what it missed in one write once it drains.
+ * {@link DELTA_FLUSH_INTERVAL_MS} and go out with the next frame that cannot; a reconnecting client's
+ * backlog goes in one write, and a slow client gets what it missed in one write once it drains.
  * In-process requests (`app.request`) get the same bytes through Hono's `streamSSE`.
  */
 export function sendFrames(c: Context<AppEnv>, stream: TurnStream, afterId: number, onClose: () => void): Response | Promise<Response> {
@@ -70,7 +69,6 @@ export function sendFrames(c: Context<AppEnv>, stream: TurnStream, afterId: numb
 /** Writes a turn's frames to a Node response as they come (see {@link sendFrames}); exported for its unit test. */
 export function pipeFrames(outgoing: ServerResponse, stream: TurnStream, afterId: number, onClose: () => void): void {
   let next = Math.max(0, afterId);
-  let immediate: NodeJS.Immediate | undefined;
   let timer: NodeJS.Timeout | undefined;
   let lastWriteAt = Number.NEGATIVE_INFINITY;
   let waitingForDrain = false;
@@ -78,7 +76,6 @@ export function pipeFrames(outgoing: ServerResponse, stream: TurnStream, afterId
   // Sides whose deltas this connection has already sent (a reconnecting client's backlog counts).
   const started = { a: false, b: false };
   const flush = () => {
-    immediate = undefined;
     clearTimeout(timer);
     timer = undefined;
     if (finished || waitingForDrain) return;
@@ -104,7 +101,7 @@ export function pipeFrames(outgoing: ServerResponse, stream: TurnStream, afterId
     if (stream.isEnded) finish();
   };
   const onPush = () => {
-    if (finished || immediate !== undefined || waitingForDrain) return;
+    if (finished || waitingForDrain) return;
     const frames = stream.snapshot();
     const newest = frames[frames.length - 1]!.event;
     const canWait = (newest.type === 'text-delta' || newest.type === 'reasoning-delta') && started[newest.side];
@@ -113,7 +110,9 @@ export function pipeFrames(outgoing: ServerResponse, stream: TurnStream, afterId
       timer ??= setTimeout(flush, wait);
       return;
     }
-    immediate = setImmediate(flush);
+    // Written now, not after the other callbacks of this turn of the event loop: on a busy arena
+    // those can hold a first token back for milliseconds. Writes of one tick still leave together.
+    flush();
   };
   const stopListening = stream.onPush(onPush);
   const finish = () => {
@@ -121,7 +120,6 @@ export function pipeFrames(outgoing: ServerResponse, stream: TurnStream, afterId
     finished = true;
     stopListening();
     clearTimeout(timer);
-    if (immediate !== undefined) clearImmediate(immediate);
     if (!outgoing.writableEnded) outgoing.end();
     onClose();
   };
