@@ -11,7 +11,7 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { Agent, request } from 'node:http';
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { setPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
@@ -30,6 +30,12 @@ const ttftDuels = Number(process.env.AGORA_BENCH_TTFT_DUELS ?? 200);
  */
 const pinned = process.env.AGORA_BENCH_PIN === '1';
 const onCore = (core: number): string[] => (pinned ? ['taskset', '-c', String(core)] : []);
+/**
+ * `AGORA_BENCH_NICE=1`: the fake upstream and this load generator run at a lower scheduling priority
+ * (nice 10) than the arena, so that the visitors and vendors they play, which are other machines in
+ * production, do not preempt the arena each time it writes to them on loopback.
+ */
+const niced = process.env.AGORA_BENCH_NICE === '1';
 /** Extra Node options for the arena process only, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it. */
 const arenaNodeOptions = (process.env.AGORA_BENCH_ARENA_NODE_OPTIONS ?? '').split(' ').filter(Boolean);
 
@@ -139,11 +145,15 @@ function rssMb(pid: number): number {
   }
 }
 
-/** CPU seconds (user + system) a process has used so far, from /proc (clock ticks of 10 ms). */
-function cpuSeconds(pid: number): number {
+/** CPU seconds a process has used so far in user space and in the kernel, from /proc (clock ticks of 10 ms). */
+function cpuTimes(pid: number): { user: number; system: number } {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
+  return { user: Number(fields[11]) / 100, system: Number(fields[12]) / 100 };
 }
+const cpuSeconds = (pid: number): number => {
+  const { user, system } = cpuTimes(pid);
+  return user + system;
+};
 
 /** Milliseconds since the epoch, sub-millisecond: comparable with the fake upstream's timestamps (same machine). */
 const wallClock = () => performance.timeOrigin + performance.now();
@@ -284,7 +294,7 @@ async function addedFirstToken(arena: { child: Child; baseUrl: string }, upstrea
   await Promise.all(Array.from({ length: 20 }, (_, index) => arenaDuel(arenaUrl, { prompt: 'échauffement', mode: 'custom', models: [`paced-${index % 6}`, `paced-${(index + 1) % 6}`] })));
   const direct = await steadyArrivals(rate, seconds, warmup, (index) => Promise.all([directCall(upstreamUrl, `paced-${index % 6}`, `d${index}a`), directCall(upstreamUrl, `paced-${(index + 1) % 6}`, `d${index}b`)]));
   const directOverhead = overheadPerCall(direct, await upstreamTimings(fake));
-  const cpuBefore = cpuSeconds(arenaPid);
+  const cpuBefore = cpuTimes(arenaPid);
   let duelsRun = 0;
   const viaArena = await steadyArrivals(rate, seconds, warmup, async (index) => {
     duelsRun += 1;
@@ -292,7 +302,9 @@ async function addedFirstToken(arena: { child: Child; baseUrl: string }, upstrea
     return timing.calls;
   });
   // Every duel streams two answers of `answerTokens` tokens, one upstream chunk and one client frame each.
-  const arenaCpuPerToken = ((cpuSeconds(arenaPid) - cpuBefore) * 1e6) / (duelsRun * 2 * pace.answerTokens);
+  const cpuAfter = cpuTimes(arenaPid);
+  const tokens = duelsRun * 2 * pace.answerTokens;
+  const [userPerToken, systemPerToken] = [((cpuAfter.user - cpuBefore.user) * 1e6) / tokens, ((cpuAfter.system - cpuBefore.system) * 1e6) / tokens];
   const arenaOverhead = overheadPerCall(viaArena, await upstreamTimings(fake));
   const firstTokens = (calls: ClientCall[]) => calls.map((call) => call.firstTokenAt - call.startedAt);
   const [directP50, directP99, arenaP50, arenaP99] = [quantile(firstTokens(direct), 0.5), quantile(firstTokens(direct), 0.99), quantile(firstTokens(viaArena), 0.5), quantile(firstTokens(viaArena), 0.99)];
@@ -306,7 +318,7 @@ async function addedFirstToken(arena: { child: Child; baseUrl: string }, upstrea
   console.log(`    direct             p50 ${format(directOverheadP50)}  p99 ${format(directOverheadP99)}`);
   console.log(`    through the arena  p50 ${format(arenaOverheadP50)}  p99 ${format(arenaOverheadP99)}${unmatched > 0 ? `  (${unmatched} calls without upstream timings)` : ''}`);
   console.log(`  added by the arena   p50 ${format(arenaOverheadP50 - directOverheadP50)}  p99 ${format(arenaOverheadP99 - directOverheadP99)}   goals: p50 ≤ 2 ms, p99 ≤ 20 ms`);
-  console.log(`  arena CPU per streamed token ${arenaCpuPerToken.toFixed(0)} µs (user + system, whole duels: creation, both streams, storage; ${duelsRun} duels)`);
+  console.log(`  arena CPU per streamed token ${(userPerToken + systemPerToken).toFixed(0)} µs (user ${userPerToken.toFixed(0)}, system ${systemPerToken.toFixed(0)}; whole duels: creation, both streams, storage; ${duelsRun} duels)`);
 }
 
 async function concurrentDuels(arena: { child: Child; baseUrl: string }, concurrency: number): Promise<void> {
@@ -408,15 +420,28 @@ export async function run(): Promise<void> {
     { core: 1 },
   );
   const upstreamUrl = `http://127.0.0.1:${match[1]}/v1`;
+  if (niced) {
+    setPriority(fake.process.pid!, 10);
+    console.log('niced: the fake upstream and the load generator at nice 10, the arena at 0');
+  }
   try {
     const pacedPath = join(folder, 'paced.yaml');
     writeFileSync(pacedPath, catalogue(upstreamUrl, 'paced'));
     const arena = await startArena(`sqlite:${join(folder, 'paced.db')}`, pacedPath);
+    // Lowered after the arena started, which keeps the default priority.
+    if (niced) setPriority(10);
     try {
       if (measurements.has('ttft')) await addedFirstToken(arena, upstreamUrl, fake, ttftDuels);
       if (measurements.has('duels')) for (const concurrency of [500, 750]) await concurrentDuels(arena, concurrency);
     } finally {
       await arena.child.stop();
+      // The arenas of the votes measurement inherit this process's priority: back to the default
+      // (allowed to root only; otherwise every process of that measurement stays at nice 10).
+      if (niced) {
+        try {
+          setPriority(0);
+        } catch {}
+      }
     }
     if (!measurements.has('votes')) return;
     await votesPerSecond('sqlite', `sqlite:${join(folder, 'votes.db')}`, upstreamUrl, folder);
