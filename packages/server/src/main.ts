@@ -69,7 +69,7 @@ export async function createArena(config: Config, environment: Record<string, st
   for (const model of models) {
     if (model.unavailableReason) logger.warn({ model: model.entry.id }, `model unavailable: ${model.unavailableReason}`);
   }
-  const db = openDatabase(config.database);
+  const db = openDatabase(config.database, { backgroundCheckpoints: true });
   await migrateToLatest(db);
   const store = createStore(db);
   const runtime = overrides.runtime ?? systemRuntime;
