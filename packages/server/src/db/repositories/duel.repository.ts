@@ -134,6 +134,31 @@ const voteContextQuery = new PreparedQuery((db, values: { duelId: string }) =>
     .orderBy('turn_sides.side'),
 );
 
+// Every duel starts with these two inserts: compiled once (see PreparedQuery).
+const insertDuelQuery = new PreparedQuery(
+  (
+    db,
+    values: { id: string; visitor_hash: string; mode: string; model_a: string; model_b: string; chosen_models: string | null; locale: string | null; status: string; turn_count: number; created_at: string },
+  ) =>
+    db.insertInto('duels').values({
+      id: values.id,
+      visitor_hash: values.visitor_hash,
+      mode: values.mode,
+      model_a: values.model_a,
+      model_b: values.model_b,
+      chosen_models: values.chosen_models,
+      locale: values.locale,
+      status: values.status,
+      turn_count: values.turn_count,
+      created_at: values.created_at,
+      updated_at: values.created_at,
+    }),
+);
+
+const insertTurnQuery = new PreparedQuery((db, values: { duel_id: string; turn: number; prompt: string; status: string; started_at: string }) =>
+  db.insertInto('turns').values({ duel_id: values.duel_id, turn: values.turn, prompt: values.prompt, status: values.status, error_code: null, frames: null, started_at: values.started_at, ended_at: null }),
+);
+
 const markVotedQuery = new PreparedQuery((db, values: { duelId: string; at: string }) =>
   db.updateTable('duels').set({ status: 'voted', updated_at: values.at }).where('id', '=', values.duelId).where('status', '=', 'ready'),
 );
@@ -168,22 +193,18 @@ export class DuelRepository {
 
   /** Inserts a new duel with its first turn, streaming. */
   async createWithFirstTurn(duel: DuelRecord, prompt: string): Promise<void> {
-    await this.db
-      .insertInto('duels')
-      .values({
-        id: duel.id,
-        visitor_hash: duel.visitorHash,
-        mode: duel.mode,
-        model_a: duel.modelA,
-        model_b: duel.modelB,
-        chosen_models: duel.chosenModels ? JSON.stringify(duel.chosenModels) : null,
-        locale: duel.locale,
-        status: duel.status,
-        turn_count: duel.turnCount,
-        created_at: duel.createdAt,
-        updated_at: duel.createdAt,
-      })
-      .execute();
+    await insertDuelQuery.execute(this.db, {
+      id: duel.id,
+      visitor_hash: duel.visitorHash,
+      mode: duel.mode,
+      model_a: duel.modelA,
+      model_b: duel.modelB,
+      chosen_models: duel.chosenModels ? JSON.stringify(duel.chosenModels) : null,
+      locale: duel.locale,
+      status: duel.status,
+      turn_count: duel.turnCount,
+      created_at: duel.createdAt,
+    });
     await this.insertTurn(duel.id, { turn: 1, prompt, status: 'streaming', errorCode: null, startedAt: duel.createdAt, endedAt: null });
   }
 
@@ -205,10 +226,7 @@ export class DuelRepository {
   }
 
   private async insertTurn(duelId: string, turn: TurnRecord): Promise<void> {
-    await this.db
-      .insertInto('turns')
-      .values({ duel_id: duelId, turn: turn.turn, prompt: turn.prompt, status: turn.status, error_code: null, frames: null, started_at: turn.startedAt, ended_at: null })
-      .execute();
+    await insertTurnQuery.execute(this.db, { duel_id: duelId, turn: turn.turn, prompt: turn.prompt, status: turn.status, started_at: turn.startedAt });
   }
 
   async findById(duelId: string): Promise<DuelRecord | undefined> {
