@@ -41,6 +41,17 @@ function postgres(adminUrl: string): TestDialect {
         drop: async () => {
           const cleaner = new pg.Client({ connectionString: adminUrl });
           await cleaner.connect();
+          // Sessions of a pool that just ended may still be closing: give them a moment, since a forced
+          // drop terminates them with an error that a client already ending no longer has a listener for.
+          for (let attempt = 0; attempt < 40; attempt += 1) {
+            try {
+              await cleaner.query(`DROP DATABASE IF EXISTS ${name}`);
+              break;
+            } catch (error) {
+              if ((error as { code?: string }).code !== '55006') throw error;
+              await new Promise((resolve) => setTimeout(resolve, 50));
+            }
+          }
           await cleaner.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
           await cleaner.end();
         },
