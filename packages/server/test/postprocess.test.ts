@@ -120,3 +120,80 @@ describe.each(DIALECTS)('post-processing without a model ($name)', (dialect) => 
     expect(second!.messageLanguages).toHaveLength(2);
   });
 });
+
+describe.each(DIALECTS)('the post-processing queue ($name)', (dialect) => {
+  let harness: TestArena;
+  afterEach(() => harness.close());
+
+  async function finishedDuel(prompt: string): Promise<string> {
+    const created = await harness.client.request('POST', '/api/v1/duels', { prompt, mode: 'random' });
+    expect(created.status).toBe(201);
+    await harness.client.stream(created.json.id);
+    return created.json.id as string;
+  }
+
+  it('queues a voted duel and a failed one in the transaction that ends them, before any pass', async () => {
+    harness = await startTestArena(dialect, { environment: { AGORA_POSTPROCESS: '0' } });
+    harness.fake.defaultBehaviour = { tokensPerSecond: 0 };
+    const voted = await finishedDuel('Quelle est la hauteur de la tour Eiffel ?');
+    const unvoted = await finishedDuel('Et celle du Mont-Blanc ?');
+    expect(await harness.arena.store.annotations.find(voted)).toBeUndefined();
+    expect((await harness.client.request('POST', `/api/v1/duels/${voted}/vote`, { choice: 'tie' })).status).toBe(200);
+    expect(await harness.arena.store.annotations.find(voted)).toMatchObject({ status: 'pending', attempts: 0, turnsAnnotated: 0 });
+    harness.fake.defaultBehaviour = { httpStatus: 500 };
+    const failed = await finishedDuel('Cite trois fleuves de France.');
+    expect((await harness.arena.store.duels.findById(failed))!.status).toBe('failed');
+    expect(await harness.arena.store.annotations.find(failed)).toMatchObject({ status: 'pending', attempts: 0 });
+    // An unvoted duel is not queued: the idle rule finds it later.
+    expect(await harness.arena.store.annotations.find(unvoted)).toBeUndefined();
+  });
+
+  it('annotates a vote committed with a stamp older than what the job has already settled (another instance, a late commit)', async () => {
+    harness = await startTestArena(dialect, { environment: { AGORA_POSTPROCESS_EVERY_S: '3600', AGORA_POSTPROCESS_IDLE_S: '0' } });
+    harness.fake.defaultBehaviour = { tokensPerSecond: 0, text: 'Le Rhône prend sa source en Suisse, dans le glacier du Rhône.' };
+    const duelId = await finishedDuel('Où le Rhône prend-il sa source ?');
+    const job = harness.arena.postprocessJob!;
+    // Passes until the unvoted duel is annotated by the idle rule (idle at once here) and everything up to now is settled.
+    await until(async () => {
+      job.nudge();
+      await job.idle();
+      return harness.arena.store.annotations.find(duelId);
+    }, (found) => found?.status === 'done');
+    job.nudge();
+    await job.idle();
+    // A follow-up, then a vote stamped ten minutes ago, as an instance with a late clock would commit it.
+    const followUp = await harness.client.request('POST', `/api/v1/duels/${duelId}/messages`, { prompt: 'Et où se jette-t-il ?' });
+    expect(followUp.status).toBe(201);
+    await harness.client.stream(duelId, { turn: 2 });
+    const duel = (await harness.arena.store.duels.findById(duelId))!;
+    const stamp = new Date(Date.now() - 600_000).toISOString();
+    const vote = { duelId, choice: 'a', modelA: duel.modelA, modelB: duel.modelB, tagsA: [], tagsB: [], commentA: null, commentB: null, identityLeak: false, mode: duel.mode, locale: null, createdAt: stamp };
+    await harness.arena.store.transaction(async (repositories) => {
+      expect(await repositories.duels.closeWithVote(vote)).toBe(true);
+      await repositories.annotations.enqueue([duelId], stamp);
+    });
+    // Queued again because it grew since its annotation; the next pass takes it from the queue, whatever its stamp.
+    expect(await harness.arena.store.annotations.find(duelId)).toMatchObject({ status: 'pending', attempts: 0 });
+    job.nudge();
+    await job.idle();
+    expect(await harness.arena.store.annotations.find(duelId)).toMatchObject({ status: 'done', turnsAnnotated: 2, attempts: 1 });
+  });
+
+  it('leaves a whole annotation, a retry waiting and a failed one as they are when the duel is queued again', async () => {
+    harness = await startTestArena(dialect, { environment: { AGORA_POSTPROCESS: '0' } });
+    harness.fake.defaultBehaviour = { tokensPerSecond: 0 };
+    const [whole, waiting, failed] = [await finishedDuel('Un'), await finishedDuel('Deux'), await finishedDuel('Trois')];
+    const now = new Date().toISOString();
+    const later = new Date(Date.now() + 3_600_000).toISOString();
+    const annotation = (duelId: string, changes: Partial<ConversationAnnotation>): ConversationAnnotation => ({
+      duelId, status: 'done', attempts: 1, lastError: null, nextAttemptAt: null, turnsAnnotated: 1, languages: [], messageLanguages: [], piiRuleKinds: [], piiModelKinds: null,
+      containsPii: false, modelStatus: 'not_configured', modelId: null, categories: null, keywords: null, shortSummary: null, annotatedAt: now, updatedAt: now, ...changes,
+    });
+    const before = [annotation(whole, {}), annotation(waiting, { status: 'pending', attempts: 1, nextAttemptAt: later, lastError: 'HTTP 503' }), annotation(failed, { status: 'failed', attempts: 3, lastError: 'HTTP 503' })];
+    await harness.arena.store.annotations.saveMany(before);
+    await harness.arena.store.annotations.enqueue([whole, waiting, failed], now);
+    for (const expected of before) expect(await harness.arena.store.annotations.find(expected.duelId)).toEqual(expected);
+    // Queued: only what is due now, oldest first.
+    expect(await harness.arena.store.annotations.listDue({ now, idleBefore: now, idleSince: now, modelConfigured: false, limit: 10 })).toEqual([]);
+  });
+});

@@ -63,9 +63,17 @@ export class DuelService {
   /** Duels whose turn ended here, ready for their vote without a read of the store. */
   private readonly voteContexts = new RecentVoteContexts(10_000);
   private readonly running = new Set<Promise<void>>();
-  /** Votes that arrive together are committed together (each still exactly once, each answered after its commit). */
+  /**
+   * Votes that arrive together are committed together (each still exactly once, each answered
+   * after its commit), and their conversations queued for post-processing in the same transaction.
+   */
   private readonly votes = new GroupCommit<VoteRecord, boolean>((records) =>
-    this.dependencies.store.transaction((repositories) => repositories.duels.closeWithVotes(records)),
+    this.dependencies.store.transaction(async (repositories) => {
+      const recorded = await repositories.duels.closeWithVotes(records);
+      const voted = records.filter((_record, index) => recorded[index]);
+      if (voted.length > 0) await repositories.annotations.enqueue(voted.map((record) => record.duelId), voted.reduce((latest, record) => (record.createdAt > latest ? record.createdAt : latest), voted[0]!.createdAt));
+      return recorded;
+    }),
   );
 
   constructor(private readonly dependencies: DuelServiceDependencies) {}
@@ -306,7 +314,11 @@ export class DuelService {
       duelStatus: outcome.status === 'complete' ? 'ready' : 'failed',
       models: plan.turn === 1 ? { a: outcome.sides.a.modelId, b: outcome.sides.b.modelId } : undefined,
     };
-    await this.dependencies.store.transaction((repositories) => repositories.duels.finishTurn(finished));
+    await this.dependencies.store.transaction(async (repositories) => {
+      await repositories.duels.finishTurn(finished);
+      // A failed turn ends the duel: its conversation (prompts included) goes to post-processing.
+      if (finished.duelStatus === 'failed') await repositories.annotations.enqueue([duelId], endedAt);
+    });
     this.voteContexts.remember(duelId, {
       duel: { ...duel, status: finished.duelStatus, turnCount: plan.turn, ...(finished.models ? { modelA: finished.models.a, modelB: finished.models.b } : {}) },
       sides: [...earlierSides, ...finished.sides.map(summaryOf)],

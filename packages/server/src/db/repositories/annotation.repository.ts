@@ -1,5 +1,6 @@
-import { type ExpressionBuilder, type Kysely, type Selectable, sql } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
 import type { ConversationAnnotationsTable, Database } from '../database';
+import { PreparedQuery } from '../prepared-query';
 
 export type AnnotationStatus = 'pending' | 'done' | 'failed';
 /** The model layer (topics and personal data seen by an LLM). */
@@ -50,8 +51,11 @@ export interface DueQuery {
   idleBefore: string;
   /** A model layer is configured now: conversations screened without one are screened again. */
   modelConfigured: boolean;
-  /** Look only at duels changed after this instant (incremental passes); undefined = every duel. */
-  updatedSince?: string;
+  /**
+   * Incremental passes: unvoted duels are looked at only if they went idle after this instant
+   * (everything else due comes from the queue); undefined = every duel is looked at.
+   */
+  idleSince?: string;
   limit: number;
 }
 
@@ -80,6 +84,25 @@ function toAnnotation(row: Selectable<ConversationAnnotationsTable>): Conversati
     updatedAt: row.updated_at,
   };
 }
+
+/**
+ * Queues conversations: a pending annotation due at once. One already annotated whole stays as it
+ * is; one annotated before it grew is queued again; a pending (retry waiting) or failed one keeps
+ * its state.
+ */
+const enqueueStatement = (db: Kysely<Database>, rows: { duel_id: string; at: string }[]) =>
+  db
+    .insertInto('conversation_annotations')
+    .values(rows.map(({ duel_id, at }) => ({ duel_id, status: 'pending', attempts: 0, next_attempt_at: at, turns_annotated: 0, model_status: 'pending', updated_at: at })))
+    .onConflict((conflict) =>
+      conflict
+        .column('duel_id')
+        .doUpdateSet((update) => ({ status: 'pending', attempts: 0, last_error: null, next_attempt_at: update.ref('excluded.next_attempt_at'), updated_at: update.ref('excluded.updated_at') }))
+        .where('conversation_annotations.status', '=', 'done')
+        .where('conversation_annotations.turns_annotated', '<', (eb) => eb.selectFrom('duels').select('duels.turn_count').whereRef('duels.id', '=', 'conversation_annotations.duel_id')),
+    );
+// A vote queues its duel: compiled once, as the rest of the vote's statements (see PreparedQuery).
+const enqueueOneQuery = new PreparedQuery((db, values: { duelId: string; at: string }) => enqueueStatement(db, [{ duel_id: values.duelId, at: values.at }]));
 
 /** Language, topics and personal-data screening of conversations. */
 export class AnnotationRepository {
@@ -126,76 +149,132 @@ export class AnnotationRepository {
     }
   }
 
+  /**
+   * Queues finished conversations for post-processing, in the transaction that finished them (a
+   * vote, a failed turn), so that the job finds them through the queue's index, whatever the
+   * clocks of the instances that wrote them, rather than by scanning every duel changed lately.
+   */
+  async enqueue(duelIds: readonly string[], at: string): Promise<void> {
+    if (duelIds.length === 1) {
+      await enqueueOneQuery.execute(this.db, { duelId: duelIds[0]!, at });
+      return;
+    }
+    for (let start = 0; start < duelIds.length; start += 500) {
+      await enqueueStatement(this.db, duelIds.slice(start, start + 500).map((duel_id) => ({ duel_id, at }))).execute();
+    }
+  }
+
   async find(duelId: string): Promise<ConversationAnnotation | undefined> {
     const row = await this.db.selectFrom('conversation_annotations').selectAll().where('duel_id', '=', duelId).executeTakeFirst();
     return row ? toAnnotation(row) : undefined;
   }
 
   /**
-   * Finished conversations that need (re-)annotation: never annotated, grown by a follow-up since,
-   * pending with a retry due, or screened without the model layer that is configured now. A duel
-   * still streaming is never due; an unvoted one is due once idle. With `updatedSince`, only duels
-   * changed after it are looked at for the first two cases (an index range, not a scan of every
-   * conversation); retries and the model backfill come from their own indexes.
+   * Finished conversations that need (re-)annotation. Without `idleSince` (the first pass of a
+   * server, `agora postprocess`), every duel is looked at: never annotated and voted, failed or
+   * idle; grown by a follow-up since; pending with a retry due; screened without the model layer
+   * that is configured now. With `idleSince` (the passes after), each case comes from an index
+   * whose range holds only what is due: the queue ({@link enqueue}: votes, failed turns, retries),
+   * the model backfill, and the unvoted duels that went idle since the last pass.
    */
   async listDue(query: DueQuery): Promise<DueConversation[]> {
-    const changed = await this.db
+    if (query.idleSince === undefined) return this.listEveryDue(query);
+    const due = await this.listQueued(query, query.limit);
+    if (due.length < query.limit && query.modelConfigured) due.push(...(await this.listScreenedWithoutModel(query.limit - due.length)));
+    if (due.length < query.limit) due.push(...(await this.listIdle(query.idleSince, query.idleBefore, query.limit - due.length)));
+    const seen = new Set<string>();
+    return due.filter((conversation) => !seen.has(conversation.duelId) && seen.add(conversation.duelId));
+  }
+
+  private async listEveryDue(query: DueQuery): Promise<DueConversation[]> {
+    const rows = await this.db
       .selectFrom('duels')
       .leftJoin('conversation_annotations as a', 'a.duel_id', 'duels.id')
       .select(['duels.id as duel_id_of_duel', 'duels.turn_count'])
       .selectAll('a')
-      .$if(query.updatedSince !== undefined, (builder) => builder.where('duels.updated_at', '>', query.updatedSince!))
       .where('duels.status', '!=', 'streaming')
       .where((eb) => eb.or([eb('duels.status', 'in', ['voted', 'failed']), eb('duels.updated_at', '<=', query.idleBefore)]))
       .where((eb) =>
         eb.or([
           eb('a.duel_id', 'is', null),
           eb.and([eb('a.status', '=', 'done'), eb('a.turns_annotated', '<', eb.ref('duels.turn_count'))]),
-          // Without a range the retries and the backfill are found here too, in the same order.
-          ...(query.updatedSince === undefined ? this.retryOrBackfill(eb, query) : []),
+          eb.and([eb('a.status', '=', 'pending'), eb.or([eb('a.next_attempt_at', 'is', null), eb('a.next_attempt_at', '<=', query.now)])]),
+          ...(query.modelConfigured ? [eb.and([eb('a.model_status', '=', 'not_configured'), eb('a.status', '=', 'done')])] : []),
         ]),
       )
       .orderBy('duels.updated_at')
       .orderBy('duels.id')
       .limit(query.limit)
       .execute();
-    const due = changed.map((row) => ({
+    return rows.map((row) => ({
       duelId: row.duel_id_of_duel,
       turnCount: row.turn_count,
       annotation: row.duel_id === null ? undefined : toAnnotation(row as Selectable<ConversationAnnotationsTable>),
     }));
-    if (query.updatedSince === undefined || due.length >= query.limit) return due;
-    const seen = new Set(due.map((conversation) => conversation.duelId));
-    const annotated = await this.db
+  }
+
+  /** The queue: pending annotations whose (first or next) attempt is due, oldest first, in the index's order. */
+  private async listQueued(query: DueQuery, limit: number): Promise<DueConversation[]> {
+    const rows = await this.db
       .selectFrom('conversation_annotations as a')
       .innerJoin('duels', 'duels.id', 'a.duel_id')
       .select(['duels.turn_count'])
       .selectAll('a')
+      .where('a.status', '=', 'pending')
+      .where('a.next_attempt_at', '<=', query.now)
+      // A follow-up under way: its turn's end brings the duel back.
       .where('duels.status', '!=', 'streaming')
-      .where((eb) => eb.or(this.retryOrBackfill(eb, query)))
-      .orderBy('a.updated_at')
+      .orderBy('a.next_attempt_at')
       .orderBy('a.duel_id')
-      .limit(query.limit - due.length)
+      .limit(limit)
       .execute();
-    for (const row of annotated) {
-      if (!seen.has(row.duel_id)) due.push({ duelId: row.duel_id, turnCount: row.turn_count, annotation: toAnnotation(row) });
-    }
-    return due;
+    return rows.map((row) => ({ duelId: row.duel_id, turnCount: row.turn_count, annotation: toAnnotation(row) }));
   }
 
-  /** Pending annotations whose retry is due, and (with a model configured) those screened without one. */
-  private retryOrBackfill(eb: ExpressionBuilder<Database & { a: ConversationAnnotationsTable }, 'a'>, query: DueQuery) {
-    return [
-      eb.and([eb('a.status', '=', 'pending'), eb.or([eb('a.next_attempt_at', 'is', null), eb('a.next_attempt_at', '<=', query.now)])]),
-      ...(query.modelConfigured ? [eb.and([eb('a.model_status', '=', 'not_configured'), eb('a.status', '=', 'done')])] : []),
-    ];
+  /** Conversations screened while no model layer was configured (there is one now). */
+  private async listScreenedWithoutModel(limit: number): Promise<DueConversation[]> {
+    const rows = await this.db
+      .selectFrom('conversation_annotations as a')
+      .innerJoin('duels', 'duels.id', 'a.duel_id')
+      .select(['duels.turn_count'])
+      .selectAll('a')
+      .where('a.model_status', '=', 'not_configured')
+      .where('a.status', '=', 'done')
+      .where('duels.status', '!=', 'streaming')
+      .orderBy('a.updated_at')
+      .orderBy('a.duel_id')
+      .limit(limit)
+      .execute();
+    return rows.map((row) => ({ duelId: row.duel_id, turnCount: row.turn_count, annotation: toAnnotation(row) }));
+  }
+
+  /** Unvoted duels last changed in (`since`, `idleBefore`]: the visitor left them, unannotated or grown since. */
+  private async listIdle(since: string, idleBefore: string, limit: number): Promise<DueConversation[]> {
+    const rows = await this.db
+      .selectFrom('duels')
+      .leftJoin('conversation_annotations as a', 'a.duel_id', 'duels.id')
+      .select(['duels.id as duel_id_of_duel', 'duels.turn_count'])
+      .selectAll('a')
+      .where('duels.updated_at', '>', since)
+      .where('duels.updated_at', '<=', idleBefore)
+      .where('duels.status', '=', 'ready')
+      .where((eb) => eb.or([eb('a.duel_id', 'is', null), eb.and([eb('a.status', '=', 'done'), eb('a.turns_annotated', '<', eb.ref('duels.turn_count'))])]))
+      .orderBy('duels.updated_at')
+      .orderBy('duels.id')
+      .limit(limit)
+      .execute();
+    return rows.map((row) => ({
+      duelId: row.duel_id_of_duel,
+      turnCount: row.turn_count,
+      annotation: row.duel_id === null ? undefined : toAnnotation(row as Selectable<ConversationAnnotationsTable>),
+    }));
   }
 
   /** Puts failed annotations back in the queue with fresh attempts (`agora postprocess --retry-failed`). */
   async requeueFailed(now: string): Promise<number> {
     const result = await this.db
       .updateTable('conversation_annotations')
-      .set({ status: 'pending', attempts: 0, next_attempt_at: null, updated_at: now })
+      .set({ status: 'pending', attempts: 0, next_attempt_at: now, updated_at: now })
       .where('status', '=', 'failed')
       .executeTakeFirst();
     return Number(result.numUpdatedRows);

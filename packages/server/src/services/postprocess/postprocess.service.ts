@@ -30,7 +30,10 @@ export interface PostprocessReport {
   failed: number;
 }
 
-/** Transactions stamp `updated_at` before they commit; one that commits this late is still seen. */
+/**
+ * Transactions stamp `updated_at` before they commit; one that commits this late is still seen by
+ * the idle rule (votes and failed turns are queued in their own transaction and need no clock).
+ */
 const LATE_COMMIT_MARGIN_MS = 60_000;
 
 const emptyReport = (): PostprocessReport => ({ processed: 0, done: 0, flagged: 0, retrying: 0, failed: 0 });
@@ -44,9 +47,9 @@ const emptyReport = (): PostprocessReport => ({ processed: 0, done: 0, flagged: 
  */
 export class PostprocessService {
   /**
-   * Every duel last changed before this instant is settled (annotated, or not finished and not
-   * idle yet — and then it changes again before it needs anything). Passes look only at duels
-   * changed since, minus a margin for transactions that committed late; the first pass looks at all.
+   * Every unvoted duel last changed before this instant is settled (annotated, or not idle yet —
+   * and then it changes again before it needs anything). Passes after the first look only at the
+   * queue and at the unvoted duels changed since; the first pass looks at every duel.
    */
   private settledUntil: number | undefined;
 
@@ -73,7 +76,7 @@ export class PostprocessService {
       now: now.toISOString(),
       idleBefore: idleBefore.toISOString(),
       modelConfigured: this.modelConfigured,
-      updatedSince: this.settledUntil === undefined ? undefined : new Date(this.settledUntil - LATE_COMMIT_MARGIN_MS).toISOString(),
+      idleSince: this.settledUntil === undefined ? undefined : new Date(this.settledUntil).toISOString(),
       limit,
     });
     const report = emptyReport();
@@ -93,8 +96,10 @@ export class PostprocessService {
     };
     await Promise.all(Array.from({ length: Math.min(this.options.concurrency, due.length) }, worker));
     await this.store.annotations.saveMany(withoutModel);
-    // A partial page means nothing else was due: everything changed before the idle limit is settled.
-    if (due.length < limit) this.settledUntil = Math.max(this.settledUntil ?? Number.NEGATIVE_INFINITY, idleBefore.getTime());
+    // A partial page means nothing else was due: every duel changed before the idle limit and
+    // committed by now is settled. A commit may come up to LATE_COMMIT_MARGIN_MS after its stamp,
+    // which matters only when the idle limit is that close to now.
+    if (due.length < limit) this.settledUntil = Math.max(this.settledUntil ?? Number.NEGATIVE_INFINITY, Math.min(idleBefore.getTime(), now.getTime() - LATE_COMMIT_MARGIN_MS));
     return report;
   }
 
