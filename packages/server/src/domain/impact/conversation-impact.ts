@@ -61,21 +61,35 @@ export interface ConversationImpact {
  * @throws ImpactError for invalid input (no parameters, unknown zone or provider, negative tokens…).
  */
 export function conversationImpact(input: ConversationImpactInput): ConversationImpact {
-  const locale = resolveImpactLocale(input.locale);
-  const settings = resolveImpactSettings(input.model, {
-    method: input.method ?? null,
-    compat: input.compat ?? null,
-    zone: input.zone ?? null,
-    pue: input.datacenter?.pue ?? null,
-    wue: input.datacenter?.wue ?? null,
+  return conversationImpactOf(input.model, input)(input);
+}
+
+/** What {@link conversationImpactOf} computes per call: one side's answers and the visitor's locale. */
+export type ConversationAnswers = Pick<ConversationImpactInput, 'outputTokensPerMessage' | 'latencySecondsPerMessage' | 'locale'>;
+
+/**
+ * {@link conversationImpact} for one model and method, its settings resolved (and checked) once:
+ * the reveal computes the answers of the same few models over and over.
+ * @throws ImpactError for invalid settings (here) or answers (from the returned function).
+ */
+export function conversationImpactOf(model: ModelFacts, options: Pick<ConversationImpactInput, 'method' | 'compat' | 'zone' | 'datacenter'>): (answers: ConversationAnswers) => ConversationImpact {
+  const settings = resolveImpactSettings(model, {
+    method: options.method ?? null,
+    compat: options.compat ?? null,
+    zone: options.zone ?? null,
+    pue: options.datacenter?.pue ?? null,
+    wue: options.datacenter?.wue ?? null,
   });
-  const tokens = input.outputTokensPerMessage.map(checkOutputTokens);
-  const base = describeSettings(settings, locale, tokens.reduce((sum, count) => sum + count, 0));
-  if (settings.method === 'comparia-compat') return { ...base, ...comparIaFigures(settings, base.output_tokens, locale) };
-  const latencies = checkLatencies(input.latencySecondsPerMessage, tokens.length);
-  const totals = totalsInUnits(tokens.map((count, index) => impactsWithSettings(settings, count, latencies[index])));
-  const amounts = { energyWh: rangeMean(totals.energy_wh), gwpG: rangeMean(totals.gwp_g) };
-  return { ...base, ...totals, equivalents: everydayEquivalents(amounts, locale) };
+  return (answers) => {
+    const locale = resolveImpactLocale(answers.locale);
+    const tokens = answers.outputTokensPerMessage.map(checkOutputTokens);
+    const base = describeSettings(settings, locale, tokens.reduce((sum, count) => sum + count, 0));
+    if (settings.method === 'comparia-compat') return { ...base, ...comparIaFigures(settings, base.output_tokens, locale) };
+    const latencies = checkLatencies(answers.latencySecondsPerMessage, tokens.length);
+    const totals = totalsInUnits(tokens.map((count, index) => impactsWithSettings(settings, count, latencies[index])));
+    const amounts = { energyWh: rangeMean(totals.energy_wh), gwpG: rangeMean(totals.gwp_g) };
+    return { ...base, ...totals, equivalents: everydayEquivalents(amounts, locale) };
+  };
 }
 
 /** The method, zone and size facts of the reveal, with labels in the locale. */

@@ -4,7 +4,7 @@
  * See docs/impact.md and shared/specs/impact.md.
  */
 export { computeLlmImpacts } from './compute-impact';
-export { conversationImpact, type ConversationImpact, type ConversationImpactInput } from './conversation-impact';
+export { conversationImpact, conversationImpactOf, type ConversationAnswers, type ConversationImpact, type ConversationImpactInput } from './conversation-impact';
 export { estimateImpact, impactsWithSettings, type ImpactEstimate } from './estimate-impact';
 export { resolveImpactSettings, type ImpactOptions, type ImpactSettings } from './resolve-impact-settings';
 export {

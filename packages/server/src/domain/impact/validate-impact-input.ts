@@ -16,15 +16,20 @@ export function checkValueOrRange(
   minimum: number,
   exclusive = false,
 ): ValueRange {
-  const bounds = value !== null && value !== undefined && isValueRange(value) ? [value.min, value.max] : [value];
-  const valid = (bound: unknown) => isFiniteNumber(bound) && (exclusive ? bound > minimum : bound >= minimum);
-  if (!bounds.every(valid)) {
+  // Runs for every answer of every reveal: no closure or array per call.
+  const range = value !== null && value !== undefined && isValueRange(value);
+  const min: unknown = range ? value.min : value;
+  const max: unknown = range ? value.max : value;
+  if (!isBound(min, minimum, exclusive) || !isBound(max, minimum, exclusive)) {
     const limit = exclusive ? `greater than ${minimum}` : `at least ${minimum}`;
     throw new ImpactError(code, `${what} must be a finite number ${limit}, got ${describe(value)}`);
   }
-  const [min, max] = bounds.length === 2 ? (bounds as [number, number]) : [bounds[0] as number, bounds[0] as number];
   if (min > max) throw new ImpactError(code, `${what} range has min ${min} above max ${max}`);
   return { min, max };
+}
+
+function isBound(bound: unknown, minimum: number, exclusive: boolean): bound is number {
+  return isFiniteNumber(bound) && (exclusive ? bound > minimum : bound >= minimum);
 }
 
 /**
