@@ -22,7 +22,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 describe('the post-processing job', () => {
   it('gives a burst of votes one pass, run shortly after the first vote', async () => {
     const { service, calls } = countingService();
-    const job = new PostprocessJob(service, { everyMs: 60_000, afterVoteMs: 40, batchSize: 10 }, () => {});
+    const job = new PostprocessJob(service, { everyMs: 60_000, afterVoteMs: 40, batchSize: 10, catchUpShare: 1 }, () => {});
     for (let vote = 0; vote < 500; vote++) job.voteRecorded();
     expect(calls).toHaveLength(0);
     await sleep(80);
@@ -38,7 +38,7 @@ describe('the post-processing job', () => {
   it('runs one more pass when asked during a pass, and keeps going while passes come back full', async () => {
     let full = 2;
     const { service, calls } = countingService(20, () => (full-- > 0 ? 10 : 3));
-    const job = new PostprocessJob(service, { everyMs: 60_000, afterVoteMs: 1, batchSize: 10 }, () => {});
+    const job = new PostprocessJob(service, { everyMs: 60_000, afterVoteMs: 1, batchSize: 10, catchUpShare: 1 }, () => {});
     job.nudge();
     job.nudge();
     job.nudge();
@@ -51,12 +51,45 @@ describe('the post-processing job', () => {
 
   it('does nothing after stop, even for a vote recorded just before', async () => {
     const { service, calls } = countingService();
-    const job = new PostprocessJob(service, { everyMs: 60_000, afterVoteMs: 20, batchSize: 10 }, () => {});
+    const job = new PostprocessJob(service, { everyMs: 60_000, afterVoteMs: 20, batchSize: 10, catchUpShare: 1 }, () => {});
     job.voteRecorded();
     await job.stop();
     job.voteRecorded();
     job.nudge();
     await sleep(50);
     expect(calls).toHaveLength(0);
+  });
+
+  it('works off a backlog page by page, pausing after each full page as long as the page took (share 0.5)', async () => {
+    let full = 3;
+    const ends: number[] = [];
+    const { service } = countingService(30, () => {
+      ends.push(performance.now());
+      return full-- > 0 ? 10 : 3;
+    });
+    const job = new PostprocessJob(service, { everyMs: 60_000, afterVoteMs: 1, batchSize: 10, catchUpShare: 0.5 }, () => {});
+    const began = performance.now();
+    job.nudge();
+    // Asked again during a pause: folded into the pass that ends the pause.
+    await sleep(45);
+    job.nudge();
+    await job.idle();
+    // Four passes of 30 ms each, the three full ones each followed by a pause of at least 30 ms (ends 60 ms apart).
+    expect(ends).toHaveLength(4);
+    for (let index = 1; index < ends.length; index++) expect(ends[index]! - ends[index - 1]!).toBeGreaterThanOrEqual(59);
+    expect(performance.now() - began).toBeGreaterThanOrEqual(4 * 30 + 3 * 30 - 5);
+    await job.stop();
+  });
+
+  it('stops during a pause without running the next pass', async () => {
+    const { service, calls } = countingService(10, () => 10);
+    const job = new PostprocessJob(service, { everyMs: 60_000, afterVoteMs: 1, batchSize: 10, catchUpShare: 0.1 }, () => {});
+    job.nudge();
+    await sleep(30);
+    await job.stop();
+    const passes = calls.length;
+    await sleep(150);
+    expect(calls.length).toBe(passes);
+    expect(passes).toBe(1);
   });
 });

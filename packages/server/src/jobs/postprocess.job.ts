@@ -5,14 +5,23 @@ export interface PostprocessSchedule {
   everyMs: number;
   /** …and this long after a vote: the votes of a burst share one pass instead of one pass each. */
   afterVoteMs: number;
-  /** …and annotates at most this many per pass (a full pass starts the next one at once). */
+  /** …and annotates at most this many per pass (a full pass is followed by another one)… */
   batchSize: number;
+  /**
+   * …after a pause that keeps the passes of a catch-up to this share of the time (0 < share ≤ 1):
+   * a full pass that took d ms is followed by the next one d × (1 / share − 1) ms later. The
+   * passes share the event loop with the requests; under a burst of votes they would otherwise
+   * take it back to back, and the votes would wait for them.
+   */
+  catchUpShare: number;
 }
 
 /**
  * Post-processes finished conversations in the background: every T milliseconds, and shortly after
  * a vote (the usual end of a duel; votes arriving meanwhile share that pass, so that a burst of
  * votes costs one pass, not one each). One pass at a time; a request during a pass runs one more.
+ * A backlog is worked off page by page, with pauses that leave the requests their share of the
+ * event loop ({@link PostprocessSchedule.catchUpShare}).
  * Failures of one conversation are stored by the service and retried with backoff; an error of
  * the pass itself (store unreachable) is logged and the next tick tries again.
  */
@@ -21,6 +30,8 @@ export class PostprocessJob {
   private again = false;
   private timer: NodeJS.Timeout | undefined;
   private afterVote: NodeJS.Timeout | undefined;
+  /** Between two passes of a catch-up. */
+  private pause: NodeJS.Timeout | undefined;
   private stopped = false;
 
   constructor(
@@ -46,26 +57,33 @@ export class PostprocessJob {
     this.afterVote.unref();
   }
 
-  /** Runs a pass now, or once more after the one under way. */
+  /** Runs a pass now, or once more after the one under way (or the pause after it). */
   nudge(): void {
     if (this.stopped) return;
-    if (this.running) {
+    if (this.running || this.pause) {
       this.again = true;
       return;
     }
+    const started = performance.now();
+    let full = false;
     this.running = this.service
       .runDue(this.schedule.batchSize)
       .then((report) => {
         this.onPass(report);
-        if (report.processed === this.schedule.batchSize) this.again = true;
+        full = report.processed === this.schedule.batchSize;
       })
       .catch((error: unknown) => this.logError('post-processing pass failed', error))
       .finally(() => {
         this.running = undefined;
-        if (this.again) {
-          this.again = false;
+        if (!full && !this.again) return;
+        this.again = false;
+        const pauseMs = full ? (performance.now() - started) * (1 / this.schedule.catchUpShare - 1) : 0;
+        if (pauseMs <= 0) return this.nudge();
+        this.pause = setTimeout(() => {
+          this.pause = undefined;
           this.nudge();
-        }
+        }, pauseMs);
+        this.pause.unref();
       });
   }
 
@@ -74,12 +92,14 @@ export class PostprocessJob {
     this.stopped = true;
     clearInterval(this.timer);
     clearTimeout(this.afterVote);
+    clearTimeout(this.pause);
+    this.pause = undefined;
     this.again = false;
     await this.running;
   }
 
-  /** Resolves once no pass is running (tests). */
+  /** Resolves once no pass is running or due after a pause (tests). */
   async idle(): Promise<void> {
-    while (this.running) await this.running;
+    while (this.running || this.pause) await (this.running ?? new Promise((resolve) => setTimeout(resolve, 5)));
   }
 }
