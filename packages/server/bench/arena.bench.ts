@@ -116,9 +116,9 @@ async function startArena(databaseUrl: string, modelsPath: string): Promise<{ ch
 
 // The load generator shares the two cores with the arena: keep its own cost low (Node's HTTP client, not fetch).
 const agent = new Agent({ keepAlive: true, maxSockets: Number.POSITIVE_INFINITY });
-function postJson(url: string, body: string): Promise<{ status: number; text: string }> {
+function postJson(url: string, body: string, headers: Record<string, string> = {}): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
-    const call = request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (response) => {
+    const call = request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...headers } }, (response) => {
       let text = '';
       response.setEncoding('utf8');
       response.on('data', (chunk: string) => (text += chunk));
@@ -369,11 +369,13 @@ async function votesPerSecond(label: string, databaseUrl: string, upstreamUrl: s
     let acknowledged = 0;
     const cpuBefore = cpuSeconds(arena.child.process.pid!);
     const started = performance.now();
-    const worker = async () => {
+    // Each client is a browser that keeps its visitor cookie (22 base64url characters).
+    const worker = async (_: unknown, client: number) => {
+      const cookie = { cookie: `agora_visitor=bench-visitor-${String(client).padStart(8, '0')}` };
       while (next < ids.length) {
         const id = ids[next]!;
         const body = JSON.stringify({ choice: choices[next++ % 4], tags: { a: ['useful'] } });
-        const response = await postJson(`${arena.baseUrl}/api/v1/duels/${id}/vote`, body);
+        const response = await postJson(`${arena.baseUrl}/api/v1/duels/${id}/vote`, body, cookie);
         if (response.status === 200) acknowledged += 1;
       }
     };
