@@ -182,6 +182,7 @@ describe.each(DIALECTS)('the post-processing queue ($name)', (dialect) => {
   it('leaves a whole annotation, a retry waiting and a failed one as they are when the duel is queued again', async () => {
     harness = await startTestArena(dialect, { environment: { AGORA_POSTPROCESS: '0' } });
     harness.fake.defaultBehaviour = { tokensPerSecond: 0 };
+    const before = new Date(Date.now() - 1000).toISOString();
     const [whole, waiting, failed] = [await finishedDuel('Un'), await finishedDuel('Deux'), await finishedDuel('Trois')];
     const now = new Date().toISOString();
     const later = new Date(Date.now() + 3_600_000).toISOString();
@@ -189,11 +190,58 @@ describe.each(DIALECTS)('the post-processing queue ($name)', (dialect) => {
       duelId, status: 'done', attempts: 1, lastError: null, nextAttemptAt: null, turnsAnnotated: 1, languages: [], messageLanguages: [], piiRuleKinds: [], piiModelKinds: null,
       containsPii: false, modelStatus: 'not_configured', modelId: null, categories: null, keywords: null, shortSummary: null, annotatedAt: now, updatedAt: now, ...changes,
     });
-    const before = [annotation(whole, {}), annotation(waiting, { status: 'pending', attempts: 1, nextAttemptAt: later, lastError: 'HTTP 503' }), annotation(failed, { status: 'failed', attempts: 3, lastError: 'HTTP 503' })];
-    await harness.arena.store.annotations.saveMany(before);
+    const stored = [annotation(whole, {}), annotation(waiting, { status: 'pending', attempts: 1, nextAttemptAt: later, lastError: 'HTTP 503' }), annotation(failed, { status: 'failed', attempts: 3, lastError: 'HTTP 503' })];
+    await harness.arena.store.annotations.saveMany(stored);
     await harness.arena.store.annotations.enqueue([whole, waiting, failed], now);
-    for (const expected of before) expect(await harness.arena.store.annotations.find(expected.duelId)).toEqual(expected);
-    // Queued: only what is due now, oldest first.
-    expect(await harness.arena.store.annotations.listDue({ now, idleBefore: now, idleSince: now, modelConfigured: false, limit: 10 })).toEqual([]);
+    for (const expected of stored) expect(await harness.arena.store.annotations.find(expected.duelId)).toEqual(expected);
+    // Nothing is due: neither from the queue (a retry later) nor as idle duels changed since before them (annotated whole, failed).
+    expect(await harness.arena.store.annotations.listDue({ now, idleBefore: now, idleSince: before, modelConfigured: false, limit: 10 })).toEqual([]);
+  });
+
+  it('keeps a conversation queued when it grew while a pass annotated it (a follow-up, then a failed turn)', async () => {
+    harness = await startTestArena(dialect, { environment: { AGORA_POSTPROCESS: '0' } });
+    harness.fake.defaultBehaviour = { tokensPerSecond: 0 };
+    const duelId = await finishedDuel('Combien de lunes a Mars ?');
+    const { store } = harness.arena;
+    // A pass reads the one-turn conversation (idle)…
+    const [listed] = await store.annotations.listDue({ now: new Date().toISOString(), idleBefore: new Date().toISOString(), modelConfigured: false, limit: 10 });
+    expect(listed).toMatchObject({ duelId, turnCount: 1 });
+    // …meanwhile the visitor follows up and the second turn fails: the failure queues the conversation…
+    expect((await harness.client.request('POST', `/api/v1/duels/${duelId}/messages`, { prompt: 'Et Jupiter ?' })).status).toBe(201);
+    harness.fake.defaultBehaviour = { httpStatus: 500 };
+    await harness.client.stream(duelId, { turn: 2 });
+    expect((await store.duels.findById(duelId))!.status).toBe('failed');
+    expect(await store.annotations.find(duelId)).toMatchObject({ status: 'pending', turnsAnnotated: 0 });
+    // …and the pass, storing what it made of one turn, leaves the queued row as it is.
+    const now = new Date().toISOString();
+    const oneTurn: ConversationAnnotation = {
+      duelId, status: 'done', attempts: 1, lastError: null, nextAttemptAt: null, turnsAnnotated: 1, languages: ['fr'], messageLanguages: [], piiRuleKinds: [], piiModelKinds: null,
+      containsPii: false, modelStatus: 'not_configured', modelId: null, categories: null, keywords: null, shortSummary: null, annotatedAt: now, updatedAt: now,
+    };
+    await store.annotations.saveAnnotated([oneTurn]);
+    expect(await store.annotations.find(duelId)).toMatchObject({ status: 'pending', turnsAnnotated: 0 });
+    // A pass that read both turns stores its result.
+    await store.annotations.saveAnnotated([{ ...oneTurn, turnsAnnotated: 2 }]);
+    expect(await store.annotations.find(duelId)).toMatchObject({ status: 'done', turnsAnnotated: 2 });
+  });
+
+  it('fills a page from the model backfill and the idle duels without counting one conversation twice', async () => {
+    harness = await startTestArena(dialect, { environment: { AGORA_POSTPROCESS: '0' } });
+    harness.fake.defaultBehaviour = { tokensPerSecond: 0 };
+    const since = new Date(Date.now() - 1000).toISOString();
+    // Screened without a model, then grown by a follow-up: due for the backfill and as an idle grown duel.
+    const grown = await finishedDuel('Premier tour');
+    const now = new Date().toISOString();
+    await harness.arena.store.annotations.saveMany([{
+      duelId: grown, status: 'done', attempts: 1, lastError: null, nextAttemptAt: null, turnsAnnotated: 1, languages: ['fr'], messageLanguages: [], piiRuleKinds: [], piiModelKinds: null,
+      containsPii: false, modelStatus: 'not_configured', modelId: null, categories: null, keywords: null, shortSummary: null, annotatedAt: now, updatedAt: now,
+    }]);
+    expect((await harness.client.request('POST', `/api/v1/duels/${grown}/messages`, { prompt: 'Deuxième tour' })).status).toBe(201);
+    await harness.client.stream(grown, { turn: 2 });
+    const fresh = await finishedDuel('Une autre conversation');
+    const later = new Date(Date.now() + 1000).toISOString();
+    const page = await harness.arena.store.annotations.listDue({ now: later, idleBefore: later, idleSince: since, modelConfigured: true, limit: 2 });
+    expect(page.map((conversation) => conversation.duelId)).toEqual([grown, fresh]);
+    expect(page[0]!.turnCount).toBe(2);
   });
 });

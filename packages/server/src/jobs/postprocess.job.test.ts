@@ -60,36 +60,57 @@ describe('the post-processing job', () => {
     expect(calls).toHaveLength(0);
   });
 
-  it('works off a backlog page by page, pausing after each full page as long as the page took (share 0.5)', async () => {
-    let full = 3;
+  /** A service whose passes keep the event loop busy for `busyMs` (the rules and language detection are CPU work). */
+  function busyService(busyMs: number, processed: () => number) {
     const ends: number[] = [];
-    const { service } = countingService(30, () => {
-      ends.push(performance.now());
-      return full-- > 0 ? 10 : 3;
-    });
+    const service = {
+      runDue: async () => {
+        await Promise.resolve();
+        const until = performance.now() + busyMs;
+        while (performance.now() < until);
+        ends.push(performance.now());
+        return { ...empty, processed: processed() };
+      },
+    } as unknown as PostprocessService;
+    return { service, ends };
+  }
+
+  it('works off a backlog page by page, pausing after each full page as long as the event loop was busy (share 0.5)', async () => {
+    let full = 3;
+    const { service, ends } = busyService(30, () => (full-- > 0 ? 10 : 3));
     const job = new PostprocessJob(service, { everyMs: 60_000, afterVoteMs: 1, batchSize: 10, catchUpShare: 0.5 }, () => {});
-    const began = performance.now();
-    job.nudge();
-    // Asked again during a pause: folded into the pass that ends the pause.
-    await sleep(45);
     job.nudge();
     await job.idle();
-    // Four passes of 30 ms each, the three full ones each followed by a pause of at least 30 ms (ends 60 ms apart).
+    // Four passes busy for 30 ms each; the three full ones are each followed by a pause of at least 30 ms.
     expect(ends).toHaveLength(4);
-    for (let index = 1; index < ends.length; index++) expect(ends[index]! - ends[index - 1]!).toBeGreaterThanOrEqual(59);
-    expect(performance.now() - began).toBeGreaterThanOrEqual(4 * 30 + 3 * 30 - 5);
+    for (let index = 1; index < ends.length; index++) expect(ends[index]! - ends[index - 1]!).toBeGreaterThanOrEqual(55);
     await job.stop();
   });
 
-  it('stops during a pause without running the next pass', async () => {
-    const { service, calls } = countingService(10, () => 10);
+  it('folds a nudge made during a pause into the pass that ends it', async () => {
+    let full = 1;
+    const { service, ends } = busyService(20, () => (full-- > 0 ? 10 : 3));
+    const job = new PostprocessJob(service, { everyMs: 60_000, afterVoteMs: 1, batchSize: 10, catchUpShare: 0.2 }, () => {});
+    job.nudge();
+    // The first pass is full: a pause of about 80 ms follows it.
+    await sleep(40);
+    job.nudge();
+    await job.idle();
+    await sleep(30);
+    expect(ends).toHaveLength(2);
+    await job.stop();
+  });
+
+  it('arms no pause once stopped: stop during a full pass leaves nothing to wait for', async () => {
+    const { service, ends } = busyService(50, () => 10);
     const job = new PostprocessJob(service, { everyMs: 60_000, afterVoteMs: 1, batchSize: 10, catchUpShare: 0.1 }, () => {});
     job.nudge();
-    await sleep(30);
     await job.stop();
-    const passes = calls.length;
-    await sleep(150);
-    expect(calls.length).toBe(passes);
-    expect(passes).toBe(1);
+    // A pause after this pass would last about 450 ms, and idle() would wait for it.
+    const waited = performance.now();
+    await job.idle();
+    expect(performance.now() - waited).toBeLessThan(200);
+    await sleep(50);
+    expect(ends).toHaveLength(1);
   });
 });

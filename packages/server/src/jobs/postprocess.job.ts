@@ -8,10 +8,11 @@ export interface PostprocessSchedule {
   /** …and annotates at most this many per pass (a full pass is followed by another one)… */
   batchSize: number;
   /**
-   * …after a pause that keeps the passes of a catch-up to this share of the time (0 < share ≤ 1):
-   * a full pass that took d ms is followed by the next one d × (1 / share − 1) ms later. The
-   * passes share the event loop with the requests; under a burst of votes they would otherwise
-   * take it back to back, and the votes would wait for them.
+   * …after a pause that keeps the passes of a catch-up to at most this share of the event loop
+   * (0 < share ≤ 1): after a full pass during which the event loop was busy for b ms (the pass's
+   * work and the requests served meanwhile, not its waits for model calls), the next one starts
+   * b × (1 / share − 1) ms later. The passes share the event loop with the requests; under a burst
+   * of votes they would otherwise take it back to back, and the votes would wait for them.
    */
   catchUpShare: number;
 }
@@ -64,7 +65,7 @@ export class PostprocessJob {
       this.again = true;
       return;
     }
-    const started = performance.now();
+    const loopBefore = performance.eventLoopUtilization();
     let full = false;
     this.running = this.service
       .runDue(this.schedule.batchSize)
@@ -75,12 +76,17 @@ export class PostprocessJob {
       .catch((error: unknown) => this.logError('post-processing pass failed', error))
       .finally(() => {
         this.running = undefined;
-        if (!full && !this.again) return;
+        if (this.stopped || (!full && !this.again)) return;
         this.again = false;
-        const pauseMs = full ? (performance.now() - started) * (1 / this.schedule.catchUpShare - 1) : 0;
+        // The event loop's busy time during the pass (its work and the requests served meanwhile),
+        // not the time spent waiting for model calls: a busier server gets a longer pause.
+        const busyMs = performance.eventLoopUtilization(loopBefore).active;
+        const pauseMs = full ? busyMs * (1 / this.schedule.catchUpShare - 1) : 0;
         if (pauseMs <= 0) return this.nudge();
         this.pause = setTimeout(() => {
           this.pause = undefined;
+          // The pass that ends the pause covers the nudges made during it.
+          this.again = false;
           this.nudge();
         }, pauseMs);
         this.pause.unref();

@@ -115,6 +115,20 @@ export class AnnotationRepository {
 
   /** Stores annotations (new or replacing a duel's previous one) in one statement. */
   async saveMany(annotations: readonly ConversationAnnotation[]): Promise<void> {
+    await this.upsert(annotations, false);
+  }
+
+  /**
+   * Stores the results of a post-processing pass, except over a row whose conversation has grown
+   * since the pass read it (its `turnsAnnotated` is not the duel's turn count any more): that row
+   * was queued again meanwhile (a follow-up, then a vote or a failed turn) and keeps its queue
+   * state, so the next pass annotates the whole conversation instead of this pass marking it done.
+   */
+  async saveAnnotated(annotations: readonly ConversationAnnotation[]): Promise<void> {
+    await this.upsert(annotations, true);
+  }
+
+  private async upsert(annotations: readonly ConversationAnnotation[], unlessGrown: boolean): Promise<void> {
     if (annotations.length === 0) return;
     const rows = annotations.map((annotation) => ({
       duel_id: annotation.duelId,
@@ -142,9 +156,12 @@ export class AnnotationRepository {
       await this.db
         .insertInto('conversation_annotations')
         .values(rows.slice(start, start + 500))
-        .onConflict((conflict) =>
-          conflict.column('duel_id').doUpdateSet((update) => Object.fromEntries(Object.keys(updated).map((column) => [column, update.ref(`excluded.${column as keyof typeof updated}`)]))),
-        )
+        .onConflict((conflict) => {
+          const replace = conflict.column('duel_id').doUpdateSet((update) => Object.fromEntries(Object.keys(updated).map((column) => [column, update.ref(`excluded.${column as keyof typeof updated}`)])));
+          return unlessGrown
+            ? replace.where((eb) => eb(eb.selectFrom('duels').select('duels.turn_count').whereRef('duels.id', '=', 'conversation_annotations.duel_id'), '=', eb.ref('excluded.turns_annotated')))
+            : replace;
+        })
         .execute();
     }
   }
@@ -179,11 +196,12 @@ export class AnnotationRepository {
    */
   async listDue(query: DueQuery): Promise<DueConversation[]> {
     if (query.idleSince === undefined) return this.listEveryDue(query);
+    // The three sets are disjoint (pending; done without the model layer; unannotated or grown and
+    // not in the second set), so that a page is full exactly when some set had more.
     const due = await this.listQueued(query, query.limit);
     if (due.length < query.limit && query.modelConfigured) due.push(...(await this.listScreenedWithoutModel(query.limit - due.length)));
-    if (due.length < query.limit) due.push(...(await this.listIdle(query.idleSince, query.idleBefore, query.limit - due.length)));
-    const seen = new Set<string>();
-    return due.filter((conversation) => !seen.has(conversation.duelId) && seen.add(conversation.duelId));
+    if (due.length < query.limit) due.push(...(await this.listIdle(query, query.idleSince, query.limit - due.length)));
+    return due;
   }
 
   private async listEveryDue(query: DueQuery): Promise<DueConversation[]> {
@@ -249,16 +267,26 @@ export class AnnotationRepository {
   }
 
   /** Unvoted duels last changed in (`since`, `idleBefore`]: the visitor left them, unannotated or grown since. */
-  private async listIdle(since: string, idleBefore: string, limit: number): Promise<DueConversation[]> {
+  private async listIdle(query: DueQuery, since: string, limit: number): Promise<DueConversation[]> {
     const rows = await this.db
       .selectFrom('duels')
       .leftJoin('conversation_annotations as a', 'a.duel_id', 'duels.id')
       .select(['duels.id as duel_id_of_duel', 'duels.turn_count'])
       .selectAll('a')
       .where('duels.updated_at', '>', since)
-      .where('duels.updated_at', '<=', idleBefore)
+      .where('duels.updated_at', '<=', query.idleBefore)
       .where('duels.status', '=', 'ready')
-      .where((eb) => eb.or([eb('a.duel_id', 'is', null), eb.and([eb('a.status', '=', 'done'), eb('a.turns_annotated', '<', eb.ref('duels.turn_count'))])]))
+      .where((eb) =>
+        eb.or([
+          eb('a.duel_id', 'is', null),
+          eb.and([
+            eb('a.status', '=', 'done'),
+            eb('a.turns_annotated', '<', eb.ref('duels.turn_count')),
+            // Those come with the model backfill.
+            ...(query.modelConfigured ? [eb('a.model_status', '!=', 'not_configured')] : []),
+          ]),
+        ]),
+      )
       .orderBy('duels.updated_at')
       .orderBy('duels.id')
       .limit(limit)

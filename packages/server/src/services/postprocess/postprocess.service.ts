@@ -95,7 +95,7 @@ export class PostprocessService {
       }
     };
     await Promise.all(Array.from({ length: Math.min(this.options.concurrency, due.length) }, worker));
-    await this.store.annotations.saveMany(withoutModel);
+    await this.store.annotations.saveAnnotated(withoutModel);
     // A partial page means nothing else was due: every duel changed before the idle limit and
     // committed by now is settled. A commit may come up to LATE_COMMIT_MARGIN_MS after its stamp,
     // which matters only when the idle limit is that close to now.
@@ -167,7 +167,7 @@ export class PostprocessService {
       const message = error instanceof Error ? error.message : String(error);
       const outOfTries = base.attempts >= this.options.maxAttempts;
       const delay = this.options.retryDelayMs * 2 ** (base.attempts - 1);
-      await this.store.annotations.save({
+      await this.store.annotations.saveAnnotated([{
         ...base,
         status: outOfTries ? 'failed' : 'pending',
         lastError: message.slice(0, 500),
@@ -175,14 +175,14 @@ export class PostprocessService {
         modelStatus: outOfTries ? 'failed' : 'pending',
         modelId: this.annotator.modelId,
         annotatedAt: null,
-      });
+      }]);
       return { outcome: outOfTries ? 'failed' : 'retrying', flagged: false };
     }
     // The summary and keywords are published: rules screen them as well as the messages.
     const publishedKinds = [topics.shortSummary, ...topics.keywords].flatMap((text) => screenText(text).kinds);
     const allRuleKinds = [...new Set([...ruleKinds, ...publishedKinds])];
     const containsPii = allRuleKinds.length > 0 || topics.personalData.found;
-    await this.store.annotations.save({
+    await this.store.annotations.saveAnnotated([{
       ...base,
       piiRuleKinds: allRuleKinds,
       piiModelKinds: topics.personalData.kinds,
@@ -192,7 +192,7 @@ export class PostprocessService {
       categories: topics.categories,
       keywords: topics.keywords,
       shortSummary: topics.shortSummary,
-    });
+    }]);
     return { outcome: 'done', flagged: containsPii };
   }
 }
