@@ -103,7 +103,7 @@ export async function createArena(config: Config, environment: Record<string, st
   const postprocessJob = config.postprocess.enabled
     ? new PostprocessJob(
         createPostprocessService(config, store, runtime, createAnnotator(config, models, overrides.fetch)),
-        { everyMs: config.postprocess.everyMs, afterVoteMs: Math.min(config.postprocess.everyMs, 1000), batchSize: 50, catchUpShare: 0.5 },
+        { everyMs: config.postprocess.everyMs, afterVoteMs: Math.min(config.postprocess.everyMs, 1000), batchSize: 50 },
         (message, error) => logger.error({ err: error }, message),
         (report) => {
           metrics.postprocessPass(report);
