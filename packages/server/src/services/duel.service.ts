@@ -67,14 +67,7 @@ export class DuelService {
    * Votes that arrive together are committed together (each still exactly once, each answered
    * after its commit), and their conversations queued for post-processing in the same transaction.
    */
-  private readonly votes = new GroupCommit<VoteRecord, boolean>((records) =>
-    this.dependencies.store.transaction(async (repositories) => {
-      const recorded = await repositories.duels.closeWithVotes(records);
-      const voted = records.filter((_record, index) => recorded[index]);
-      if (voted.length > 0) await repositories.annotations.enqueue(voted.map((record) => record.duelId), voted.reduce((latest, record) => (record.createdAt > latest ? record.createdAt : latest), voted[0]!.createdAt));
-      return recorded;
-    }),
-  );
+  private readonly votes = new GroupCommit<VoteRecord, boolean>((records) => this.dependencies.store.duels.recordVotes(records));
 
   constructor(private readonly dependencies: DuelServiceDependencies) {}
 
