@@ -104,6 +104,15 @@ const enqueueStatement = (db: Kysely<Database>, rows: { duel_id: string; at: str
 // A vote queues its duel: compiled once, as the rest of the vote's statements (see PreparedQuery).
 const enqueueOneQuery = new PreparedQuery((db, values: { duelId: string; at: string }) => enqueueStatement(db, [{ duel_id: values.duelId, at: values.at }]));
 
+/** A due conversation from a duel and its annotation, if any (a left join). */
+function toDueOfDuel(row: { duel_id_of_duel: string; turn_count: number } & { [K in keyof Selectable<ConversationAnnotationsTable>]: Selectable<ConversationAnnotationsTable>[K] | null }): DueConversation {
+  return {
+    duelId: row.duel_id_of_duel,
+    turnCount: row.turn_count,
+    annotation: row.duel_id === null ? undefined : toAnnotation(row as Selectable<ConversationAnnotationsTable>),
+  };
+}
+
 /** Language, topics and personal-data screening of conversations. */
 export class AnnotationRepository {
   constructor(private readonly db: Kysely<Database>) {}
@@ -224,24 +233,14 @@ export class AnnotationRepository {
       .orderBy('duels.id')
       .limit(query.limit)
       .execute();
-    return rows.map((row) => ({
-      duelId: row.duel_id_of_duel,
-      turnCount: row.turn_count,
-      annotation: row.duel_id === null ? undefined : toAnnotation(row as Selectable<ConversationAnnotationsTable>),
-    }));
+    return rows.map(toDueOfDuel);
   }
 
   /** The queue: pending annotations whose (first or next) attempt is due, oldest first, in the index's order. */
   private async listQueued(query: DueQuery, limit: number): Promise<DueConversation[]> {
-    const rows = await this.db
-      .selectFrom('conversation_annotations as a')
-      .innerJoin('duels', 'duels.id', 'a.duel_id')
-      .select(['duels.turn_count'])
-      .selectAll('a')
+    const rows = await this.annotationsOfFinishedDuels()
       .where('a.status', '=', 'pending')
       .where('a.next_attempt_at', '<=', query.now)
-      // A follow-up under way: its turn's end brings the duel back.
-      .where('duels.status', '!=', 'streaming')
       .orderBy('a.next_attempt_at')
       .orderBy('a.duel_id')
       .limit(limit)
@@ -251,19 +250,24 @@ export class AnnotationRepository {
 
   /** Conversations screened while no model layer was configured (there is one now). */
   private async listScreenedWithoutModel(limit: number): Promise<DueConversation[]> {
-    const rows = await this.db
-      .selectFrom('conversation_annotations as a')
-      .innerJoin('duels', 'duels.id', 'a.duel_id')
-      .select(['duels.turn_count'])
-      .selectAll('a')
+    const rows = await this.annotationsOfFinishedDuels()
       .where('a.model_status', '=', 'not_configured')
       .where('a.status', '=', 'done')
-      .where('duels.status', '!=', 'streaming')
       .orderBy('a.updated_at')
       .orderBy('a.duel_id')
       .limit(limit)
       .execute();
     return rows.map((row) => ({ duelId: row.duel_id, turnCount: row.turn_count, annotation: toAnnotation(row) }));
+  }
+
+  /** Annotations with their duel's turn count, unless a turn is under way (its end brings the duel back). */
+  private annotationsOfFinishedDuels() {
+    return this.db
+      .selectFrom('conversation_annotations as a')
+      .innerJoin('duels', 'duels.id', 'a.duel_id')
+      .select(['duels.turn_count'])
+      .selectAll('a')
+      .where('duels.status', '!=', 'streaming');
   }
 
   /** Unvoted duels last changed in (`since`, `idleBefore`]: the visitor left them, unannotated or grown since. */
@@ -291,11 +295,7 @@ export class AnnotationRepository {
       .orderBy('duels.id')
       .limit(limit)
       .execute();
-    return rows.map((row) => ({
-      duelId: row.duel_id_of_duel,
-      turnCount: row.turn_count,
-      annotation: row.duel_id === null ? undefined : toAnnotation(row as Selectable<ConversationAnnotationsTable>),
-    }));
+    return rows.map(toDueOfDuel);
   }
 
   /** Puts failed annotations back in the queue with fresh attempts (`agora postprocess --retry-failed`). */
