@@ -104,6 +104,23 @@ describe('pages in a real browser', () => {
     await context.close();
   });
 
+  it('says so, without a chart or an error, when every model of the view is still provisional', async () => {
+    const { page, context, errors } = await newPage(browser);
+    // The same view as the server's, with every model provisional (as a view with one decisive vote between two models).
+    await page.route('**/api/v1/leaderboard*', async (route) => {
+      const body = (await (await route.fetch()).json()) as { models: { provisional: boolean; rank: number | null; rank_best: number | null; rank_worst: number | null; tier: number | null }[] };
+      for (const row of body.models) Object.assign(row, { provisional: true, rank: null, rank_best: null, rank_worst: null, tier: null });
+      await route.fulfill({ json: body });
+    });
+    await page.goto(`${arena.baseUrl}/leaderboard`);
+    await page.getByTestId('leaderboard-table').waitFor();
+    await expect.poll(() => page.getByText(fr['leaderboard.chart_ratings_empty']).isVisible()).toBe(true);
+    expect(await page.locator('figure svg').count()).toBe(0);
+    expect(await page.evaluate(() => document.body.innerText)).not.toContain('NaN');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it('switches between French and English without reloading; no untranslated key shows', async () => {
     const { page, context } = await newPage(browser, { locale: 'fr-FR' });
     for (const { path } of PAGES) {

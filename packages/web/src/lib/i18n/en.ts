@@ -157,6 +157,7 @@ export const en: Messages = {
   'leaderboard.provisional': 'provisional',
   'leaderboard.chart_ratings': 'Ratings and confidence intervals',
   'leaderboard.chart_energy': 'Rating against energy (open-weight models)',
+  'leaderboard.chart_ratings_empty': 'No model has enough votes in this view yet.',
   'leaderboard.chart_energy_empty': 'No energy figures available.',
   'leaderboard.chart_table': 'Show the data as a table',
   'leaderboard.axis_rating': 'Rating',

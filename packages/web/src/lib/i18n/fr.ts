@@ -155,6 +155,7 @@ export const fr = {
   'leaderboard.provisional': 'provisoire',
   'leaderboard.chart_ratings': 'Scores et intervalles de confiance',
   'leaderboard.chart_energy': 'Score et énergie (modèles à poids ouverts)',
+  'leaderboard.chart_ratings_empty': 'Aucun modèle n’a encore assez de votes dans cette vue.',
   'leaderboard.chart_energy_empty': 'Aucune mesure d’énergie disponible.',
   'leaderboard.chart_table': 'Voir les données sous forme de tableau',
   'leaderboard.axis_rating': 'Score',
