@@ -235,6 +235,13 @@ async function arenaDuel(arenaUrl: string, body: { prompt: string } & Record<str
   return { firstToken, complete, calls };
 }
 
+/** Milliseconds a call spent outside the upstream before its first token, whole and by leg. */
+interface CallOverhead {
+  total: number;
+  request: number;
+  relay: number;
+}
+
 interface UpstreamTiming {
   receivedAt: number;
   firstChunkAt: number | null;
@@ -254,15 +261,22 @@ function upstreamTimings(fake: Child): Promise<Map<string, UpstreamTiming[]>> {
  * the upstream, measured on the same call at the same moment, so that the upstream's own delays (its
  * timers firing late on a busy machine) count on neither side. The two calls of a duel are matched to
  * the two upstream requests in order of first token (the side-to-model mapping is blind).
+ * The overhead is also split in its two legs: from the client's start to the upstream receiving the
+ * request (through the arena: the duel's creation), and from the upstream writing its first chunk to
+ * the client reading it (the relay of the first token).
  */
-function overheadPerCall(calls: ClientCall[], upstream: Map<string, UpstreamTiming[]>): number[] {
+function overheadPerCall(calls: ClientCall[], upstream: Map<string, UpstreamTiming[]>): CallOverhead[] {
   const byTag = new Map<string, ClientCall[]>();
   for (const call of calls) byTag.set(call.tag, [...(byTag.get(call.tag) ?? []), call]);
   return [...byTag].flatMap(([tag, clientCalls]) => {
     const served = (upstream.get(tag) ?? []).filter((timing) => timing.firstChunkAt !== null).sort((x, y) => x.firstChunkAt! - y.firstChunkAt!);
     const seen = [...clientCalls].sort((x, y) => x.firstTokenAt - y.firstTokenAt);
-    if (served.length !== seen.length) return seen.map(() => Number.NaN);
-    return seen.map((call, index) => call.firstTokenAt - call.startedAt - (served[index]!.firstChunkAt! - served[index]!.receivedAt));
+    if (served.length !== seen.length) return seen.map(() => ({ total: Number.NaN, request: Number.NaN, relay: Number.NaN }));
+    return seen.map((call, index) => {
+      const { receivedAt, firstChunkAt } = served[index]!;
+      const [request, relay] = [receivedAt - call.startedAt, call.firstTokenAt - firstChunkAt!];
+      return { total: request + relay, request, relay };
+    });
   });
 }
 
@@ -308,8 +322,9 @@ async function addedFirstToken(arena: { child: Child; baseUrl: string }, upstrea
   const arenaOverhead = overheadPerCall(viaArena, await upstreamTimings(fake));
   const firstTokens = (calls: ClientCall[]) => calls.map((call) => call.firstTokenAt - call.startedAt);
   const [directP50, directP99, arenaP50, arenaP99] = [quantile(firstTokens(direct), 0.5), quantile(firstTokens(direct), 0.99), quantile(firstTokens(viaArena), 0.5), quantile(firstTokens(viaArena), 0.99)];
-  const [directOverheadP50, directOverheadP99, arenaOverheadP50, arenaOverheadP99] = [quantile(directOverhead, 0.5), quantile(directOverhead, 0.99), quantile(arenaOverhead, 0.5), quantile(arenaOverhead, 0.99)];
-  const unmatched = [...directOverhead, ...arenaOverhead].filter(Number.isNaN).length;
+  const leg = (overheads: CallOverhead[], key: keyof CallOverhead) => overheads.map((overhead) => overhead[key]);
+  const [directOverheadP50, directOverheadP99, arenaOverheadP50, arenaOverheadP99] = [quantile(leg(directOverhead, 'total'), 0.5), quantile(leg(directOverhead, 'total'), 0.99), quantile(leg(arenaOverhead, 'total'), 0.5), quantile(leg(arenaOverhead, 'total'), 0.99)];
+  const unmatched = [...leg(directOverhead, 'total'), ...leg(arenaOverhead, 'total')].filter(Number.isNaN).length;
   console.log(`time to first token at ${concurrency} concurrent duels (${rate.toFixed(1)} new duels/s; upstream first-token delay ${pace.firstTokenMs} ms, ${pace.tokensPerSecond} tokens/s):`);
   console.log(`  direct to upstream   p50 ${format(directP50)}  p99 ${format(directP99)}  (n=${direct.length}, the same two calls per duel at the same rate, same client)`);
   console.log(`  through the arena    p50 ${format(arenaP50)}  p99 ${format(arenaP99)}  (n=${viaArena.length}, from POST /duels to the first text-delta of each side)`);
@@ -318,6 +333,10 @@ async function addedFirstToken(arena: { child: Child; baseUrl: string }, upstrea
   console.log(`    direct             p50 ${format(directOverheadP50)}  p99 ${format(directOverheadP99)}`);
   console.log(`    through the arena  p50 ${format(arenaOverheadP50)}  p99 ${format(arenaOverheadP99)}${unmatched > 0 ? `  (${unmatched} calls without upstream timings)` : ''}`);
   console.log(`  added by the arena   p50 ${format(arenaOverheadP50 - directOverheadP50)}  p99 ${format(arenaOverheadP99 - directOverheadP99)}   goals: p50 ≤ 2 ms, p99 ≤ 20 ms`);
+  for (const [key, label] of [['request', 'client start → upstream receives the request'], ['relay', 'upstream writes the first chunk → client reads it']] as const) {
+    const [direct50, direct99, arena50, arena99] = [quantile(leg(directOverhead, key), 0.5), quantile(leg(directOverhead, key), 0.99), quantile(leg(arenaOverhead, key), 0.5), quantile(leg(arenaOverhead, key), 0.99)];
+    console.log(`    ${label}: direct p50 ${format(direct50)} p99 ${format(direct99)}, through the arena p50 ${format(arena50)} p99 ${format(arena99)}`);
+  }
   console.log(`  arena CPU per streamed token ${(userPerToken + systemPerToken).toFixed(0)} µs (user ${userPerToken.toFixed(0)}, system ${systemPerToken.toFixed(0)}; whole duels: creation, both streams, storage; ${duelsRun} duels)`);
 }
 
