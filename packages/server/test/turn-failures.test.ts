@@ -1,3 +1,5 @@
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
+import type { ClientRequest } from 'node:http';
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCatalogue } from '../src/config/catalogue';
@@ -155,6 +157,36 @@ describe.each(matrix)('a failing side fails the whole turn ($name)', ({ dialect,
     // Nothing of it was stored; the next duel runs as usual.
     const next = await client.request('POST', '/api/v1/duels', { prompt: 'Bonjour', mode: 'custom', models: ['healthy', 'spare'] });
     expect(next.status).toBe(201);
+  });
+
+  it.runIf(providerClient === 'direct')('writes both upstream requests before the new duel begins its transaction, so that its commit never holds them back', async () => {
+    const { fake, client, arena } = harness;
+    fake.reset();
+    fake.behave('up-healthy', slowAnswer);
+    fake.behave('up-spare', slowAnswer);
+    const events: string[] = [];
+    // Published by Node's HTTP client once a request has been written to its connection.
+    const onRequestWritten = (message: unknown) => {
+      if ((message as { request: ClientRequest }).request.path.endsWith('/chat/completions')) events.push('upstream request written');
+    };
+    subscribe('http.client.request.start', onRequestWritten);
+    const { store } = arena;
+    const transaction = store.transaction;
+    store.transaction = (work) =>
+      transaction((repositories) => {
+        events.push('transaction');
+        return work(repositories);
+      });
+    let created;
+    try {
+      created = await client.request('POST', '/api/v1/duels', { prompt: 'vite', mode: 'custom', models: ['healthy', 'spare'] });
+    } finally {
+      store.transaction = transaction;
+      unsubscribe('http.client.request.start', onRequestWritten);
+    }
+    expect(created.status).toBe(201);
+    expect(events.slice(0, 3)).toEqual(['upstream request written', 'upstream request written', 'transaction']);
+    await client.stream(created.json.id);
   });
 
   it('replaces a drawn model that fails before its first token, once, without telling which side changed', async () => {

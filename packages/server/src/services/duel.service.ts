@@ -95,7 +95,7 @@ export class DuelService {
     // One commit for the duel and its first turn: both or neither. The models are called while it
     // commits, so that the first tokens do not wait for the store; the turn is stored only after the
     // duel is, and a duel that cannot be stored cancels its turn and fails the request.
-    const committed = store.transaction((repositories) => repositories.duels.createWithFirstTurn(duel, request.prompt));
+    const committed = afterPendingTicks(() => store.transaction((repositories) => repositories.duels.createWithFirstTurn(duel, request.prompt)));
     const plan: TurnPlan = {
       turn: 1,
       prompt: request.prompt,
@@ -419,4 +419,14 @@ function rankingData(sideRecords: readonly TurnSideSummary[], side: Side, reveal
     style.bold += record.style.bold;
   }
   return { style, outputTokens: reveal.output_tokens, energyWh: reveal.impact?.energy_wh ?? null };
+}
+
+/**
+ * Runs `work` once the callbacks already queued with `process.nextTick` have run. Node hands a pooled
+ * connection to an HTTP request on the next tick (`ClientRequest.onSocket`), and only then writes
+ * it; a SQLite transaction started at once would run first, as one unbroken chain of promise
+ * reactions (better-sqlite3 is synchronous), and the upstream requests would leave after the commit.
+ */
+function afterPendingTicks<T>(work: () => Promise<T>): Promise<T> {
+  return new Promise<void>((resolve) => process.nextTick(resolve)).then(work);
 }
