@@ -93,8 +93,8 @@ describe('arena in a real browser', () => {
     const { page, context } = await newPage(browser);
     await page.goto(`${arena.baseUrl}/?vs=zephyrine-405b,kestrix-8b`);
     await acceptTerms(page);
-    await page.getByTestId('vs-banner').waitFor();
-    expect(await page.getByTestId('vs-banner').innerText()).toContain('Zephyrine Ultra');
+    // The banner names the chosen ids at once and their display names once the catalogue has loaded.
+    await expect.poll(() => page.getByTestId('vs-banner').innerText()).toContain('Zephyrine Ultra');
     await page.getByTestId('prompt').fill('Bonjour ?');
     await page.getByTestId('prompt').press('Enter');
     await page.getByTestId('error-card').waitFor();

@@ -422,10 +422,12 @@ function rankingData(sideRecords: readonly TurnSideSummary[], side: Side, reveal
 }
 
 /**
- * Runs `work` once the callbacks already queued with `process.nextTick` have run. Node hands a pooled
- * connection to an HTTP request on the next tick (`ClientRequest.onSocket`), and only then writes
- * it; a SQLite transaction started at once would run first, as one unbroken chain of promise
- * reactions (better-sqlite3 is synchronous), and the upstream requests would leave after the commit.
+ * Runs `work` once Node has run the `process.nextTick` callbacks pending by then, including those that
+ * the code after this call queues (Node empties the tick queue before it runs promise reactions).
+ * Node hands a pooled connection to an HTTP request on the next tick (`ClientRequest.onSocket`), and
+ * only then writes it; a SQLite transaction started at once would run first, as one unbroken chain
+ * of promise reactions (better-sqlite3 is synchronous), and the upstream requests would leave after
+ * the commit.
  */
 function afterPendingTicks<T>(work: () => Promise<T>): Promise<T> {
   return new Promise<void>((resolve) => process.nextTick(resolve)).then(work);
