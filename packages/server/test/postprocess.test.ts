@@ -207,8 +207,10 @@ describe.each(DIALECTS)('the post-processing queue ($name)', (dialect) => {
     const [listed] = await store.annotations.listDue({ now: new Date().toISOString(), idleBefore: new Date().toISOString(), modelConfigured: false, limit: 10 });
     expect(listed).toMatchObject({ duelId, turnCount: 1 });
     // …meanwhile the visitor follows up and the second turn fails: the failure queues the conversation…
-    expect((await harness.client.request('POST', `/api/v1/duels/${duelId}/messages`, { prompt: 'Et Jupiter ?' })).status).toBe(201);
+    // (The upstream fails before the follow-up: its requests leave while the turn commits, so they
+    // may reach the upstream before the follow-up's answer reaches the test.)
     harness.fake.defaultBehaviour = { httpStatus: 500 };
+    expect((await harness.client.request('POST', `/api/v1/duels/${duelId}/messages`, { prompt: 'Et Jupiter ?' })).status).toBe(201);
     await harness.client.stream(duelId, { turn: 2 });
     expect((await store.duels.findById(duelId))!.status).toBe('failed');
     expect(await store.annotations.find(duelId)).toMatchObject({ status: 'pending', turnsAnnotated: 0 });
