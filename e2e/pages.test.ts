@@ -41,7 +41,11 @@ describe('pages in a real browser', () => {
     [arena, browser] = await Promise.all([startArena(), launchBrowser()]);
     arena.fake.defaultBehaviour = { tokensPerSecond: 0 };
     await castVotes(arena);
-    // The leaderboard refreshes in the background after each vote (AGORA_LEADERBOARD_EVERY_VOTES=1).
+    // The leaderboard refreshes in the background after each vote (AGORA_LEADERBOARD_EVERY_VOTES=1),
+    // at most once per refresh interval: wait for the refresh that counts the last vote, or a later
+    // one would change the numbers under the tests (when the browser's launch made the votes straddle
+    // an interval, a board of the first votes alone ended the wait below).
+    await arena.arena.leaderboardRefresh.idle();
     for (let waited = 0; ; waited += 250) {
       const board = await arena.client.request('GET', '/api/v1/leaderboard');
       if ((board.json?.models?.length ?? 0) > 1) break;
