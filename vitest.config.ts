@@ -8,6 +8,9 @@ export default defineConfig({
     pool: 'forks',
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // A poll returns as soon as its assertion holds; the default second is short for a real browser
+    // and server sharing a 2-core runner with the rest of the suite (a leaderboard filter once took longer).
+    expect: { poll: { timeout: 5_000 } },
     reporters: ['default', './scripts/summary-reporter.ts'],
   },
 });
