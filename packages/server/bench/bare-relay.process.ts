@@ -2,16 +2,18 @@
  * The least a Node.js arena could do, as a yardstick for the time to first token the arena adds
  * (`AGORA_BENCH_ARENA=ttft-floor`): the same public routes as the arena for the load generator
  * (`POST /api/v1/duels` with the two models, `GET /api/v1/duels/:id/stream`), two upstream streams per
- * duel with Node's HTTP client, each chunk's JSON parsed for its text, and the text relayed as the
- * arena's SSE frames with the same 25 ms gathering of later deltas. Nothing else: no validation, no
- * store, no pairing, no replay after the end, no retries, no metrics. What it adds at a given load is
+ * duel with Node's HTTP client, each chunk's JSON parsed for its text (the arena's SSE parser), and the
+ * text relayed as the arena's frames (its `encodeFrame`), later deltas gathered as the arena does
+ * (`DELTA_FLUSH_INTERVAL_MS`). Nothing else: no validation, no store, no pairing, no replay after the
+ * end, no retries, no metrics. What it adds at a given load is
  * what any arena written for Node.js adds at least on this machine. Prints its URL as the arena's log does.
  */
 import { Agent, type IncomingMessage, type ServerResponse, createServer, request } from 'node:http';
+import { DELTA_FLUSH_INTERVAL_MS, encodeFrame } from '../src/http/sse';
+import { SseDataParser } from '../src/providers/openai-compatible/parse-sse-events';
 
 const upstreamUrl = process.env.UPSTREAM_URL!;
 const agent = new Agent({ keepAlive: true, maxSockets: Number.POSITIVE_INFINITY });
-const flushIntervalMs = 25;
 
 interface Duel {
   id: string;
@@ -48,7 +50,7 @@ function flush(duel: Duel): void {
 function push(duel: Duel, frame: string, canWait: boolean): void {
   duel.frames.push(frame);
   if (duel.viewer === undefined) return;
-  const wait = duel.lastWriteAt + flushIntervalMs - performance.now();
+  const wait = duel.lastWriteAt + DELTA_FLUSH_INTERVAL_MS - performance.now();
   if (canWait && wait > 0) {
     duel.timer ??= setTimeout(() => flush(duel), wait);
     return;
@@ -59,19 +61,14 @@ function push(duel: Duel, frame: string, canWait: boolean): void {
 function streamSide(duel: Duel, side: 'a' | 'b', model: string, prompt: string): void {
   const body = JSON.stringify({ model, messages: [{ role: 'user', content: prompt }], stream: true });
   const call = request(`${upstreamUrl}/chat/completions`, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (response) => {
-    let buffer = '';
+    const events = new SseDataParser();
     response.setEncoding('utf8');
     response.on('data', (text: string) => {
-      buffer += text;
-      let end = buffer.indexOf('\n\n');
-      while (end >= 0) {
-        const event = buffer.slice(0, end);
-        buffer = buffer.slice(end + 2);
-        end = buffer.indexOf('\n\n');
-        if (!event.startsWith('data: ') || event === 'data: [DONE]') continue;
-        const content = (JSON.parse(event.slice(6)) as { choices?: { delta?: { content?: string } }[] }).choices?.[0]?.delta?.content;
+      for (const payload of events.push(text)) {
+        if (payload === '[DONE]') continue;
+        const content = (JSON.parse(payload) as { choices?: { delta?: { content?: string } }[] }).choices?.[0]?.delta?.content;
         if (!content) continue;
-        push(duel, `event: text-delta\ndata: ${JSON.stringify({ side, text: content })}\nid: ${duel.frames.length + 1}\n\n`, duel.started[side]);
+        push(duel, encodeFrame({ id: duel.frames.length + 1, event: { type: 'text-delta', side, text: content } }), duel.started[side]);
         duel.started[side] = true;
       }
     });
@@ -79,7 +76,7 @@ function streamSide(duel: Duel, side: 'a' | 'b', model: string, prompt: string):
       duel.sidesDone += 1;
       if (duel.sidesDone < 2) return;
       duel.ended = true;
-      push(duel, `event: turn-end\ndata: {"status":"complete"}\nid: ${duel.frames.length + 1}\n\n`, false);
+      push(duel, encodeFrame({ id: duel.frames.length + 1, event: { type: 'turn-end', turn: 1, status: 'complete' } }), false);
     });
   });
   call.end(body);
