@@ -37,9 +37,13 @@ describe('arena in a real browser', () => {
     });
     // A finished paragraph is rendered once: the same DOM node survives the rest of the stream.
     await page.waitForFunction(() => document.querySelector('[data-testid="answer-a"] .block') !== null);
-    await page.evaluate(() => ((document.querySelector('[data-testid="answer-a"] .block') as HTMLElement & { __first?: boolean }).__first = true));
+    await page.evaluate(
+      () => ((document.querySelector('[data-testid="answer-a"] .block') as HTMLElement & { __first?: boolean }).__first = true),
+    );
     await page.getByTestId('vote-panel').waitFor();
-    expect(await page.evaluate(() => (document.querySelector('[data-testid="answer-a"] .block') as HTMLElement & { __first?: boolean }).__first)).toBe(true);
+    expect(
+      await page.evaluate(() => (document.querySelector('[data-testid="answer-a"] .block') as HTMLElement & { __first?: boolean }).__first),
+    ).toBe(true);
     expect(await page.locator('[data-testid="answer-a"] .block').count()).toBeGreaterThan(3);
     expect(await page.locator('[data-testid="answer-a"] pre code').count()).toBeGreaterThan(0);
     expect(await page.locator('[data-testid="answer-a"] .copy').count()).toBeGreaterThan(0);
@@ -55,15 +59,20 @@ describe('arena in a real browser', () => {
     await reactions.locator('[data-tag="clear_formatting"]').click();
     await reactions.locator('input[type="text"]').fill('claire');
     await reactions.locator('button[type="submit"]').click();
-    await expect.poll(async () => {
-      const transcript = await page.evaluate(async (id) => (await fetch(`/api/v1/duels/${id}`)).json(), duelId);
-      return transcript.reactions;
-    }).toEqual([{ side: 'a', turn: 1, value: 'like', tags: ['useful', 'clear_formatting'], comment: 'claire' }]);
+    await expect
+      .poll(async () => {
+        const transcript = await page.evaluate(async (id) => (await fetch(`/api/v1/duels/${id}`)).json(), duelId);
+        return transcript.reactions;
+      })
+      .toEqual([{ side: 'a', turn: 1, value: 'like', tags: ['useful', 'clear_formatting'], comment: 'claire' }]);
 
     // Follow up: a second turn in both panes.
     await page.getByTestId('follow-up').fill('Et en une phrase ?');
     await page.getByTestId('follow-up').press('Enter');
-    await page.waitForFunction(() => document.querySelectorAll('[data-testid="answer-b"]').length === 2 && document.querySelector('[data-testid="vote-panel"]') !== null);
+    await page.waitForFunction(
+      () =>
+        document.querySelectorAll('[data-testid="answer-b"]').length === 2 && document.querySelector('[data-testid="vote-panel"]') !== null,
+    );
 
     // Vote B with a tag, then the reveal.
     await page.locator('[data-choice="b"]').click();
@@ -103,7 +112,17 @@ describe('arena in a real browser', () => {
     expect(await page.locator('[data-choice]').count()).toBe(0);
     // The server refuses a vote on it as well.
     const duelId = await page.getByTestId('duel').getAttribute('data-duel-id');
-    const status = await page.evaluate(async (id) => (await fetch(`/api/v1/duels/${id}/vote`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"choice":"a"}' })).status, duelId);
+    const status = await page.evaluate(
+      async (id) =>
+        (
+          await fetch(`/api/v1/duels/${id}/vote`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: '{"choice":"a"}',
+          })
+        ).status,
+      duelId,
+    );
     expect(status).toBe(409);
     await screenshot(page, 'arena-error-desktop');
     // Retry starts a new duel with the same prompt; now both sides answer.
@@ -119,7 +138,7 @@ describe('arena in a real browser', () => {
     const hostile = [
       '<script>window.__pwned = "script"</script>',
       '<img src="x" onerror="window.__pwned = \'img\'">',
-      '[click me](javascript:window.__pwned=\'link\') and <a href="javascript:window.__pwned=\'a\'">raw</a> and [ok](https://example.org)',
+      "[click me](javascript:window.__pwned='link') and <a href=\"javascript:window.__pwned='a'\">raw</a> and [ok](https://example.org)",
       '<iframe src="javascript:window.__pwned=\'iframe\'"></iframe><svg onload="window.__pwned=\'svg\'"></svg>',
       `${'W'.repeat(6000)}`,
       `${'> '.repeat(300)}deep quote`,

@@ -18,7 +18,13 @@ function newest(path: string): number {
 
 export default function setup(): void {
   const index = join(web, 'build', 'index.html');
-  const sources = Math.max(newest(join(web, 'src')), newest(contract), newest(join(web, 'svelte.config.js')), newest(join(web, 'vite.config.ts')), newest(join(web, 'package.json')));
+  const sources = Math.max(
+    newest(join(web, 'src')),
+    newest(contract),
+    newest(join(web, 'svelte.config.js')),
+    newest(join(web, 'vite.config.ts')),
+    newest(join(web, 'package.json')),
+  );
   if (existsSync(index) && statSync(index).mtimeMs > sources) return;
   const started = Date.now();
   execFileSync('npm', ['run', 'build', '-w', '@agora/web'], { cwd: join(web, '..', '..'), stdio: ['ignore', 'ignore', 'inherit'] });

@@ -5,7 +5,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { en } from '../packages/web/src/lib/i18n/en';
 import { fr } from '../packages/web/src/lib/i18n/fr';
 import type { TestArena } from '../packages/server/test/test-arena';
-import { DESKTOP, PHONE, acceptTerms, axeViolations, hasHorizontalOverflow, launchBrowser, newPage, screenshot, startArena } from './harness';
+import {
+  DESKTOP,
+  PHONE,
+  acceptTerms,
+  axeViolations,
+  hasHorizontalOverflow,
+  launchBrowser,
+  newPage,
+  screenshot,
+  startArena,
+} from './harness';
 
 const PAGES = [
   { path: '/', name: 'arena' },
@@ -19,7 +29,10 @@ const KEYS = Object.keys(fr);
 async function castVotes(arena: TestArena): Promise<void> {
   const choices = ['a', 'b', 'tie', 'a', 'both_bad', 'b', 'a', 'a', 'b', 'tie', 'a', 'b'] as const;
   for (const [index, choice] of choices.entries()) {
-    const body = index % 3 === 2 ? { prompt: `Question ${index}`, mode: 'custom', models: ['zephyrine-405b', 'miravel-24b'], locale: 'fr' } : { prompt: `Question ${index}`, locale: 'fr' };
+    const body =
+      index % 3 === 2
+        ? { prompt: `Question ${index}`, mode: 'custom', models: ['zephyrine-405b', 'miravel-24b'], locale: 'fr' }
+        : { prompt: `Question ${index}`, locale: 'fr' };
     const created = await arena.client.request('POST', '/api/v1/duels', body);
     expect(created.status).toBe(201);
     await arena.client.stream(created.json.id);
@@ -76,13 +89,17 @@ describe('pages in a real browser', () => {
 
     // The mode toggle: custom duels only involve two models.
     await page.getByTestId('filter-mode').selectOption('custom');
-    await expect.poll(async () => (await page.locator('[data-testid="leaderboard-table"], [data-testid="leaderboard-empty"]').first().innerText())).not.toBe(plainText);
+    await expect
+      .poll(async () => await page.locator('[data-testid="leaderboard-table"], [data-testid="leaderboard-empty"]').first().innerText())
+      .not.toBe(plainText);
     await page.getByTestId('filter-mode').selectOption('');
     await expect.poll(rows).toBe(total);
 
     // Style control: a different view of the same votes.
     await page.getByTestId('style-controlled').check();
-    await expect.poll(async () => (await page.locator('[data-testid="leaderboard-table"], [data-testid="leaderboard-empty"]').first().innerText())).not.toBe(plainText);
+    await expect
+      .poll(async () => await page.locator('[data-testid="leaderboard-table"], [data-testid="leaderboard-empty"]').first().innerText())
+      .not.toBe(plainText);
     await page.getByTestId('style-plain').check();
     await expect.poll(() => table.innerText()).toBe(plainText);
 
@@ -112,7 +129,9 @@ describe('pages in a real browser', () => {
     const { page, context, errors } = await newPage(browser);
     // The same view as the server's, with every model provisional (as a view with one decisive vote between two models).
     await page.route('**/api/v1/leaderboard*', async (route) => {
-      const body = (await (await route.fetch()).json()) as { models: { provisional: boolean; rank: number | null; rank_best: number | null; rank_worst: number | null; tier: number | null }[] };
+      const body = (await (await route.fetch()).json()) as {
+        models: { provisional: boolean; rank: number | null; rank_best: number | null; rank_worst: number | null; tier: number | null }[];
+      };
       for (const row of body.models) Object.assign(row, { provisional: true, rank: null, rank_best: null, rank_worst: null, tier: null });
       await route.fulfill({ json: body });
     });
@@ -166,7 +185,11 @@ describe('pages in a real browser', () => {
           await screenshot(page, `${name}-${viewport === DESKTOP ? 'desktop' : 'phone'}-${colorScheme}`);
         }
         // The arena after a duel (code, reasoning, reactions, the vote panel), then the reveal.
-        arena.fake.defaultBehaviour = { tokensPerSecond: 0, reasoning: 'Je réfléchis un instant.', text: 'Voici **du code** :\n\n```python\nfor i in range(3):\n    print("bonjour", i, True)  # commentaire\n```\n\nEt un [lien](https://example.org).' };
+        arena.fake.defaultBehaviour = {
+          tokensPerSecond: 0,
+          reasoning: 'Je réfléchis un instant.',
+          text: 'Voici **du code** :\n\n```python\nfor i in range(3):\n    print("bonjour", i, True)  # commentaire\n```\n\nEt un [lien](https://example.org).',
+        };
         await page.goto(arena.baseUrl);
         await acceptTerms(page);
         await page.getByTestId('prompt').fill('Quelle est la capitale de la France ?');
@@ -174,7 +197,11 @@ describe('pages in a real browser', () => {
         await page.getByTestId('vote-panel').waitFor();
         await page.getByTestId('like-a').click();
         await page.locator('[data-choice="a"]').click();
-        await page.locator('details.reasoning summary').first().click().catch(() => {});
+        await page
+          .locator('details.reasoning summary')
+          .first()
+          .click()
+          .catch(() => {});
         found.push(...(await axeViolations(page)).map((violation) => `/ duel (${colorScheme}): ${violation}`));
         await page.getByTestId('vote-submit').click();
         await page.getByTestId('reveal').waitFor();
@@ -228,7 +255,9 @@ describe('pages in a real browser', () => {
       raw += bytes.length;
       gzipped += gzipSync(bytes, { level: 9 }).length;
     }
-    console.log(`[e2e/size] arena route: ${scripts.size} JS files, ${(raw / 1024).toFixed(1)} kB raw, ${(gzipped / 1024).toFixed(1)} kB gzipped (budget 150 kB); prompt box ready in ${interactive} ms`);
+    console.log(
+      `[e2e/size] arena route: ${scripts.size} JS files, ${(raw / 1024).toFixed(1)} kB raw, ${(gzipped / 1024).toFixed(1)} kB gzipped (budget 150 kB); prompt box ready in ${interactive} ms`,
+    );
     expect(gzipped).toBeLessThanOrEqual(150 * 1024);
     // The target is 1 s on an idle machine; the bound leaves room for a loaded CI runner sharing 2 cores with the rest of the suite.
     expect(interactive).toBeLessThan(2500);

@@ -25,7 +25,10 @@ const modelIdSchema = z.string().min(1).max(200);
 
 /** A prompt: at least one character, at most the operator's limit (AGORA_MAX_PROMPT_CHARS). */
 export const promptSchema = (maxChars: number) =>
-  z.string().refine((prompt) => prompt.trim().length > 0, 'the prompt is empty').pipe(z.string().max(maxChars));
+  z
+    .string()
+    .refine((prompt) => prompt.trim().length > 0, 'the prompt is empty')
+    .pipe(z.string().max(maxChars));
 
 /** `POST /api/v1/duels`. */
 export const createDuelRequestSchema = (maxPromptChars: number) =>
@@ -145,9 +148,7 @@ export const transcriptSchema = z.object({
     }),
   ),
   reactions: z.array(reactionSchema),
-  vote: z
-    .object({ choice: voteChoiceSchema, tags: z.object({ a: z.array(tagSchema), b: z.array(tagSchema) }) })
-    .optional(),
+  vote: z.object({ choice: voteChoiceSchema, tags: z.object({ a: z.array(tagSchema), b: z.array(tagSchema) }) }).optional(),
   reveal: z.object({ a: revealSchema, b: revealSchema }).optional(),
 });
 export type Transcript = z.infer<typeof transcriptSchema>;

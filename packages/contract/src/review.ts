@@ -68,7 +68,13 @@ export interface ReviewQueueBody {
 
 /** One conversation as a reviewer reads it: every turn with the models named (admins are not blind). */
 export interface ReviewConversationBody extends ReviewItemBody {
-  turns: { turn: number; status: string; prompt: string; a: { model: string; text: string } | null; b: { model: string; text: string } | null }[];
+  turns: {
+    turn: number;
+    status: string;
+    prompt: string;
+    a: { model: string; text: string } | null;
+    b: { model: string; text: string } | null;
+  }[];
   annotation: {
     languages: string[] | null;
     categories: string[] | null;

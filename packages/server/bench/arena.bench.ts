@@ -52,11 +52,19 @@ interface Child {
  * to that file, as a deployed arena's logs go to a file or a journal: a pipe drained by this busy
  * load generator would fill up and stall the child's synchronous log writes, timing the pipe.
  */
-function startChild(script: string, environment: Record<string, string>, readyPattern: RegExp, options: { args?: string[]; logFile?: string; nodeOptions?: string[]; core: number }): Promise<{ child: Child; match: RegExpMatchArray }> {
+function startChild(
+  script: string,
+  environment: Record<string, string>,
+  readyPattern: RegExp,
+  options: { args?: string[]; logFile?: string; nodeOptions?: string[]; core: number },
+): Promise<{ child: Child; match: RegExpMatchArray }> {
   const { args = [], logFile, nodeOptions = [], core } = options;
   const stdout = logFile === undefined ? 'pipe' : openSync(logFile, 'w');
   const [command, ...prefix] = [...onCore(core), process.execPath];
-  const child = spawn(command!, [...prefix, ...nodeOptions, '--import', tsx, script, ...args], { env: { ...process.env, ...environment }, stdio: ['ignore', stdout, 'inherit', 'ipc'] });
+  const child = spawn(command!, [...prefix, ...nodeOptions, '--import', tsx, script, ...args], {
+    env: { ...process.env, ...environment },
+    stdio: ['ignore', stdout, 'inherit', 'ipc'],
+  });
   if (typeof stdout === 'number') closeSync(stdout);
   return new Promise((resolve, reject) => {
     const ready = (output: string) => {
@@ -96,7 +104,9 @@ function stopChild(child: ChildProcess): Promise<void> {
 }
 
 function catalogue(baseUrl: string, prefix: 'paced' | 'instant'): string {
-  return `models:\n${Array.from({ length: 6 }, (_, index) => `  - id: ${prefix}-${index}
+  return `models:\n${Array.from(
+    { length: 6 },
+    (_, index) => `  - id: ${prefix}-${index}
     name: Bench ${prefix} ${index}
     organisation: Bench Lab ${index}
     license: MIT
@@ -104,7 +114,8 @@ function catalogue(baseUrl: string, prefix: 'paced' | 'instant'): string {
     arch: dense
     params_b: ${[8, 24, 32, 70, 120, 405][index]}
     provider: { type: openai-compatible, base_url: '${baseUrl}', model: '${prefix}-${index}' }
-    options: { first_token_timeout_ms: 30000, total_timeout_ms: 120000 }`).join('\n')}\n`;
+    options: { first_token_timeout_ms: 30000, total_timeout_ms: 120000 }`,
+  ).join('\n')}\n`;
 }
 
 async function startArena(databaseUrl: string, modelsPath: string): Promise<{ child: Child; baseUrl: string }> {
@@ -121,12 +132,16 @@ async function startArena(databaseUrl: string, modelsPath: string): Promise<{ ch
 const agent = new Agent({ keepAlive: true, maxSockets: Number.POSITIVE_INFINITY });
 function postJson(url: string, body: string, headers: Record<string, string> = {}): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
-    const call = request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...headers } }, (response) => {
-      let text = '';
-      response.setEncoding('utf8');
-      response.on('data', (chunk: string) => (text += chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, text }));
-    });
+    const call = request(
+      url,
+      { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...headers } },
+      (response) => {
+        let text = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => (text += chunk));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, text }));
+      },
+    );
     call.once('error', reject);
     call.end(body);
   });
@@ -177,17 +192,21 @@ function directCall(upstreamUrl: string, model: string, tag: string): Promise<Cl
   const startedAt = wallClock();
   let firstTokenAt = Number.NaN;
   return new Promise((resolve, reject) => {
-    const call = request(`${upstreamUrl}/chat/completions`, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (response) => {
-      let tail = '';
-      response.setEncoding('utf8');
-      response.on('data', (chunk: string) => {
-        const text = tail + chunk;
-        if (Number.isNaN(firstTokenAt) && /"content":"[^"]/.test(text)) firstTokenAt = wallClock();
-        tail = text.slice(-64);
-      });
-      response.on('end', () => resolve({ tag, startedAt, firstTokenAt }));
-      response.on('error', reject);
-    });
+    const call = request(
+      `${upstreamUrl}/chat/completions`,
+      { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+      (response) => {
+        let tail = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => {
+          const text = tail + chunk;
+          if (Number.isNaN(firstTokenAt) && /"content":"[^"]/.test(text)) firstTokenAt = wallClock();
+          tail = text.slice(-64);
+        });
+        response.on('end', () => resolve({ tag, startedAt, firstTokenAt }));
+        response.on('error', reject);
+      },
+    );
     call.once('error', reject);
     call.end(body);
   });
@@ -208,7 +227,10 @@ interface DuelTiming {
 async function arenaDuel(arenaUrl: string, body: { prompt: string } & Record<string, unknown>, tag?: string): Promise<DuelTiming> {
   const startedAt = wallClock();
   const started = performance.now();
-  const created = await postJson(`${arenaUrl}/api/v1/duels`, JSON.stringify(tag === undefined ? body : { ...body, prompt: `${body.prompt} #${tag}` }));
+  const created = await postJson(
+    `${arenaUrl}/api/v1/duels`,
+    JSON.stringify(tag === undefined ? body : { ...body, prompt: `${body.prompt} #${tag}` }),
+  );
   const { id } = JSON.parse(created.text) as { id: string };
   const firstToken = { a: Number.NaN, b: Number.NaN };
   const firstTokenAt = { a: Number.NaN, b: Number.NaN };
@@ -253,7 +275,9 @@ interface UpstreamTiming {
 /** What the fake upstream recorded of the tagged calls since the last time it was asked. */
 function upstreamTimings(fake: Child): Promise<Map<string, UpstreamTiming[]>> {
   return new Promise((resolve) => {
-    fake.process.once('message', (message: { timings: Record<string, UpstreamTiming[]> }) => resolve(new Map(Object.entries(message.timings))));
+    fake.process.once('message', (message: { timings: Record<string, UpstreamTiming[]> }) =>
+      resolve(new Map(Object.entries(message.timings))),
+    );
     fake.process.send({ timings: true });
   });
 }
@@ -272,7 +296,9 @@ function overheadPerCall(calls: ClientCall[], upstream: Map<string, UpstreamTimi
   const byTag = new Map<string, ClientCall[]>();
   for (const call of calls) byTag.set(call.tag, [...(byTag.get(call.tag) ?? []), call]);
   return [...byTag].flatMap(([tag, clientCalls]) => {
-    const served = (upstream.get(tag) ?? []).filter((timing) => timing.firstChunkAt !== null).sort((x, y) => x.firstChunkAt! - y.firstChunkAt!);
+    const served = (upstream.get(tag) ?? [])
+      .filter((timing) => timing.firstChunkAt !== null)
+      .sort((x, y) => x.firstChunkAt! - y.firstChunkAt!);
     const seen = [...clientCalls].sort((x, y) => x.firstTokenAt - y.firstTokenAt);
     if (served.length !== seen.length) return seen.map(() => ({ total: Number.NaN, request: Number.NaN, relay: Number.NaN }));
     return seen.map((call, index) => {
@@ -287,7 +313,12 @@ function overheadPerCall(calls: ClientCall[], upstream: Map<string, UpstreamTimi
  * Starts `launch` at a steady rate for `seconds`, and keeps the results of the launches made after
  * the first `warmupSeconds` (once the number of duels in flight has reached its steady level).
  */
-async function steadyArrivals<T>(ratePerSecond: number, seconds: number, warmupSeconds: number, launch: (index: number) => Promise<T[]>): Promise<T[]> {
+async function steadyArrivals<T>(
+  ratePerSecond: number,
+  seconds: number,
+  warmupSeconds: number,
+  launch: (index: number) => Promise<T[]>,
+): Promise<T[]> {
   const results: Promise<T[]>[] = [];
   const started = performance.now();
   for (let index = 0; index < ratePerSecond * seconds; index += 1) {
@@ -300,7 +331,12 @@ async function steadyArrivals<T>(ratePerSecond: number, seconds: number, warmupS
   return (await Promise.all(results)).flat();
 }
 
-async function addedFirstToken(arena: { child: Child; baseUrl: string }, upstreamUrl: string, fake: Child, concurrency: number): Promise<void> {
+async function addedFirstToken(
+  arena: { child: Child; baseUrl: string },
+  upstreamUrl: string,
+  fake: Child,
+  concurrency: number,
+): Promise<void> {
   const arenaUrl = arena.baseUrl;
   const arenaPid = arena.child.process.pid!;
   // Duels arrive at the rate that keeps `concurrency` of them streaming (Little's law), as on a busy
@@ -308,8 +344,17 @@ async function addedFirstToken(arena: { child: Child; baseUrl: string }, upstrea
   const duelSeconds = (pace.firstTokenMs + (pace.answerTokens / pace.tokensPerSecond) * 1000) / 1000;
   const rate = concurrency / duelSeconds;
   const [seconds, warmup] = [3 * duelSeconds, duelSeconds];
-  await Promise.all(Array.from({ length: 20 }, (_, index) => arenaDuel(arenaUrl, { prompt: 'échauffement', mode: 'custom', models: [`paced-${index % 6}`, `paced-${(index + 1) % 6}`] })));
-  const direct = await steadyArrivals(rate, seconds, warmup, (index) => Promise.all([directCall(upstreamUrl, `paced-${index % 6}`, `d${index}a`), directCall(upstreamUrl, `paced-${(index + 1) % 6}`, `d${index}b`)]));
+  await Promise.all(
+    Array.from({ length: 20 }, (_, index) =>
+      arenaDuel(arenaUrl, { prompt: 'échauffement', mode: 'custom', models: [`paced-${index % 6}`, `paced-${(index + 1) % 6}`] }),
+    ),
+  );
+  const direct = await steadyArrivals(rate, seconds, warmup, (index) =>
+    Promise.all([
+      directCall(upstreamUrl, `paced-${index % 6}`, `d${index}a`),
+      directCall(upstreamUrl, `paced-${(index + 1) % 6}`, `d${index}b`),
+    ]),
+  );
   const directOverhead = overheadPerCall(direct, await upstreamTimings(fake));
   const cpuBefore = cpuTimes(arenaPid);
   let duelsRun = 0;
@@ -320,41 +365,95 @@ async function addedFirstToken(arena: { child: Child; baseUrl: string }, upstrea
   const concurrentDirect: Promise<ClientCall[]>[] = [];
   const viaArena = await steadyArrivals(rate, seconds, warmup, async (index) => {
     duelsRun += 1;
-    if (index % sampleEvery === 0 && index >= rate * warmup) concurrentDirect.push(Promise.all([directCall(upstreamUrl, `paced-${index % 6}`, `c${index}a`), directCall(upstreamUrl, `paced-${(index + 1) % 6}`, `c${index}b`)]));
-    const timing = await arenaDuel(arenaUrl, { prompt: 'Bonjour', mode: 'custom', models: [`paced-${index % 6}`, `paced-${(index + 1) % 6}`] }, `v${index}`);
+    if (index % sampleEvery === 0 && index >= rate * warmup)
+      concurrentDirect.push(
+        Promise.all([
+          directCall(upstreamUrl, `paced-${index % 6}`, `c${index}a`),
+          directCall(upstreamUrl, `paced-${(index + 1) % 6}`, `c${index}b`),
+        ]),
+      );
+    const timing = await arenaDuel(
+      arenaUrl,
+      { prompt: 'Bonjour', mode: 'custom', models: [`paced-${index % 6}`, `paced-${(index + 1) % 6}`] },
+      `v${index}`,
+    );
     return timing.calls;
   });
   const directDuringArena = (await Promise.all(concurrentDirect)).flat();
   // Every duel streams two answers of `answerTokens` tokens, one upstream chunk and one client frame each.
   const cpuAfter = cpuTimes(arenaPid);
   const tokens = duelsRun * 2 * pace.answerTokens;
-  const [userPerToken, systemPerToken] = [((cpuAfter.user - cpuBefore.user) * 1e6) / tokens, ((cpuAfter.system - cpuBefore.system) * 1e6) / tokens];
+  const [userPerToken, systemPerToken] = [
+    ((cpuAfter.user - cpuBefore.user) * 1e6) / tokens,
+    ((cpuAfter.system - cpuBefore.system) * 1e6) / tokens,
+  ];
   const upstreamDuringArena = await upstreamTimings(fake);
   const arenaOverhead = overheadPerCall(viaArena, upstreamDuringArena);
   const concurrentDirectOverhead = overheadPerCall(directDuringArena, upstreamDuringArena);
   const firstTokens = (calls: ClientCall[]) => calls.map((call) => call.firstTokenAt - call.startedAt);
-  const [directP50, directP99, arenaP50, arenaP99] = [quantile(firstTokens(direct), 0.5), quantile(firstTokens(direct), 0.99), quantile(firstTokens(viaArena), 0.5), quantile(firstTokens(viaArena), 0.99)];
+  const [directP50, directP99, arenaP50, arenaP99] = [
+    quantile(firstTokens(direct), 0.5),
+    quantile(firstTokens(direct), 0.99),
+    quantile(firstTokens(viaArena), 0.5),
+    quantile(firstTokens(viaArena), 0.99),
+  ];
   const leg = (overheads: CallOverhead[], key: keyof CallOverhead) => overheads.map((overhead) => overhead[key]);
-  const [directOverheadP50, directOverheadP99, arenaOverheadP50, arenaOverheadP99] = [quantile(leg(directOverhead, 'total'), 0.5), quantile(leg(directOverhead, 'total'), 0.99), quantile(leg(arenaOverhead, 'total'), 0.5), quantile(leg(arenaOverhead, 'total'), 0.99)];
-  const unmatched = [...leg(directOverhead, 'total'), ...leg(arenaOverhead, 'total'), ...leg(concurrentDirectOverhead, 'total')].filter(Number.isNaN).length;
-  console.log(`time to first token at ${concurrency} concurrent duels (${rate.toFixed(1)} new duels/s; upstream first-token delay ${pace.firstTokenMs} ms, ${pace.tokensPerSecond} tokens/s):`);
-  console.log(`  direct to upstream   p50 ${format(directP50)}  p99 ${format(directP99)}  (n=${direct.length}, the same two calls per duel at the same rate, same client)`);
-  console.log(`  through the arena    p50 ${format(arenaP50)}  p99 ${format(arenaP99)}  (n=${viaArena.length}, from POST /duels to the first text-delta of each side)`);
-  console.log(`  difference           p50 ${format(arenaP50 - directP50)}  p99 ${format(arenaP99 - directP99)}   (includes the upstream's own delays, which differ between the two runs on a shared machine)`);
-  console.log('  per call, time to first token minus the upstream\'s own (request received → first chunk written), same call:');
+  const [directOverheadP50, directOverheadP99, arenaOverheadP50, arenaOverheadP99] = [
+    quantile(leg(directOverhead, 'total'), 0.5),
+    quantile(leg(directOverhead, 'total'), 0.99),
+    quantile(leg(arenaOverhead, 'total'), 0.5),
+    quantile(leg(arenaOverhead, 'total'), 0.99),
+  ];
+  const unmatched = [...leg(directOverhead, 'total'), ...leg(arenaOverhead, 'total'), ...leg(concurrentDirectOverhead, 'total')].filter(
+    Number.isNaN,
+  ).length;
+  console.log(
+    `time to first token at ${concurrency} concurrent duels (${rate.toFixed(1)} new duels/s; upstream first-token delay ${pace.firstTokenMs} ms, ${pace.tokensPerSecond} tokens/s):`,
+  );
+  console.log(
+    `  direct to upstream   p50 ${format(directP50)}  p99 ${format(directP99)}  (n=${direct.length}, the same two calls per duel at the same rate, same client)`,
+  );
+  console.log(
+    `  through the arena    p50 ${format(arenaP50)}  p99 ${format(arenaP99)}  (n=${viaArena.length}, from POST /duels to the first text-delta of each side)`,
+  );
+  console.log(
+    `  difference           p50 ${format(arenaP50 - directP50)}  p99 ${format(arenaP99 - directP99)}   (includes the upstream's own delays, which differ between the two runs on a shared machine)`,
+  );
+  console.log("  per call, time to first token minus the upstream's own (request received → first chunk written), same call:");
   console.log(`    direct             p50 ${format(directOverheadP50)}  p99 ${format(directOverheadP99)}`);
-  console.log(`    through the arena  p50 ${format(arenaOverheadP50)}  p99 ${format(arenaOverheadP99)}${unmatched > 0 ? `  (${unmatched} calls without upstream timings)` : ''}`);
-  const [concurrentP50, concurrentP99] = [quantile(leg(concurrentDirectOverhead, 'total'), 0.5), quantile(leg(concurrentDirectOverhead, 'total'), 0.99)];
-  console.log(`    direct, at the same time as the arena's duels  p50 ${format(concurrentP50)}  p99 ${format(concurrentP99)}  (n=${directDuringArena.length}, one pair every ${sampleEvery} duels: the load generator's and the upstream's own delays under this load)`);
-  console.log(`  added by the arena   p50 ${format(arenaOverheadP50 - directOverheadP50)}  p99 ${format(arenaOverheadP99 - directOverheadP99)}   goals: p50 ≤ 2 ms, p99 ≤ 20 ms`);
+  console.log(
+    `    through the arena  p50 ${format(arenaOverheadP50)}  p99 ${format(arenaOverheadP99)}${unmatched > 0 ? `  (${unmatched} calls without upstream timings)` : ''}`,
+  );
+  const [concurrentP50, concurrentP99] = [
+    quantile(leg(concurrentDirectOverhead, 'total'), 0.5),
+    quantile(leg(concurrentDirectOverhead, 'total'), 0.99),
+  ];
+  console.log(
+    `    direct, at the same time as the arena's duels  p50 ${format(concurrentP50)}  p99 ${format(concurrentP99)}  (n=${directDuringArena.length}, one pair every ${sampleEvery} duels: the load generator's and the upstream's own delays under this load)`,
+  );
+  console.log(
+    `  added by the arena   p50 ${format(arenaOverheadP50 - directOverheadP50)}  p99 ${format(arenaOverheadP99 - directOverheadP99)}   goals: p50 ≤ 2 ms, p99 ≤ 20 ms`,
+  );
   // A difference of p99s between samples of 800 and 200 calls says little; the p50s compare well.
   console.log(`  added by the arena against the direct calls made at the same time   p50 ${format(arenaOverheadP50 - concurrentP50)}`);
-  for (const [key, label] of [['request', 'client start → upstream receives the request'], ['relay', 'upstream writes the first chunk → client reads it']] as const) {
-    const [direct50, direct99, arena50, arena99] = [quantile(leg(directOverhead, key), 0.5), quantile(leg(directOverhead, key), 0.99), quantile(leg(arenaOverhead, key), 0.5), quantile(leg(arenaOverhead, key), 0.99)];
+  for (const [key, label] of [
+    ['request', 'client start → upstream receives the request'],
+    ['relay', 'upstream writes the first chunk → client reads it'],
+  ] as const) {
+    const [direct50, direct99, arena50, arena99] = [
+      quantile(leg(directOverhead, key), 0.5),
+      quantile(leg(directOverhead, key), 0.99),
+      quantile(leg(arenaOverhead, key), 0.5),
+      quantile(leg(arenaOverhead, key), 0.99),
+    ];
     const [same50, same99] = [quantile(leg(concurrentDirectOverhead, key), 0.5), quantile(leg(concurrentDirectOverhead, key), 0.99)];
-    console.log(`    ${label}: direct p50 ${format(direct50)} p99 ${format(direct99)} (at the same time p50 ${format(same50)} p99 ${format(same99)}), through the arena p50 ${format(arena50)} p99 ${format(arena99)}`);
+    console.log(
+      `    ${label}: direct p50 ${format(direct50)} p99 ${format(direct99)} (at the same time p50 ${format(same50)} p99 ${format(same99)}), through the arena p50 ${format(arena50)} p99 ${format(arena99)}`,
+    );
   }
-  console.log(`  arena CPU per streamed token ${(userPerToken + systemPerToken).toFixed(0)} µs (user ${userPerToken.toFixed(0)}, system ${systemPerToken.toFixed(0)}; whole duels: creation, both streams, storage; ${duelsRun} duels)`);
+  console.log(
+    `  arena CPU per streamed token ${(userPerToken + systemPerToken).toFixed(0)} µs (user ${userPerToken.toFixed(0)}, system ${systemPerToken.toFixed(0)}; whole duels: creation, both streams, storage; ${duelsRun} duels)`,
+  );
 }
 
 async function concurrentDuels(arena: { child: Child; baseUrl: string }, concurrency: number): Promise<void> {
@@ -363,7 +462,11 @@ async function concurrentDuels(arena: { child: Child; baseUrl: string }, concurr
   let peak = idle;
   const sampler = setInterval(() => (peak = Math.max(peak, rssMb(pid))), 100);
   const started = performance.now();
-  const outcomes = await Promise.allSettled(Array.from({ length: concurrency }, (_, index) => arenaDuel(arena.baseUrl, { prompt: 'Bonjour', mode: 'custom', models: [`paced-${index % 6}`, `paced-${(index + 3) % 6}`] })));
+  const outcomes = await Promise.allSettled(
+    Array.from({ length: concurrency }, (_, index) =>
+      arenaDuel(arena.baseUrl, { prompt: 'Bonjour', mode: 'custom', models: [`paced-${index % 6}`, `paced-${(index + 3) % 6}`] }),
+    ),
+  );
   clearInterval(sampler);
   const timings = outcomes.flatMap((outcome) => (outcome.status === 'fulfilled' ? [outcome.value] : []));
   const errors = outcomes.flatMap((outcome) => (outcome.status === 'rejected' ? [String(outcome.reason)] : []));
@@ -372,7 +475,9 @@ async function concurrentDuels(arena: { child: Child; baseUrl: string }, concurr
   const completed = timings.filter((timing) => timing.complete).length;
   const firstTokens = timings.flatMap((timing) => [timing.firstToken.a, timing.firstToken.b]);
   const ideal = pace.firstTokenMs + (pace.answerTokens / pace.tokensPerSecond) * 1000;
-  console.log(`${concurrency} concurrent streaming duels (${2 * concurrency} upstream streams, ${pace.answerTokens} tokens each at ${pace.tokensPerSecond}/s):`);
+  console.log(
+    `${concurrency} concurrent streaming duels (${2 * concurrency} upstream streams, ${pace.answerTokens} tokens each at ${pace.tokensPerSecond}/s):`,
+  );
   console.log(`  completed ${completed}/${concurrency} in ${seconds.toFixed(1)} s (an unloaded duel takes ${(ideal / 1000).toFixed(1)} s)`);
   console.log(`  first token p50 ${format(quantile(firstTokens, 0.5))}  p99 ${format(quantile(firstTokens, 0.99))}`);
   console.log(`  arena RSS idle ${idle.toFixed(0)} MB, peak ${peak.toFixed(0)} MB   goal: ≥ 500 duels under 400 MB`);
@@ -388,7 +493,11 @@ async function votesPerSecond(label: string, databaseUrl: string, upstreamUrl: s
     const [total, warmup] = [4000, 200];
     const ids: string[] = [];
     for (let batch = 0; batch < (total + warmup) / 100; batch += 1) {
-      const created = await Promise.all(Array.from({ length: 100 }, () => postJson(`${arena.baseUrl}/api/v1/duels`, '{"prompt":"Bonjour"}').then((response) => JSON.parse(response.text) as { id: string })));
+      const created = await Promise.all(
+        Array.from({ length: 100 }, () =>
+          postJson(`${arena.baseUrl}/api/v1/duels`, '{"prompt":"Bonjour"}').then((response) => JSON.parse(response.text) as { id: string }),
+        ),
+      );
       ids.push(...created.map((duel) => duel.id));
     }
     // Let every turn end and be stored before voting.
@@ -396,9 +505,12 @@ async function votesPerSecond(label: string, databaseUrl: string, upstreamUrl: s
     await new Promise((resolve) => setTimeout(resolve, 1000));
     const choices = ['a', 'b', 'tie', 'both_bad'];
     const warmupIds = ids.splice(0, warmup);
-    await Promise.all(Array.from({ length: 8 }, async (_, worker) => {
-      for (let index = worker; index < warmupIds.length; index += 8) await postJson(`${arena.baseUrl}/api/v1/duels/${warmupIds[index]}/vote`, JSON.stringify({ choice: 'a' }));
-    }));
+    await Promise.all(
+      Array.from({ length: 8 }, async (_, worker) => {
+        for (let index = worker; index < warmupIds.length; index += 8)
+          await postJson(`${arena.baseUrl}/api/v1/duels/${warmupIds[index]}/vote`, JSON.stringify({ choice: 'a' }));
+      }),
+    );
     // Post-processing of the warm-up votes runs within a second of them: let it finish.
     await new Promise((resolve) => setTimeout(resolve, 2000));
     let next = 0;
@@ -422,15 +534,25 @@ async function votesPerSecond(label: string, databaseUrl: string, upstreamUrl: s
     const postprocessed = async () => {
       const metrics = await (await fetch(`${arena.baseUrl}/metrics`)).text();
       // Final outcomes only: `flagged` counts some of the `done` again.
-      return [...metrics.matchAll(/^agora_postprocess_conversations_total\{outcome="(?:done|failed)"\} (\d+)/gm)].reduce((sum, match) => sum + Number(match[1]), 0);
+      return [...metrics.matchAll(/^agora_postprocess_conversations_total\{outcome="(?:done|failed)"\} (\d+)/gm)].reduce(
+        (sum, match) => sum + Number(match[1]),
+        0,
+      );
     };
     const caughtUpStarted = performance.now();
-    while ((await postprocessed()) < total + warmup && performance.now() - caughtUpStarted < 60_000) await new Promise((resolve) => setTimeout(resolve, 100));
+    while ((await postprocessed()) < total + warmup && performance.now() - caughtUpStarted < 60_000)
+      await new Promise((resolve) => setTimeout(resolve, 100));
     const caughtUpSeconds = (performance.now() - caughtUpStarted) / 1000;
     const cpuPerVote = ((cpuSeconds(arena.child.process.pid!) - cpuBefore) * 1e6) / acknowledged;
-    console.log(`  post-processing of the voted conversations caught up ${caughtUpSeconds.toFixed(1)} s after the last vote (${await postprocessed()} conversations)`);
-    console.log(`  arena CPU per vote on ${label}: ${cpuPerVote.toFixed(0)} µs (user + system, with the post-processing of the voted conversation)`);
-    console.log(`votes on ${label}: ${acknowledged}/${ids.length} acknowledged in ${seconds.toFixed(2)} s = ${(acknowledged / seconds).toFixed(0)} votes/s (32 concurrent clients)   goal: ${label === 'sqlite' ? '≥ 2,000' : '≥ 1,000'}/s`);
+    console.log(
+      `  post-processing of the voted conversations caught up ${caughtUpSeconds.toFixed(1)} s after the last vote (${await postprocessed()} conversations)`,
+    );
+    console.log(
+      `  arena CPU per vote on ${label}: ${cpuPerVote.toFixed(0)} µs (user + system, with the post-processing of the voted conversation)`,
+    );
+    console.log(
+      `votes on ${label}: ${acknowledged}/${ids.length} acknowledged in ${seconds.toFixed(2)} s = ${(acknowledged / seconds).toFixed(0)} votes/s (32 concurrent clients)   goal: ${label === 'sqlite' ? '≥ 2,000' : '≥ 1,000'}/s`,
+    );
   } finally {
     await arena.child.stop();
   }
@@ -453,7 +575,11 @@ export async function run(): Promise<void> {
   const folder = mkdtempSync(join(tmpdir(), 'agora-bench-'));
   const { child: fake, match } = await startChild(
     join(root, 'packages/server/bench/fake-upstream.process.ts'),
-    { FAKE_FIRST_TOKEN_MS: String(pace.firstTokenMs), FAKE_TOKENS_PER_SECOND: String(pace.tokensPerSecond), FAKE_ANSWER_TOKENS: String(pace.answerTokens) },
+    {
+      FAKE_FIRST_TOKEN_MS: String(pace.firstTokenMs),
+      FAKE_TOKENS_PER_SECOND: String(pace.tokensPerSecond),
+      FAKE_ANSWER_TOKENS: String(pace.answerTokens),
+    },
     /ready (\d+)/,
     { core: 1 },
   );
@@ -473,7 +599,12 @@ export async function run(): Promise<void> {
       if (measurements.has('duels')) for (const concurrency of [500, 750]) await concurrentDuels(arena, concurrency);
       // Last: the load generator's idle keep-alive connections to the arena are never reused after it.
       if (measurements.has('ttft-floor')) {
-        const { child: relay, match: relayMatch } = await startChild(join(root, 'packages/server/bench/bare-relay.process.ts'), { UPSTREAM_URL: upstreamUrl }, /"url":"(http:\/\/[^"]+)"/, { logFile: join(folder, 'bare-relay.log'), nodeOptions: arenaNodeOptions, core: 0 });
+        const { child: relay, match: relayMatch } = await startChild(
+          join(root, 'packages/server/bench/bare-relay.process.ts'),
+          { UPSTREAM_URL: upstreamUrl },
+          /"url":"(http:\/\/[^"]+)"/,
+          { logFile: join(folder, 'bare-relay.log'), nodeOptions: arenaNodeOptions, core: 0 },
+        );
         // Started after this process lowered its priority: back to the arena's (allowed to root only).
         if (niced) {
           try {
@@ -481,7 +612,9 @@ export async function run(): Promise<void> {
           } catch {}
         }
         try {
-          console.log('the least a Node.js relay adds (bare-relay.process.ts: no validation, store or bookkeeping), measured as the arena:');
+          console.log(
+            'the least a Node.js relay adds (bare-relay.process.ts: no validation, store or bookkeeping), measured as the arena:',
+          );
           await addedFirstToken({ child: relay, baseUrl: relayMatch[1]! }, upstreamUrl, fake, ttftDuels);
         } finally {
           await relay.stop();

@@ -60,25 +60,29 @@ function push(duel: Duel, frame: string, canWait: boolean): void {
 
 function streamSide(duel: Duel, side: 'a' | 'b', model: string, prompt: string): void {
   const body = JSON.stringify({ model, messages: [{ role: 'user', content: prompt }], stream: true });
-  const call = request(`${upstreamUrl}/chat/completions`, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (response) => {
-    const events = new SseDataParser();
-    response.setEncoding('utf8');
-    response.on('data', (text: string) => {
-      for (const payload of events.push(text)) {
-        if (payload === '[DONE]') continue;
-        const content = (JSON.parse(payload) as { choices?: { delta?: { content?: string } }[] }).choices?.[0]?.delta?.content;
-        if (!content) continue;
-        push(duel, encodeFrame({ id: duel.frames.length + 1, event: { type: 'text-delta', side, text: content } }), duel.started[side]);
-        duel.started[side] = true;
-      }
-    });
-    response.on('end', () => {
-      duel.sidesDone += 1;
-      if (duel.sidesDone < 2) return;
-      duel.ended = true;
-      push(duel, encodeFrame({ id: duel.frames.length + 1, event: { type: 'turn-end', turn: 1, status: 'complete' } }), false);
-    });
-  });
+  const call = request(
+    `${upstreamUrl}/chat/completions`,
+    { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+    (response) => {
+      const events = new SseDataParser();
+      response.setEncoding('utf8');
+      response.on('data', (text: string) => {
+        for (const payload of events.push(text)) {
+          if (payload === '[DONE]') continue;
+          const content = (JSON.parse(payload) as { choices?: { delta?: { content?: string } }[] }).choices?.[0]?.delta?.content;
+          if (!content) continue;
+          push(duel, encodeFrame({ id: duel.frames.length + 1, event: { type: 'text-delta', side, text: content } }), duel.started[side]);
+          duel.started[side] = true;
+        }
+      });
+      response.on('end', () => {
+        duel.sidesDone += 1;
+        if (duel.sidesDone < 2) return;
+        duel.ended = true;
+        push(duel, encodeFrame({ id: duel.frames.length + 1, event: { type: 'turn-end', turn: 1, status: 'complete' } }), false);
+      });
+    },
+  );
   call.end(body);
 }
 
@@ -95,7 +99,17 @@ const server = createServer((incoming, outgoing) => {
   if (incoming.method === 'POST' && incoming.url === '/api/v1/duels') {
     void readJson(incoming).then(({ prompt, models }) => {
       const id = String(nextId++);
-      const duel: Duel = { id, frames: [], started: { a: false, b: false }, sidesDone: 0, viewer: undefined, sent: 0, lastWriteAt: Number.NEGATIVE_INFINITY, timer: undefined, ended: false };
+      const duel: Duel = {
+        id,
+        frames: [],
+        started: { a: false, b: false },
+        sidesDone: 0,
+        viewer: undefined,
+        sent: 0,
+        lastWriteAt: Number.NEGATIVE_INFINITY,
+        timer: undefined,
+        ended: false,
+      };
       duels.set(id, duel);
       streamSide(duel, 'a', models[0], prompt);
       streamSide(duel, 'b', models[1], prompt);

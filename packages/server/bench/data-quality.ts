@@ -101,7 +101,9 @@ export function readLanguageSet(): LanguageItem[] {
     );
 }
 
-export async function scoreLanguages(items: readonly LanguageItem[]): Promise<{ scores: LanguageScore[]; errors: Array<LanguageItem & { detected: string }> }> {
+export async function scoreLanguages(
+  items: readonly LanguageItem[],
+): Promise<{ scores: LanguageScore[]; errors: Array<LanguageItem & { detected: string }> }> {
   const detector = createLanguageDetector();
   const byLanguage = new Map<string, LanguageScore>();
   const errors: Array<LanguageItem & { detected: string }> = [];
@@ -125,21 +127,43 @@ const ratio = (correct: number, total: number) => (total === 0 ? '—' : `${corr
 
 export async function run(): Promise<void> {
   const pii = scorePii(readPiiSet());
-  process.stdout.write('\nPersonal data, deterministic layer (test/fixtures/pii-fr)\n\n| kind | TP | FP | FN | precision | recall |\n|---|---|---|---|---|---|\n');
+  process.stdout.write(
+    '\nPersonal data, deterministic layer (test/fixtures/pii-fr)\n\n| kind | TP | FP | FN | precision | recall |\n|---|---|---|---|---|---|\n',
+  );
   for (const score of pii.scores) {
-    process.stdout.write(`| ${score.kind} | ${score.truePositives} | ${score.falsePositives} | ${score.falseNegatives} | ${percent(score.precision)} | ${percent(score.recall)} |\n`);
+    process.stdout.write(
+      `| ${score.kind} | ${score.truePositives} | ${score.falsePositives} | ${score.falseNegatives} | ${percent(score.precision)} | ${percent(score.recall)} |\n`,
+    );
   }
-  for (const miss of pii.misses) process.stdout.write(`  miss ${miss.file}: ${JSON.stringify(miss.text)} labelled [${miss.kinds.join(',')}] found [${miss.found.join(',')}]\n`);
+  for (const miss of pii.misses)
+    process.stdout.write(
+      `  miss ${miss.file}: ${JSON.stringify(miss.text)} labelled [${miss.kinds.join(',')}] found [${miss.found.join(',')}]\n`,
+    );
 
   const languages = await scoreLanguages(readLanguageSet());
-  process.stdout.write('\nLanguage ID (test/fixtures/langid)\n\n| language | all texts | sentences (≥ 20 chars) | short texts (< 20 chars) |\n|---|---|---|---|\n');
+  process.stdout.write(
+    '\nLanguage ID (test/fixtures/langid)\n\n| language | all texts | sentences (≥ 20 chars) | short texts (< 20 chars) |\n|---|---|---|---|\n',
+  );
   const sum = (pick: (score: LanguageScore) => number) => languages.scores.reduce((total, score) => total + pick(score), 0);
   for (const score of languages.scores) {
     const long = ratio(score.correct - score.shortCorrect, score.total - score.shortTotal);
-    process.stdout.write(`| ${score.language} | ${ratio(score.correct, score.total)} | ${long} | ${ratio(score.shortCorrect, score.shortTotal)} |\n`);
+    process.stdout.write(
+      `| ${score.language} | ${ratio(score.correct, score.total)} | ${long} | ${ratio(score.shortCorrect, score.shortTotal)} |\n`,
+    );
   }
-  const allLong = ratio(sum((s) => s.correct - s.shortCorrect), sum((s) => s.total - s.shortTotal));
-  process.stdout.write(`| **all** | ${ratio(sum((s) => s.correct), sum((s) => s.total))} | ${allLong} | ${ratio(sum((s) => s.shortCorrect), sum((s) => s.shortTotal))} |\n`);
+  const allLong = ratio(
+    sum((s) => s.correct - s.shortCorrect),
+    sum((s) => s.total - s.shortTotal),
+  );
+  process.stdout.write(
+    `| **all** | ${ratio(
+      sum((s) => s.correct),
+      sum((s) => s.total),
+    )} | ${allLong} | ${ratio(
+      sum((s) => s.shortCorrect),
+      sum((s) => s.shortTotal),
+    )} |\n`,
+  );
   for (const error of languages.errors) process.stdout.write(`  ${error.language} → ${error.detected}: ${JSON.stringify(error.text)}\n`);
 }
 

@@ -29,7 +29,10 @@ function seeded(seed: number): () => number {
   };
 }
 
-const WORDS = 'le la les un une des de du et à en pour avec sans sur sous dans par que qui quoi comment pourquoi énergie photosynthèse recette histoire langue modèle réponse question exemple code fonction données ville région musique théâtre loi impôt santé sport climat océan montagne'.split(' ');
+const WORDS =
+  'le la les un une des de du et à en pour avec sans sur sous dans par que qui quoi comment pourquoi énergie photosynthèse recette histoire langue modèle réponse question exemple code fonction données ville région musique théâtre loi impôt santé sport climat océan montagne'.split(
+    ' ',
+  );
 
 function sentencePool(random: () => number, size: number): string[] {
   return Array.from({ length: size }, () => {
@@ -48,13 +51,26 @@ async function generate(path: string, count: number): Promise<void> {
   db.pragma('synchronous = OFF');
   const random = seeded(20261130);
   const sentences = sentencePool(random, 2000);
-  const text = (sentencesCount: number) => Array.from({ length: sentencesCount }, () => sentences[Math.floor(random() * sentences.length)]).join(' ');
-  const insertDuel = db.prepare('INSERT INTO duels (id, visitor_hash, mode, model_a, model_b, chosen_models, locale, status, turn_count, created_at, updated_at) VALUES (?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?)');
-  const insertTurn = db.prepare("INSERT INTO turns (duel_id, turn, prompt, status, started_at, ended_at) VALUES (?, ?, ?, 'complete', ?, ?)");
-  const insertSide = db.prepare("INSERT INTO turn_sides (duel_id, turn, side, model_id, text, output_tokens, status, identity_leak) VALUES (?, ?, ?, ?, ?, ?, 'complete', 0)");
-  const insertAnnotation = db.prepare("INSERT INTO conversation_annotations (duel_id, status, turns_annotated, languages, contains_pii, model_status, categories, keywords, short_summary, updated_at) VALUES (?, ?, ?, ?, ?, 'not_configured', ?, ?, NULL, ?)");
-  const insertVote = db.prepare("INSERT INTO votes (duel_id, choice, model_a, model_b, tags_a, tags_b, comment_a, comment_b, identity_leak, mode, locale, created_at) VALUES (?, ?, ?, ?, ?, ?, NULL, NULL, 0, 'random', 'fr', ?)");
-  const insertReaction = db.prepare("INSERT INTO reactions (duel_id, turn, side, model_id, value, tags, comment, created_at, updated_at) VALUES (?, 1, ?, ?, ?, ?, NULL, ?, ?)");
+  const text = (sentencesCount: number) =>
+    Array.from({ length: sentencesCount }, () => sentences[Math.floor(random() * sentences.length)]).join(' ');
+  const insertDuel = db.prepare(
+    'INSERT INTO duels (id, visitor_hash, mode, model_a, model_b, chosen_models, locale, status, turn_count, created_at, updated_at) VALUES (?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?)',
+  );
+  const insertTurn = db.prepare(
+    "INSERT INTO turns (duel_id, turn, prompt, status, started_at, ended_at) VALUES (?, ?, ?, 'complete', ?, ?)",
+  );
+  const insertSide = db.prepare(
+    "INSERT INTO turn_sides (duel_id, turn, side, model_id, text, output_tokens, status, identity_leak) VALUES (?, ?, ?, ?, ?, ?, 'complete', 0)",
+  );
+  const insertAnnotation = db.prepare(
+    "INSERT INTO conversation_annotations (duel_id, status, turns_annotated, languages, contains_pii, model_status, categories, keywords, short_summary, updated_at) VALUES (?, ?, ?, ?, ?, 'not_configured', ?, ?, NULL, ?)",
+  );
+  const insertVote = db.prepare(
+    "INSERT INTO votes (duel_id, choice, model_a, model_b, tags_a, tags_b, comment_a, comment_b, identity_leak, mode, locale, created_at) VALUES (?, ?, ?, ?, ?, ?, NULL, NULL, 0, 'random', 'fr', ?)",
+  );
+  const insertReaction = db.prepare(
+    'INSERT INTO reactions (duel_id, turn, side, model_id, value, tags, comment, created_at, updated_at) VALUES (?, 1, ?, ?, ?, ?, NULL, ?, ?)',
+  );
   const insertReport = db.prepare("INSERT INTO reports (id, duel_id, reason, created_at) VALUES (?, ?, 'personal data', ?)");
   const start = Date.parse('2026-01-01T00:00:00.000Z');
   const tags = () => JSON.stringify(TAGS.filter(() => random() < 0.1));
@@ -72,7 +88,16 @@ async function generate(path: string, count: number): Promise<void> {
         insertSide.run(id, turn, 'b', modelB, text(3 + Math.floor(random() * 6)), 50 + Math.floor(random() * 400));
       }
       const status = random() < 0.95 ? 'done' : 'pending';
-      insertAnnotation.run(id, status, turns, random() < 0.9 ? '["fr"]' : '["en","fr"]', random() < 0.02 ? 1 : 0, '["science"]', '["énergie"]', at);
+      insertAnnotation.run(
+        id,
+        status,
+        turns,
+        random() < 0.9 ? '["fr"]' : '["en","fr"]',
+        random() < 0.02 ? 1 : 0,
+        '["science"]',
+        '["énergie"]',
+        at,
+      );
       if (random() < 0.6) insertVote.run(id, ['a', 'b', 'tie', 'both_bad'][Math.floor(random() * 4)], modelA, modelB, tags(), tags(), at);
       if (random() < 0.2) insertReaction.run(id, random() < 0.5 ? 'a' : 'b', modelA, random() < 0.6 ? 'like' : 'dislike', tags(), at, at);
       if (random() < 0.005) insertReport.run(`r${index}`, id, at);
@@ -86,7 +111,12 @@ async function measure(path: string, out: string, datasets: readonly DatasetName
   const models = loadCatalogue(CATALOGUE, {});
   const db = openDatabase({ kind: 'sqlite', path });
   const store = createStore(db);
-  const service = new DatasetExportService(store.datasets, exportModelFacts(models, { method: '0.9.1', zone: undefined }), { privateCohorts: [], rowGroupRows: process.env.AGORA_BENCH_ROW_GROUP ? Number(process.env.AGORA_BENCH_ROW_GROUP) : undefined, batchSize: process.env.AGORA_BENCH_BATCH ? Number(process.env.AGORA_BENCH_BATCH) : undefined, threads: process.env.AGORA_BENCH_THREADS === '1' });
+  const service = new DatasetExportService(store.datasets, exportModelFacts(models, { method: '0.9.1', zone: undefined }), {
+    privateCohorts: [],
+    rowGroupRows: process.env.AGORA_BENCH_ROW_GROUP ? Number(process.env.AGORA_BENCH_ROW_GROUP) : undefined,
+    batchSize: process.env.AGORA_BENCH_BATCH ? Number(process.env.AGORA_BENCH_BATCH) : undefined,
+    threads: process.env.AGORA_BENCH_THREADS === '1',
+  });
   const started = performance.now();
   const cpuStarted = process.cpuUsage();
   const result = await service.export({ outDir: out, formats: ['parquet'], datasets });
@@ -94,13 +124,19 @@ async function measure(path: string, out: string, datasets: readonly DatasetName
   const cpu = process.cpuUsage(cpuStarted);
   const cpuSeconds = (cpu.user + cpu.system) / 1e6;
   await store.close();
-  const bytes = readdirSync(out, { recursive: true, encoding: 'utf8' }).reduce((sum, name) => sum + (statSync(join(out, name)).isFile() ? statSync(join(out, name)).size : 0), 0);
+  const bytes = readdirSync(out, { recursive: true, encoding: 'utf8' }).reduce(
+    (sum, name) => sum + (statSync(join(out, name)).isFile() ? statSync(join(out, name)).size : 0),
+    0,
+  );
   process.stdout.write(
     `${JSON.stringify({
       conversations: result.conversationsRead,
       seconds,
       cpuSeconds,
-      rows: result.files.reduce<Record<string, number>>((rows, file) => ({ ...rows, [file.dataset]: (rows[file.dataset] ?? 0) + (file.format === 'parquet' ? file.rows : 0) }), {}),
+      rows: result.files.reduce<Record<string, number>>(
+        (rows, file) => ({ ...rows, [file.dataset]: (rows[file.dataset] ?? 0) + (file.format === 'parquet' ? file.rows : 0) }),
+        {},
+      ),
       outputMb: bytes / 1e6,
       peakRssMb: process.resourceUsage().maxRSS / 1024,
       load: loadavg()[0],

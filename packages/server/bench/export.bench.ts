@@ -17,21 +17,37 @@ const worker = fileURLToPath(new URL('./export-bench-worker.ts', import.meta.url
 const SIZES = (process.env.AGORA_BENCH_EXPORT_SIZES ?? '100000,1000000').split(',').map(Number);
 
 function node(args: string[]): string {
-  return execFileSync(process.execPath, ['--import', tsx, worker, ...args], { encoding: 'utf8', maxBuffer: 1 << 24, stdio: ['ignore', 'pipe', 'inherit'] });
+  return execFileSync(process.execPath, ['--import', tsx, worker, ...args], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 24,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
 }
 
 export async function run(): Promise<void> {
   const folder = mkdtempSync(join(tmpdir(), 'agora-bench-export-'));
   try {
-    process.stdout.write(`builders: ${process.env.AGORA_BENCH_THREADS === '1' ? 'two worker threads (--threads)' : 'inline (default)'}\n\n`);
-    process.stdout.write('| conversations | store | generate | export | conversations/s | CPU time | conversations per CPU-second | rows (conv/votes/reactions/dpo/kto/reward) | Parquet | peak RSS | load |\n|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|\n');
+    process.stdout.write(
+      `builders: ${process.env.AGORA_BENCH_THREADS === '1' ? 'two worker threads (--threads)' : 'inline (default)'}\n\n`,
+    );
+    process.stdout.write(
+      '| conversations | store | generate | export | conversations/s | CPU time | conversations per CPU-second | rows (conv/votes/reactions/dpo/kto/reward) | Parquet | peak RSS | load |\n|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|\n',
+    );
     for (const size of SIZES) {
       const store = join(folder, `store-${size}.db`);
       const generateStarted = performance.now();
       node(['generate', store, String(size)]);
       const generateSeconds = (performance.now() - generateStarted) / 1000;
       const out = join(folder, `out-${size}`);
-      const measured = JSON.parse(node(['measure', store, out])) as { conversations: number; seconds: number; cpuSeconds: number; rows: Record<string, number>; outputMb: number; peakRssMb: number; load: number };
+      const measured = JSON.parse(node(['measure', store, out])) as {
+        conversations: number;
+        seconds: number;
+        cpuSeconds: number;
+        rows: Record<string, number>;
+        outputMb: number;
+        peakRssMb: number;
+        load: number;
+      };
       const rows = ['conversations', 'votes', 'reactions', 'dpo', 'kto', 'reward'].map((name) => measured.rows[name]).join('/');
       process.stdout.write(
         `| ${size.toLocaleString('en')} | ${(statSync(store).size / 1e6).toFixed(0)} MB | ${generateSeconds.toFixed(1)} s | ${measured.seconds.toFixed(1)} s | ${Math.round(measured.conversations / measured.seconds).toLocaleString('en')} | ${measured.cpuSeconds.toFixed(1)} s | ${Math.round(measured.conversations / measured.cpuSeconds).toLocaleString('en')} | ${rows} | ${measured.outputMb.toFixed(0)} MB | ${measured.peakRssMb.toFixed(0)} MB | ${measured.load.toFixed(1)} |\n`,
@@ -39,7 +55,9 @@ export async function run(): Promise<void> {
       rmSync(store, { force: true });
       rmSync(out, { recursive: true, force: true });
     }
-    process.stdout.write('\nGoals at 1M: ≥ 20,000 conversations/s to Parquet, ≤ 500 MB peak RSS. CPU time counts every thread; on a busy machine (load > cores) wall-clock time is mostly waiting.\n');
+    process.stdout.write(
+      '\nGoals at 1M: ≥ 20,000 conversations/s to Parquet, ≤ 500 MB peak RSS. CPU time counts every thread; on a busy machine (load > cores) wall-clock time is mostly waiting.\n',
+    );
   } finally {
     rmSync(folder, { recursive: true, force: true });
   }

@@ -14,7 +14,11 @@ import { FakeUpstream, type FakeRequest } from '../test/fake-upstream/fake-upstr
 const fake = await new FakeUpstream().start(0);
 const answer = Array.from({ length: Number(process.env.FAKE_ANSWER_TOKENS ?? 200) }, (_, index) => `mot${index}`).join(' ');
 for (let index = 0; index < 6; index += 1) {
-  fake.behave(`paced-${index}`, { firstTokenDelayMs: Number(process.env.FAKE_FIRST_TOKEN_MS ?? 200), tokensPerSecond: Number(process.env.FAKE_TOKENS_PER_SECOND ?? 30), text: answer });
+  fake.behave(`paced-${index}`, {
+    firstTokenDelayMs: Number(process.env.FAKE_FIRST_TOKEN_MS ?? 200),
+    tokensPerSecond: Number(process.env.FAKE_TOKENS_PER_SECOND ?? 30),
+    text: answer,
+  });
   fake.behave(`instant-${index}`, { text: 'Une réponse courte et immédiate.' });
 }
 
@@ -37,7 +41,12 @@ process.on('message', (message: { timings?: boolean }) => {
     const tag = tagOf(request);
     if (tag !== undefined) tagged.set(tag, [...(tagged.get(tag) ?? []), request]);
   }
-  const timings = Object.fromEntries([...tagged].map(([tag, requests]) => [tag, requests.map((request) => ({ receivedAt: request.receivedAt, firstChunkAt: request.firstChunkAt ?? null }))]));
+  const timings = Object.fromEntries(
+    [...tagged].map(([tag, requests]) => [
+      tag,
+      requests.map((request) => ({ receivedAt: request.receivedAt, firstChunkAt: request.firstChunkAt ?? null })),
+    ]),
+  );
   tagged.clear();
   process.send?.({ timings });
 });

@@ -74,7 +74,12 @@ export async function run(): Promise<void> {
       ['existence check (SCC, warm)', 'scc', (r) => r.scc!, (i) => ORACLE.scc![i]!],
       ['point estimate, bt_mle Newton (warm)', 'pointFit', (r) => r.pointFit!, (i) => ORACLE.pointFit![i]!],
       ['Hessian + sandwich SEs (warm)', 'standardErrors', (r) => r.standardErrors!, (i) => ORACLE.standardErrors![i]!],
-      [`bootstrap, ${ROUNDS} rounds (oracle: 10 × its 100)`, 'bootstrap', (r) => r.bootstrap!, (i) => (ORACLE.bootstrap100![i]! * ROUNDS) / 100],
+      [
+        `bootstrap, ${ROUNDS} rounds (oracle: 10 × its 100)`,
+        'bootstrap',
+        (r) => r.bootstrap!,
+        (i) => (ORACLE.bootstrap100![i]! * ROUNDS) / 100,
+      ],
       ['style features (standardise)', 'styleFeatures', (r) => r.styleFeatures!, (i) => ORACLE.styleFeatures![i]!],
       ['style-controlled fit (Newton, from the plain fit)', 'styleFit', (r) => r.styleFit!, (i) => ORACLE.styleFit![i]!],
       ['style fit + sandwich covariance', 'styleWithCovariance', (r) => r.styleWithCovariance!, (i) => ORACLE.styleWithCovariance![i]!],
@@ -103,7 +108,10 @@ export async function run(): Promise<void> {
     );
     const big = results[1]!;
     const goals: [string, boolean][] = [
-      [`end to end on 2.5M ≥ 3× faster than the oracle's 16.7 s: ${format(big.endToEnd!)} (${(16700 / big.endToEnd!).toFixed(1)}×)`, big.endToEnd! * 3 <= 16700],
+      [
+        `end to end on 2.5M ≥ 3× faster than the oracle's 16.7 s: ${format(big.endToEnd!)} (${(16700 / big.endToEnd!).toFixed(1)}×)`,
+        big.endToEnd! * 3 <= 16700,
+      ],
       [`${ROUNDS} bootstrap rounds on 2.5M ≤ 5 s: ${format(big.bootstrap!)}`, big.bootstrap! <= 5000],
       [`style-controlled fit on 2.5M ≤ 1 s: ${format(big.styleFit!)}`, big.styleFit! <= 1000],
       [`peak RSS ≤ 600 MB: ${big.peakRssMb!.toFixed(0)} MB`, big.peakRssMb! <= 600],

@@ -12,12 +12,37 @@ const paragraphs = (prompt: string, style: string) =>
   `${style}\n\nYou asked: *${prompt.slice(0, 120)}*.\n\n1. A first idea, stated plainly.\n2. A second idea, with an example:\n\n\`\`\`python\nprint("bonjour")\n\`\`\`\n\nIn short, there is more than one good answer.`;
 
 const fake = await new FakeUpstream().start(3999);
-fake.behave('fake-large-dense', { tokensPerSecond: 45, firstTokenDelayMs: 300, text: (prompt) => paragraphs(prompt, '## A structured answer') });
-fake.behave('fake-mixture', { tokensPerSecond: 70, firstTokenDelayMs: 200, text: (prompt) => paragraphs(prompt, '**Short version:** it depends.') });
-fake.behave('fake-medium', { tokensPerSecond: 35, firstTokenDelayMs: 400, text: (prompt) => paragraphs(prompt, 'Here is a careful answer.') });
-fake.behave('fake-small', { tokensPerSecond: 90, firstTokenDelayMs: 150, noUsage: true, text: (prompt) => `Quick answer to "${prompt.slice(0, 80)}": yes, mostly.` });
-fake.behave('fake-thinker', { tokensPerSecond: 60, reasoning: 'Let me think about the question step by step before answering.', text: (prompt) => paragraphs(prompt, 'After thinking it over:') });
-fake.behave('fake-tiny-thinker', { tokensPerSecond: 80, reasoning: 'Short thought.', text: (prompt) => `My answer to "${prompt.slice(0, 80)}" is a short one.` });
+fake.behave('fake-large-dense', {
+  tokensPerSecond: 45,
+  firstTokenDelayMs: 300,
+  text: (prompt) => paragraphs(prompt, '## A structured answer'),
+});
+fake.behave('fake-mixture', {
+  tokensPerSecond: 70,
+  firstTokenDelayMs: 200,
+  text: (prompt) => paragraphs(prompt, '**Short version:** it depends.'),
+});
+fake.behave('fake-medium', {
+  tokensPerSecond: 35,
+  firstTokenDelayMs: 400,
+  text: (prompt) => paragraphs(prompt, 'Here is a careful answer.'),
+});
+fake.behave('fake-small', {
+  tokensPerSecond: 90,
+  firstTokenDelayMs: 150,
+  noUsage: true,
+  text: (prompt) => `Quick answer to "${prompt.slice(0, 80)}": yes, mostly.`,
+});
+fake.behave('fake-thinker', {
+  tokensPerSecond: 60,
+  reasoning: 'Let me think about the question step by step before answering.',
+  text: (prompt) => paragraphs(prompt, 'After thinking it over:'),
+});
+fake.behave('fake-tiny-thinker', {
+  tokensPerSecond: 80,
+  reasoning: 'Short thought.',
+  text: (prompt) => `My answer to "${prompt.slice(0, 80)}" is a short one.`,
+});
 
 const environment = {
   ...process.env,

@@ -61,11 +61,17 @@ export interface ArenaOverrides {
  * The composition root: config → store (migrated) → provider registry → services → HTTP app.
  * Plain constructors, no container; the only place that knows every concrete class.
  */
-export async function createArena(config: Config, environment: Record<string, string | undefined>, overrides: ArenaOverrides = {}): Promise<Arena> {
+export async function createArena(
+  config: Config,
+  environment: Record<string, string | undefined>,
+  overrides: ArenaOverrides = {},
+): Promise<Arena> {
   const logger = overrides.logger ?? pino({ level: config.logLevel, base: undefined });
   const models = overrides.catalogue ?? loadCatalogue(config.modelsPath, environment);
   const catalogue = new ArenaCatalogue(models, config.demo);
-  const registry = new ModelRegistry(models.filter((model) => model.entry.status !== 'disabled').map((model) => [model.entry.id, createModelClient(model, overrides.fetch)]));
+  const registry = new ModelRegistry(
+    models.filter((model) => model.entry.status !== 'disabled').map((model) => [model.entry.id, createModelClient(model, overrides.fetch)]),
+  );
   for (const model of models) {
     if (model.unavailableReason) logger.warn({ model: model.entry.id }, `model unavailable: ${model.unavailableReason}`);
   }
@@ -89,11 +95,20 @@ export async function createArena(config: Config, environment: Record<string, st
     },
     pairing,
     logError: (message, error) => logger.error({ err: error }, message),
-    logUpstream: (entry) => (entry.status === 'complete' ? logger.info({ upstream: entry }, 'upstream call') : logger.warn({ upstream: entry }, 'upstream call failed')),
+    logUpstream: (entry) =>
+      entry.status === 'complete'
+        ? logger.info({ upstream: entry }, 'upstream call')
+        : logger.warn({ upstream: entry }, 'upstream call failed'),
   });
   const operations = new OperationsService(store, runtime.now);
   const rankingComputer = overrides.rankingComputer ?? new WorkerRankingComputer();
-  const leaderboards = new LeaderboardService({ store, catalogue, computer: rankingComputer, runtime, settings: { minVotes: config.leaderboard.minVotes, reactions: config.leaderboard.reactions, impact: config.impact } });
+  const leaderboards = new LeaderboardService({
+    store,
+    catalogue,
+    computer: rankingComputer,
+    runtime,
+    settings: { minVotes: config.leaderboard.minVotes, reactions: config.leaderboard.reactions, impact: config.impact },
+  });
   const leaderboardRefresh = new LeaderboardRefreshJob(
     leaderboards,
     config.leaderboard,
@@ -113,7 +128,16 @@ export async function createArena(config: Config, environment: Record<string, st
         },
       )
     : undefined;
-  const app = createApp({ duels, operations, review: new ReviewService(store, runtime), leaderboards, catalogue, metrics, logger, settings: { maxPromptChars: config.maxPromptChars, adminToken: config.adminToken } });
+  const app = createApp({
+    duels,
+    operations,
+    review: new ReviewService(store, runtime),
+    leaderboards,
+    catalogue,
+    metrics,
+    logger,
+    settings: { maxPromptChars: config.maxPromptChars, adminToken: config.adminToken },
+  });
   leaderboardRefresh.start();
   postprocessJob?.start();
   return {
@@ -150,7 +174,13 @@ function lazyLanguageDetector(): LanguageDetector {
 }
 
 /** Post-processing with a model layer (or none): the background job's and `agora postprocess`'s service. */
-export function createPostprocessService(config: Config, store: Store, runtime: Runtime, annotator: ConversationAnnotator | undefined, options: { retryDelayMs?: number } = {}): PostprocessService {
+export function createPostprocessService(
+  config: Config,
+  store: Store,
+  runtime: Runtime,
+  annotator: ConversationAnnotator | undefined,
+  options: { retryDelayMs?: number } = {},
+): PostprocessService {
   return new PostprocessService(store, lazyLanguageDetector(), annotator, runtime, {
     maxAttempts: config.postprocess.maxAttempts,
     retryDelayMs: options.retryDelayMs ?? config.postprocess.everyMs,
@@ -164,13 +194,20 @@ export function createPostprocessService(config: Config, store: Store, runtime: 
  * AGORA_ANNOTATION_MODEL names a catalogue model of any status: a tool model is usually
  * `disabled`, so that it is never drawn into duels.
  */
-export function createAnnotator(config: Config, models: readonly CatalogueModel[], fetchOverride?: typeof fetch, modelId = config.postprocess.annotationModel): ConversationAnnotator | undefined {
+export function createAnnotator(
+  config: Config,
+  models: readonly CatalogueModel[],
+  fetchOverride?: typeof fetch,
+  modelId = config.postprocess.annotationModel,
+): ConversationAnnotator | undefined {
   if (modelId === undefined) return undefined;
   const model = models.find((candidate) => candidate.entry.id === modelId);
   if (!model) throw new ConfigError(`AGORA_ANNOTATION_MODEL: no model "${modelId}" in the catalogue ${config.modelsPath}`);
   const keyName = model.entry.provider.api_key_env;
   if (keyName && !model.apiKey) throw new ConfigError(`AGORA_ANNOTATION_MODEL: model "${modelId}" needs ${keyName}, which is not set`);
-  return createConversationAnnotator(modelId, createModelClient(model, fetchOverride), { timeoutMs: config.postprocess.annotationTimeoutMs });
+  return createConversationAnnotator(modelId, createModelClient(model, fetchOverride), {
+    timeoutMs: config.postprocess.annotationTimeoutMs,
+  });
 }
 
 /** The store of `DATABASE_URL`, migrated: what the store commands of the CLI work on. */
@@ -200,7 +237,13 @@ export async function loadStoreVoteTable(config: Config): Promise<VoteTable> {
 /** The client of one catalogue model: the direct OpenAI-compatible client unless the AI SDK is asked for or needed. */
 function createModelClient(model: CatalogueModel, fetchOverride: typeof fetch | undefined): ModelClient {
   const provider = model.entry.provider;
-  const settings = { baseUrl: provider.base_url, model: provider.model, apiKey: model.apiKey, headers: provider.headers, fetch: fetchOverride };
+  const settings = {
+    baseUrl: provider.base_url,
+    model: provider.model,
+    apiKey: model.apiKey,
+    headers: provider.headers,
+    fetch: fetchOverride,
+  };
   if (provider.type === 'openai-compatible' && provider.client !== 'ai-sdk') return new OpenAiCompatibleModelClient(settings);
   return new AiSdkModelClient({ ...settings, type: provider.type });
 }

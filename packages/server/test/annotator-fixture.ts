@@ -33,7 +33,9 @@ export const catalogueWithAnnotator = (baseUrl: string) => parseCatalogue(catalo
 export function annotatorAnswer(userMessage: string): string {
   const privatePerson = userMessage.includes('Josiane Morel');
   return JSON.stringify({
-    categories: userMessage.includes('photosynthèse') ? ['Natural Science & Formal Science & Technology', 'Not a category'] : ['Health & Wellness & Medicine'],
+    categories: userMessage.includes('photosynthèse')
+      ? ['Natural Science & Formal Science & Technology', 'Not a category']
+      : ['Health & Wellness & Medicine'],
     keywords: ['biologie', 'plantes', 'lumière', 'chlorophylle', 'énergie'],
     short_summary: 'The visitor asks for an explanation of a scientific process.',
     personal_data: { found: privatePerson, kinds: privatePerson ? ['name', 'health'] : [] },

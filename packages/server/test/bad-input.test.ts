@@ -26,33 +26,187 @@ describe.each(DIALECTS)('bad input gets a 4xx with the error body and changes no
   });
   afterAll(() => harness.close());
 
-  const cases: { name: string; method: string; path: () => string; body?: unknown; headers?: Record<string, string>; status: number; code: string }[] = [
+  const cases: {
+    name: string;
+    method: string;
+    path: () => string;
+    body?: unknown;
+    headers?: Record<string, string>;
+    status: number;
+    code: string;
+  }[] = [
     { name: 'invalid JSON', method: 'POST', path: () => '/api/v1/duels', body: '{"prompt": "a",', status: 400, code: 'invalid_json' },
     { name: 'a JSON array', method: 'POST', path: () => '/api/v1/duels', body: '[]', status: 400, code: 'invalid_request' },
-    { name: 'an unknown field', method: 'POST', path: () => '/api/v1/duels', body: { prompt: 'a', temperature: 2 }, status: 400, code: 'invalid_request' },
-    { name: 'a wrongly typed field', method: 'POST', path: () => '/api/v1/duels', body: { prompt: 42 }, status: 400, code: 'invalid_request' },
-    { name: 'an unknown mode', method: 'POST', path: () => '/api/v1/duels', body: { prompt: 'a', mode: 'chaos' }, status: 400, code: 'invalid_request' },
+    {
+      name: 'an unknown field',
+      method: 'POST',
+      path: () => '/api/v1/duels',
+      body: { prompt: 'a', temperature: 2 },
+      status: 400,
+      code: 'invalid_request',
+    },
+    {
+      name: 'a wrongly typed field',
+      method: 'POST',
+      path: () => '/api/v1/duels',
+      body: { prompt: 42 },
+      status: 400,
+      code: 'invalid_request',
+    },
+    {
+      name: 'an unknown mode',
+      method: 'POST',
+      path: () => '/api/v1/duels',
+      body: { prompt: 'a', mode: 'chaos' },
+      status: 400,
+      code: 'invalid_request',
+    },
     { name: 'an empty prompt', method: 'POST', path: () => '/api/v1/duels', body: { prompt: '' }, status: 400, code: 'invalid_request' },
-    { name: 'a blank prompt', method: 'POST', path: () => '/api/v1/duels', body: { prompt: '  \n ' }, status: 400, code: 'invalid_request' },
-    { name: 'an oversize prompt', method: 'POST', path: () => '/api/v1/duels', body: { prompt: 'x'.repeat(501) }, status: 400, code: 'invalid_request' },
-    { name: 'a huge body', method: 'POST', path: () => '/api/v1/duels', body: { prompt: 'x'.repeat(200_000) }, status: 413, code: 'payload_too_large' },
-    { name: 'unknown custom ids', method: 'POST', path: () => '/api/v1/duels', body: { prompt: 'a', mode: 'custom', models: ['nope-1b'] }, status: 400, code: 'unknown_models' },
-    { name: 'custom without models', method: 'POST', path: () => '/api/v1/duels', body: { prompt: 'a', mode: 'custom' }, status: 400, code: 'invalid_request' },
-    { name: 'models without custom', method: 'POST', path: () => '/api/v1/duels', body: { prompt: 'a', models: [TEST_MODELS[1].id] }, status: 400, code: 'invalid_request' },
-    { name: 'the same model twice', method: 'POST', path: () => '/api/v1/duels', body: { prompt: 'a', mode: 'custom', models: [TEST_MODELS[1].id, TEST_MODELS[1].id] }, status: 400, code: 'invalid_request' },
+    {
+      name: 'a blank prompt',
+      method: 'POST',
+      path: () => '/api/v1/duels',
+      body: { prompt: '  \n ' },
+      status: 400,
+      code: 'invalid_request',
+    },
+    {
+      name: 'an oversize prompt',
+      method: 'POST',
+      path: () => '/api/v1/duels',
+      body: { prompt: 'x'.repeat(501) },
+      status: 400,
+      code: 'invalid_request',
+    },
+    {
+      name: 'a huge body',
+      method: 'POST',
+      path: () => '/api/v1/duels',
+      body: { prompt: 'x'.repeat(200_000) },
+      status: 413,
+      code: 'payload_too_large',
+    },
+    {
+      name: 'unknown custom ids',
+      method: 'POST',
+      path: () => '/api/v1/duels',
+      body: { prompt: 'a', mode: 'custom', models: ['nope-1b'] },
+      status: 400,
+      code: 'unknown_models',
+    },
+    {
+      name: 'custom without models',
+      method: 'POST',
+      path: () => '/api/v1/duels',
+      body: { prompt: 'a', mode: 'custom' },
+      status: 400,
+      code: 'invalid_request',
+    },
+    {
+      name: 'models without custom',
+      method: 'POST',
+      path: () => '/api/v1/duels',
+      body: { prompt: 'a', models: [TEST_MODELS[1].id] },
+      status: 400,
+      code: 'invalid_request',
+    },
+    {
+      name: 'the same model twice',
+      method: 'POST',
+      path: () => '/api/v1/duels',
+      body: { prompt: 'a', mode: 'custom', models: [TEST_MODELS[1].id, TEST_MODELS[1].id] },
+      status: 400,
+      code: 'invalid_request',
+    },
     { name: 'an unknown duel', method: 'GET', path: () => '/api/v1/duels/AAAAAAAAAAAAAAAAAAAAAA', status: 404, code: 'duel_not_found' },
     { name: 'a malformed duel id', method: 'GET', path: () => '/api/v1/duels/..%2F..', status: 400, code: 'invalid_request' },
-    { name: 'a vote on an unknown duel', method: 'POST', path: () => '/api/v1/duels/AAAAAAAAAAAAAAAAAAAAAA/vote', body: { choice: 'a' }, status: 404, code: 'duel_not_found' },
-    { name: 'a stream of an unknown turn', method: 'GET', path: () => `/api/v1/duels/${readyDuel}/stream?turn=7`, status: 404, code: 'turn_not_found' },
-    { name: 'a bad Last-Event-ID', method: 'GET', path: () => `/api/v1/duels/${readyDuel}/stream`, headers: { 'last-event-id': 'abc' }, status: 400, code: 'invalid_request' },
-    { name: 'an unknown vote choice', method: 'POST', path: () => `/api/v1/duels/${readyDuel}/vote`, body: { choice: 'c' }, status: 400, code: 'invalid_request' },
-    { name: 'an unknown tag', method: 'POST', path: () => `/api/v1/duels/${readyDuel}/vote`, body: { choice: 'a', tags: { a: ['great'] } }, status: 400, code: 'invalid_request' },
-    { name: 'a second vote', method: 'POST', path: () => `/api/v1/duels/${votedDuel}/vote`, body: { choice: 'b' }, status: 409, code: 'already_voted' },
-    { name: 'a vote on a failed duel', method: 'POST', path: () => `/api/v1/duels/${failedDuel}/vote`, body: { choice: 'b' }, status: 409, code: 'duel_failed' },
-    { name: 'a reaction on a failed turn', method: 'POST', path: () => `/api/v1/duels/${failedDuel}/reactions`, body: { side: 'a', turn: 1, value: 'like' }, status: 409, code: 'duel_failed' },
-    { name: 'a reaction on an unknown turn', method: 'POST', path: () => `/api/v1/duels/${readyDuel}/reactions`, body: { side: 'a', turn: 3, value: 'like' }, status: 404, code: 'turn_not_found' },
-    { name: 'a reaction on an unknown side', method: 'POST', path: () => `/api/v1/duels/${readyDuel}/reactions`, body: { side: 'c', turn: 1, value: 'like' }, status: 400, code: 'invalid_request' },
-    { name: 'an empty report', method: 'POST', path: () => `/api/v1/duels/${readyDuel}/report`, body: { reason: ' ' }, status: 400, code: 'invalid_request' },
+    {
+      name: 'a vote on an unknown duel',
+      method: 'POST',
+      path: () => '/api/v1/duels/AAAAAAAAAAAAAAAAAAAAAA/vote',
+      body: { choice: 'a' },
+      status: 404,
+      code: 'duel_not_found',
+    },
+    {
+      name: 'a stream of an unknown turn',
+      method: 'GET',
+      path: () => `/api/v1/duels/${readyDuel}/stream?turn=7`,
+      status: 404,
+      code: 'turn_not_found',
+    },
+    {
+      name: 'a bad Last-Event-ID',
+      method: 'GET',
+      path: () => `/api/v1/duels/${readyDuel}/stream`,
+      headers: { 'last-event-id': 'abc' },
+      status: 400,
+      code: 'invalid_request',
+    },
+    {
+      name: 'an unknown vote choice',
+      method: 'POST',
+      path: () => `/api/v1/duels/${readyDuel}/vote`,
+      body: { choice: 'c' },
+      status: 400,
+      code: 'invalid_request',
+    },
+    {
+      name: 'an unknown tag',
+      method: 'POST',
+      path: () => `/api/v1/duels/${readyDuel}/vote`,
+      body: { choice: 'a', tags: { a: ['great'] } },
+      status: 400,
+      code: 'invalid_request',
+    },
+    {
+      name: 'a second vote',
+      method: 'POST',
+      path: () => `/api/v1/duels/${votedDuel}/vote`,
+      body: { choice: 'b' },
+      status: 409,
+      code: 'already_voted',
+    },
+    {
+      name: 'a vote on a failed duel',
+      method: 'POST',
+      path: () => `/api/v1/duels/${failedDuel}/vote`,
+      body: { choice: 'b' },
+      status: 409,
+      code: 'duel_failed',
+    },
+    {
+      name: 'a reaction on a failed turn',
+      method: 'POST',
+      path: () => `/api/v1/duels/${failedDuel}/reactions`,
+      body: { side: 'a', turn: 1, value: 'like' },
+      status: 409,
+      code: 'duel_failed',
+    },
+    {
+      name: 'a reaction on an unknown turn',
+      method: 'POST',
+      path: () => `/api/v1/duels/${readyDuel}/reactions`,
+      body: { side: 'a', turn: 3, value: 'like' },
+      status: 404,
+      code: 'turn_not_found',
+    },
+    {
+      name: 'a reaction on an unknown side',
+      method: 'POST',
+      path: () => `/api/v1/duels/${readyDuel}/reactions`,
+      body: { side: 'c', turn: 1, value: 'like' },
+      status: 400,
+      code: 'invalid_request',
+    },
+    {
+      name: 'an empty report',
+      method: 'POST',
+      path: () => `/api/v1/duels/${readyDuel}/report`,
+      body: { reason: ' ' },
+      status: 400,
+      code: 'invalid_request',
+    },
     { name: 'an unknown route', method: 'GET', path: () => '/api/v1/nothing', status: 404, code: 'not_found' },
     { name: 'the admin API when it is off', method: 'GET', path: () => '/api/v1/admin/upstream-errors', status: 404, code: 'not_found' },
   ];
@@ -94,7 +248,9 @@ describe.each(DIALECTS)('bad input gets a 4xx with the error body and changes no
     const { client } = harness;
     const created = await client.request('POST', '/api/v1/duels', { prompt: 'course' });
     await client.stream(created.json.id);
-    const answers = await Promise.all(['a', 'b', 'tie', 'both_bad', 'a', 'b'].map((choice) => client.request('POST', `/api/v1/duels/${created.json.id}/vote`, { choice })));
+    const answers = await Promise.all(
+      ['a', 'b', 'tie', 'both_bad', 'a', 'b'].map((choice) => client.request('POST', `/api/v1/duels/${created.json.id}/vote`, { choice })),
+    );
     expect(answers.filter((answer) => answer.status === 200)).toHaveLength(1);
     expect(answers.filter((answer) => answer.status === 409 && answer.json.error.code === 'already_voted')).toHaveLength(5);
   });

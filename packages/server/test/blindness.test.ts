@@ -3,7 +3,13 @@ import { DIALECTS } from './test-db';
 import { type TestArena, TEST_MODELS, startTestArena } from './test-arena';
 
 /** Every string that would tell a visitor which model answered. */
-const identities = TEST_MODELS.flatMap((model) => [model.id, model.name, model.organisation, model.upstream, model.upstream.split('/')[0]!]);
+const identities = TEST_MODELS.flatMap((model) => [
+  model.id,
+  model.name,
+  model.organisation,
+  model.upstream,
+  model.upstream.split('/')[0]!,
+]);
 
 function leaks(text: string): string[] {
   const lower = text.toLowerCase();

@@ -27,7 +27,6 @@ async function openTestStore(location: StoreLocation): Promise<Store> {
   return createStore(db);
 }
 
-
 for (const dialect of DIALECTS) {
   describe(`agora import comparia (${dialect.name})`, () => {
     let jsonlStore: TestStore;
@@ -44,10 +43,28 @@ for (const dialect of DIALECTS) {
       const store = await openTestStore(jsonlStore.location);
       try {
         const summaries = await new ComparIaImportService(store).importFiles(filesOf('jsonl'), { batchSize: 2 });
-        expect(summaries.map(({ dataset, read, inserted, updated, present, skipped, conversationsCreated }) => ({ dataset, read, inserted, updated, present, skipped, conversationsCreated }))).toEqual([
+        expect(
+          summaries.map(({ dataset, read, inserted, updated, present, skipped, conversationsCreated }) => ({
+            dataset,
+            read,
+            inserted,
+            updated,
+            present,
+            skipped,
+            conversationsCreated,
+          })),
+        ).toEqual([
           { dataset: 'conversations', read: 4, inserted: 4, updated: 0, present: 0, skipped: {}, conversationsCreated: 0 },
           { dataset: 'votes', read: 5, inserted: 4, updated: 0, present: 0, skipped: { 'no outcome': 1 }, conversationsCreated: 1 },
-          { dataset: 'reactions', read: 5, inserted: 4, updated: 0, present: 0, skipped: { 'no like or dislike': 1 }, conversationsCreated: 1 },
+          {
+            dataset: 'reactions',
+            read: 5,
+            inserted: 4,
+            updated: 0,
+            present: 0,
+            skipped: { 'no like or dislike': 1 },
+            conversationsCreated: 1,
+          },
         ]);
       } finally {
         await store.close();
@@ -82,7 +99,10 @@ for (const dialect of DIALECTS) {
       // created from its vote row (no mode there) and from its reaction row
       expect(duel('p5')).toMatchObject({ status: 'voted', mode: 'random', created_at: '2025-03-05T17:47:10.010Z' });
       expect(duel('p7')).toMatchObject({ status: 'ready', turn_count: 1 });
-      expect(JSON.parse(duel('p7').source_meta as string)).toMatchObject({ system_prompt_a: 'Tu es un assistant utile. Réponds en français.', system_prompt_b: 'Tu es un assistant utile. Réponds en français.' });
+      expect(JSON.parse(duel('p7').source_meta as string)).toMatchObject({
+        system_prompt_a: 'Tu es un assistant utile. Réponds en français.',
+        system_prompt_b: 'Tu es un assistant utile. Réponds en français.',
+      });
 
       const p1 = importedDuelId('p1');
       expect(dump.turns!.filter((row) => row.duel_id === p1).map((row) => [row.turn, row.prompt, row.status])).toEqual([
@@ -90,11 +110,28 @@ for (const dialect of DIALECTS) {
         [2, 'Et de l’Italie ?', 'complete'],
       ]);
       const side = dump.turn_sides!.find((row) => row.duel_id === p1 && row.turn === 1 && row.side === 'b')!;
-      expect(side).toMatchObject({ model_id: 'llama-3-70b', text: 'La capitale de la France est **Paris**.', reasoning: 'Question simple.', output_tokens: 12, duration_ms: 1500, status: 'complete' });
-      expect(JSON.parse(side.source_meta as string)).toEqual({ metadata: { generation_id: 'gen-39-12', output_tokens: 12, duration: 1.5 } });
+      expect(side).toMatchObject({
+        model_id: 'llama-3-70b',
+        text: 'La capitale de la France est **Paris**.',
+        reasoning: 'Question simple.',
+        output_tokens: 12,
+        duration_ms: 1500,
+        status: 'complete',
+      });
+      expect(JSON.parse(side.source_meta as string)).toEqual({
+        metadata: { generation_id: 'gen-39-12', output_tokens: 12, duration: 1.5 },
+      });
 
       const vote = (pair: string) => dump.votes!.find((row) => row.duel_id === importedDuelId(pair))!;
-      expect(vote('p1')).toMatchObject({ choice: 'a', tags_a: '["useful","complete"]', tags_b: '["superficial"]', comment_a: '', comment_b: 'trop long', mode: 'random', created_at: '2025-03-01T10:05:00.123Z' });
+      expect(vote('p1')).toMatchObject({
+        choice: 'a',
+        tags_a: '["useful","complete"]',
+        tags_b: '["superficial"]',
+        comment_a: '',
+        comment_b: 'trop long',
+        mode: 'random',
+        created_at: '2025-03-01T10:05:00.123Z',
+      });
       // style summed over the side's answers (one bold in side b); tokens from the messages' metadata
       expect(JSON.parse(vote('p1').style_b as string)).toMatchObject({ headers: 0, lists: 0, bold: 1 });
       expect([vote('p1').tokens_a, vote('p1').tokens_b]).toEqual([6, 17]);
@@ -104,20 +141,69 @@ for (const dialect of DIALECTS) {
       // null tag columns: no tags
       expect(vote('p5')).toMatchObject({ choice: 'b', tags_a: '[]', tags_b: '["complete"]' });
 
-      const reaction = (pair: string, turn: number, side: string) => dump.reactions!.find((row) => row.duel_id === importedDuelId(pair) && row.turn === turn && row.side === side);
+      const reaction = (pair: string, turn: number, side: string) =>
+        dump.reactions!.find((row) => row.duel_id === importedDuelId(pair) && row.turn === turn && row.side === side);
       // msg_index 4 counts the system message: the second answer
-      expect(reaction('p1', 2, 'a')).toMatchObject({ value: 'like', tags: '["useful"]', model_id: 'mistral-large', comment: null, created_at: '2025-03-01T10:02:00.123Z' });
-      expect(reaction('p1', 1, 'b')).toMatchObject({ value: 'dislike', tags: '["incorrect","superficial"]', comment: 'La question était simple.' });
-      expect(JSON.parse(reaction('p1', 1, 'b')!.source_meta as string)).toMatchObject({ id: '12', question_id: 'p1-0', refers_to_conv_id: 'cb1' });
+      expect(reaction('p1', 2, 'a')).toMatchObject({
+        value: 'like',
+        tags: '["useful"]',
+        model_id: 'mistral-large',
+        comment: null,
+        created_at: '2025-03-01T10:02:00.123Z',
+      });
+      expect(reaction('p1', 1, 'b')).toMatchObject({
+        value: 'dislike',
+        tags: '["incorrect","superficial"]',
+        comment: 'La question était simple.',
+      });
+      expect(JSON.parse(reaction('p1', 1, 'b')!.source_meta as string)).toMatchObject({
+        id: '12',
+        question_id: 'p1-0',
+        refers_to_conv_id: 'cb1',
+      });
       expect(reaction('p3', 1, 'a')).toMatchObject({ value: 'dislike', comment: '' });
       expect(reaction('p7', 1, 'b')).toMatchObject({ value: 'dislike', model_id: 'mistral-large' });
       expect(dump.reactions).toHaveLength(4);
 
-      expect([...dump.conversation_annotations!].sort((left, right) => (String(left.duel_id) < String(right.duel_id) ? -1 : 1)).map((row) => [row.duel_id, row.status, row.contains_pii, row.model_status, row.model_id, row.languages, row.categories, row.keywords, row.short_summary])).toEqual(
+      expect(
+        [...dump.conversation_annotations!]
+          .sort((left, right) => (String(left.duel_id) < String(right.duel_id) ? -1 : 1))
+          .map((row) => [
+            row.duel_id,
+            row.status,
+            row.contains_pii,
+            row.model_status,
+            row.model_id,
+            row.languages,
+            row.categories,
+            row.keywords,
+            row.short_summary,
+          ]),
+      ).toEqual(
         [
-          [importedDuelId('p1'), 'done', 0, 'done', 'comparia', '["fr"]', '["Géographie"]', '["capitale","France","Italie"]', 'Capitales européennes.'],
+          [
+            importedDuelId('p1'),
+            'done',
+            0,
+            'done',
+            'comparia',
+            '["fr"]',
+            '["Géographie"]',
+            '["capitale","France","Italie"]',
+            'Capitales européennes.',
+          ],
           [importedDuelId('p2'), 'done', 0, 'done', 'comparia', null, null, null, null],
-          [importedDuelId('p3'), 'done', 0, 'done', 'comparia', '["en","es"]', '["Langues"]', '["traduction"]', 'Traduction vers l’espagnol.'],
+          [
+            importedDuelId('p3'),
+            'done',
+            0,
+            'done',
+            'comparia',
+            '["en","es"]',
+            '["Langues"]',
+            '["traduction"]',
+            'Traduction vers l’espagnol.',
+          ],
           [importedDuelId('p4'), 'done', 0, 'done', 'comparia', '["fr"]', '["Mathématiques"]', '["addition"]', 'Une addition.'],
         ].sort((left, right) => (String(left[0]) < String(right[0]) ? -1 : 1)),
       );
@@ -164,12 +250,23 @@ for (const dialect of DIALECTS) {
           writeFileSync(path, rows.map((row) => JSON.stringify(row)).join('\n'));
           return path;
         };
-        const read = (dataset: string) => readFileSync(`${fixtures}${dataset}.jsonl`, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+        const read = (dataset: string) =>
+          readFileSync(`${fixtures}${dataset}.jsonl`, 'utf8')
+            .trim()
+            .split('\n')
+            .map((line) => JSON.parse(line) as Record<string, unknown>);
         const [conversations, votes, reactions] = [read('conversations'), read('votes'), read('reactions')];
         const run = async (files: ComparIaFiles) => {
           const store = await openTestStore(fresh.location);
           try {
-            return (await new ComparIaImportService(store).importFiles(files)).map((summary) => [summary.dataset, summary.inserted, summary.updated, summary.present, summary.skipped, summary.conversationsCreated]);
+            return (await new ComparIaImportService(store).importFiles(files)).map((summary) => [
+              summary.dataset,
+              summary.inserted,
+              summary.updated,
+              summary.present,
+              summary.skipped,
+              summary.conversationsCreated,
+            ]);
           } finally {
             await store.close();
           }
@@ -187,7 +284,13 @@ for (const dialect of DIALECTS) {
         const changed = { ...conversations[0]!, mode: 'big-vs-small' };
         const secondVote = { ...votes[0]!, id: 99, chosen_model_name: votes[0]!.model_b_name };
         const changedReaction = { ...reactions[0]!, liked: false, disliked: true };
-        expect(await run({ conversations: write('changed', [changed]), votes: write('second-vote', [secondVote]), reactions: write('reactions', reactions) })).toEqual([
+        expect(
+          await run({
+            conversations: write('changed', [changed]),
+            votes: write('second-vote', [secondVote]),
+            reactions: write('reactions', reactions),
+          }),
+        ).toEqual([
           ['conversations', 0, 1, 0, {}, 0],
           ['votes', 0, 0, 0, { 'another vote for this conversation': 1 }, 0],
           ['reactions', 4, 0, 0, { 'no like or dislike': 1 }, 1],
@@ -208,7 +311,12 @@ for (const dialect of DIALECTS) {
       expect(outcome.code).toBe(0);
       const board = JSON.parse(outcome.stdout) as { n_votes: number; models: { model: string; n_battles: number }[] };
       expect(board.n_votes).toBe(4);
-      expect(Object.fromEntries(board.models.map((row) => [row.model, row.n_battles]))).toEqual({ 'mistral-large': 3, 'llama-3-70b': 2, 'qwen-2.5-7b': 2, 'gemma-2-9b': 1 });
+      expect(Object.fromEntries(board.models.map((row) => [row.model, row.n_battles]))).toEqual({
+        'mistral-large': 3,
+        'llama-3-70b': 2,
+        'qwen-2.5-7b': 2,
+        'gemma-2-9b': 1,
+      });
       // the votes carry the style counts of their answers, as the arena's do
       const styled = await runAgora(['leaderboard', '--style', '--format', 'json'], '', { DATABASE_URL: databaseUrl(jsonlStore.location) });
       expect(styled.code).toBe(0);
@@ -237,7 +345,9 @@ describe('agora import comparia: bad input', () => {
     const environment = { DATABASE_URL: databaseUrl(store.location) };
     const outcome = await runAgora(['import', 'comparia', '--votes', path], '', environment);
     expect(outcome.code).toBe(2);
-    expect(outcome.stderr).toContain(`${path}, line 3: chosen_model_name "someone-else" is neither model_a_name (llama-3-70b) nor model_b_name (qwen-2.5-7b)`);
+    expect(outcome.stderr).toContain(
+      `${path}, line 3: chosen_model_name "someone-else" is neither model_a_name (llama-3-70b) nor model_b_name (qwen-2.5-7b)`,
+    );
     expect(outcome.stdout).toBe('');
     const dump = await dumpStore(store.location);
     expect(dump.duels).toEqual([]);
@@ -255,8 +365,18 @@ describe('agora import comparia: bad input', () => {
     badIndex.msg_rank = 7;
     const cases: [string, string, string, string][] = [
       ['--conversations', 'truncated.jsonl', `${conversations[0]}\n{"id": 3,`, 'line 2: invalid JSON'],
-      ['--conversations', 'bad-messages.jsonl', `${conversations[0]}\n${JSON.stringify(badMessages)}`, 'line 2: conversation_b[0] is a assistant message where a user message was expected'],
-      ['--reactions', 'bad-index.jsonl', JSON.stringify(badIndex), 'line 1: msg_index 9 (msg_rank 7) is not an answer of conversation_a (2 turns)'],
+      [
+        '--conversations',
+        'bad-messages.jsonl',
+        `${conversations[0]}\n${JSON.stringify(badMessages)}`,
+        'line 2: conversation_b[0] is a assistant message where a user message was expected',
+      ],
+      [
+        '--reactions',
+        'bad-index.jsonl',
+        JSON.stringify(badIndex),
+        'line 1: msg_index 9 (msg_rank 7) is not an answer of conversation_a (2 turns)',
+      ],
     ];
     for (const [flag, name, content, message] of cases) {
       const path = join(directory, name);

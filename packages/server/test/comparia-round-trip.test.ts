@@ -22,7 +22,10 @@ const NOT_EXPORTED: Record<string, readonly string[]> = {
 
 function withoutUnexported(dump: Record<string, Record<string, unknown>[]>): Record<string, Record<string, unknown>[]> {
   return Object.fromEntries(
-    Object.entries(dump).map(([table, rows]) => [table, rows.map((row) => Object.fromEntries(Object.entries(row).filter(([column]) => !NOT_EXPORTED[table]?.includes(column))))]),
+    Object.entries(dump).map(([table, rows]) => [
+      table,
+      rows.map((row) => Object.fromEntries(Object.entries(row).filter(([column]) => !NOT_EXPORTED[table]?.includes(column)))),
+    ]),
   );
 }
 
@@ -34,10 +37,14 @@ const filesOf = (folder: string, dataset: string, extension: string): string[] =
     .map((name) => join(folder, dataset, name));
 
 const importFiles = (store: TestStore, folder: string, extension: string) =>
-  runAgora(['import', 'comparia', ...DATASETS.flatMap((dataset) => [`--${dataset}`, ...filesOf(folder, dataset, extension)])], '', { DATABASE_URL: databaseUrl(store.location) });
+  runAgora(['import', 'comparia', ...DATASETS.flatMap((dataset) => [`--${dataset}`, ...filesOf(folder, dataset, extension)])], '', {
+    DATABASE_URL: databaseUrl(store.location),
+  });
 
 const exportStore = (store: TestStore, out: string) =>
-  runAgora(['export', '--out', out, '--format', 'parquet,jsonl', '--datasets', DATASETS.join(',')], '', { DATABASE_URL: databaseUrl(store.location) });
+  runAgora(['export', '--out', out, '--format', 'parquet,jsonl', '--datasets', DATASETS.join(',')], '', {
+    DATABASE_URL: databaseUrl(store.location),
+  });
 
 // Spawns the real command line a dozen times (a few seconds each).
 for (const dialect of DIALECTS) {
@@ -57,22 +64,37 @@ for (const dialect of DIALECTS) {
       // The fixture conversations that compar:IA screened (a vote or reaction row alone brings no
       // screening, and an unscreened conversation is never exported).
       const source = join(directory, 'source');
-      const screened = new Set(readFileSync(`${fixtures}conversations.jsonl`, 'utf8').trim().split('\n').map((line) => (JSON.parse(line) as { conversation_pair_id: string }).conversation_pair_id));
+      const screened = new Set(
+        readFileSync(`${fixtures}conversations.jsonl`, 'utf8')
+          .trim()
+          .split('\n')
+          .map((line) => (JSON.parse(line) as { conversation_pair_id: string }).conversation_pair_id),
+      );
       for (const dataset of DATASETS) {
         const lines = readFileSync(`${fixtures}${dataset}.jsonl`, 'utf8').trim().split('\n');
         const kept = lines.filter((line) => screened.has((JSON.parse(line) as { conversation_pair_id: string }).conversation_pair_id));
         writeFileSync(join(directory, `${dataset}.jsonl`), `${kept.join('\n')}\n`);
       }
-      const initial = await runAgora(['import', 'comparia', ...DATASETS.flatMap((dataset) => [`--${dataset}`, join(directory, `${dataset}.jsonl`)])], '', { DATABASE_URL: databaseUrl(first.location) });
+      const initial = await runAgora(
+        ['import', 'comparia', ...DATASETS.flatMap((dataset) => [`--${dataset}`, join(directory, `${dataset}.jsonl`)])],
+        '',
+        { DATABASE_URL: databaseUrl(first.location) },
+      );
       expect(initial.stderr).toBe('');
       expect(initial.code).toBe(0);
 
       const exported = await exportStore(first, join(directory, 'export-1'));
       expect(exported.code, exported.stderr).toBe(0);
-      for (const [store, extension] of [[fromParquet, 'parquet'], [fromJsonl, 'jsonl']] as const) {
+      for (const [store, extension] of [
+        [fromParquet, 'parquet'],
+        [fromJsonl, 'jsonl'],
+      ] as const) {
         const outcome = await importFiles(store, join(directory, 'export-1'), extension);
         expect(outcome.code, outcome.stderr).toBe(0);
-        const summaries = outcome.stdout.trim().split('\n').map((line) => JSON.parse(line) as { dataset: string; inserted: number; skipped: Record<string, number> });
+        const summaries = outcome.stdout
+          .trim()
+          .split('\n')
+          .map((line) => JSON.parse(line) as { dataset: string; inserted: number; skipped: Record<string, number> });
         expect(summaries.map((summary) => [summary.dataset, summary.inserted, summary.skipped])).toEqual([
           ['conversations', 4, {}],
           ['votes', 3, {}],
@@ -88,9 +110,13 @@ for (const dialect of DIALECTS) {
       expect(again.code, again.stderr).toBe(0);
       for (const dataset of DATASETS) {
         for (const extension of ['jsonl', 'parquet']) {
-          const [firstFiles, secondFiles] = [filesOf(join(directory, 'export-1'), dataset, extension), filesOf(join(directory, 'export-2'), dataset, extension)];
+          const [firstFiles, secondFiles] = [
+            filesOf(join(directory, 'export-1'), dataset, extension),
+            filesOf(join(directory, 'export-2'), dataset, extension),
+          ];
           expect(secondFiles.map((path) => path.replace('export-2', 'export-1'))).toEqual(firstFiles);
-          for (const [index, path] of firstFiles.entries()) expect(readFileSync(secondFiles[index]!).equals(readFileSync(path)), path).toBe(true);
+          for (const [index, path] of firstFiles.entries())
+            expect(readFileSync(secondFiles[index]!).equals(readFileSync(path)), path).toBe(true);
         }
       }
       const card = (run: string) => readFileSync(join(directory, run, 'README.md'), 'utf8').replace(/on \d{4}-\d\d-\d\dT[\d:.]+Z/, 'on …');

@@ -36,24 +36,78 @@ interface Seed {
 }
 
 const SEEDS: Seed[] = [
-  { name: 'clean voted', prompts: ['clean voted', 'and then?'], vote: { choice: 'a', tagsA: ['useful'], tagsB: ['incorrect'] }, reactions: [{ turn: 1, side: 'b', value: 'dislike', tags: ['superficial'] }, { turn: 2, side: 'a', value: 'like' }], at: '2026-11-01T10:00:00.000Z' },
+  {
+    name: 'clean voted',
+    prompts: ['clean voted', 'and then?'],
+    vote: { choice: 'a', tagsA: ['useful'], tagsB: ['incorrect'] },
+    reactions: [
+      { turn: 1, side: 'b', value: 'dislike', tags: ['superficial'] },
+      { turn: 2, side: 'a', value: 'like' },
+    ],
+    at: '2026-11-01T10:00:00.000Z',
+  },
   { name: 'flagged', pii: true, vote: { choice: 'a' }, reactions: [{ turn: 1, side: 'a', value: 'like' }], at: '2026-11-01T11:00:00.000Z' },
   { name: 'screening failed', annotation: 'failed', vote: { choice: 'b' }, at: '2026-11-01T12:00:00.000Z' },
   { name: 'never screened', annotation: 'none', vote: { choice: 'b' }, at: '2026-11-01T13:00:00.000Z' },
   { name: 'screening pending', annotation: 'pending', at: '2026-11-01T13:30:00.000Z' },
-  { name: 'reported not reviewed', report: true, vote: { choice: 'a' }, reactions: [{ turn: 1, side: 'a', value: 'like' }], at: '2026-11-01T14:00:00.000Z' },
+  {
+    name: 'reported not reviewed',
+    report: true,
+    vote: { choice: 'a' },
+    reactions: [{ turn: 1, side: 'a', value: 'like' }],
+    at: '2026-11-01T14:00:00.000Z',
+  },
   { name: 'reviewer excluded', decision: 'exclude', vote: { choice: 'a' }, at: '2026-11-01T15:00:00.000Z' },
-  { name: 'reviewer included false positive', pii: true, report: true, decision: 'include', vote: { choice: 'tie' }, at: '2026-11-01T16:00:00.000Z' },
+  {
+    name: 'reviewer included false positive',
+    pii: true,
+    report: true,
+    decision: 'include',
+    vote: { choice: 'tie' },
+    at: '2026-11-01T16:00:00.000Z',
+  },
   { name: 'private cohort', cohort: 'school-2026', vote: { choice: 'a' }, at: '2026-11-01T17:00:00.000Z' },
-  { name: 'public cohort', cohort: 'open-day', vote: { choice: 'both_bad' }, reactions: [{ turn: 1, side: 'a', value: 'like' }], at: '2026-11-02T09:00:00.000Z' },
-  { name: 'second turn failed', prompts: ['second turn failed', 'one more'], failFrom: 2, reactions: [{ turn: 2, side: 'a', value: 'like' }], at: '2026-11-02T10:00:00.000Z' },
+  {
+    name: 'public cohort',
+    cohort: 'open-day',
+    vote: { choice: 'both_bad' },
+    reactions: [{ turn: 1, side: 'a', value: 'like' }],
+    at: '2026-11-02T09:00:00.000Z',
+  },
+  {
+    name: 'second turn failed',
+    prompts: ['second turn failed', 'one more'],
+    failFrom: 2,
+    reactions: [{ turn: 2, side: 'a', value: 'like' }],
+    at: '2026-11-02T10:00:00.000Z',
+  },
   { name: 'only turn failed', failFrom: 1, at: '2026-11-02T11:00:00.000Z' },
-  { name: 'grew after screening', prompts: ['grew after screening', 'not screened yet'], turnsAnnotated: 1, vote: { choice: 'b' }, at: '2026-11-02T12:00:00.000Z' },
-  { name: 'occitan cooking', languages: ['oc', 'fr'], categories: ['cooking'], vote: { choice: 'b', tagsB: ['useful', 'complete'], tagsA: ['superficial'] }, at: '2026-11-03T08:00:00.000Z' },
+  {
+    name: 'grew after screening',
+    prompts: ['grew after screening', 'not screened yet'],
+    turnsAnnotated: 1,
+    vote: { choice: 'b' },
+    at: '2026-11-02T12:00:00.000Z',
+  },
+  {
+    name: 'occitan cooking',
+    languages: ['oc', 'fr'],
+    categories: ['cooking'],
+    vote: { choice: 'b', tagsB: ['useful', 'complete'], tagsA: ['superficial'] },
+    at: '2026-11-03T08:00:00.000Z',
+  },
   { name: 'proprietary model', models: ['kestrix-8b', 'sollary-32b'], vote: { choice: 'a' }, at: '2026-11-03T09:00:00.000Z' },
 ];
 
-const EXPORTED = ['clean voted', 'reviewer included false positive', 'public cohort', 'second turn failed', 'grew after screening', 'occitan cooking', 'proprietary model'];
+const EXPORTED = [
+  'clean voted',
+  'reviewer included false positive',
+  'public cohort',
+  'second turn failed',
+  'grew after screening',
+  'occitan cooking',
+  'proprietary model',
+];
 
 const visitorHash = (seed: Seed) => `visitorhash-${seed.name.replace(/ /g, '-')}-0123456789abcdef`;
 const duelId = (seed: Seed) => `duelid-${seed.name.replace(/ /g, '-')}-secret`;
@@ -63,10 +117,32 @@ async function seed(store: Store, location: TestStore['location'], seeds: Seed[]
     const [modelA, modelB] = entry.models ?? ['zephyrine-405b', 'brontal-120b'];
     const prompts = entry.prompts ?? [entry.name];
     const id = duelId(entry);
-    await store.duels.createWithFirstTurn({ id, visitorHash: visitorHash(entry), mode: 'random', modelA, modelB, chosenModels: null, locale: 'fr', status: 'streaming', turnCount: 1, createdAt: entry.at }, prompts[0]!);
+    await store.duels.createWithFirstTurn(
+      {
+        id,
+        visitorHash: visitorHash(entry),
+        mode: 'random',
+        modelA,
+        modelB,
+        chosenModels: null,
+        locale: 'fr',
+        status: 'streaming',
+        turnCount: 1,
+        createdAt: entry.at,
+      },
+      prompts[0]!,
+    );
     for (let index = 0; index < prompts.length; index++) {
       const turn = index + 1;
-      if (turn > 1) await store.duels.startFollowUpTurn(id, { turn, prompt: prompts[index]!, status: 'streaming', errorCode: null, startedAt: entry.at, endedAt: null });
+      if (turn > 1)
+        await store.duels.startFollowUpTurn(id, {
+          turn,
+          prompt: prompts[index]!,
+          status: 'streaming',
+          errorCode: null,
+          startedAt: entry.at,
+          endedAt: null,
+        });
       const failed = entry.failFrom !== undefined && turn >= entry.failFrom;
       const side = (name: 'a' | 'b', modelId: string) => ({
         turn,
@@ -84,7 +160,17 @@ async function seed(store: Store, location: TestStore['location'], seeds: Seed[]
         identityLeak: false,
         style: null,
       });
-      await store.duels.finishTurn({ duelId: id, turn, status: failed ? 'failed' : 'complete', errorCode: null, framesJson: '[]', endedAt: entry.at, sides: [side('a', modelA), side('b', modelB)], errors: [], duelStatus: failed ? 'failed' : 'ready' });
+      await store.duels.finishTurn({
+        duelId: id,
+        turn,
+        status: failed ? 'failed' : 'complete',
+        errorCode: null,
+        framesJson: '[]',
+        endedAt: entry.at,
+        sides: [side('a', modelA), side('b', modelB)],
+        errors: [],
+        duelStatus: failed ? 'failed' : 'ready',
+      });
     }
     const completeTurns = entry.failFrom === undefined ? prompts.length : entry.failFrom - 1;
     if ((entry.annotation ?? 'done') !== 'none') {
@@ -110,17 +196,45 @@ async function seed(store: Store, location: TestStore['location'], seeds: Seed[]
       });
     }
     for (const reaction of entry.reactions ?? []) {
-      await store.feedback.upsertReaction({ duelId: id, turn: reaction.turn, side: reaction.side, modelId: reaction.side === 'a' ? modelA : modelB, value: reaction.value, tags: reaction.tags ?? [], comment: null, at: entry.at });
+      await store.feedback.upsertReaction({
+        duelId: id,
+        turn: reaction.turn,
+        side: reaction.side,
+        modelId: reaction.side === 'a' ? modelA : modelB,
+        value: reaction.value,
+        tags: reaction.tags ?? [],
+        comment: null,
+        at: entry.at,
+      });
     }
     if (entry.vote) {
-      await store.feedback.insertVote({ duelId: id, choice: entry.vote.choice, modelA, modelB, tagsA: entry.vote.tagsA ?? [], tagsB: entry.vote.tagsB ?? [], commentA: null, commentB: `comment on ${entry.name}`, identityLeak: false, mode: 'random', locale: 'fr', createdAt: entry.at });
+      await store.feedback.insertVote({
+        duelId: id,
+        choice: entry.vote.choice,
+        modelA,
+        modelB,
+        tagsA: entry.vote.tagsA ?? [],
+        tagsB: entry.vote.tagsB ?? [],
+        commentA: null,
+        commentB: `comment on ${entry.name}`,
+        identityLeak: false,
+        mode: 'random',
+        locale: 'fr',
+        createdAt: entry.at,
+      });
     }
     if (entry.report) await store.feedback.insertReport({ id: `report-${id}`, duelId: id, reason: 'personal data', createdAt: entry.at });
-    if (entry.decision) await store.reviews.decide({ duelId: id, decision: entry.decision, reason: null, reviewer: 'reviewer', decidedAt: entry.at }, `audit-${id}`, null);
+    if (entry.decision)
+      await store.reviews.decide(
+        { duelId: id, decision: entry.decision, reason: null, reviewer: 'reviewer', decidedAt: entry.at },
+        `audit-${id}`,
+        null,
+      );
   }
   // No repository writes cohorts yet (the arena does not set them): label them directly.
   const db = openDatabase(location);
-  for (const entry of seeds) if (entry.cohort) await db.updateTable('duels').set({ cohort: entry.cohort }).where('id', '=', duelId(entry)).execute();
+  for (const entry of seeds)
+    if (entry.cohort) await db.updateTable('duels').set({ cohort: entry.cohort }).where('id', '=', duelId(entry)).execute();
   await db.destroy();
 }
 
@@ -134,7 +248,10 @@ const catalogue = () => {
 };
 
 async function readRows(path: string): Promise<Record<string, any>[]> {
-  return (await parquetReadObjects({ file: await asyncBufferFromFile(path), compressors: { BROTLI: (input) => brotliDecompressSync(input) } })) as Record<string, any>[];
+  return (await parquetReadObjects({
+    file: await asyncBufferFromFile(path),
+    compressors: { BROTLI: (input) => brotliDecompressSync(input) },
+  })) as Record<string, any>[];
 }
 
 const jsonl = (path: string): Record<string, any>[] =>
@@ -171,7 +288,12 @@ describe.each(DIALECTS)('agora export on $name', (dialect) => {
     await seed(store, testStore.location, SEEDS);
     const facts = exportModelFacts(catalogue(), { method: '0.9.1', zone: undefined });
     // Small batches and row groups so that paging and several row groups are exercised.
-    service = new DatasetExportService(store.datasets, facts, { privateCohorts: ['school-2026', 'pilot'], batchSize: 3, rowGroupRows: 2 }, () => new Date('2026-11-30T08:00:00.000Z'));
+    service = new DatasetExportService(
+      store.datasets,
+      facts,
+      { privateCohorts: ['school-2026', 'pilot'], batchSize: 3, rowGroupRows: 2 },
+      () => new Date('2026-11-30T08:00:00.000Z'),
+    );
   });
 
   afterAll(async () => {
@@ -188,10 +310,24 @@ describe.each(DIALECTS)('agora export on $name', (dialect) => {
     expect(byName.get('second turn failed')!.conv_turns).toBe(1n);
     expect(byName.get('grew after screening')!.conv_turns).toBe(1n);
     expect(byName.get('clean voted')!.conv_turns).toBe(2n);
-    expect(byName.get('second turn failed')!.conversation_b).toEqual([{ role: 'user', content: 'second turn failed' }, { role: 'assistant', content: 'answer b to second turn failed' }]);
+    expect(byName.get('second turn failed')!.conversation_b).toEqual([
+      { role: 'user', content: 'second turn failed' },
+      { role: 'assistant', content: 'answer b to second turn failed' },
+    ]);
     // The catalogue gives zephyrine a system prompt: compar:IA puts the system message first.
-    expect(byName.get('clean voted')!.conversation_a.slice(0, 2)).toEqual([{ role: 'system', content: 'You are a helpful assistant.' }, { role: 'user', content: 'clean voted' }]);
-    expect(byName.get('clean voted')!).toMatchObject({ system_prompt_a: 'You are a helpful assistant.', system_prompt_b: null, total_conv_a_output_tokens: 300n, model_a_total_params: 405, source: 'arena', languages: ['fr'], categories: ['science'] });
+    expect(byName.get('clean voted')!.conversation_a.slice(0, 2)).toEqual([
+      { role: 'system', content: 'You are a helpful assistant.' },
+      { role: 'user', content: 'clean voted' },
+    ]);
+    expect(byName.get('clean voted')!).toMatchObject({
+      system_prompt_a: 'You are a helpful assistant.',
+      system_prompt_b: null,
+      total_conv_a_output_tokens: 300n,
+      model_a_total_params: 405,
+      source: 'arena',
+      languages: ['fr'],
+      categories: ['science'],
+    });
     expect(byName.get('clean voted')!.total_conv_a_kwh).toBeGreaterThan(0);
     expect(result.conversationsRead).toBe(EXPORTED.length);
   });
@@ -200,11 +336,28 @@ describe.each(DIALECTS)('agora export on $name', (dialect) => {
     const result = await run();
     const folder = join(result.cardPath, '..');
     const votes = await readRows(join(folder, 'votes', 'train-00000.parquet'));
-    expect(votes.map((row) => row.opening_msg)).toEqual(['clean voted', 'reviewer included false positive', 'public cohort', 'grew after screening', 'occitan cooking', 'proprietary model']);
+    expect(votes.map((row) => row.opening_msg)).toEqual([
+      'clean voted',
+      'reviewer included false positive',
+      'public cohort',
+      'grew after screening',
+      'occitan cooking',
+      'proprietary model',
+    ]);
     const tie = votes.find((row) => row.opening_msg === 'reviewer included false positive')!;
     expect(tie).toMatchObject({ chosen_model_name: null, both_equal: true, both_bad: false });
-    expect(votes.find((row) => row.opening_msg === 'public cohort')).toMatchObject({ chosen_model_name: null, both_equal: false, both_bad: true });
-    expect(votes[0]).toMatchObject({ chosen_model_name: 'zephyrine-405b', conv_useful_a: true, conv_incorrect_b: true, conv_useful_b: false, conv_comments_b: 'comment on clean voted' });
+    expect(votes.find((row) => row.opening_msg === 'public cohort')).toMatchObject({
+      chosen_model_name: null,
+      both_equal: false,
+      both_bad: true,
+    });
+    expect(votes[0]).toMatchObject({
+      chosen_model_name: 'zephyrine-405b',
+      conv_useful_a: true,
+      conv_incorrect_b: true,
+      conv_useful_b: false,
+      conv_comments_b: 'comment on clean voted',
+    });
     const reactions = await readRows(join(folder, 'reactions', 'train-00000.parquet'));
     expect(reactions.map((row) => [row.opening_msg, row.msg_rank, row.model_pos])).toEqual([
       ['clean voted', 0n, 'b'],
@@ -212,8 +365,21 @@ describe.each(DIALECTS)('agora export on $name', (dialect) => {
       ['public cohort', 0n, 'a'],
     ]);
     // Side a has a system prompt: msg_index counts it, as compar:IA's does.
-    expect(reactions[1]).toMatchObject({ msg_index: 4n, liked: true, disliked: false, question_content: 'and then?', response_content: 'answer a to and then?', system_prompt: 'You are a helpful assistant.' });
-    expect(reactions[0]).toMatchObject({ msg_index: 1n, disliked: true, superficial: true, useful: false, refers_to_model: 'brontal-120b' });
+    expect(reactions[1]).toMatchObject({
+      msg_index: 4n,
+      liked: true,
+      disliked: false,
+      question_content: 'and then?',
+      response_content: 'answer a to and then?',
+      system_prompt: 'You are a helpful assistant.',
+    });
+    expect(reactions[0]).toMatchObject({
+      msg_index: 1n,
+      disliked: true,
+      superficial: true,
+      useful: false,
+      refers_to_model: 'brontal-120b',
+    });
     expect(reactions[0]!.question_id).toBe(`${reactions[0]!.conversation_pair_id}-0`);
     // The three raw datasets share the conversation's public id.
     const conversations = await readRows(join(folder, 'conversations', 'train-00000.parquet'));
@@ -228,7 +394,10 @@ describe.each(DIALECTS)('agora export on $name', (dialect) => {
     const clean = dpo.filter((row) => row.prompt.some((message: { content: string }) => message.content === 'clean voted'));
     expect(clean).toHaveLength(2);
     expect(clean[0]).toMatchObject({
-      prompt: [{ role: 'system', content: 'You are a helpful assistant.' }, { role: 'user', content: 'clean voted' }],
+      prompt: [
+        { role: 'system', content: 'You are a helpful assistant.' },
+        { role: 'user', content: 'clean voted' },
+      ],
       chosen: [{ role: 'assistant', content: 'answer a to clean voted' }],
       rejected: [{ role: 'assistant', content: 'answer b to clean voted' }],
       model_chosen: 'zephyrine-405b',
@@ -239,12 +408,21 @@ describe.each(DIALECTS)('agora export on $name', (dialect) => {
       language: 'fr',
       categories: ['science'],
     });
-    expect(clean[1]!.prompt.map((message: { content: string }) => message.content)).toEqual(['You are a helpful assistant.', 'clean voted', 'answer a to clean voted', 'and then?']);
+    expect(clean[1]!.prompt.map((message: { content: string }) => message.content)).toEqual([
+      'You are a helpful assistant.',
+      'clean voted',
+      'answer a to clean voted',
+      'and then?',
+    ]);
     expect(clean[1]).toMatchObject({ context_from: 'chosen', turn: 2n });
     const occitan = dpo.find((row) => row.prompt.at(-1).content === 'occitan cooking')!;
     expect(occitan).toMatchObject({ context_from: 'chosen', model_chosen: 'brontal-120b', language: 'oc', pref_strength: 'strong' });
     // Same system prompt (none) on both sides: the first turn is an exact pair.
-    expect(dpo.find((row) => row.prompt[0].content === 'proprietary model')).toMatchObject({ context_from: 'shared', model_chosen: 'kestrix-8b', pref_strength: 'weak' });
+    expect(dpo.find((row) => row.prompt[0].content === 'proprietary model')).toMatchObject({
+      context_from: 'shared',
+      model_chosen: 'kestrix-8b',
+      pref_strength: 'weak',
+    });
     // Ties and both-bad votes are not pairs.
     expect(dpo.some((row) => ['reviewer included false positive', 'public cohort'].includes(row.prompt.at(-1).content))).toBe(false);
     expect(dpo).toHaveLength(2 + 1 + 1 + 1);
@@ -270,7 +448,11 @@ describe.each(DIALECTS)('agora export on $name', (dialect) => {
     };
     expect(await opening({ languages: ['oc'] })).toEqual(['occitan cooking']);
     expect(await opening({ categories: ['cooking', 'law'] })).toEqual(['occitan cooking']);
-    expect(await opening({ from: '2026-11-02T00:00:00.000Z', until: '2026-11-03T00:00:00.000Z' })).toEqual(['public cohort', 'second turn failed', 'grew after screening']);
+    expect(await opening({ from: '2026-11-02T00:00:00.000Z', until: '2026-11-03T00:00:00.000Z' })).toEqual([
+      'public cohort',
+      'second turn failed',
+      'grew after screening',
+    ]);
     expect(await opening({ excludeLicenses: ['quorvex proprietary'] })).not.toContain('proprietary model');
     expect(await opening({ openWeightsOnly: true })).not.toContain('proprietary model');
     expect(await opening({ licenses: ['Apache 2.0'] })).toEqual(EXPORTED.filter((name) => name !== 'proprietary model'));
@@ -283,9 +465,12 @@ describe.each(DIALECTS)('agora export on $name', (dialect) => {
     const second = await run();
     const firstFiles = filesUnder(join(first.cardPath, '..'));
     const secondFiles = filesUnder(join(second.cardPath, '..'));
-    expect(firstFiles.map((path) => path.slice(path.lastIndexOf('agora-export-') + 20))).toEqual(secondFiles.map((path) => path.slice(path.lastIndexOf('agora-export-') + 20)));
+    expect(firstFiles.map((path) => path.slice(path.lastIndexOf('agora-export-') + 20))).toEqual(
+      secondFiles.map((path) => path.slice(path.lastIndexOf('agora-export-') + 20)),
+    );
     expect(firstFiles).toHaveLength(6 * 2 + 1);
-    for (let index = 0; index < firstFiles.length; index++) expect(readFileSync(firstFiles[index]!).equals(readFileSync(secondFiles[index]!))).toBe(true);
+    for (let index = 0; index < firstFiles.length; index++)
+      expect(readFileSync(firstFiles[index]!).equals(readFileSync(secondFiles[index]!))).toBe(true);
     for (const dataset of DATASET_NAMES) {
       const folder = join(first.cardPath, '..', dataset);
       const fromJsonl = jsonl(join(folder, 'train.jsonl'));
@@ -300,11 +485,19 @@ describe.each(DIALECTS)('agora export on $name', (dialect) => {
     const settings = { privateCohorts: ['school-2026', 'pilot'], batchSize: 3, rowGroupRows: 2 };
     const now = () => new Date('2026-11-30T08:00:00.000Z');
     const request = { formats: ['parquet', 'jsonl'] as const, datasets: [...DATASET_NAMES] };
-    const threaded = await new DatasetExportService(store.datasets, facts, { ...settings, threads: true }, now).export({ ...request, outDir: outDir() });
-    const inline = await new DatasetExportService(store.datasets, facts, { ...settings, threads: false }, now).export({ ...request, outDir: outDir() });
-    const relativeFiles = (result: typeof inline) => result.files.map((file) => [file.dataset, file.format, file.path.slice(file.path.lastIndexOf(file.dataset)), file.rows]);
+    const threaded = await new DatasetExportService(store.datasets, facts, { ...settings, threads: true }, now).export({
+      ...request,
+      outDir: outDir(),
+    });
+    const inline = await new DatasetExportService(store.datasets, facts, { ...settings, threads: false }, now).export({
+      ...request,
+      outDir: outDir(),
+    });
+    const relativeFiles = (result: typeof inline) =>
+      result.files.map((file) => [file.dataset, file.format, file.path.slice(file.path.lastIndexOf(file.dataset)), file.rows]);
     expect(relativeFiles(threaded)).toEqual(relativeFiles(inline));
-    for (let index = 0; index < inline.files.length; index++) expect(readFileSync(threaded.files[index]!.path).equals(readFileSync(inline.files[index]!.path))).toBe(true);
+    for (let index = 0; index < inline.files.length; index++)
+      expect(readFileSync(threaded.files[index]!.path).equals(readFileSync(inline.files[index]!.path))).toBe(true);
     expect(readFileSync(threaded.cardPath, 'utf8')).toBe(readFileSync(inline.cardPath, 'utf8'));
   });
 
@@ -318,7 +511,8 @@ describe.each(DIALECTS)('agora export on $name', (dialect) => {
       const bytes = readFileSync(path);
       for (const secret of secrets) expect(bytes.includes(secret), `${secret} in ${path}`).toBe(false);
     }
-    const ids = (result: typeof first) => jsonl(join(result.cardPath, '..', 'conversations', 'train.jsonl')).map((row) => row.visitor_id as string);
+    const ids = (result: typeof first) =>
+      jsonl(join(result.cardPath, '..', 'conversations', 'train.jsonl')).map((row) => row.visitor_id as string);
     expect(ids(first)).toEqual(ids(second));
     expect(ids(first).every((id) => /^[0-9a-f]{64}$/.test(id))).toBe(true);
   });
@@ -333,13 +527,20 @@ describe.each(DIALECTS)('agora export on $name', (dialect) => {
       expect(card).toContain(`| \`${file.dataset}\` | ${file.rows} |`);
       expect((await readRows(file.path)).length).toBe(file.rows);
     }
-    expect(card).toContain(`Of ${SEEDS.length} conversations in the store: 2 not screened yet, 1 whose screening failed, 1 flagged as containing personal data, 1 reported and not reviewed, 1 excluded by a reviewer, 1 in private cohorts (2 configured); 1 flagged or reported ones were included by a reviewer.`);
+    expect(card).toContain(
+      `Of ${SEEDS.length} conversations in the store: 2 not screened yet, 1 whose screening failed, 1 flagged as containing personal data, 1 reported and not reviewed, 1 excluded by a reviewer, 1 in private cohorts (2 configured); 1 flagged or reported ones were included by a reviewer.`,
+    );
     expect(card).toContain('was not configured for 7');
   });
 
   it('cuts Parquet into files of a bounded number of rows, the card counting them all', async () => {
     const facts = exportModelFacts(catalogue(), { method: '0.9.1', zone: undefined });
-    const sharded = new DatasetExportService(store.datasets, facts, { privateCohorts: ['school-2026'], batchSize: 3, rowGroupRows: 2, fileRows: 3 });
+    const sharded = new DatasetExportService(store.datasets, facts, {
+      privateCohorts: ['school-2026'],
+      batchSize: 3,
+      rowGroupRows: 2,
+      fileRows: 3,
+    });
     const result = await sharded.export({ outDir: outDir(), formats: ['parquet'], datasets: ['conversations'] });
     expect(result.files.map((file) => [file.path.slice(file.path.lastIndexOf('/') + 1), file.rows])).toEqual([
       ['train-00000.parquet', 3],
@@ -348,7 +549,9 @@ describe.each(DIALECTS)('agora export on $name', (dialect) => {
     ]);
     const rows = (await Promise.all(result.files.map((file) => readRows(file.path)))).flat();
     expect(rows.map((row) => row.opening_msg)).toEqual(EXPORTED);
-    expect(readFileSync(result.cardPath, 'utf8')).toContain(`| \`conversations\` | ${EXPORTED.length} | \`conversations/train-*.parquet\` |`);
+    expect(readFileSync(result.cardPath, 'utf8')).toContain(
+      `| \`conversations\` | ${EXPORTED.length} | \`conversations/train-*.parquet\` |`,
+    );
   });
 
   it('reads back with DuckDB: message columns are STRUCT(role, content)[], every column typed, counts those of the card', async () => {
@@ -356,17 +559,33 @@ describe.each(DIALECTS)('agora export on $name', (dialect) => {
     const card = readFileSync(result.cardPath, 'utf8');
     const duckdb = await DuckDBInstance.create(':memory:');
     const connection = await duckdb.connect();
-    const duckType: Record<string, string> = { string: 'VARCHAR', int: 'BIGINT', float: 'DOUBLE', bool: 'BOOLEAN', timestamp: 'TIMESTAMP WITH TIME ZONE', strings: 'VARCHAR[]', messages: 'STRUCT("role" VARCHAR, "content" VARCHAR)[]' };
+    const duckType: Record<string, string> = {
+      string: 'VARCHAR',
+      int: 'BIGINT',
+      float: 'DOUBLE',
+      bool: 'BOOLEAN',
+      timestamp: 'TIMESTAMP WITH TIME ZONE',
+      strings: 'VARCHAR[]',
+      messages: 'STRUCT("role" VARCHAR, "content" VARCHAR)[]',
+    };
     try {
       for (const file of result.files.filter((entry) => entry.format === 'parquet')) {
         const described = (await connection.runAndReadAll(`DESCRIBE SELECT * FROM read_parquet('${file.path}')`)).getRowObjectsJS();
-        expect(described.map((row) => [row.column_name, row.column_type])).toEqual(DATASETS[file.dataset].columns.map((column) => [column.name, duckType[column.type]]));
-        const [counted] = (await connection.runAndReadAll(`SELECT count(*)::INTEGER AS n FROM read_parquet('${file.path}')`)).getRowObjectsJS();
+        expect(described.map((row) => [row.column_name, row.column_type])).toEqual(
+          DATASETS[file.dataset].columns.map((column) => [column.name, duckType[column.type]]),
+        );
+        const [counted] = (
+          await connection.runAndReadAll(`SELECT count(*)::INTEGER AS n FROM read_parquet('${file.path}')`)
+        ).getRowObjectsJS();
         expect(card).toContain(`| \`${file.dataset}\` | ${counted!.n} |`);
         expect(counted!.n).toBeGreaterThan(0);
       }
       const folder = join(result.cardPath, '..');
-      const [first] = (await connection.runAndReadAll(`SELECT conversation_a[1].role AS role, conversation_a[2].content AS content, epoch_ms(timestamp)::BIGINT AS ms FROM read_parquet('${join(folder, 'conversations', 'train-00000.parquet')}') LIMIT 1`)).getRowObjectsJS();
+      const [first] = (
+        await connection.runAndReadAll(
+          `SELECT conversation_a[1].role AS role, conversation_a[2].content AS content, epoch_ms(timestamp)::BIGINT AS ms FROM read_parquet('${join(folder, 'conversations', 'train-00000.parquet')}') LIMIT 1`,
+        )
+      ).getRowObjectsJS();
       expect(first).toEqual({ role: 'system', content: 'clean voted', ms: BigInt(Date.parse('2026-11-01T10:00:00.000Z')) });
     } finally {
       connection.closeSync();
@@ -390,14 +609,51 @@ describe.each(DIALECTS)('agora export after real duels ($name)', (dialect) => {
       const cookie = (client as unknown as { cookie: string }).cookie.split('=')[1]!;
       const duel = (await arena.store.duels.findById(id))!;
       const at = new Date().toISOString();
-      await arena.store.annotations.save({ duelId: id, status: 'done', attempts: 1, lastError: null, nextAttemptAt: null, turnsAnnotated: 1, languages: ['fr'], messageLanguages: null, piiRuleKinds: [], piiModelKinds: null, containsPii: false, modelStatus: 'not_configured', modelId: null, categories: [], keywords: [], shortSummary: null, annotatedAt: at, updatedAt: at });
-      const service = new DatasetExportService(arena.store.datasets, exportModelFacts(catalogue(), { method: '0.9.1', zone: undefined }), { privateCohorts: [] });
+      await arena.store.annotations.save({
+        duelId: id,
+        status: 'done',
+        attempts: 1,
+        lastError: null,
+        nextAttemptAt: null,
+        turnsAnnotated: 1,
+        languages: ['fr'],
+        messageLanguages: null,
+        piiRuleKinds: [],
+        piiModelKinds: null,
+        containsPii: false,
+        modelStatus: 'not_configured',
+        modelId: null,
+        categories: [],
+        keywords: [],
+        shortSummary: null,
+        annotatedAt: at,
+        updatedAt: at,
+      });
+      const service = new DatasetExportService(arena.store.datasets, exportModelFacts(catalogue(), { method: '0.9.1', zone: undefined }), {
+        privateCohorts: [],
+      });
       const result = await service.export({ outDir: out, formats: ['parquet', 'jsonl'], datasets: [...DATASET_NAMES] });
       expect(result.files.map((file) => [file.dataset, file.rows])).toEqual([
-        ['conversations', 1], ['conversations', 1], ['votes', 1], ['votes', 1], ['reactions', 1], ['reactions', 1], ['dpo', 1], ['dpo', 1], ['kto', 1], ['kto', 1], ['reward', 1], ['reward', 1],
+        ['conversations', 1],
+        ['conversations', 1],
+        ['votes', 1],
+        ['votes', 1],
+        ['reactions', 1],
+        ['reactions', 1],
+        ['dpo', 1],
+        ['dpo', 1],
+        ['kto', 1],
+        ['kto', 1],
+        ['reward', 1],
+        ['reward', 1],
       ]);
       const [row] = jsonl(join(out, 'votes', 'train.jsonl'));
-      expect(row).toMatchObject({ opening_msg: 'Quelle est la capitale de la Bretagne ?', chosen_model_name: duel.modelA, conv_useful_a: true, both_bad: false });
+      expect(row).toMatchObject({
+        opening_msg: 'Quelle est la capitale de la Bretagne ?',
+        chosen_model_name: duel.modelA,
+        conv_useful_a: true,
+        both_bad: false,
+      });
       for (const path of filesUnder(out)) {
         const bytes = readFileSync(path);
         for (const secret of [cookie, duel.visitorHash, id]) expect(bytes.includes(secret), `${secret} in ${path}`).toBe(false);
@@ -419,10 +675,19 @@ describe.each(DIALECTS)('agora import comparia then agora export ($name)', (dial
     const store = createStore(db);
     const out = mkdtempSync(join(tmpdir(), 'agora-export-comparia-'));
     try {
-      await new ComparIaImportService(store).importFiles({ conversations: join(fixtures, 'conversations.jsonl'), votes: join(fixtures, 'votes.jsonl'), reactions: join(fixtures, 'reactions.jsonl') }, { batchSize: 100 });
+      await new ComparIaImportService(store).importFiles(
+        {
+          conversations: join(fixtures, 'conversations.jsonl'),
+          votes: join(fixtures, 'votes.jsonl'),
+          reactions: join(fixtures, 'reactions.jsonl'),
+        },
+        { batchSize: 100 },
+      );
       const service = new DatasetExportService(store.datasets, new Map(), { privateCohorts: [] });
       await service.export({ outDir: out, formats: ['jsonl'], datasets: ['conversations', 'votes', 'reactions'] });
-      expect(readFileSync(join(out, 'README.md'), 'utf8')).toMatch(/- Imported conversations \(\d+ from `comparia`\) were screened by their publisher/);
+      expect(readFileSync(join(out, 'README.md'), 'utf8')).toMatch(
+        /- Imported conversations \(\d+ from `comparia`\) were screened by their publisher/,
+      );
       for (const dataset of ['conversations', 'votes', 'reactions'] as const) {
         const input = jsonl(join(fixtures, `${dataset}.jsonl`));
         const exported = jsonl(join(out, dataset, 'train.jsonl'));
@@ -431,7 +696,9 @@ describe.each(DIALECTS)('agora import comparia then agora export ($name)', (dial
           const original = input.find((candidate) => String(candidate.id) === row.id)!;
           expect(original, `${dataset} ${row.id}`).toBeDefined();
           expect(row.source).toBe('comparia');
-          expect(Date.parse(row.timestamp)).toBe(typeof original.timestamp === 'number' ? original.timestamp : Date.parse(`${original.timestamp}Z`));
+          expect(Date.parse(row.timestamp)).toBe(
+            typeof original.timestamp === 'number' ? original.timestamp : Date.parse(`${original.timestamp}Z`),
+          );
           const messages = (list: { role: string; content: string }[]) => list.map(({ role, content }) => ({ role, content }));
           expect(row.conversation_a, `${dataset} ${row.id} conversation_a`).toEqual(messages(original.conversation_a));
           expect(row.conversation_b, `${dataset} ${row.id} conversation_b`).toEqual(messages(original.conversation_b));

@@ -46,9 +46,23 @@ describe.each(DIALECTS)('a whole duel over HTTP and SSE ($name)', (dialect) => {
       expect(messages.map((message) => message.role).filter((role) => role !== 'system')).toEqual(['user', 'assistant', 'user']);
     }
 
-    const like = await client.request('POST', `/api/v1/duels/${id}/reactions`, { side: 'a', turn: 1, value: 'like', tags: ['useful', 'clear_formatting'], comment: 'nette' });
-    expect(like).toMatchObject({ status: 200, json: { reaction: { side: 'a', turn: 1, value: 'like', tags: ['useful', 'clear_formatting'], comment: 'nette' } } });
-    const changed = await client.request('POST', `/api/v1/duels/${id}/reactions`, { side: 'a', turn: 1, value: 'dislike', tags: ['superficial'] });
+    const like = await client.request('POST', `/api/v1/duels/${id}/reactions`, {
+      side: 'a',
+      turn: 1,
+      value: 'like',
+      tags: ['useful', 'clear_formatting'],
+      comment: 'nette',
+    });
+    expect(like).toMatchObject({
+      status: 200,
+      json: { reaction: { side: 'a', turn: 1, value: 'like', tags: ['useful', 'clear_formatting'], comment: 'nette' } },
+    });
+    const changed = await client.request('POST', `/api/v1/duels/${id}/reactions`, {
+      side: 'a',
+      turn: 1,
+      value: 'dislike',
+      tags: ['superficial'],
+    });
     expect(changed.json.reaction.value).toBe('dislike');
     await client.request('POST', `/api/v1/duels/${id}/reactions`, { side: 'b', turn: 2, value: 'like' });
     const removed = await client.request('POST', `/api/v1/duels/${id}/reactions`, { side: 'b', turn: 2, value: null });
@@ -59,7 +73,11 @@ describe.each(DIALECTS)('a whole duel over HTTP and SSE ($name)', (dialect) => {
     expect(before.json.reveal).toBeUndefined();
     expect(before.json.reactions).toEqual([{ side: 'a', turn: 1, value: 'dislike', tags: ['superficial'], comment: null }]);
 
-    const vote = await client.request('POST', `/api/v1/duels/${id}/vote`, { choice: 'b', tags: { b: ['complete'] }, comments: { a: 'trop court' } });
+    const vote = await client.request('POST', `/api/v1/duels/${id}/vote`, {
+      choice: 'b',
+      tags: { b: ['complete'] },
+      comments: { a: 'trop court' },
+    });
     expect(vote.status).toBe(200);
     const revealed = [vote.json.reveal.a.model.id, vote.json.reveal.b.model.id];
     expect(new Set(revealed).size).toBe(2);
@@ -112,14 +130,21 @@ describe.each(DIALECTS)('a whole duel over HTTP and SSE ($name)', (dialect) => {
     const second = await visitor.request('POST', '/api/v1/duels', { prompt: 'Deuxième duel', mode: 'random' });
     expect(second.headers.getSetCookie()).toHaveLength(0);
     await Promise.all([visitor.stream(first.json.id), visitor.stream(second.json.id)]);
-    const [a, b] = await Promise.all([harness.arena.store.duels.findById(first.json.id), harness.arena.store.duels.findById(second.json.id)]);
+    const [a, b] = await Promise.all([
+      harness.arena.store.duels.findById(first.json.id),
+      harness.arena.store.duels.findById(second.json.id),
+    ]);
     expect(a!.visitorHash).toBe(b!.visitorHash);
   });
 
   it('counts output tokens locally when the provider sends no usage', async () => {
     const chosen = [TEST_MODELS[2], TEST_MODELS[3]];
     for (const model of chosen) harness.fake.behave(model.upstream, { noUsage: true, text: 'un deux trois quatre cinq six' });
-    const created = await harness.client.request('POST', '/api/v1/duels', { prompt: 'compte', mode: 'custom', models: chosen.map((model) => model.id) });
+    const created = await harness.client.request('POST', '/api/v1/duels', {
+      prompt: 'compte',
+      mode: 'custom',
+      models: chosen.map((model) => model.id),
+    });
     await harness.client.stream(created.json.id);
     const sides = await harness.arena.store.duels.listSides(created.json.id);
     for (const side of sides) {
@@ -127,14 +152,21 @@ describe.each(DIALECTS)('a whole duel over HTTP and SSE ($name)', (dialect) => {
       expect(side.outputTokens).toBeGreaterThanOrEqual(6);
     }
     const sideEnds = (await harness.client.stream(created.json.id)).filter((frame) => frame.event.type === 'side-end');
-    expect(sideEnds.map((frame) => (frame.event as { output_tokens: number }).output_tokens)).toEqual([expect.any(Number), expect.any(Number)]);
+    expect(sideEnds.map((frame) => (frame.event as { output_tokens: number }).output_tokens)).toEqual([
+      expect.any(Number),
+      expect.any(Number),
+    ]);
   });
 
   it('streams reasoning separately and flags a reply that names its own model', async () => {
     const [thinker, other] = [TEST_MODELS[4], TEST_MODELS[5]];
     harness.fake.behave(thinker.upstream, { reasoning: 'Je réfléchis.', text: 'Je suis Sollary Think, ravi de vous aider.' });
     harness.fake.behave(other.upstream, { text: 'Bonjour, voici une réponse neutre.' });
-    const created = await harness.client.request('POST', '/api/v1/duels', { prompt: 'Qui es-tu ?', mode: 'custom', models: [thinker.id, other.id] });
+    const created = await harness.client.request('POST', '/api/v1/duels', {
+      prompt: 'Qui es-tu ?',
+      mode: 'custom',
+      models: [thinker.id, other.id],
+    });
     const frames = await harness.client.stream(created.json.id);
     expect(frames.some((frame) => frame.event.type === 'reasoning-delta')).toBe(true);
     const vote = await harness.client.request('POST', `/api/v1/duels/${created.json.id}/vote`, { choice: 'tie' });
@@ -147,7 +179,11 @@ describe.each(DIALECTS)('a whole duel over HTTP and SSE ($name)', (dialect) => {
 
   it('speaks the Anthropic protocol through the same adapter', async () => {
     const anthropic = TEST_MODELS[1];
-    const created = await harness.client.request('POST', '/api/v1/duels', { prompt: 'Salut', mode: 'custom', models: [anthropic.id, TEST_MODELS[2].id] });
+    const created = await harness.client.request('POST', '/api/v1/duels', {
+      prompt: 'Salut',
+      mode: 'custom',
+      models: [anthropic.id, TEST_MODELS[2].id],
+    });
     const frames = await harness.client.stream(created.json.id);
     expect(frames.at(-1)!.event).toMatchObject({ type: 'turn-end', status: 'complete' });
     const request = harness.fake.requestsFor(anthropic.upstream).at(-1)!;

@@ -17,7 +17,10 @@ describe.each(DIALECTS)('imported duels are read-only for visitors ($name)', (di
   beforeAll(async () => {
     harness = await startTestArena(dialect, { environment: { AGORA_ADMIN_TOKEN: 'imported-token-0123456789', AGORA_POSTPROCESS: '0' } });
     const store = harness.arena.store;
-    await new ComparIaImportService(store).importFiles({ conversations: `${fixtures}conversations.jsonl`, votes: `${fixtures}votes.jsonl` });
+    await new ComparIaImportService(store).importFiles({
+      conversations: `${fixtures}conversations.jsonl`,
+      votes: `${fixtures}votes.jsonl`,
+    });
     const imported = [...(await store.comparIaImport.findDuels('comparia', ['p1', 'p2', 'p3', 'p4', 'p5', 'p6'])).values()];
     const unvoted = imported.find((duel) => duel.status === 'ready');
     const voted = imported.find((duel) => duel.status === 'voted');
@@ -38,12 +41,15 @@ describe.each(DIALECTS)('imported duels are read-only for visitors ($name)', (di
         client.request('POST', `/api/v1/duels/${id}/report`, { reason: 'test' }),
         client.request('GET', `/api/v1/duels/${id}/stream`),
       ];
-      for (const response of await Promise.all(attempts)) expect({ status: response.status, code: response.json?.error?.code }).toEqual({ status: 404, code: 'duel_not_found' });
+      for (const response of await Promise.all(attempts))
+        expect({ status: response.status, code: response.json?.error?.code }).toEqual({ status: 404, code: 'duel_not_found' });
     }
     expect(await countRows(harness.store.location)).toEqual(before);
     expect(harness.fake.requests).toHaveLength(0);
     // Reviewers still see them.
-    const review = await client.request('GET', `/api/v1/admin/review/${ids.unvoted}`, undefined, { authorization: 'Bearer imported-token-0123456789' });
+    const review = await client.request('GET', `/api/v1/admin/review/${ids.unvoted}`, undefined, {
+      authorization: 'Bearer imported-token-0123456789',
+    });
     expect(review.status).toBe(200);
     expect(review.json.source).toBe('comparia');
   });

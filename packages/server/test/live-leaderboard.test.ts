@@ -8,7 +8,15 @@ describe.each(DIALECTS)('the live leaderboard ($name)', (dialect) => {
   let harness: TestArena;
   beforeAll(async () => {
     // Post-processing off: these views take their language from the visitor's locale.
-    harness = await startTestArena(dialect, { environment: { AGORA_POSTPROCESS: '0', AGORA_LEADERBOARD_EVERY_VOTES: '4', AGORA_LEADERBOARD_EVERY_S: '1', AGORA_LEADERBOARD_MIN_VOTES: '6', AGORA_LEADERBOARD_MIN_INTERVAL_S: '0.2' } });
+    harness = await startTestArena(dialect, {
+      environment: {
+        AGORA_POSTPROCESS: '0',
+        AGORA_LEADERBOARD_EVERY_VOTES: '4',
+        AGORA_LEADERBOARD_EVERY_S: '1',
+        AGORA_LEADERBOARD_MIN_VOTES: '6',
+        AGORA_LEADERBOARD_MIN_INTERVAL_S: '0.2',
+      },
+    });
     harness.fake.defaultBehaviour = { tokensPerSecond: 0 };
   });
   afterAll(() => harness.close());
@@ -31,8 +39,21 @@ describe.each(DIALECTS)('the live leaderboard ($name)', (dialect) => {
     expect(empty.models).toEqual([]);
     expect(empty.min_votes).toBe(6);
 
-    for (const [first, second] of [[0, 1], [1, 2], [0, 2], [2, 3], [1, 3], [0, 3], [0, 1], [1, 2]]) await playAndVote(first!, second!, 'fr');
-    const first = await until(() => get(), (body) => body.n_votes === 8);
+    for (const [first, second] of [
+      [0, 1],
+      [1, 2],
+      [0, 2],
+      [2, 3],
+      [1, 3],
+      [0, 3],
+      [0, 1],
+      [1, 2],
+    ])
+      await playAndVote(first!, second!, 'fr');
+    const first = await until(
+      () => get(),
+      (body) => body.n_votes === 8,
+    );
     expect(first.generated_at).not.toBeNull();
     expect(first.models.map((row) => row.model).slice(0, 4)).toEqual(TEST_MODELS.slice(0, 4).map((model) => model.id));
     const top = first.models[0]!;
@@ -55,12 +76,28 @@ describe.each(DIALECTS)('the live leaderboard ($name)', (dialect) => {
     expect(english).toMatchObject({ n_votes: 0, models: [] });
 
     // A reversal in English: the view appears once it has enough votes, and the overall ranking moves.
-    for (const [winner, loser] of [[3, 0], [3, 1], [3, 2], [3, 0], [3, 1], [3, 2]]) await playAndVote(winner!, loser!, 'en');
-    const later = await until(() => get('?language=en'), (body) => body.n_votes === 6);
+    for (const [winner, loser] of [
+      [3, 0],
+      [3, 1],
+      [3, 2],
+      [3, 0],
+      [3, 1],
+      [3, 2],
+    ])
+      await playAndVote(winner!, loser!, 'en');
+    const later = await until(
+      () => get('?language=en'),
+      (body) => body.n_votes === 6,
+    );
     expect(later.models[0]!.model).toBe(TEST_MODELS[3].id);
-    const overall = await until(() => get(), (body) => body.n_votes === 14);
+    const overall = await until(
+      () => get(),
+      (body) => body.n_votes === 14,
+    );
     expect(overall.generated_at! > first.generated_at!).toBe(true);
-    expect(overall.models.find((row) => row.model === TEST_MODELS[3].id)!.rating).toBeGreaterThan(first.models.find((row) => row.model === TEST_MODELS[3].id)!.rating);
+    expect(overall.models.find((row) => row.model === TEST_MODELS[3].id)!.rating).toBeGreaterThan(
+      first.models.find((row) => row.model === TEST_MODELS[3].id)!.rating,
+    );
 
     const history = await harness.client.request('GET', `/api/v1/leaderboard/history?model=${TEST_MODELS[3].id}`);
     expect(history.json.points.length).toBeGreaterThanOrEqual(2);
@@ -85,16 +122,26 @@ describe.each(DIALECTS)('the live leaderboard ($name)', (dialect) => {
 
 describe.each(DIALECTS)('reactions as matches, when the operator turns them on ($name)', (dialect) => {
   it('ranks from likes and dislikes alone', async () => {
-    const harness = await startTestArena(dialect, { environment: { AGORA_LEADERBOARD_REACTIONS: '1', AGORA_LEADERBOARD_MIN_VOTES: '3', AGORA_LEADERBOARD_MIN_INTERVAL_S: '0' } });
+    const harness = await startTestArena(dialect, {
+      environment: { AGORA_LEADERBOARD_REACTIONS: '1', AGORA_LEADERBOARD_MIN_VOTES: '3', AGORA_LEADERBOARD_MIN_INTERVAL_S: '0' },
+    });
     try {
       harness.fake.defaultBehaviour = { tokensPerSecond: 0 };
-      for (const [first, second] of [[0, 1], [1, 2], [0, 2], [0, 1]]) {
+      for (const [first, second] of [
+        [0, 1],
+        [1, 2],
+        [0, 2],
+        [0, 1],
+      ]) {
         const models = [TEST_MODELS[first!]!.id, TEST_MODELS[second!]!.id];
         const created = await harness.client.request('POST', '/api/v1/duels', { prompt: 'Bonjour', mode: 'custom', models, locale: 'fr' });
         await harness.client.stream(created.json.id);
         const duel = (await harness.arena.store.duels.findById(created.json.id))!;
         const winnerSide = duel.modelA === models[0] ? 'a' : 'b';
-        expect((await harness.client.request('POST', `/api/v1/duels/${created.json.id}/reactions`, { side: winnerSide, turn: 1, value: 'like' })).status).toBe(200);
+        expect(
+          (await harness.client.request('POST', `/api/v1/duels/${created.json.id}/reactions`, { side: winnerSide, turn: 1, value: 'like' }))
+            .status,
+        ).toBe(200);
       }
       harness.arena.leaderboardRefresh.trigger();
       await harness.arena.leaderboardRefresh.idle();
@@ -111,24 +158,46 @@ describe.each(DIALECTS)('views from post-processing: detected language and topic
   it('ranks per language of the prompts (not the locale) and per topic category once they have enough votes', async () => {
     const harness = await startTestArena(dialect, {
       catalogue: catalogueWithAnnotator,
-      environment: { AGORA_ANNOTATION_MODEL: ANNOTATOR.id, AGORA_POSTPROCESS_EVERY_S: '0.1', AGORA_LEADERBOARD_MIN_VOTES: '3', AGORA_LEADERBOARD_MIN_INTERVAL_S: '0' },
+      environment: {
+        AGORA_ANNOTATION_MODEL: ANNOTATOR.id,
+        AGORA_POSTPROCESS_EVERY_S: '0.1',
+        AGORA_LEADERBOARD_MIN_VOTES: '3',
+        AGORA_LEADERBOARD_MIN_INTERVAL_S: '0',
+      },
     });
     try {
-      harness.fake.defaultBehaviour = { tokensPerSecond: 0, text: 'Voici une réponse courte et claire, en français, avec deux phrases. Elle explique le sujet demandé.' };
+      harness.fake.defaultBehaviour = {
+        tokensPerSecond: 0,
+        text: 'Voici une réponse courte et claire, en français, avec deux phrases. Elle explique le sujet demandé.',
+      };
       harness.fake.behave(ANNOTATOR.upstream, { tokensPerSecond: 0, text: annotatorAnswer });
       const ids: string[] = [];
-      for (const [first, second] of [[0, 1], [1, 2], [0, 2], [0, 1]]) {
+      for (const [first, second] of [
+        [0, 1],
+        [1, 2],
+        [0, 2],
+        [0, 1],
+      ]) {
         const models = [TEST_MODELS[first!]!.id, TEST_MODELS[second!]!.id];
         // An English interface, French prompts about a science topic.
-        const created = await harness.client.request('POST', '/api/v1/duels', { prompt: 'Peux-tu m’expliquer la photosynthèse et le rôle de la chlorophylle ?', mode: 'custom', models, locale: 'en' });
+        const created = await harness.client.request('POST', '/api/v1/duels', {
+          prompt: 'Peux-tu m’expliquer la photosynthèse et le rôle de la chlorophylle ?',
+          mode: 'custom',
+          models,
+          locale: 'en',
+        });
         await harness.client.stream(created.json.id);
         const duel = (await harness.arena.store.duels.findById(created.json.id))!;
-        expect((await harness.client.request('POST', `/api/v1/duels/${created.json.id}/vote`, { choice: duel.modelA === models[0] ? 'a' : 'b' })).status).toBe(200);
+        expect(
+          (await harness.client.request('POST', `/api/v1/duels/${created.json.id}/vote`, { choice: duel.modelA === models[0] ? 'a' : 'b' }))
+            .status,
+        ).toBe(200);
         ids.push(created.json.id as string);
       }
       const science = 'Natural Science & Formal Science & Technology';
       const body = await until(
-        async () => (await harness.client.request('GET', `/api/v1/leaderboard?category=${encodeURIComponent(science)}`)).json as LeaderboardBody,
+        async () =>
+          (await harness.client.request('GET', `/api/v1/leaderboard?category=${encodeURIComponent(science)}`)).json as LeaderboardBody,
         (found) => found.n_votes === 4,
       );
       expect(body.view.category).toBe(science);

@@ -20,7 +20,15 @@ describe.each(DIALECTS)('operations ($name)', (dialect) => {
     const { status, json } = await harness.client.request('GET', '/api/v1/openapi.json');
     expect(status).toBe(200);
     expect(json.openapi).toBe('3.0.3');
-    expect(Object.keys(json.paths)).toEqual(expect.arrayContaining(['/api/v1/duels', '/api/v1/duels/{id}/stream', '/api/v1/duels/{id}/vote', '/api/v1/duels/{id}/reactions', '/api/v1/models']));
+    expect(Object.keys(json.paths)).toEqual(
+      expect.arrayContaining([
+        '/api/v1/duels',
+        '/api/v1/duels/{id}/stream',
+        '/api/v1/duels/{id}/vote',
+        '/api/v1/duels/{id}/reactions',
+        '/api/v1/models',
+      ]),
+    );
     const createBody = json.paths['/api/v1/duels'].post.requestBody.content['application/json'].schema;
     expect(createBody.properties.mode.enum).toEqual(['random', 'custom', 'small-models', 'big-vs-small', 'reasoning']);
     expect(createBody.additionalProperties).toBe(false);
@@ -40,9 +48,17 @@ describe.each(DIALECTS)('operations ($name)', (dialect) => {
   it('exposes Prometheus metrics: requests, turns, upstream latency and errors per model, open streams', async () => {
     const { client, fake } = harness;
     fake.behave(TEST_MODELS[0].upstream, { httpStatus: 500, failTimes: 10 });
-    const failed = await client.request('POST', '/api/v1/duels', { prompt: 'x', mode: 'custom', models: [TEST_MODELS[0].id, TEST_MODELS[1].id] });
+    const failed = await client.request('POST', '/api/v1/duels', {
+      prompt: 'x',
+      mode: 'custom',
+      models: [TEST_MODELS[0].id, TEST_MODELS[1].id],
+    });
     await client.stream(failed.json.id);
-    const fine = await client.request('POST', '/api/v1/duels', { prompt: 'x', mode: 'custom', models: [TEST_MODELS[2].id, TEST_MODELS[3].id] });
+    const fine = await client.request('POST', '/api/v1/duels', {
+      prompt: 'x',
+      mode: 'custom',
+      models: [TEST_MODELS[2].id, TEST_MODELS[3].id],
+    });
     await client.stream(fine.json.id);
     await client.request('POST', `/api/v1/duels/${fine.json.id}/vote`, { choice: 'a' });
     const response = await fetch(`${harness.baseUrl}/metrics`);
@@ -70,7 +86,12 @@ describe.each(DIALECTS)('operations ($name)', (dialect) => {
 describe('an arena with no model available', () => {
   it('still starts, and the API says what to configure', async () => {
     const harness = await startTestArena(DIALECTS[0]!, {
-      catalogue: (baseUrl) => parseCatalogue(testCatalogueYaml(baseUrl).replaceAll('    provider:\n', '    provider:\n      api_key_env: MISSING_KEY\n'), 'models.yaml', {}),
+      catalogue: (baseUrl) =>
+        parseCatalogue(
+          testCatalogueYaml(baseUrl).replaceAll('    provider:\n', '    provider:\n      api_key_env: MISSING_KEY\n'),
+          'models.yaml',
+          {},
+        ),
     });
     try {
       expect((await harness.client.request('GET', '/healthz')).status).toBe(200);

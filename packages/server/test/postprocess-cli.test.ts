@@ -21,8 +21,15 @@ describe.each(DIALECTS)('agora postprocess ($name)', (dialect) => {
     folder = mkdtempSync(join(tmpdir(), 'agora-postprocess-'));
     writeFileSync(join(folder, 'models.yaml'), catalogueWithAnnotatorYaml(harness.fake.baseUrl));
     const location = harness.store.location;
-    environment = { DATABASE_URL: location.kind === 'sqlite' ? `sqlite:${location.path}` : location.url, AGORA_MODELS: join(folder, 'models.yaml') };
-    for (const prompt of ['Explique la photosynthèse simplement.', 'Mon IBAN est FR14 2004 1010 0505 0001 3M02 606, est-il valide ?', 'Ma voisine Josiane Morel est malade, que lui offrir ?']) {
+    environment = {
+      DATABASE_URL: location.kind === 'sqlite' ? `sqlite:${location.path}` : location.url,
+      AGORA_MODELS: join(folder, 'models.yaml'),
+    };
+    for (const prompt of [
+      'Explique la photosynthèse simplement.',
+      'Mon IBAN est FR14 2004 1010 0505 0001 3M02 606, est-il valide ?',
+      'Ma voisine Josiane Morel est malade, que lui offrir ?',
+    ]) {
       const created = await harness.client.request('POST', '/api/v1/duels', { prompt, mode: 'random' });
       await harness.client.stream(created.json.id);
       duelIds.push(created.json.id as string);
@@ -38,15 +45,29 @@ describe.each(DIALECTS)('agora postprocess ($name)', (dialect) => {
     expect(rulesOnly.stderr).toBe('');
     expect(rulesOnly.code).toBe(0);
     expect(JSON.parse(rulesOnly.stdout)).toMatchObject({ processed: 3, done: 3, flagged: 1, failed: 0, model: 'not_configured' });
-    expect(await harness.arena.store.annotations.find(duelIds[1]!)).toMatchObject({ containsPii: true, piiRuleKinds: ['iban'], modelStatus: 'not_configured' });
+    expect(await harness.arena.store.annotations.find(duelIds[1]!)).toMatchObject({
+      containsPii: true,
+      piiRuleKinds: ['iban'],
+      modelStatus: 'not_configured',
+    });
 
     const again = await runAgora(['postprocess', '--no-model'], '', environment);
     expect(JSON.parse(again.stdout)).toMatchObject({ processed: 0 });
 
     const withModel = await runAgora(['postprocess', '--model', ANNOTATOR.id], '', environment);
     expect(withModel.code).toBe(0);
-    expect(JSON.parse(withModel.stdout)).toMatchObject({ processed: 3, done: 3, flagged: 2, model: 'configured', store: { done: 3, model_done: 3 } });
-    expect(await harness.arena.store.annotations.find(duelIds[2]!)).toMatchObject({ containsPii: true, piiModelKinds: ['name', 'health'], categories: ['Health & Wellness & Medicine'] });
+    expect(JSON.parse(withModel.stdout)).toMatchObject({
+      processed: 3,
+      done: 3,
+      flagged: 2,
+      model: 'configured',
+      store: { done: 3, model_done: 3 },
+    });
+    expect(await harness.arena.store.annotations.find(duelIds[2]!)).toMatchObject({
+      containsPii: true,
+      piiModelKinds: ['name', 'health'],
+      categories: ['Health & Wellness & Medicine'],
+    });
   });
 
   it('names the flag when the model is not in the catalogue, and touches nothing', async () => {
@@ -72,10 +93,20 @@ describe('agora pii --llm', () => {
 
   it('adds the kinds the model finds to those of the rules, line by line', async () => {
     harness.fake.behave(ANNOTATOR.upstream, { tokensPerSecond: 0, text: annotatorAnswer });
-    const input = ['Victor Hugo a écrit Les Misérables.', 'Josiane Morel, ma voisine, a un diabète. Son mail : josiane.morel@free.fr', '', ''].join('\n');
+    const input = [
+      'Victor Hugo a écrit Les Misérables.',
+      'Josiane Morel, ma voisine, a un diabète. Son mail : josiane.morel@free.fr',
+      '',
+      '',
+    ].join('\n');
     const outcome = await runAgora(['pii', '--llm', ANNOTATOR.id], input, { AGORA_MODELS: join(folder, 'models.yaml') });
     expect(outcome).toMatchObject({ code: 0, stderr: '' });
-    expect(outcome.stdout.trimEnd().split('\n').map((line) => JSON.parse(line) as unknown)).toEqual([
+    expect(
+      outcome.stdout
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line) as unknown),
+    ).toEqual([
       { pii: false, kinds: [] },
       { pii: true, kinds: ['email', 'name', 'health'] },
       { pii: false, kinds: [] },
@@ -86,7 +117,9 @@ describe('agora pii --llm', () => {
 
   it('keeps the rules verdict and exits 1 when the model layer fails', async () => {
     harness.fake.behave(ANNOTATOR.upstream, { httpStatus: 500 });
-    const outcome = await runAgora(['pii', '--llm', ANNOTATOR.id], 'Appelle-moi au 06 12 34 56 78\n', { AGORA_MODELS: join(folder, 'models.yaml') });
+    const outcome = await runAgora(['pii', '--llm', ANNOTATOR.id], 'Appelle-moi au 06 12 34 56 78\n', {
+      AGORA_MODELS: join(folder, 'models.yaml'),
+    });
     expect(outcome.code).toBe(1);
     expect(JSON.parse(outcome.stdout)).toMatchObject({ pii: true, kinds: ['phone'], model_error: expect.stringMatching(/HTTP 500/) });
     expect(outcome.stderr).toMatch(/model layer failed on 1 line/);

@@ -9,7 +9,12 @@ describe.each(DIALECTS)('post-processing of finished duels ($name)', (dialect) =
   beforeAll(async () => {
     harness = await startTestArena(dialect, {
       catalogue: catalogueWithAnnotator,
-      environment: { AGORA_ANNOTATION_MODEL: ANNOTATOR.id, AGORA_POSTPROCESS_EVERY_S: '0.1', AGORA_POSTPROCESS_MAX_ATTEMPTS: '2', AGORA_POSTPROCESS_IDLE_S: '3600' },
+      environment: {
+        AGORA_ANNOTATION_MODEL: ANNOTATOR.id,
+        AGORA_POSTPROCESS_EVERY_S: '0.1',
+        AGORA_POSTPROCESS_MAX_ATTEMPTS: '2',
+        AGORA_POSTPROCESS_IDLE_S: '3600',
+      },
     });
   });
   afterAll(() => harness.close());
@@ -27,10 +32,17 @@ describe.each(DIALECTS)('post-processing of finished duels ($name)', (dialect) =
     expect(vote.status).toBe(200);
     return created.json.id as string;
   }
-  const annotationOf = (duelId: string) => until(() => harness.arena.store.annotations.find(duelId), (found) => found?.status === 'done' || found?.status === 'failed');
+  const annotationOf = (duelId: string) =>
+    until(
+      () => harness.arena.store.annotations.find(duelId),
+      (found) => found?.status === 'done' || found?.status === 'failed',
+    );
 
   it('annotates a voted duel: languages per message, topics from one structured call, nothing flagged', async () => {
-    const duelId = await playAndVote('Explique-moi la photosynthèse en quelques phrases simples, pour un enfant de dix ans.', 'La photosynthèse permet aux plantes de fabriquer leur nourriture avec la lumière du soleil, de l’eau et du gaz carbonique.');
+    const duelId = await playAndVote(
+      'Explique-moi la photosynthèse en quelques phrases simples, pour un enfant de dix ans.',
+      'La photosynthèse permet aux plantes de fabriquer leur nourriture avec la lumière du soleil, de l’eau et du gaz carbonique.',
+    );
     const annotation = (await annotationOf(duelId))!;
     expect(annotation).toMatchObject<Partial<ConversationAnnotation>>({
       status: 'done',
@@ -50,22 +62,42 @@ describe.each(DIALECTS)('post-processing of finished duels ($name)', (dialect) =
     // One structured call, with the JSON Schema as the response format, sent the conversation.
     const calls = harness.fake.requestsFor(ANNOTATOR.upstream);
     expect(calls).toHaveLength(1);
-    const body = calls[0]!.body as { response_format: { type: string; json_schema: { schema: { properties: Record<string, unknown> } } }; messages: { content: string }[] };
+    const body = calls[0]!.body as {
+      response_format: { type: string; json_schema: { schema: { properties: Record<string, unknown> } } };
+      messages: { content: string }[];
+    };
     expect(body.response_format.type).toBe('json_schema');
-    expect(Object.keys(body.response_format.json_schema.schema.properties)).toEqual(['categories', 'keywords', 'short_summary', 'personal_data']);
+    expect(Object.keys(body.response_format.json_schema.schema.properties)).toEqual([
+      'categories',
+      'keywords',
+      'short_summary',
+      'personal_data',
+    ]);
     expect(body.messages.at(-1)!.content).toContain('photosynthèse');
   });
 
   it('flags a conversation by the rules (an e-mail address in a prompt) and by the model (a named private person)', async () => {
-    const byRules = await playAndVote('Rédige un mail de relance pour mon dossier, je suis joignable à camille.perrin@orange.fr si besoin.');
-    const byModel = await playAndVote('Ma voisine Josiane Morel vient d’apprendre qu’elle a un diabète, comment puis-je l’aider au quotidien ?');
+    const byRules = await playAndVote(
+      'Rédige un mail de relance pour mon dossier, je suis joignable à camille.perrin@orange.fr si besoin.',
+    );
+    const byModel = await playAndVote(
+      'Ma voisine Josiane Morel vient d’apprendre qu’elle a un diabète, comment puis-je l’aider au quotidien ?',
+    );
     expect(await annotationOf(byRules)).toMatchObject({ status: 'done', containsPii: true, piiRuleKinds: ['email'], piiModelKinds: [] });
-    expect(await annotationOf(byModel)).toMatchObject({ status: 'done', containsPii: true, piiRuleKinds: [], piiModelKinds: ['name', 'health'] });
+    expect(await annotationOf(byModel)).toMatchObject({
+      status: 'done',
+      containsPii: true,
+      piiRuleKinds: [],
+      piiModelKinds: ['name', 'health'],
+    });
   });
 
   it('retries a failing model call with backoff, then marks the conversation failed (never exported)', async () => {
     harness.fake.defaultBehaviour = { tokensPerSecond: 0 };
-    const created = await harness.client.request('POST', '/api/v1/duels', { prompt: 'Quelle est la capitale du Portugal ?', mode: 'random' });
+    const created = await harness.client.request('POST', '/api/v1/duels', {
+      prompt: 'Quelle est la capitale du Portugal ?',
+      mode: 'random',
+    });
     await harness.client.stream(created.json.id);
     harness.fake.behave(ANNOTATOR.upstream, { httpStatus: 503 });
     await harness.client.request('POST', `/api/v1/duels/${created.json.id}/vote`, { choice: 'tie' });
@@ -77,10 +109,16 @@ describe.each(DIALECTS)('post-processing of finished duels ($name)', (dialect) =
 
   it('retries an answer that is not the JSON asked for, and succeeds on the next try', async () => {
     harness.fake.defaultBehaviour = { tokensPerSecond: 0 };
-    const created = await harness.client.request('POST', '/api/v1/duels', { prompt: 'Donne-moi une recette de soupe au potiron.', mode: 'random' });
+    const created = await harness.client.request('POST', '/api/v1/duels', {
+      prompt: 'Donne-moi une recette de soupe au potiron.',
+      mode: 'random',
+    });
     await harness.client.stream(created.json.id);
     let calls = 0;
-    harness.fake.behave(ANNOTATOR.upstream, { tokensPerSecond: 0, text: (prompt) => (++calls === 1 ? 'Sure! Here is the analysis: {categories: ' : annotatorAnswer(prompt)) });
+    harness.fake.behave(ANNOTATOR.upstream, {
+      tokensPerSecond: 0,
+      text: (prompt) => (++calls === 1 ? 'Sure! Here is the analysis: {categories: ' : annotatorAnswer(prompt)),
+    });
     await harness.client.request('POST', `/api/v1/duels/${created.json.id}/vote`, { choice: 'b' });
     const annotation = (await annotationOf(created.json.id))!;
     expect(annotation).toMatchObject({ status: 'done', attempts: 2, modelStatus: 'done', lastError: null });
@@ -107,15 +145,36 @@ describe.each(DIALECTS)('post-processing without a model ($name)', (dialect) => 
   afterAll(() => harness.close());
 
   it('screens with the rules alone, leaves topics visibly not configured, and annotates a conversation again when it grows', async () => {
-    const created = await harness.client.request('POST', '/api/v1/duels', { prompt: 'Write a haiku about the autumn rain in the mountains.', mode: 'custom', models: [TEST_MODELS[0].id, TEST_MODELS[2].id] });
+    const created = await harness.client.request('POST', '/api/v1/duels', {
+      prompt: 'Write a haiku about the autumn rain in the mountains.',
+      mode: 'custom',
+      models: [TEST_MODELS[0].id, TEST_MODELS[2].id],
+    });
     await harness.client.stream(created.json.id);
-    const first = await until(() => harness.arena.store.annotations.find(created.json.id), (found) => found?.status === 'done');
-    expect(first).toMatchObject({ status: 'done', modelStatus: 'not_configured', categories: null, keywords: null, shortSummary: null, containsPii: false, languages: ['en'], turnsAnnotated: 1 });
+    const first = await until(
+      () => harness.arena.store.annotations.find(created.json.id),
+      (found) => found?.status === 'done',
+    );
+    expect(first).toMatchObject({
+      status: 'done',
+      modelStatus: 'not_configured',
+      categories: null,
+      keywords: null,
+      shortSummary: null,
+      containsPii: false,
+      languages: ['en'],
+      turnsAnnotated: 1,
+    });
 
-    const followUp = await harness.client.request('POST', `/api/v1/duels/${created.json.id}/messages`, { prompt: 'Mon numéro est le 06 12 34 56 78, rappelle-moi demain.' });
+    const followUp = await harness.client.request('POST', `/api/v1/duels/${created.json.id}/messages`, {
+      prompt: 'Mon numéro est le 06 12 34 56 78, rappelle-moi demain.',
+    });
     expect(followUp.status).toBe(201);
     await harness.client.stream(created.json.id, { turn: 2 });
-    const second = await until(() => harness.arena.store.annotations.find(created.json.id), (found) => found?.turnsAnnotated === 2);
+    const second = await until(
+      () => harness.arena.store.annotations.find(created.json.id),
+      (found) => found?.turnsAnnotated === 2,
+    );
     expect(second).toMatchObject({ status: 'done', containsPii: true, piiRuleKinds: ['phone'] });
     expect(second!.messageLanguages).toHaveLength(2);
   });
@@ -154,11 +213,14 @@ describe.each(DIALECTS)('the post-processing queue ($name)', (dialect) => {
     const duelId = await finishedDuel('Où le Rhône prend-il sa source ?');
     const job = harness.arena.postprocessJob!;
     // Passes until the unvoted duel is annotated by the idle rule (idle at once here) and everything up to now is settled.
-    await until(async () => {
-      job.nudge();
-      await job.idle();
-      return harness.arena.store.annotations.find(duelId);
-    }, (found) => found?.status === 'done');
+    await until(
+      async () => {
+        job.nudge();
+        await job.idle();
+        return harness.arena.store.annotations.find(duelId);
+      },
+      (found) => found?.status === 'done',
+    );
     job.nudge();
     await job.idle();
     // A follow-up, then a vote stamped ten minutes ago, as an instance with a late clock would commit it.
@@ -167,7 +229,20 @@ describe.each(DIALECTS)('the post-processing queue ($name)', (dialect) => {
     await harness.client.stream(duelId, { turn: 2 });
     const duel = (await harness.arena.store.duels.findById(duelId))!;
     const stamp = new Date(Date.now() - 600_000).toISOString();
-    const vote = { duelId, choice: 'a', modelA: duel.modelA, modelB: duel.modelB, tagsA: [], tagsB: [], commentA: null, commentB: null, identityLeak: false, mode: duel.mode, locale: null, createdAt: stamp };
+    const vote = {
+      duelId,
+      choice: 'a',
+      modelA: duel.modelA,
+      modelB: duel.modelB,
+      tagsA: [],
+      tagsB: [],
+      commentA: null,
+      commentB: null,
+      identityLeak: false,
+      mode: duel.mode,
+      locale: null,
+      createdAt: stamp,
+    };
     await harness.arena.store.transaction(async (repositories) => {
       expect(await repositories.duels.closeWithVote(vote)).toBe(true);
       await repositories.annotations.enqueue([duelId], stamp);
@@ -187,15 +262,38 @@ describe.each(DIALECTS)('the post-processing queue ($name)', (dialect) => {
     const now = new Date().toISOString();
     const later = new Date(Date.now() + 3_600_000).toISOString();
     const annotation = (duelId: string, changes: Partial<ConversationAnnotation>): ConversationAnnotation => ({
-      duelId, status: 'done', attempts: 1, lastError: null, nextAttemptAt: null, turnsAnnotated: 1, languages: [], messageLanguages: [], piiRuleKinds: [], piiModelKinds: null,
-      containsPii: false, modelStatus: 'not_configured', modelId: null, categories: null, keywords: null, shortSummary: null, annotatedAt: now, updatedAt: now, ...changes,
+      duelId,
+      status: 'done',
+      attempts: 1,
+      lastError: null,
+      nextAttemptAt: null,
+      turnsAnnotated: 1,
+      languages: [],
+      messageLanguages: [],
+      piiRuleKinds: [],
+      piiModelKinds: null,
+      containsPii: false,
+      modelStatus: 'not_configured',
+      modelId: null,
+      categories: null,
+      keywords: null,
+      shortSummary: null,
+      annotatedAt: now,
+      updatedAt: now,
+      ...changes,
     });
-    const stored = [annotation(whole, {}), annotation(waiting, { status: 'pending', attempts: 1, nextAttemptAt: later, lastError: 'HTTP 503' }), annotation(failed, { status: 'failed', attempts: 3, lastError: 'HTTP 503' })];
+    const stored = [
+      annotation(whole, {}),
+      annotation(waiting, { status: 'pending', attempts: 1, nextAttemptAt: later, lastError: 'HTTP 503' }),
+      annotation(failed, { status: 'failed', attempts: 3, lastError: 'HTTP 503' }),
+    ];
     await harness.arena.store.annotations.saveMany(stored);
     await harness.arena.store.annotations.enqueue([whole, waiting, failed], now);
     for (const expected of stored) expect(await harness.arena.store.annotations.find(expected.duelId)).toEqual(expected);
     // Nothing is due: neither from the queue (a retry later) nor as idle duels changed since before them (annotated whole, failed).
-    expect(await harness.arena.store.annotations.listDue({ now, idleBefore: now, idleSince: before, modelConfigured: false, limit: 10 })).toEqual([]);
+    expect(
+      await harness.arena.store.annotations.listDue({ now, idleBefore: now, idleSince: before, modelConfigured: false, limit: 10 }),
+    ).toEqual([]);
   });
 
   it('keeps a conversation queued when it grew while a pass annotated it (a follow-up, then a failed turn)', async () => {
@@ -204,7 +302,12 @@ describe.each(DIALECTS)('the post-processing queue ($name)', (dialect) => {
     const duelId = await finishedDuel('Combien de lunes a Mars ?');
     const { store } = harness.arena;
     // A pass reads the one-turn conversation (idle)…
-    const [listed] = await store.annotations.listDue({ now: new Date().toISOString(), idleBefore: new Date().toISOString(), modelConfigured: false, limit: 10 });
+    const [listed] = await store.annotations.listDue({
+      now: new Date().toISOString(),
+      idleBefore: new Date().toISOString(),
+      modelConfigured: false,
+      limit: 10,
+    });
     expect(listed).toMatchObject({ duelId, turnCount: 1 });
     // …meanwhile the visitor follows up and the second turn fails: the failure queues the conversation…
     // (The upstream fails before the follow-up: its requests leave while the turn commits, so they
@@ -217,8 +320,24 @@ describe.each(DIALECTS)('the post-processing queue ($name)', (dialect) => {
     // …and the pass, storing what it made of one turn, leaves the queued row as it is.
     const now = new Date().toISOString();
     const oneTurn: ConversationAnnotation = {
-      duelId, status: 'done', attempts: 1, lastError: null, nextAttemptAt: null, turnsAnnotated: 1, languages: ['fr'], messageLanguages: [], piiRuleKinds: [], piiModelKinds: null,
-      containsPii: false, modelStatus: 'not_configured', modelId: null, categories: null, keywords: null, shortSummary: null, annotatedAt: now, updatedAt: now,
+      duelId,
+      status: 'done',
+      attempts: 1,
+      lastError: null,
+      nextAttemptAt: null,
+      turnsAnnotated: 1,
+      languages: ['fr'],
+      messageLanguages: [],
+      piiRuleKinds: [],
+      piiModelKinds: null,
+      containsPii: false,
+      modelStatus: 'not_configured',
+      modelId: null,
+      categories: null,
+      keywords: null,
+      shortSummary: null,
+      annotatedAt: now,
+      updatedAt: now,
     };
     await store.annotations.saveAnnotated([oneTurn]);
     expect(await store.annotations.find(duelId)).toMatchObject({ status: 'pending', turnsAnnotated: 0 });
@@ -234,15 +353,39 @@ describe.each(DIALECTS)('the post-processing queue ($name)', (dialect) => {
     // Screened without a model, then grown by a follow-up: due for the backfill and as an idle grown duel.
     const grown = await finishedDuel('Premier tour');
     const now = new Date().toISOString();
-    await harness.arena.store.annotations.saveMany([{
-      duelId: grown, status: 'done', attempts: 1, lastError: null, nextAttemptAt: null, turnsAnnotated: 1, languages: ['fr'], messageLanguages: [], piiRuleKinds: [], piiModelKinds: null,
-      containsPii: false, modelStatus: 'not_configured', modelId: null, categories: null, keywords: null, shortSummary: null, annotatedAt: now, updatedAt: now,
-    }]);
+    await harness.arena.store.annotations.saveMany([
+      {
+        duelId: grown,
+        status: 'done',
+        attempts: 1,
+        lastError: null,
+        nextAttemptAt: null,
+        turnsAnnotated: 1,
+        languages: ['fr'],
+        messageLanguages: [],
+        piiRuleKinds: [],
+        piiModelKinds: null,
+        containsPii: false,
+        modelStatus: 'not_configured',
+        modelId: null,
+        categories: null,
+        keywords: null,
+        shortSummary: null,
+        annotatedAt: now,
+        updatedAt: now,
+      },
+    ]);
     expect((await harness.client.request('POST', `/api/v1/duels/${grown}/messages`, { prompt: 'Deuxième tour' })).status).toBe(201);
     await harness.client.stream(grown, { turn: 2 });
     const fresh = await finishedDuel('Une autre conversation');
     const later = new Date(Date.now() + 1000).toISOString();
-    const page = await harness.arena.store.annotations.listDue({ now: later, idleBefore: later, idleSince: since, modelConfigured: true, limit: 2 });
+    const page = await harness.arena.store.annotations.listDue({
+      now: later,
+      idleBefore: later,
+      idleSince: since,
+      modelConfigured: true,
+      limit: 2,
+    });
     expect(page.map((conversation) => conversation.duelId)).toEqual([grown, fresh]);
     expect(page[0]!.turnCount).toBe(2);
   });

@@ -37,7 +37,8 @@ describe.each(DIALECTS)('what the open datasets leave out ($name)', (dialect) =>
   /** A marker in each duel's prompt, found in exports only if the duel is. */
   const prompts = {
     clean: 'Explique la photosynthèse [marker-clean-7f3a] à un enfant.',
-    includedFalsePositive: 'Victor Hugo est né le 26 février 1802 [marker-fp-91c2] ; écris sa biographie à partir du 1er janvier 1990, né le 12/03/1985 ?',
+    includedFalsePositive:
+      'Victor Hugo est né le 26 février 1802 [marker-fp-91c2] ; écris sa biographie à partir du 1er janvier 1990, né le 12/03/1985 ?',
     byRules: 'Mon adresse est amelie.rousseau@wanadoo.fr [marker-rules-2b8e], réponds-moi.',
     byModel: 'Ma voisine Josiane Morel [marker-model-c41d] a un cancer, comment la soutenir ?',
     reportedExcluded: 'Raconte la journée de mon fils [marker-reported-x-55e0] à l’école.',
@@ -50,37 +51,70 @@ describe.each(DIALECTS)('what the open datasets leave out ($name)', (dialect) =>
   beforeAll(async () => {
     harness = await startTestArena(dialect, {
       catalogue: catalogueWithAnnotator,
-      environment: { AGORA_ADMIN_TOKEN: TOKEN, AGORA_ANNOTATION_MODEL: ANNOTATOR.id, AGORA_POSTPROCESS_EVERY_S: '0.05', AGORA_POSTPROCESS_MAX_ATTEMPTS: '2', AGORA_POSTPROCESS_IDLE_S: '3600' },
+      environment: {
+        AGORA_ADMIN_TOKEN: TOKEN,
+        AGORA_ANNOTATION_MODEL: ANNOTATOR.id,
+        AGORA_POSTPROCESS_EVERY_S: '0.05',
+        AGORA_POSTPROCESS_MAX_ATTEMPTS: '2',
+        AGORA_POSTPROCESS_IDLE_S: '3600',
+      },
     });
-    harness.fake.defaultBehaviour = { tokensPerSecond: 0, text: 'Voici une réponse simple et complète, écrite en français pour tout le monde.' };
+    harness.fake.defaultBehaviour = {
+      tokensPerSecond: 0,
+      text: 'Voici une réponse simple et complète, écrite en français pour tout le monde.',
+    };
     // The model layer flags the named private person, and cannot answer for the "ÉCHEC" conversation.
-    harness.fake.behave(ANNOTATOR.upstream, { tokensPerSecond: 0, text: (message) => (message.includes('ÉCHEC-ANNOTATION') ? 'désolé, pas de JSON' : annotatorAnswer(message)) });
+    harness.fake.behave(ANNOTATOR.upstream, {
+      tokensPerSecond: 0,
+      text: (message) => (message.includes('ÉCHEC-ANNOTATION') ? 'désolé, pas de JSON' : annotatorAnswer(message)),
+    });
     for (const [key, prompt] of Object.entries(prompts) as [keyof typeof prompts, string][]) {
       const created = await harness.client.request('POST', '/api/v1/duels', { prompt, mode: 'random' });
       expect(created.status).toBe(201);
       await harness.client.stream(created.json.id);
       ids[key] = created.json.id as string;
       if (key === 'neverScreened') continue;
-      expect((await harness.client.request('POST', `/api/v1/duels/${ids[key]}/reactions`, { side: 'b', turn: 1, value: 'dislike', tags: ['superficial'], comment: `reaction ${key}` })).status).toBe(200);
-      expect((await harness.client.request('POST', `/api/v1/duels/${ids[key]}/vote`, { choice: 'a', comments: { a: `vote ${key}` } })).status).toBe(200);
+      expect(
+        (
+          await harness.client.request('POST', `/api/v1/duels/${ids[key]}/reactions`, {
+            side: 'b',
+            turn: 1,
+            value: 'dislike',
+            tags: ['superficial'],
+            comment: `reaction ${key}`,
+          })
+        ).status,
+      ).toBe(200);
+      expect(
+        (await harness.client.request('POST', `/api/v1/duels/${ids[key]}/vote`, { choice: 'a', comments: { a: `vote ${key}` } })).status,
+      ).toBe(200);
     }
     for (const key of ['reportedExcluded', 'reportedPending'] as const) {
-      expect((await harness.client.request('POST', `/api/v1/duels/${ids[key]}/report`, { reason: 'données personnelles' })).status).toBe(202);
+      expect((await harness.client.request('POST', `/api/v1/duels/${ids[key]}/report`, { reason: 'données personnelles' })).status).toBe(
+        202,
+      );
     }
     for (const key of Object.keys(prompts) as (keyof typeof prompts)[]) {
       if (key === 'neverScreened') continue;
       const expected = key === 'screeningFailed' ? 'failed' : 'done';
-      await until(() => harness.arena.store.annotations.find(ids[key]), (found) => found?.status === expected);
+      await until(
+        () => harness.arena.store.annotations.find(ids[key]),
+        (found) => found?.status === expected,
+      );
     }
     const admin = { authorization: `Bearer ${TOKEN}` };
-    const decide = (id: string, decision: string) => harness.client.request('PUT', `/api/v1/admin/review/${id}`, { decision, reviewer: 'test-reviewer' }, admin);
+    const decide = (id: string, decision: string) =>
+      harness.client.request('PUT', `/api/v1/admin/review/${id}`, { decision, reviewer: 'test-reviewer' }, admin);
     expect((await decide(ids.includedFalsePositive, 'include')).status).toBe(200);
     expect((await decide(ids.reportedExcluded, 'exclude')).status).toBe(200);
 
     folder = mkdtempSync(join(tmpdir(), 'agora-privacy-'));
     writeFileSync(join(folder, 'models.yaml'), catalogueWithAnnotatorYaml(harness.fake.baseUrl));
     const location = harness.store.location;
-    environment = { DATABASE_URL: location.kind === 'sqlite' ? `sqlite:${location.path}` : location.url, AGORA_MODELS: join(folder, 'models.yaml') };
+    environment = {
+      DATABASE_URL: location.kind === 'sqlite' ? `sqlite:${location.path}` : location.url,
+      AGORA_MODELS: join(folder, 'models.yaml'),
+    };
   });
   afterAll(async () => {
     await harness.close();
@@ -88,7 +122,10 @@ describe.each(DIALECTS)('what the open datasets leave out ($name)', (dialect) =>
   });
 
   it('the screening saw what it should: the false positive and the model flag are where expected', async () => {
-    expect(await harness.arena.store.annotations.find(ids.includedFalsePositive)).toMatchObject({ containsPii: true, piiRuleKinds: ['birth_date'] });
+    expect(await harness.arena.store.annotations.find(ids.includedFalsePositive)).toMatchObject({
+      containsPii: true,
+      piiRuleKinds: ['birth_date'],
+    });
     expect(await harness.arena.store.annotations.find(ids.byRules)).toMatchObject({ containsPii: true, piiRuleKinds: ['email'] });
     expect(await harness.arena.store.annotations.find(ids.byModel)).toMatchObject({ containsPii: true, piiModelKinds: ['name', 'health'] });
     expect(await harness.arena.store.annotations.find(ids.clean)).toMatchObject({ containsPii: false });
@@ -104,18 +141,31 @@ describe.each(DIALECTS)('what the open datasets leave out ($name)', (dialect) =>
     const conversations = jsonl(join(out, 'conversations', 'train.jsonl'));
     const opening = (row: Record<string, unknown>) => String(row.opening_msg);
     expect(conversations.map(opening).sort()).toEqual([prompts.clean, prompts.includedFalsePositive].sort());
-    expect(jsonl(join(out, 'votes', 'train.jsonl')).map(opening).sort()).toEqual([prompts.clean, prompts.includedFalsePositive].sort());
-    expect(jsonl(join(out, 'reactions', 'train.jsonl')).map((row) => row.comment).sort()).toEqual(['reaction clean', 'reaction includedFalsePositive']);
+    expect(
+      jsonl(join(out, 'votes', 'train.jsonl'))
+        .map(opening)
+        .sort(),
+    ).toEqual([prompts.clean, prompts.includedFalsePositive].sort());
+    expect(
+      jsonl(join(out, 'reactions', 'train.jsonl'))
+        .map((row) => row.comment)
+        .sort(),
+    ).toEqual(['reaction clean', 'reaction includedFalsePositive']);
     expect(jsonl(join(out, 'dpo', 'train.jsonl'))).toHaveLength(2);
     expect(jsonl(join(out, 'kto', 'train.jsonl')).length).toBeGreaterThan(0);
 
     // Every byte of every file, Parquet and card included.
-    const everything = filesUnder(out).map((path) => readFileSync(path).toString('latin1') + readFileSync(path, 'utf8')).join('\n');
+    const everything = filesUnder(out)
+      .map((path) => readFileSync(path).toString('latin1') + readFileSync(path, 'utf8'))
+      .join('\n');
     for (const [key, prompt] of Object.entries(prompts)) {
       const marker = /\[(marker-[^\]]+)\]/.exec(prompt)![1]!;
       expect({ key, present: everything.includes(marker) }).toEqual({ key, present: key === 'clean' || key === 'includedFalsePositive' });
       if (key !== 'clean' && key !== 'includedFalsePositive') {
-        expect({ key, present: everything.includes(`vote ${key}`) || everything.includes(`reaction ${key}`) }).toEqual({ key, present: false });
+        expect({ key, present: everything.includes(`vote ${key}`) || everything.includes(`reaction ${key}`) }).toEqual({
+          key,
+          present: false,
+        });
       }
     }
     const cookie = (harness.client as unknown as { cookie: string }).cookie.split('=')[1]!;

@@ -27,13 +27,32 @@ async function collect(client: ModelClient): Promise<ModelStreamPart[]> {
 }
 
 describe.each([
-  ['direct client', (replayed: typeof globalThis.fetch) => new OpenAiCompatibleModelClient({ baseUrl: 'http://recorded.invalid/api/v1', model: 'deepseek/deepseek-r1-0528', fetch: replayed })],
-  ['AI SDK client', (replayed: typeof globalThis.fetch) => new AiSdkModelClient({ type: 'openai-compatible', baseUrl: 'http://recorded.invalid/api/v1', model: 'deepseek/deepseek-r1-0528', fetch: replayed })],
+  [
+    'direct client',
+    (replayed: typeof globalThis.fetch) =>
+      new OpenAiCompatibleModelClient({ baseUrl: 'http://recorded.invalid/api/v1', model: 'deepseek/deepseek-r1-0528', fetch: replayed }),
+  ],
+  [
+    'AI SDK client',
+    (replayed: typeof globalThis.fetch) =>
+      new AiSdkModelClient({
+        type: 'openai-compatible',
+        baseUrl: 'http://recorded.invalid/api/v1',
+        model: 'deepseek/deepseek-r1-0528',
+        fetch: replayed,
+      }),
+  ],
 ] as const)('a recorded OpenRouter stream through the %s', (_name, create) => {
   it('keeps comments out, separates reasoning from text and reads the usage sent after the finish', async () => {
     const parts = await collect(create(replay('openrouter/reasoning-with-usage.chunks.txt')));
-    const text = parts.filter((part) => part.type === 'text-delta').map((part) => (part as { delta: string }).delta).join('');
-    const reasoning = parts.filter((part) => part.type === 'reasoning-delta').map((part) => (part as { delta: string }).delta).join('');
+    const text = parts
+      .filter((part) => part.type === 'text-delta')
+      .map((part) => (part as { delta: string }).delta)
+      .join('');
+    const reasoning = parts
+      .filter((part) => part.type === 'reasoning-delta')
+      .map((part) => (part as { delta: string }).delta)
+      .join('');
     expect(text).toBe('Bonjour !');
     expect(reasoning).toBe('Le client dit bonjour.');
     expect(parts.at(-1)).toMatchObject({ type: 'finish', finishReason: 'stop', usage: { outputTokens: 14 } });

@@ -11,17 +11,29 @@ describe.each(DIALECTS)('the review admin API ($name)', (dialect) => {
   const ids: Record<'clean' | 'flagged' | 'reported', string> = { clean: '', flagged: '', reported: '' };
 
   beforeAll(async () => {
-    harness = await startTestArena(dialect, { environment: { AGORA_ADMIN_TOKEN: TOKEN, AGORA_POSTPROCESS_EVERY_S: '0.1', AGORA_POSTPROCESS_IDLE_S: '0' } });
+    harness = await startTestArena(dialect, {
+      environment: { AGORA_ADMIN_TOKEN: TOKEN, AGORA_POSTPROCESS_EVERY_S: '0.1', AGORA_POSTPROCESS_IDLE_S: '0' },
+    });
     harness.fake.defaultBehaviour = { tokensPerSecond: 0 };
-    const prompts = { clean: 'Quels sont les bienfaits de la marche ?', flagged: 'Écris-moi à marc.lefevre@laposte.net pour le devis.', reported: 'Raconte une histoire sur mon fils qui est à l’hôpital.' };
+    const prompts = {
+      clean: 'Quels sont les bienfaits de la marche ?',
+      flagged: 'Écris-moi à marc.lefevre@laposte.net pour le devis.',
+      reported: 'Raconte une histoire sur mon fils qui est à l’hôpital.',
+    };
     for (const [key, prompt] of Object.entries(prompts) as [keyof typeof ids, string][]) {
       const created = await harness.client.request('POST', '/api/v1/duels', { prompt, mode: 'random' });
       await harness.client.stream(created.json.id);
       await harness.client.request('POST', `/api/v1/duels/${created.json.id}/vote`, { choice: 'a' });
       ids[key] = created.json.id as string;
     }
-    expect((await harness.client.request('POST', `/api/v1/duels/${ids.reported}/report`, { reason: 'il y a des infos sur mon enfant' })).status).toBe(202);
-    for (const id of Object.values(ids)) await until(() => harness.arena.store.annotations.find(id), (found) => found?.status === 'done');
+    expect(
+      (await harness.client.request('POST', `/api/v1/duels/${ids.reported}/report`, { reason: 'il y a des infos sur mon enfant' })).status,
+    ).toBe(202);
+    for (const id of Object.values(ids))
+      await until(
+        () => harness.arena.store.annotations.find(id),
+        (found) => found?.status === 'done',
+      );
   });
   afterAll(() => harness.close());
 
@@ -32,14 +44,26 @@ describe.each(DIALECTS)('the review admin API ($name)', (dialect) => {
     const anonymous = await harness.client.request('GET', '/api/v1/admin/review');
     expect(anonymous.status).toBe(401);
     expect(anonymous.json.error.code).toBe('unauthorized');
-    expect((await harness.client.request('PUT', `/api/v1/admin/review/${ids.flagged}`, { decision: 'include', reviewer: 'x' })).status).toBe(401);
+    expect(
+      (await harness.client.request('PUT', `/api/v1/admin/review/${ids.flagged}`, { decision: 'include', reviewer: 'x' })).status,
+    ).toBe(401);
   });
 
   it('lists flagged and reported conversations, newest first, with why they are there, and pages through them', async () => {
     const pending = (await get('/review')).json as ReviewQueueBody;
     expect(pending.items.map((item) => item.duel_id)).toEqual([ids.reported, ids.flagged]);
-    expect(pending.items[1]).toMatchObject({ screening: 'done', flagged_by: { rules: ['email'], model: [] }, reports: [], decision: null, source: 'arena' });
-    expect(pending.items[0]).toMatchObject({ flagged_by: { rules: [], model: [] }, reports: [{ reason: 'il y a des infos sur mon enfant' }], opening: 'Raconte une histoire sur mon fils qui est à l’hôpital.' });
+    expect(pending.items[1]).toMatchObject({
+      screening: 'done',
+      flagged_by: { rules: ['email'], model: [] },
+      reports: [],
+      decision: null,
+      source: 'arena',
+    });
+    expect(pending.items[0]).toMatchObject({
+      flagged_by: { rules: [], model: [] },
+      reports: [{ reason: 'il y a des infos sur mon enfant' }],
+      opening: 'Raconte une histoire sur mon fils qui est à l’hôpital.',
+    });
     expect(((await get('/review?queue=flagged')).json as ReviewQueueBody).items.map((item) => item.duel_id)).toEqual([ids.flagged]);
     expect(((await get('/review?queue=reported')).json as ReviewQueueBody).items.map((item) => item.duel_id)).toEqual([ids.reported]);
 
@@ -51,15 +75,25 @@ describe.each(DIALECTS)('the review admin API ($name)', (dialect) => {
   });
 
   it('records decisions with an append-only audit log, and decided conversations leave the pending queue', async () => {
-    const included = await decide(ids.flagged, { decision: 'include', reviewer: 'alice', reason: 'the address is a business contact in a public quote' });
+    const included = await decide(ids.flagged, {
+      decision: 'include',
+      reviewer: 'alice',
+      reason: 'the address is a business contact in a public quote',
+    });
     expect(included.status).toBe(200);
-    expect(included.json).toMatchObject({ decision: { decision: 'include', reviewer: 'alice' }, audit: { duel_id: ids.flagged, decision: 'include', previous_decision: null } });
+    expect(included.json).toMatchObject({
+      decision: { decision: 'include', reviewer: 'alice' },
+      audit: { duel_id: ids.flagged, decision: 'include', previous_decision: null },
+    });
     expect((await decide(ids.reported, { decision: 'exclude', reviewer: 'bob' })).status).toBe(200);
     const changed = await decide(ids.reported, { decision: 'include', reviewer: 'carol', reason: 'fiction, no real child' });
     expect(changed.json.audit).toMatchObject({ decision: 'include', previous_decision: 'exclude', reviewer: 'carol' });
 
     expect(((await get('/review')).json as ReviewQueueBody).items).toEqual([]);
-    expect(((await get('/review?queue=included')).json as ReviewQueueBody).items.map((item) => item.duel_id)).toEqual([ids.reported, ids.flagged]);
+    expect(((await get('/review?queue=included')).json as ReviewQueueBody).items.map((item) => item.duel_id)).toEqual([
+      ids.reported,
+      ids.flagged,
+    ]);
     expect(((await get('/review?queue=excluded')).json as ReviewQueueBody).items).toEqual([]);
 
     const log = (await get('/review-log')).json as { entries: { reviewer: string }[] };
@@ -72,7 +106,13 @@ describe.each(DIALECTS)('the review admin API ($name)', (dialect) => {
     const body = (await get(`/review/${ids.reported}`)).json as ReviewConversationBody;
     const duel = (await harness.arena.store.duels.findById(ids.reported))!;
     expect(body.turns).toHaveLength(1);
-    expect(body.turns[0]).toMatchObject({ turn: 1, status: 'complete', prompt: 'Raconte une histoire sur mon fils qui est à l’hôpital.', a: { model: duel.modelA }, b: { model: duel.modelB } });
+    expect(body.turns[0]).toMatchObject({
+      turn: 1,
+      status: 'complete',
+      prompt: 'Raconte une histoire sur mon fils qui est à l’hôpital.',
+      a: { model: duel.modelA },
+      b: { model: duel.modelB },
+    });
     expect(body.turns[0]!.a!.text.length).toBeGreaterThan(0);
     expect(body.annotation).toMatchObject({ languages: ['fr'], model_status: 'not_configured', categories: null });
     expect(body.decision).toMatchObject({ decision: 'include', reviewer: 'carol' });
@@ -88,7 +128,12 @@ describe.each(DIALECTS)('the review admin API ($name)', (dialect) => {
       ['no reviewer', () => decide(ids.clean, { decision: 'exclude' }), 400, 'invalid_request'],
       ['blank reviewer', () => decide(ids.clean, { decision: 'exclude', reviewer: '   ' }), 400, 'invalid_request'],
       ['unknown field', () => decide(ids.clean, { decision: 'exclude', reviewer: 'alice', note: 'x' }), 400, 'invalid_request'],
-      ['invalid JSON', () => harness.client.request('PUT', `/api/v1/admin/review/${ids.clean}`, '{"decision":', admin), 400, 'invalid_json'],
+      [
+        'invalid JSON',
+        () => harness.client.request('PUT', `/api/v1/admin/review/${ids.clean}`, '{"decision":', admin),
+        400,
+        'invalid_json',
+      ],
       ['unknown queue', () => get('/review?queue=everything'), 400, 'invalid_request'],
       ['forged cursor', () => get('/review?cursor=bm90LWEtY3Vyc29y'), 400, 'invalid_request'],
       ['unknown duel detail', () => get('/review/no-such-duel'), 404, 'duel_not_found'],

@@ -31,7 +31,11 @@ describe.each(DIALECTS)('stream writes ($name)', (dialect) => {
     harness = await startTestArena(dialect);
     // 200 tokens/s per side: several deltas of each side arrive in one flush interval.
     expect(DELTA_FLUSH_INTERVAL_MS).toBeGreaterThanOrEqual(10);
-    harness.fake.defaultBehaviour = { firstTokenDelayMs: 150, tokensPerSecond: 200, text: Array.from({ length: 80 }, (_, index) => `m${index}`).join(' ') };
+    harness.fake.defaultBehaviour = {
+      firstTokenDelayMs: 150,
+      tokensPerSecond: 200,
+      text: Array.from({ length: 80 }, (_, index) => `m${index}`).join(' '),
+    };
     const created = await harness.client.request('POST', '/api/v1/duels', { prompt: 'beaucoup de mots' });
     const chunks = await readChunks(harness.baseUrl, created.json.id);
 

@@ -10,11 +10,32 @@ import type { TestDialect, TestStore } from './test-db';
 
 /** The test catalogue: distinctive names so that blindness checks cannot miss a leak. */
 export const TEST_MODELS = [
-  { id: 'zephyrine-405b', name: 'Zephyrine Ultra', organisation: 'Quorvex Labs', params: 405, reasoning: false, upstream: 'quorvex/zephyrine-ultra' },
-  { id: 'brontal-120b', name: 'Brontal Max', organisation: 'Helmquist AI', params: 120, reasoning: false, upstream: 'helmquist/brontal-max' },
+  {
+    id: 'zephyrine-405b',
+    name: 'Zephyrine Ultra',
+    organisation: 'Quorvex Labs',
+    params: 405,
+    reasoning: false,
+    upstream: 'quorvex/zephyrine-ultra',
+  },
+  {
+    id: 'brontal-120b',
+    name: 'Brontal Max',
+    organisation: 'Helmquist AI',
+    params: 120,
+    reasoning: false,
+    upstream: 'helmquist/brontal-max',
+  },
   { id: 'miravel-24b', name: 'Miravel Swift', organisation: 'Tarvonia', params: 24, reasoning: false, upstream: 'tarvonia/miravel-swift' },
   { id: 'kestrix-8b', name: 'Kestrix Nano', organisation: 'Quorvex Labs', params: 8, reasoning: false, upstream: 'quorvex/kestrix-nano' },
-  { id: 'sollary-32b', name: 'Sollary Think', organisation: 'Pellucid Systems', params: 32, reasoning: true, upstream: 'pellucid/sollary-think' },
+  {
+    id: 'sollary-32b',
+    name: 'Sollary Think',
+    organisation: 'Pellucid Systems',
+    params: 32,
+    reasoning: true,
+    upstream: 'pellucid/sollary-think',
+  },
   { id: 'ombrel-70b', name: 'Ombrel Reason', organisation: 'Drovantic', params: 70, reasoning: true, upstream: 'drovantic/ombrel-reason' },
 ] as const;
 
@@ -63,7 +84,11 @@ export async function startTestArena(dialect: TestDialect, options: TestArenaOpt
   const environment = { DATABASE_URL: databaseUrl, PORT: '0', AGORA_LOG_LEVEL: 'silent', AGORA_REPLAY_TTL_S: '60', ...options.environment };
   const config = loadConfig(environment);
   const catalogue = options.catalogue?.(fake.baseUrl) ?? parseCatalogue(testCatalogueYaml(fake.baseUrl), 'test-models.yaml', environment);
-  const arena = await createArena(config, environment, { catalogue, logger: options.logger ?? pino({ level: 'silent' }), runtime: options.runtime });
+  const arena = await createArena(config, environment, {
+    catalogue,
+    logger: options.logger ?? pino({ level: 'silent' }),
+    runtime: options.runtime,
+  });
   const server: ServerType = await listen(arena, config);
   const address = server.address();
   const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
@@ -99,15 +124,28 @@ export class ArenaClient {
 
   constructor(readonly baseUrl: string) {}
 
-  async request(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; json: any; headers: Headers }> {
+  async request(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<{ status: number; json: any; headers: Headers }> {
     const response = await fetch(`${this.baseUrl}${path}`, {
       method,
-      headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...(this.cookie ? { cookie: this.cookie } : {}), ...headers },
+      headers: {
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...(this.cookie ? { cookie: this.cookie } : {}),
+        ...headers,
+      },
       body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
     });
     this.keepCookie(response);
     const text = await response.text();
-    this.received.push({ status: response.status, headers: [...response.headers].map(([name, value]) => `${name}: ${value}`).join('\n'), body: text });
+    this.received.push({
+      status: response.status,
+      headers: [...response.headers].map(([name, value]) => `${name}: ${value}`).join('\n'),
+      body: text,
+    });
     return { status: response.status, json: text ? JSON.parse(text) : undefined, headers: response.headers };
   }
 
@@ -115,7 +153,10 @@ export class ArenaClient {
   async stream(duelId: string, options: { turn?: number; lastEventId?: string; stopAfter?: number } = {}): Promise<ReceivedFrame[]> {
     const controller = new AbortController();
     const response = await fetch(`${this.baseUrl}/api/v1/duels/${duelId}/stream${options.turn ? `?turn=${options.turn}` : ''}`, {
-      headers: { ...(options.lastEventId ? { 'last-event-id': options.lastEventId } : {}), ...(this.cookie ? { cookie: this.cookie } : {}) },
+      headers: {
+        ...(options.lastEventId ? { 'last-event-id': options.lastEventId } : {}),
+        ...(this.cookie ? { cookie: this.cookie } : {}),
+      },
       signal: controller.signal,
     });
     this.keepCookie(response);
@@ -131,7 +172,11 @@ export class ArenaClient {
       }
     }
     const body = await recorded.catch(() => '(aborted)');
-    this.received.push({ status: response.status, headers: [...response.headers].map(([name, value]) => `${name}: ${value}`).join('\n'), body });
+    this.received.push({
+      status: response.status,
+      headers: [...response.headers].map(([name, value]) => `${name}: ${value}`).join('\n'),
+      body,
+    });
     return frames;
   }
 

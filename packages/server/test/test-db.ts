@@ -20,7 +20,10 @@ const sqlite: TestDialect = {
   name: 'sqlite',
   create: async () => {
     const folder = mkdtempSync(join(tmpdir(), 'agora-test-'));
-    return { location: { kind: 'sqlite', path: join(folder, 'agora.db') }, drop: async () => rmSync(folder, { recursive: true, force: true }) };
+    return {
+      location: { kind: 'sqlite', path: join(folder, 'agora.db') },
+      drop: async () => rmSync(folder, { recursive: true, force: true }),
+    };
   },
 };
 
@@ -72,7 +75,10 @@ export async function countRows(location: StoreLocation): Promise<Record<string,
   try {
     const counts: Record<string, number> = {};
     for (const table of ['duels', 'turns', 'turn_sides', 'upstream_errors', 'reactions', 'votes', 'reports'] as const) {
-      const row = await db.selectFrom(table).select((eb) => eb.fn.countAll<string | number>().as('count')).executeTakeFirstOrThrow();
+      const row = await db
+        .selectFrom(table)
+        .select((eb) => eb.fn.countAll<string | number>().as('count'))
+        .executeTakeFirstOrThrow();
       counts[table] = Number(row.count);
     }
     return counts;

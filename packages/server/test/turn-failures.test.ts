@@ -67,7 +67,10 @@ describe.each(matrix)('a failing side fails the whole turn ($name)', ({ dialect,
   let harness: TestArena;
   let coin = 0;
   beforeAll(async () => {
-    harness = await startTestArena(dialect, { catalogue: (baseUrl) => catalogue(baseUrl, providerClient), runtime: { ...systemRuntime, random: () => coin } });
+    harness = await startTestArena(dialect, {
+      catalogue: (baseUrl) => catalogue(baseUrl, providerClient),
+      runtime: { ...systemRuntime, random: () => coin },
+    });
   });
   afterAll(() => harness.close());
 
@@ -95,7 +98,11 @@ describe.each(matrix)('a failing side fails the whole turn ($name)', ({ dialect,
 
       const vote = await client.request('POST', `/api/v1/duels/${id}/vote`, { choice: failingSide === 'a' ? 'b' : 'a' });
       expect(vote).toMatchObject({ status: 409, json: { error: { code: 'duel_failed' } } });
-      const reaction = await client.request('POST', `/api/v1/duels/${id}/reactions`, { side: failingSide === 'a' ? 'b' : 'a', turn: 1, value: 'like' });
+      const reaction = await client.request('POST', `/api/v1/duels/${id}/reactions`, {
+        side: failingSide === 'a' ? 'b' : 'a',
+        turn: 1,
+        value: 'like',
+      });
       expect(reaction).toMatchObject({ status: 409, json: { error: { code: 'duel_failed' } } });
       const followUp = await client.request('POST', `/api/v1/duels/${id}/messages`, { prompt: 'encore' });
       expect(followUp).toMatchObject({ status: 409, json: { error: { code: 'duel_failed' } } });
@@ -109,7 +116,9 @@ describe.each(matrix)('a failing side fails the whole turn ($name)', ({ dialect,
       expect(sides.some((side) => side.status === 'complete')).toBe(false);
       const errors = await arena.store.duels.listUpstreamErrors(id);
       expect(errors).toHaveLength(attempts);
-      expect(errors.every((error) => error.modelId === model && error.kind === kind && !error.replaced && error.side === failingSide)).toBe(true);
+      expect(errors.every((error) => error.modelId === model && error.kind === kind && !error.replaced && error.side === failingSide)).toBe(
+        true,
+      );
       expect(await arena.store.feedback.findVote(id)).toBeUndefined();
       // What the visitor saw of the healthy side equals what was stored: nothing is lost, nothing is shown as complete.
       expect(sides.find((side) => side.side !== failingSide)!.text).toBe(streamedText(frames)[failingSide === 'a' ? 'b' : 'a']);
@@ -145,7 +154,11 @@ describe.each(matrix)('a failing side fails the whole turn ($name)', ({ dialect,
       throw new Error('disk I/O error');
     };
     try {
-      const created = await client.request('POST', '/api/v1/duels', { prompt: 'jamais enregistré', mode: 'custom', models: ['healthy', 'spare'] });
+      const created = await client.request('POST', '/api/v1/duels', {
+        prompt: 'jamais enregistré',
+        mode: 'custom',
+        models: ['healthy', 'spare'],
+      });
       expect(created).toMatchObject({ status: 500, json: { error: { code: 'internal_error' } } });
     } finally {
       store.transaction = transaction;
@@ -160,35 +173,36 @@ describe.each(matrix)('a failing side fails the whole turn ($name)', ({ dialect,
   });
 
   // Node's own HTTP client only: the AI SDK adapter calls through fetch, which hands requests over differently.
-  if (providerClient === 'direct') it('writes both upstream requests before the new duel begins its transaction, so that its commit never holds them back', async () => {
-    const { fake, client, arena } = harness;
-    fake.reset();
-    fake.behave('up-healthy', slowAnswer);
-    fake.behave('up-spare', slowAnswer);
-    const events: string[] = [];
-    // Published by Node's HTTP client once a request has been written to its connection.
-    const onRequestWritten = (message: unknown) => {
-      if ((message as { request: ClientRequest }).request.path.endsWith('/chat/completions')) events.push('upstream request written');
-    };
-    subscribe('http.client.request.start', onRequestWritten);
-    const { store } = arena;
-    const transaction = store.transaction;
-    store.transaction = (work) =>
-      transaction((repositories) => {
-        events.push('transaction');
-        return work(repositories);
-      });
-    let created;
-    try {
-      created = await client.request('POST', '/api/v1/duels', { prompt: 'vite', mode: 'custom', models: ['healthy', 'spare'] });
-    } finally {
-      store.transaction = transaction;
-      unsubscribe('http.client.request.start', onRequestWritten);
-    }
-    expect(created.status).toBe(201);
-    expect(events.slice(0, 3)).toEqual(['upstream request written', 'upstream request written', 'transaction']);
-    await client.stream(created.json.id);
-  });
+  if (providerClient === 'direct')
+    it('writes both upstream requests before the new duel begins its transaction, so that its commit never holds them back', async () => {
+      const { fake, client, arena } = harness;
+      fake.reset();
+      fake.behave('up-healthy', slowAnswer);
+      fake.behave('up-spare', slowAnswer);
+      const events: string[] = [];
+      // Published by Node's HTTP client once a request has been written to its connection.
+      const onRequestWritten = (message: unknown) => {
+        if ((message as { request: ClientRequest }).request.path.endsWith('/chat/completions')) events.push('upstream request written');
+      };
+      subscribe('http.client.request.start', onRequestWritten);
+      const { store } = arena;
+      const transaction = store.transaction;
+      store.transaction = (work) =>
+        transaction((repositories) => {
+          events.push('transaction');
+          return work(repositories);
+        });
+      let created;
+      try {
+        created = await client.request('POST', '/api/v1/duels', { prompt: 'vite', mode: 'custom', models: ['healthy', 'spare'] });
+      } finally {
+        store.transaction = transaction;
+        unsubscribe('http.client.request.start', onRequestWritten);
+      }
+      expect(created.status).toBe(201);
+      expect(events.slice(0, 3)).toEqual(['upstream request written', 'upstream request written', 'transaction']);
+      await client.stream(created.json.id);
+    });
 
   it('replaces a drawn model that fails before its first token, once, without telling which side changed', async () => {
     const { fake, client, arena } = harness;
@@ -215,7 +229,12 @@ describe.each(matrix)('a failing side fails the whole turn ($name)', ({ dialect,
       const stored = (await arena.store.duels.findById(id))!;
       const replacement = original.side === 'a' ? stored.modelA : stored.modelB;
       // One retry (both errors are retryable), then the replacement, always on the same side.
-      expect(errors.filter((error) => error.modelId === original.modelId).map((error) => error.replaced).sort()).toEqual([false, true]);
+      expect(
+        errors
+          .filter((error) => error.modelId === original.modelId)
+          .map((error) => error.replaced)
+          .sort(),
+      ).toEqual([false, true]);
       expect(errors.every((error) => error.side === original.side)).toBe(true);
       expect([original.modelId, 'healthy']).not.toContain(replacement);
       if (replacement === 'spare') {

@@ -12,7 +12,11 @@ describe.each(DIALECTS)('votes on duels whose turn ended here ($name)', (dialect
   /** A duel streamed to its end, and a count of the reads of vote contexts from the store. */
   async function finishedDuel(arena: TestArena, turns = 1): Promise<{ id: string; storeReads: () => number }> {
     const { client } = arena;
-    const created = await client.request('POST', '/api/v1/duels', { prompt: 'Bonjour', mode: 'custom', models: ['zephyrine-405b', 'kestrix-8b'] });
+    const created = await client.request('POST', '/api/v1/duels', {
+      prompt: 'Bonjour',
+      mode: 'custom',
+      models: ['zephyrine-405b', 'kestrix-8b'],
+    });
     await client.stream(created.json.id);
     for (let turn = 2; turn <= turns; turn += 1) {
       await client.request('POST', `/api/v1/duels/${created.json.id}/messages`, { prompt: `encore ${turn}` });
@@ -48,14 +52,36 @@ describe.each(DIALECTS)('votes on duels whose turn ended here ($name)', (dialect
     const votedElsewhere = await finishedDuel(harness);
     const duel = (await store.duels.findById(votedElsewhere.id))!;
     const at = new Date().toISOString();
-    const elsewhere = { duelId: duel.id, choice: 'b', modelA: duel.modelA, modelB: duel.modelB, tagsA: [], tagsB: [], commentA: null, commentB: null, identityLeak: false, mode: duel.mode, locale: null, createdAt: at };
+    const elsewhere = {
+      duelId: duel.id,
+      choice: 'b',
+      modelA: duel.modelA,
+      modelB: duel.modelB,
+      tagsA: [],
+      tagsB: [],
+      commentA: null,
+      commentB: null,
+      identityLeak: false,
+      mode: duel.mode,
+      locale: null,
+      createdAt: at,
+    };
     expect(await store.transaction((repositories) => repositories.duels.closeWithVote(elsewhere))).toBe(true);
     const vote = await harness.client.request('POST', `/api/v1/duels/${duel.id}/vote`, { choice: 'a' });
     expect(vote).toMatchObject({ status: 409, json: { error: { code: 'already_voted' } } });
     expect((await store.feedback.findVote(duel.id))!.choice).toBe('b');
 
     const followedElsewhere = await finishedDuel(harness);
-    expect(await store.duels.startFollowUpTurn(followedElsewhere.id, { turn: 2, prompt: 'ailleurs', status: 'streaming', errorCode: null, startedAt: at, endedAt: null })).toBe(true);
+    expect(
+      await store.duels.startFollowUpTurn(followedElsewhere.id, {
+        turn: 2,
+        prompt: 'ailleurs',
+        status: 'streaming',
+        errorCode: null,
+        startedAt: at,
+        endedAt: null,
+      }),
+    ).toBe(true);
     const refused = await harness.client.request('POST', `/api/v1/duels/${followedElsewhere.id}/vote`, { choice: 'a' });
     expect(refused).toMatchObject({ status: 409, json: { error: { code: 'turn_in_progress' } } });
     expect(await store.feedback.findVote(followedElsewhere.id)).toBeUndefined();

@@ -7,7 +7,10 @@ const providerSchema = z.strictObject({
   type: z.enum(['openai-compatible', 'openai', 'anthropic']),
   base_url: z.url(),
   model: z.string().min(1),
-  api_key_env: z.string().regex(/^[A-Z_][A-Z0-9_]*$/, 'an environment variable name').optional(),
+  api_key_env: z
+    .string()
+    .regex(/^[A-Z_][A-Z0-9_]*$/, 'an environment variable name')
+    .optional(),
   headers: z.record(z.string(), z.string()).optional(),
   /** For openai-compatible: the lean built-in client (default) or the AI SDK's provider. */
   client: z.enum(['direct', 'ai-sdk']).optional(),

@@ -4,7 +4,14 @@ import { ConfigError, loadConfig } from './config';
 describe('loadConfig', () => {
   it('has the documented defaults', () => {
     const config = loadConfig({});
-    expect(config).toMatchObject({ port: 3000, host: '127.0.0.1', database: { kind: 'sqlite', path: './data/agora.db' }, modelsPath: './models.yaml', adminToken: undefined, maxPromptChars: 60_000 });
+    expect(config).toMatchObject({
+      port: 3000,
+      host: '127.0.0.1',
+      database: { kind: 'sqlite', path: './data/agora.db' },
+      modelsPath: './models.yaml',
+      adminToken: undefined,
+      maxPromptChars: 60_000,
+    });
   });
 
   it('reads the private cohorts of exports, spaces after commas allowed', () => {
@@ -13,7 +20,10 @@ describe('loadConfig', () => {
   });
 
   it('reads a PostgreSQL URL', () => {
-    expect(loadConfig({ DATABASE_URL: 'postgres://u:p@db:5432/agora' }).database).toEqual({ kind: 'postgres', url: 'postgres://u:p@db:5432/agora' });
+    expect(loadConfig({ DATABASE_URL: 'postgres://u:p@db:5432/agora' }).database).toEqual({
+      kind: 'postgres',
+      url: 'postgres://u:p@db:5432/agora',
+    });
   });
 
   it.each([

@@ -24,9 +24,15 @@ const environmentSchema = z.object({
   AGORA_LEADERBOARD_MIN_VOTES: z.coerce.number().int().min(1).default(30),
   AGORA_PAIRING: z.enum(['uniform', 'catch_up', 'most_informative']).default('uniform'),
   AGORA_IMPACT_METHOD: z.enum(['0.9.1', '0.8.2', 'comparia-compat']).default('0.9.1'),
-  AGORA_IMPACT_ZONE: z.string().regex(/^[A-Z]{3}$/, 'an ISO 3166-1 alpha-3 code or WOR').optional(),
+  AGORA_IMPACT_ZONE: z
+    .string()
+    .regex(/^[A-Z]{3}$/, 'an ISO 3166-1 alpha-3 code or WOR')
+    .optional(),
   AGORA_POSTPROCESS: booleanFlag.default(true),
-  AGORA_ANNOTATION_MODEL: z.string().regex(/^[a-z0-9][a-z0-9._-]*$/, 'a model id of the catalogue').optional(),
+  AGORA_ANNOTATION_MODEL: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9._-]*$/, 'a model id of the catalogue')
+    .optional(),
   AGORA_ANNOTATION_TIMEOUT_S: z.coerce.number().positive().default(120),
   AGORA_POSTPROCESS_EVERY_S: z.coerce.number().positive().default(5),
   AGORA_POSTPROCESS_IDLE_S: z.coerce.number().min(0).default(1800),
@@ -118,6 +124,12 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
       concurrency: values.AGORA_POSTPROCESS_CONCURRENCY,
     },
     privateCohorts: values.AGORA_PRIVATE_COHORTS?.split(',').map((cohort) => cohort.trim()) ?? [],
-    leaderboard: { everyVotes: values.AGORA_LEADERBOARD_EVERY_VOTES, everyMs: values.AGORA_LEADERBOARD_EVERY_S * 1000, minIntervalMs: values.AGORA_LEADERBOARD_MIN_INTERVAL_S * 1000, minVotes: values.AGORA_LEADERBOARD_MIN_VOTES, reactions: values.AGORA_LEADERBOARD_REACTIONS },
+    leaderboard: {
+      everyVotes: values.AGORA_LEADERBOARD_EVERY_VOTES,
+      everyMs: values.AGORA_LEADERBOARD_EVERY_S * 1000,
+      minIntervalMs: values.AGORA_LEADERBOARD_MIN_INTERVAL_S * 1000,
+      minVotes: values.AGORA_LEADERBOARD_MIN_VOTES,
+      reactions: values.AGORA_LEADERBOARD_REACTIONS,
+    },
   };
 }

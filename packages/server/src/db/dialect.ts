@@ -28,7 +28,8 @@ export function openDatabase(location: StoreLocation, options: OpenOptions = {})
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
-    const stopCheckpoints = options.backgroundCheckpoints && location.path !== ':memory:' ? checkpointInBackground(sqlite, location.path) : undefined;
+    const stopCheckpoints =
+      options.backgroundCheckpoints && location.path !== ':memory:' ? checkpointInBackground(sqlite, location.path) : undefined;
     return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite, stopCheckpoints) }) });
   }
   const pool = new pg.Pool({ connectionString: location.url, max: location.poolSize ?? 10 });

@@ -28,7 +28,15 @@ export interface Store extends Repositories {
   close(): Promise<void>;
 }
 
-const bind = (db: Kysely<Database>): Repositories => ({ duels: new DuelRepository(db), feedback: new FeedbackRepository(db), leaderboards: new LeaderboardRepository(db), annotations: new AnnotationRepository(db), comparIaImport: new ComparIaImportRepository(db), reviews: new ReviewRepository(db), datasets: new DatasetRepository(db) });
+const bind = (db: Kysely<Database>): Repositories => ({
+  duels: new DuelRepository(db),
+  feedback: new FeedbackRepository(db),
+  leaderboards: new LeaderboardRepository(db),
+  annotations: new AnnotationRepository(db),
+  comparIaImport: new ComparIaImportRepository(db),
+  reviews: new ReviewRepository(db),
+  datasets: new DatasetRepository(db),
+});
 
 export function createStore(db: Kysely<Database>): Store {
   return {

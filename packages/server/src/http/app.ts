@@ -45,7 +45,16 @@ export function createApp(services: AppServices): Hono<AppEnv> {
     await next();
     const route = routePath(c);
     services.metrics.httpRequests.inc({ method: c.req.method, route, status: String(c.res.status) });
-    services.logger.info({ requestId: c.get('requestId'), method: c.req.method, route, status: c.res.status, ms: Math.round((performance.now() - started) * 10) / 10 }, 'request');
+    services.logger.info(
+      {
+        requestId: c.get('requestId'),
+        method: c.req.method,
+        route,
+        status: c.res.status,
+        ms: Math.round((performance.now() - started) * 10) / 10,
+      },
+      'request',
+    );
   });
   // JSON escapes can multiply a prompt's size by up to 6; the limit still stops abuse early.
   app.use('/api/*', limitBody(services.settings.maxPromptChars * 6 + 64 * 1024));
@@ -54,7 +63,10 @@ export function createApp(services: AppServices): Hono<AppEnv> {
 
   app.route('/', operationsRoutes(services.operations, services.metrics));
   const web = existsSync(join(WEB_BUILD, 'index.html')) ? WEB_BUILD : undefined;
-  if (!web) app.get('/', (c) => c.json({ name: 'Agora', api: '/api/v1', openapi: '/api/v1/openapi.json', models: '/api/v1/models', health: '/healthz' }));
+  if (!web)
+    app.get('/', (c) =>
+      c.json({ name: 'Agora', api: '/api/v1', openapi: '/api/v1/openapi.json', models: '/api/v1/models', health: '/healthz' }),
+    );
   app.get('/api/v1/openapi.json', (c) => c.body(openApi, 200, { 'content-type': 'application/json' }));
   app.route('/api/v1/models', modelRoutes(services.catalogue));
   app.route('/api/v1/leaderboard', leaderboardRoutes(services.leaderboards));
@@ -99,7 +111,8 @@ function webApp(root: string): MiddlewareHandler<AppEnv> {
  * read, so the connection cannot be reused: the answer says so.
  */
 function limitBody(maxSize: number): MiddlewareHandler<AppEnv> {
-  const tooLarge = (c: Context<AppEnv>) => c.json(errorBody('payload_too_large', 'the request body is too large'), 413, { connection: 'close' });
+  const tooLarge = (c: Context<AppEnv>) =>
+    c.json(errorBody('payload_too_large', 'the request body is too large'), 413, { connection: 'close' });
   const streaming = bodyLimit({ maxSize, onError: tooLarge });
   return async (c, next) => {
     const declared = c.req.header('content-length');

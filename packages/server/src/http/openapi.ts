@@ -33,34 +33,128 @@ interface Operation {
   responses: Record<number, { description: string; schema?: z.ZodType; contentType?: string }>;
 }
 
-const toSchema = (schema: z.ZodType, io: 'input' | 'output') => z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'openapi-3.0' });
-const errors = (...statuses: number[]) => Object.fromEntries(statuses.map((status) => [status, { description: 'error', schema: errorBodySchema }]));
+const toSchema = (schema: z.ZodType, io: 'input' | 'output') =>
+  z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'openapi-3.0' });
+const errors = (...statuses: number[]) =>
+  Object.fromEntries(statuses.map((status) => [status, { description: 'error', schema: errorBodySchema }]));
 
 function operations(maxPromptChars: number): Operation[] {
   return [
-    { method: 'get', path: '/api/v1/models', summary: 'Public cards of the catalogue models', responses: { 200: { description: 'models', schema: modelListSchema } } },
-    { method: 'post', path: '/api/v1/duels', summary: 'Start a duel: two anonymous models answer the prompt', body: createDuelRequestSchema(maxPromptChars), responses: { 201: { description: 'created', schema: duelCreatedSchema }, ...errors(400, 503) } },
-    { method: 'get', path: '/api/v1/duels/{id}', summary: 'The transcript; the reveal only after the vote', responses: { 200: { description: 'transcript', schema: transcriptSchema }, ...errors(404) } },
+    {
+      method: 'get',
+      path: '/api/v1/models',
+      summary: 'Public cards of the catalogue models',
+      responses: { 200: { description: 'models', schema: modelListSchema } },
+    },
+    {
+      method: 'post',
+      path: '/api/v1/duels',
+      summary: 'Start a duel: two anonymous models answer the prompt',
+      body: createDuelRequestSchema(maxPromptChars),
+      responses: { 201: { description: 'created', schema: duelCreatedSchema }, ...errors(400, 503) },
+    },
+    {
+      method: 'get',
+      path: '/api/v1/duels/{id}',
+      summary: 'The transcript; the reveal only after the vote',
+      responses: { 200: { description: 'transcript', schema: transcriptSchema }, ...errors(404) },
+    },
     {
       method: 'get',
       path: '/api/v1/duels/{id}/stream',
-      summary: 'Server-sent events of a turn (the latest by default); resumable with Last-Event-ID. Each frame: `event:` is the event type, `data:` the JSON of the other fields.',
+      summary:
+        'Server-sent events of a turn (the latest by default); resumable with Last-Event-ID. Each frame: `event:` is the event type, `data:` the JSON of the other fields.',
       query: streamQuerySchema,
       responses: { 200: { description: 'event stream', schema: streamEventSchema, contentType: 'text/event-stream' }, ...errors(400, 404) },
     },
-    { method: 'post', path: '/api/v1/duels/{id}/messages', summary: 'A follow-up prompt sent to both sides', body: followUpRequestSchema(maxPromptChars), responses: { 201: { description: 'turn started', schema: turnCreatedSchema }, ...errors(400, 404, 409) } },
-    { method: 'post', path: '/api/v1/duels/{id}/reactions', summary: 'Like or dislike one finished answer (null removes it)', body: reactionRequestSchema, responses: { 200: { description: 'stored', schema: reactionResponseSchema }, ...errors(400, 404, 409) } },
-    { method: 'post', path: '/api/v1/duels/{id}/vote', summary: 'Vote once, then see which models answered', body: voteRequestSchema, responses: { 200: { description: 'reveal', schema: voteResponseSchema }, ...errors(400, 404, 409) } },
-    { method: 'post', path: '/api/v1/duels/{id}/report', summary: 'Flag a conversation for review', body: reportRequestSchema, responses: { 202: { description: 'received' }, ...errors(400, 404) } },
-    { method: 'get', path: '/api/v1/leaderboard', summary: 'The latest leaderboard of a view (refreshed in the background)', query: leaderboardQuerySchema, responses: { 200: { description: 'leaderboard', schema: leaderboardSchema }, ...errors(400) } },
-    { method: 'get', path: '/api/v1/leaderboard/history', summary: "A model's overall rating over the kept snapshots", query: leaderboardHistoryQuerySchema, responses: { 200: { description: 'history', schema: leaderboardHistorySchema }, ...errors(400) } },
-    { method: 'get', path: '/api/v1/admin/upstream-errors', summary: 'Upstream failures per model and kind (admin token)', query: upstreamErrorsQuerySchema, responses: { 200: { description: 'per-model errors' }, ...errors(401, 404) } },
-    { method: 'get', path: '/api/v1/admin/review', summary: 'Conversations to review: flagged by the screening or reported (pending), or already decided (admin token)', query: reviewQueueQuerySchema, responses: { 200: { description: 'one page of the queue' }, ...errors(400, 401, 404) } },
-    { method: 'get', path: '/api/v1/admin/review/{id}', summary: 'One conversation with its models, screening, reports, decision and audit log (admin token)', responses: { 200: { description: 'conversation' }, ...errors(401, 404) } },
-    { method: 'put', path: '/api/v1/admin/review/{id}', summary: 'Include or exclude a conversation from the open datasets; appended to the audit log (admin token)', body: reviewDecisionRequestSchema, responses: { 200: { description: 'decision and audit entry' }, ...errors(400, 401, 404) } },
-    { method: 'get', path: '/api/v1/admin/review-log', summary: 'The audit log of review decisions, newest first (admin token)', query: auditLogQuerySchema, responses: { 200: { description: 'audit entries' }, ...errors(400, 401, 404) } },
-    { method: 'get', path: '/healthz', summary: 'Health: 200 when the store answers', responses: { 200: { description: 'ok' }, 503: { description: 'store unavailable' } } },
-    { method: 'get', path: '/metrics', summary: 'Prometheus metrics', responses: { 200: { description: 'metrics', contentType: 'text/plain' } } },
+    {
+      method: 'post',
+      path: '/api/v1/duels/{id}/messages',
+      summary: 'A follow-up prompt sent to both sides',
+      body: followUpRequestSchema(maxPromptChars),
+      responses: { 201: { description: 'turn started', schema: turnCreatedSchema }, ...errors(400, 404, 409) },
+    },
+    {
+      method: 'post',
+      path: '/api/v1/duels/{id}/reactions',
+      summary: 'Like or dislike one finished answer (null removes it)',
+      body: reactionRequestSchema,
+      responses: { 200: { description: 'stored', schema: reactionResponseSchema }, ...errors(400, 404, 409) },
+    },
+    {
+      method: 'post',
+      path: '/api/v1/duels/{id}/vote',
+      summary: 'Vote once, then see which models answered',
+      body: voteRequestSchema,
+      responses: { 200: { description: 'reveal', schema: voteResponseSchema }, ...errors(400, 404, 409) },
+    },
+    {
+      method: 'post',
+      path: '/api/v1/duels/{id}/report',
+      summary: 'Flag a conversation for review',
+      body: reportRequestSchema,
+      responses: { 202: { description: 'received' }, ...errors(400, 404) },
+    },
+    {
+      method: 'get',
+      path: '/api/v1/leaderboard',
+      summary: 'The latest leaderboard of a view (refreshed in the background)',
+      query: leaderboardQuerySchema,
+      responses: { 200: { description: 'leaderboard', schema: leaderboardSchema }, ...errors(400) },
+    },
+    {
+      method: 'get',
+      path: '/api/v1/leaderboard/history',
+      summary: "A model's overall rating over the kept snapshots",
+      query: leaderboardHistoryQuerySchema,
+      responses: { 200: { description: 'history', schema: leaderboardHistorySchema }, ...errors(400) },
+    },
+    {
+      method: 'get',
+      path: '/api/v1/admin/upstream-errors',
+      summary: 'Upstream failures per model and kind (admin token)',
+      query: upstreamErrorsQuerySchema,
+      responses: { 200: { description: 'per-model errors' }, ...errors(401, 404) },
+    },
+    {
+      method: 'get',
+      path: '/api/v1/admin/review',
+      summary: 'Conversations to review: flagged by the screening or reported (pending), or already decided (admin token)',
+      query: reviewQueueQuerySchema,
+      responses: { 200: { description: 'one page of the queue' }, ...errors(400, 401, 404) },
+    },
+    {
+      method: 'get',
+      path: '/api/v1/admin/review/{id}',
+      summary: 'One conversation with its models, screening, reports, decision and audit log (admin token)',
+      responses: { 200: { description: 'conversation' }, ...errors(401, 404) },
+    },
+    {
+      method: 'put',
+      path: '/api/v1/admin/review/{id}',
+      summary: 'Include or exclude a conversation from the open datasets; appended to the audit log (admin token)',
+      body: reviewDecisionRequestSchema,
+      responses: { 200: { description: 'decision and audit entry' }, ...errors(400, 401, 404) },
+    },
+    {
+      method: 'get',
+      path: '/api/v1/admin/review-log',
+      summary: 'The audit log of review decisions, newest first (admin token)',
+      query: auditLogQuerySchema,
+      responses: { 200: { description: 'audit entries' }, ...errors(400, 401, 404) },
+    },
+    {
+      method: 'get',
+      path: '/healthz',
+      summary: 'Health: 200 when the store answers',
+      responses: { 200: { description: 'ok' }, 503: { description: 'store unavailable' } },
+    },
+    {
+      method: 'get',
+      path: '/metrics',
+      summary: 'Prometheus metrics',
+      responses: { 200: { description: 'metrics', contentType: 'text/plain' } },
+    },
   ];
 }
 
@@ -70,17 +164,29 @@ export function buildOpenApiDocument(maxPromptChars: number): Record<string, unk
   for (const operation of operations(maxPromptChars)) {
     const parameters = [
       ...(operation.path.includes('{id}') ? [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }] : []),
-      ...Object.entries(operation.query?.shape ?? {}).map(([name, schema]) => ({ name, in: 'query', required: false, schema: toSchema(schema as z.ZodType, 'input') })),
+      ...Object.entries(operation.query?.shape ?? {}).map(([name, schema]) => ({
+        name,
+        in: 'query',
+        required: false,
+        schema: toSchema(schema as z.ZodType, 'input'),
+      })),
     ];
     paths[operation.path] ??= {};
     paths[operation.path]![operation.method] = {
       summary: operation.summary,
       ...(parameters.length > 0 ? { parameters } : {}),
-      ...(operation.body ? { requestBody: { required: true, content: { 'application/json': { schema: toSchema(operation.body, 'input') } } } } : {}),
+      ...(operation.body
+        ? { requestBody: { required: true, content: { 'application/json': { schema: toSchema(operation.body, 'input') } } } }
+        : {}),
       responses: Object.fromEntries(
         Object.entries(operation.responses).map(([status, response]) => [
           status,
-          { description: response.description, ...(response.schema ? { content: { [response.contentType ?? 'application/json']: { schema: toSchema(response.schema, 'output') } } } : {}) },
+          {
+            description: response.description,
+            ...(response.schema
+              ? { content: { [response.contentType ?? 'application/json']: { schema: toSchema(response.schema, 'output') } } }
+              : {}),
+          },
         ]),
       ),
     };

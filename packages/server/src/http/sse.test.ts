@@ -20,16 +20,18 @@ class RecordingResponse extends EventEmitter {
 const delta = (side: 'a' | 'b', text: string) => ({ type: 'text-delta' as const, side, text });
 /** The events of each write, as `type:side:text` labels. */
 const labels = (response: RecordingResponse) =>
-  response.writes.map((write) => [...write.text.matchAll(/event: (\S+)\ndata: (\{.*\})/g)].map(([, type, data]) => {
-    const { side, text } = JSON.parse(data!) as { side?: string; text?: string };
-    return [type, side, text].filter(Boolean).join(':');
-  }));
+  response.writes.map((write) =>
+    [...write.text.matchAll(/event: (\S+)\ndata: (\{.*\})/g)].map(([, type, data]) => {
+      const { side, text } = JSON.parse(data!) as { side?: string; text?: string };
+      return [type, side, text].filter(Boolean).join(':');
+    }),
+  );
 
 describe('pipeFrames', () => {
   beforeEach(() => vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setImmediate', 'clearImmediate', 'performance'] }));
   afterEach(() => vi.useRealTimers());
 
-  it('writes turn events and each side\'s first delta at once, and gathers later deltas for the flush interval', async () => {
+  it("writes turn events and each side's first delta at once, and gathers later deltas for the flush interval", async () => {
     const stream = new TurnStream();
     const response = new RecordingResponse();
     let closed = 0;
@@ -70,7 +72,8 @@ describe('pipeFrames', () => {
 
   it('sends a reconnecting reader its backlog in one write, and counts the sides it held as started', async () => {
     const stream = new TurnStream();
-    for (const event of [{ type: 'turn-start' as const, turn: 1 }, delta('a', 'A1'), delta('b', 'B1'), delta('a', 'A2')]) stream.push(event);
+    for (const event of [{ type: 'turn-start' as const, turn: 1 }, delta('a', 'A1'), delta('b', 'B1'), delta('a', 'A2')])
+      stream.push(event);
     const response = new RecordingResponse();
     pipeFrames(response as unknown as ServerResponse, stream, 1, () => {});
     expect(labels(response)).toEqual([['text-delta:a:A1', 'text-delta:b:B1', 'text-delta:a:A2']]);

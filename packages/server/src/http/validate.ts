@@ -10,8 +10,15 @@ import { AppError } from '../services/app-error';
 export function validate<Target extends keyof ValidationTargets, Schema extends z.ZodType>(target: Target, schema: Schema) {
   return zValidator(target, schema, (result) => {
     if (!result.success) {
-      const issues = result.error.issues.map((issue) => ({ path: issue.path.map((part) => (typeof part === 'symbol' ? String(part) : part)), message: issue.message }));
-      throw new AppError('invalid_request', `invalid ${target}: ${issues.map((issue) => `${issue.path.join('.') || target}: ${issue.message}`).join('; ')}`, { issues });
+      const issues = result.error.issues.map((issue) => ({
+        path: issue.path.map((part) => (typeof part === 'symbol' ? String(part) : part)),
+        message: issue.message,
+      }));
+      throw new AppError(
+        'invalid_request',
+        `invalid ${target}: ${issues.map((issue) => `${issue.path.join('.') || target}: ${issue.message}`).join('; ')}`,
+        { issues },
+      );
     }
     return undefined;
   });

@@ -24,7 +24,20 @@ export class ArenaCatalogue {
   card(modelId: string): ModelCard {
     const model = this.byId.get(modelId);
     if (model) return toCard(model);
-    return { id: modelId, name: modelId, organisation: 'unknown', license: 'unknown', open_weights: false, arch: 'unknown', params_b: null, active_params_b: null, reasoning: false, release_date: null, status: 'archived', available: false };
+    return {
+      id: modelId,
+      name: modelId,
+      organisation: 'unknown',
+      license: 'unknown',
+      open_weights: false,
+      arch: 'unknown',
+      params_b: null,
+      active_params_b: null,
+      reasoning: false,
+      release_date: null,
+      status: 'archived',
+      available: false,
+    };
   }
 
   has(modelId: string): boolean {
@@ -38,7 +51,9 @@ export class ArenaCatalogue {
 
   /** Models the pairing policy may draw. */
   candidates(): PairingCandidate[] {
-    return [...this.byId.values()].filter(isDrawable).map((model) => ({ id: model.entry.id, paramsB: model.entry.params_b, reasoning: model.entry.reasoning }));
+    return [...this.byId.values()]
+      .filter(isDrawable)
+      .map((model) => ({ id: model.entry.id, paramsB: model.entry.params_b, reasoning: model.entry.reasoning }));
   }
 
   callOptions(modelId: string): ModelCallOptions {
@@ -58,7 +73,9 @@ export class ArenaCatalogue {
   /** What an operator must do when fewer than two models can be drawn, or undefined when the arena is usable. */
   setupHint(): string | undefined {
     if (this.candidates().length >= 2) return undefined;
-    const missing = [...new Set([...this.byId.values()].map((model) => model.entry.provider.api_key_env).filter((name): name is string => !!name))];
+    const missing = [
+      ...new Set([...this.byId.values()].map((model) => model.entry.provider.api_key_env).filter((name): name is string => !!name)),
+    ];
     const keys = missing.length > 0 ? ` Set one or more of ${missing.join(', ')},` : ' Add models to the catalogue';
     return `Fewer than two models can be drawn.${keys} or point AGORA_MODELS at another catalogue, then restart. \`npm run demo\` runs the arena offline against a bundled fake upstream.`;
   }

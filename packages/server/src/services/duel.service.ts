@@ -74,10 +74,17 @@ export class DuelService {
   async createDuel(request: CreateDuelRequest, visitorId: string): Promise<{ id: string; turn: number }> {
     const { catalogue, runtime, store } = this.dependencies;
     this.checkChosenModels(request.models);
-    const outcome = drawDuel({ mode: request.mode, chosen: request.models, pairWeight: this.dependencies.pairing?.pairWeight() }, catalogue.candidates(), runtime.random);
+    const outcome = drawDuel(
+      { mode: request.mode, chosen: request.models, pairWeight: this.dependencies.pairing?.pairWeight() },
+      catalogue.candidates(),
+      runtime.random,
+    );
     if (!outcome.ok) {
       if (outcome.reason === 'unknown_models') throw new AppError('unknown_models', `unknown models: ${outcome.unknown.join(', ')}`);
-      throw new AppError('no_models_available', `not enough models available for mode ${request.mode}${catalogue.setupHint() ? `: ${catalogue.setupHint()}` : ''}`);
+      throw new AppError(
+        'no_models_available',
+        `not enough models available for mode ${request.mode}${catalogue.setupHint() ? `: ${catalogue.setupHint()}` : ''}`,
+      );
     }
     const now = runtime.now().toISOString();
     const duel: DuelRecord = {
@@ -95,7 +102,9 @@ export class DuelService {
     // One commit for the duel and its first turn: both or neither. The models are called while it
     // commits, so that the first tokens do not wait for the store; the turn is stored only after the
     // duel is, and a duel that cannot be stored cancels its turn and fails the request.
-    const committed = afterPendingTicks(() => store.transaction((repositories) => repositories.duels.createWithFirstTurn(duel, request.prompt)));
+    const committed = afterPendingTicks(() =>
+      store.transaction((repositories) => repositories.duels.createWithFirstTurn(duel, request.prompt)),
+    );
     const plan: TurnPlan = {
       turn: 1,
       prompt: request.prompt,
@@ -124,21 +133,35 @@ export class DuelService {
     const [turns, sideRecords] = await Promise.all([store.duels.listTurns(duelId), store.duels.listSides(duelId)]);
     const turn = duel.turnCount + 1;
     this.voteContexts.forget(duelId);
-    const started = await store.duels.startFollowUpTurn(duelId, { turn, prompt, status: 'streaming', errorCode: null, startedAt: runtime.now().toISOString(), endedAt: null });
+    const started = await store.duels.startFollowUpTurn(duelId, {
+      turn,
+      prompt,
+      status: 'streaming',
+      errorCode: null,
+      startedAt: runtime.now().toISOString(),
+      endedAt: null,
+    });
     if (!started) throw new AppError('turn_in_progress', conflictMessages.turn_in_progress);
     const history = (side: Side) =>
       turns.flatMap((past) => {
         const answer = sideRecords.find((record) => record.turn === past.turn && record.side === side);
-        return [{ role: 'user' as const, content: past.prompt }, { role: 'assistant' as const, content: answer?.text ?? '' }];
+        return [
+          { role: 'user' as const, content: past.prompt },
+          { role: 'assistant' as const, content: answer?.text ?? '' },
+        ];
       });
-    this.startTurn(duel, {
-      turn,
-      prompt,
-      sides: {
-        a: { modelId: duel.modelA, history: history('a'), replacementPool: [] },
-        b: { modelId: duel.modelB, history: history('b'), replacementPool: [] },
+    this.startTurn(
+      duel,
+      {
+        turn,
+        prompt,
+        sides: {
+          a: { modelId: duel.modelA, history: history('a'), replacementPool: [] },
+          b: { modelId: duel.modelB, history: history('b'), replacementPool: [] },
+        },
       },
-    }, sideRecords.map(summaryOf));
+      sideRecords.map(summaryOf),
+    );
     return { turn };
   }
 
@@ -172,11 +195,26 @@ export class DuelService {
       id: duel.id,
       status: duel.status as DuelStatus,
       mode: duel.mode as Transcript['mode'],
-      turns: turns.map((turn) => ({ turn: turn.turn, prompt: turn.prompt, status: turn.status as TurnStatus, a: answer(turn.turn, 'a'), b: answer(turn.turn, 'b') })),
-      reactions: reactions.map((reaction) => ({ side: reaction.side, turn: reaction.turn, value: reaction.value, tags: reaction.tags as Reaction['tags'], comment: reaction.comment })),
+      turns: turns.map((turn) => ({
+        turn: turn.turn,
+        prompt: turn.prompt,
+        status: turn.status as TurnStatus,
+        a: answer(turn.turn, 'a'),
+        b: answer(turn.turn, 'b'),
+      })),
+      reactions: reactions.map((reaction) => ({
+        side: reaction.side,
+        turn: reaction.turn,
+        value: reaction.value,
+        tags: reaction.tags as Reaction['tags'],
+        comment: reaction.comment,
+      })),
       ...(vote
         ? {
-            vote: { choice: vote.choice as VoteRequest['choice'], tags: { a: vote.tagsA as Reaction['tags'], b: vote.tagsB as Reaction['tags'] } },
+            vote: {
+              choice: vote.choice as VoteRequest['choice'],
+              tags: { a: vote.tagsA as Reaction['tags'], b: vote.tagsB as Reaction['tags'] },
+            },
             reveal: this.buildReveal(duel, sideRecords),
           }
         : {}),
@@ -189,11 +227,28 @@ export class DuelService {
     const turnStatus = await store.duels.findTurnStatus(duelId, request.turn);
     if (turnStatus === undefined) throw new AppError('turn_not_found', `this duel has no turn ${request.turn}`);
     this.throwIfConflict(checkReaction({ status: duel.status as DuelStatus, turnCount: duel.turnCount }, turnStatus as TurnStatus));
-    const answer = (await store.duels.listSideSummaries(duelId)).find((record) => record.turn === request.turn && record.side === request.side)!;
-    const reaction: Reaction = { side: request.side, turn: request.turn, value: request.value, tags: request.value ? (request.tags ?? []) : [], comment: request.value ? (request.comment ?? null) : null };
+    const answer = (await store.duels.listSideSummaries(duelId)).find(
+      (record) => record.turn === request.turn && record.side === request.side,
+    )!;
+    const reaction: Reaction = {
+      side: request.side,
+      turn: request.turn,
+      value: request.value,
+      tags: request.value ? (request.tags ?? []) : [],
+      comment: request.value ? (request.comment ?? null) : null,
+    };
     if (request.value === null) await store.feedback.deleteReaction(duelId, request.turn, request.side);
     else {
-      await store.feedback.upsertReaction({ duelId, turn: request.turn, side: request.side, modelId: answer.modelId, value: request.value, tags: reaction.tags, comment: reaction.comment, at: runtime.now().toISOString() });
+      await store.feedback.upsertReaction({
+        duelId,
+        turn: request.turn,
+        side: request.side,
+        modelId: answer.modelId,
+        value: request.value,
+        tags: reaction.tags,
+        comment: reaction.comment,
+        at: runtime.now().toISOString(),
+      });
     }
     return reaction;
   }
@@ -247,13 +302,26 @@ export class DuelService {
    * Runs a turn in the background; with `duelStored`, the turn is stored once that commit is, and
    * `cancel` stops it. `earlierSides` are the answers of the duel's earlier turns (for its vote context).
    */
-  private startTurn(duel: DuelRecord, plan: TurnPlan, earlierSides: readonly TurnSideSummary[], duelStored?: { committed: Promise<unknown>; cancel: AbortSignal }): TurnStream {
+  private startTurn(
+    duel: DuelRecord,
+    plan: TurnPlan,
+    earlierSides: readonly TurnSideSummary[],
+    duelStored?: { committed: Promise<unknown>; cancel: AbortSignal },
+  ): TurnStream {
     const duelId = duel.id;
     const stream = new TurnStream();
     const key = streamKey(duelId, plan.turn);
     this.live.set(key, stream);
     const { registry, catalogue, metrics, runtime, settings } = this.dependencies;
-    const dependencies = { registry, catalogue, metrics, random: runtime.random, now: runtime.now, retries: settings.upstreamRetries, logUpstream: this.dependencies.logUpstream };
+    const dependencies = {
+      registry,
+      catalogue,
+      metrics,
+      random: runtime.random,
+      now: runtime.now,
+      retries: settings.upstreamRetries,
+      logUpstream: this.dependencies.logUpstream,
+    };
     const task = runTurn(plan, stream, dependencies, duelStored?.cancel)
       .then(async (outcome) => {
         await duelStored?.committed;
@@ -275,10 +343,23 @@ export class DuelService {
   }
 
   /** Stores the turn, then closes its stream: a client that sees `turn-end` can vote at once. */
-  private async finishTurn(duel: DuelRecord, earlierSides: readonly TurnSideSummary[], plan: TurnPlan, stream: TurnStream, outcome: TurnOutcome): Promise<void> {
+  private async finishTurn(
+    duel: DuelRecord,
+    earlierSides: readonly TurnSideSummary[],
+    plan: TurnPlan,
+    stream: TurnStream,
+    outcome: TurnOutcome,
+  ): Promise<void> {
     const duelId = duel.id;
     const closing: StreamEvent[] = outcome.failure
-      ? [{ type: 'turn-error', code: outcome.failure.kind, message: 'One of the two models could not answer, so this turn is not shown or counted. Start a new duel or try again.', retryable: outcome.failure.isRetryable }]
+      ? [
+          {
+            type: 'turn-error',
+            code: outcome.failure.kind,
+            message: 'One of the two models could not answer, so this turn is not shown or counted. Start a new duel or try again.',
+            retryable: outcome.failure.isRetryable,
+          },
+        ]
       : [];
     closing.push({ type: 'turn-end', turn: plan.turn, status: outcome.status });
     const frames = [...stream.snapshot(), ...closing.map((event, index) => ({ id: stream.lastId + index + 1, event }))];
@@ -313,7 +394,12 @@ export class DuelService {
       if (finished.duelStatus === 'failed') await repositories.annotations.enqueue([duelId], endedAt);
     });
     this.voteContexts.remember(duelId, {
-      duel: { ...duel, status: finished.duelStatus, turnCount: plan.turn, ...(finished.models ? { modelA: finished.models.a, modelB: finished.models.b } : {}) },
+      duel: {
+        ...duel,
+        status: finished.duelStatus,
+        turnCount: plan.turn,
+        ...(finished.models ? { modelA: finished.models.a, modelB: finished.models.b } : {}),
+      },
       sides: [...earlierSides, ...finished.sides.map(summaryOf)],
     });
     for (const event of closing) stream.push(event);
@@ -325,7 +411,12 @@ export class DuelService {
   private abandonTurn(duelId: string, turn: number, stream: TurnStream, error: unknown): void {
     this.dependencies.logError(`turn ${turn} of duel ${duelId} could not be stored`, error);
     if (stream.isEnded) return;
-    stream.push({ type: 'turn-error', code: 'store_unavailable', message: 'This turn could not be saved. Please start a new duel.', retryable: true });
+    stream.push({
+      type: 'turn-error',
+      code: 'store_unavailable',
+      message: 'This turn could not be saved. Please start a new duel.',
+      retryable: true,
+    });
     stream.push({ type: 'turn-end', turn, status: 'failed' });
   }
 
@@ -333,7 +424,10 @@ export class DuelService {
     const revealSide = (side: Side, modelId: string): Reveal => {
       const answers = sideRecords
         .filter((record) => record.side === side && record.status === 'complete')
-        .map((record) => ({ outputTokens: record.outputTokens ?? 0, latencySeconds: record.durationMs === null ? null : record.durationMs / 1000 }));
+        .map((record) => ({
+          outputTokens: record.outputTokens ?? 0,
+          latencySeconds: record.durationMs === null ? null : record.durationMs / 1000,
+        }));
       const impact = this.dependencies.estimateImpact?.(modelId, answers, duel.locale);
       const outputTokens = answers.reduce((sum, answer) => sum + answer.outputTokens, 0);
       return { model: this.dependencies.catalogue.card(modelId), output_tokens: outputTokens, ...(impact ? { impact } : {}) };
@@ -384,7 +478,12 @@ function hashVisitor(visitorId: string): string {
 function interruptedTurn(turn: number): TurnStream {
   const stream = new TurnStream();
   stream.push({ type: 'turn-start', turn });
-  stream.push({ type: 'turn-error', code: 'turn_interrupted', message: 'This turn was interrupted. Please start a new duel.', retryable: true });
+  stream.push({
+    type: 'turn-error',
+    code: 'turn_interrupted',
+    message: 'This turn was interrupted. Please start a new duel.',
+    retryable: true,
+  });
   stream.push({ type: 'turn-end', turn, status: 'failed' });
   return stream;
 }

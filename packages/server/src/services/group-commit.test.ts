@@ -22,7 +22,10 @@ describe('GroupCommit', () => {
     release!();
     expect(await Promise.all(first)).toEqual([10, 20, 30]);
     expect(await Promise.all(second)).toEqual([40, 50]);
-    expect(groups).toEqual([[1, 2, 3], [4, 5]]);
+    expect(groups).toEqual([
+      [1, 2, 3],
+      [4, 5],
+    ]);
   });
 
   it('tries each write of a failed group alone, so that one bad write fails only its own caller', async () => {

@@ -45,7 +45,8 @@ export class GroupCommit<Item, Result> {
       group.forEach((entry, index) => entry.resolve(results[index]!));
     } catch (error) {
       if (group.length === 1) group[0]!.reject(error);
-      else await Promise.all(group.map((entry) => this.commitGroup([entry.item]).then((results) => entry.resolve(results[0]!), entry.reject)));
+      else
+        await Promise.all(group.map((entry) => this.commitGroup([entry.item]).then((results) => entry.resolve(results[0]!), entry.reject)));
     } finally {
       this.committing = false;
       void this.next();

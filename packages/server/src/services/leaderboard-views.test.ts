@@ -2,8 +2,26 @@ import { describe, expect, it } from 'vitest';
 import type { RankingReactionRecord } from '../db/repositories/feedback.repository';
 import { reactionViewVotes, viewKey, voteLanguage } from './leaderboard-views';
 
-const reaction = (duelId: string, turn: number, side: 'a' | 'b', liked: boolean, extra: Partial<RankingReactionRecord> = {}): RankingReactionRecord => ({
-  duelId, turn, side, liked, modelA: 'm1', modelB: 'm2', mode: 'random', locale: 'fr-CA', identityLeak: false, languages: null, messageLanguages: null, categories: null, ...extra,
+const reaction = (
+  duelId: string,
+  turn: number,
+  side: 'a' | 'b',
+  liked: boolean,
+  extra: Partial<RankingReactionRecord> = {},
+): RankingReactionRecord => ({
+  duelId,
+  turn,
+  side,
+  liked,
+  modelA: 'm1',
+  modelB: 'm2',
+  mode: 'random',
+  locale: 'fr-CA',
+  identityLeak: false,
+  languages: null,
+  messageLanguages: null,
+  categories: null,
+  ...extra,
 });
 
 describe('leaderboard views', () => {
@@ -23,7 +41,9 @@ describe('leaderboard views', () => {
     expect(voteLanguage('fr-FR', { languages: ['de'], messageLanguages: prompts('und') })).toBe('de');
     expect(voteLanguage('fr-FR', { languages: ['und'], messageLanguages: prompts('und') })).toBe('fr');
     expect(voteLanguage(null, { languages: [], messageLanguages: [] })).toBeNull();
-    const [detected] = reactionViewVotes([reaction('d1', 1, 'a', true, { languages: ['en', 'br'], messageLanguages: prompts('br'), categories: ['Arts', 'Education'] })]);
+    const [detected] = reactionViewVotes([
+      reaction('d1', 1, 'a', true, { languages: ['en', 'br'], messageLanguages: prompts('br'), categories: ['Arts', 'Education'] }),
+    ]);
     expect(detected).toMatchObject({ language: 'br', categories: ['Arts', 'Education'] });
   });
 

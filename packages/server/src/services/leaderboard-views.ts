@@ -1,4 +1,11 @@
-import { buildVoteTable, computeLeaderboard, type ArenaVote, type Leaderboard, matchesFromArenaVotes, matchesFromReactions } from '../domain/ranking';
+import {
+  buildVoteTable,
+  computeLeaderboard,
+  type ArenaVote,
+  type Leaderboard,
+  matchesFromArenaVotes,
+  matchesFromReactions,
+} from '../domain/ranking';
 import type { RankingReactionRecord, RankingVoteRecord } from '../db/repositories/feedback.repository';
 
 /** Which votes a view ranks, and whether style is controlled. */
@@ -20,7 +27,12 @@ export interface ViewVote {
 }
 
 /** The key of a view, as stored with its snapshots: `overall|plain`, `language=fr|controlled`, … */
-export function viewKey(filter: { style: 'plain' | 'controlled'; language?: string | null; mode?: string | null; category?: string | null }): string {
+export function viewKey(filter: {
+  style: 'plain' | 'controlled';
+  language?: string | null;
+  mode?: string | null;
+  category?: string | null;
+}): string {
   const parts = [
     ...(filter.language ? [`language=${filter.language}`] : []),
     ...(filter.mode ? [`mode=${filter.mode}`] : []),
@@ -85,10 +97,26 @@ export function reactionViewVotes(reactions: readonly RankingReactionRecord[]): 
     else perDuel.set(reaction.duelId, [reaction]);
   }
   return [...perDuel.values()].flatMap((group) => {
-    const [match] = matchesFromReactions(group.map((reaction) => ({ duelId: reaction.duelId, modelA: reaction.modelA, modelB: reaction.modelB, side: reaction.side, liked: reaction.liked, messageRank: reaction.turn - 1 })));
+    const [match] = matchesFromReactions(
+      group.map((reaction) => ({
+        duelId: reaction.duelId,
+        modelA: reaction.modelA,
+        modelB: reaction.modelB,
+        side: reaction.side,
+        liked: reaction.liked,
+        messageRank: reaction.turn - 1,
+      })),
+    );
     if (!match) return [];
     const duel = group[0]!;
-    return [{ vote: { modelA: match.modelA, modelB: match.modelB, choice: choiceOfOutcome[match.outcome] }, language: voteLanguage(duel.locale, duel), mode: duel.mode, categories: duel.categories ?? [] }];
+    return [
+      {
+        vote: { modelA: match.modelA, modelB: match.modelB, choice: choiceOfOutcome[match.outcome] },
+        language: voteLanguage(duel.locale, duel),
+        mode: duel.mode,
+        categories: duel.categories ?? [],
+      },
+    ];
   });
 }
 
@@ -103,7 +131,9 @@ export function computeViews(votes: readonly ViewVote[], views: readonly ViewDef
         (view.category === null || candidate.categories.includes(view.category)) &&
         (view.style === 'plain' || candidate.vote.style !== undefined),
     );
-    const { matches } = matchesFromArenaVotes(selected.map((candidate) => (view.style === 'plain' ? { ...candidate.vote, style: undefined } : candidate.vote)));
+    const { matches } = matchesFromArenaVotes(
+      selected.map((candidate) => (view.style === 'plain' ? { ...candidate.vote, style: undefined } : candidate.vote)),
+    );
     results.set(view.key, computeLeaderboard(buildVoteTable(matches), { style: view.style === 'controlled' }));
   }
   return results;

@@ -28,7 +28,13 @@ export class LeaderboardService {
   private loaded = false;
 
   constructor(
-    private readonly dependencies: { store: Store; catalogue: ArenaCatalogue; computer: RankingComputer; runtime: Runtime; settings: LeaderboardSettings },
+    private readonly dependencies: {
+      store: Store;
+      catalogue: ArenaCatalogue;
+      computer: RankingComputer;
+      runtime: Runtime;
+      settings: LeaderboardSettings;
+    },
   ) {}
 
   /** Recomputes every view and stores the snapshots; returns how many views were computed. */
@@ -44,7 +50,15 @@ export class LeaderboardService {
     const generatedAt = runtime.now().toISOString();
     const energy = meanEnergyByModel(votes);
     const bodies = views.map((view) => this.toBody(view, results.get(view.key)!, generatedAt, available, energy));
-    await store.leaderboards.insertSnapshots(bodies.map((body, index) => ({ id: runtime.newId(), view: views[index]!.key, generatedAt, nVotes: body.n_votes, body: JSON.stringify(body) })));
+    await store.leaderboards.insertSnapshots(
+      bodies.map((body, index) => ({
+        id: runtime.newId(),
+        view: views[index]!.key,
+        generatedAt,
+        nVotes: body.n_votes,
+        body: JSON.stringify(body),
+      })),
+    );
     this.latest = new Map(views.map((view, index) => [view.key, bodies[index]!]));
     this.loaded = true;
     return { views: views.length, votes: votes.length };
@@ -85,7 +99,9 @@ export class LeaderboardService {
     const snapshots = await this.dependencies.store.leaderboards.snapshotsOfView(viewKey({ style }), limit);
     const points = snapshots.flatMap((snapshot) => {
       const row = (JSON.parse(snapshot.body) as LeaderboardBody).models.find((candidate) => candidate.model === modelId);
-      return row ? [{ generated_at: snapshot.generatedAt, rating: row.rating, ci_low: row.ci_low, ci_high: row.ci_high, n_votes: snapshot.nVotes }] : [];
+      return row
+        ? [{ generated_at: snapshot.generatedAt, rating: row.rating, ci_low: row.ci_low, ci_high: row.ci_high, n_votes: snapshot.nVotes }]
+        : [];
     });
     return { model: modelId, points };
   }
@@ -97,7 +113,13 @@ export class LeaderboardService {
     this.loaded = true;
   }
 
-  private toBody(view: ViewDefinition, ranking: Leaderboard, generatedAt: string, available: Available, energy: Map<string, { min: number; max: number }>): LeaderboardBody {
+  private toBody(
+    view: ViewDefinition,
+    ranking: Leaderboard,
+    generatedAt: string,
+    available: Available,
+    energy: Map<string, { min: number; max: number }>,
+  ): LeaderboardBody {
     return {
       generated_at: generatedAt,
       view: { style: view.style, language: view.language, category: view.category, mode: view.mode },
@@ -144,7 +166,10 @@ export class LeaderboardService {
   private energyPer1000(card: ModelFacts & { params_b: number | null }): { min: number; max: number } | null {
     if (card.params_b === null) return null;
     const { method, zone } = this.dependencies.settings.impact;
-    const range = whPer1000OutputTokens({ params_b: card.params_b, active_params_b: card.active_params_b, arch: card.arch }, { method, zone: zone ?? null });
+    const range = whPer1000OutputTokens(
+      { params_b: card.params_b, active_params_b: card.active_params_b, arch: card.arch },
+      { method, zone: zone ?? null },
+    );
     return { min: range.min, max: range.max };
   }
 }
@@ -157,7 +182,10 @@ function count(values: readonly (string | null)[]): Map<string, number> {
 
 function availableViews(votes: readonly ViewVote[], minVotes: number): Available {
   const enough = (counts: Map<string, number>) =>
-    [...counts].filter(([, n]) => n >= minVotes).sort((a, b) => b[1] - a[1]).map(([value, n]) => ({ value, n_votes: n }));
+    [...counts]
+      .filter(([, n]) => n >= minVotes)
+      .sort((a, b) => b[1] - a[1])
+      .map(([value, n]) => ({ value, n_votes: n }));
   return {
     languages: enough(count(votes.map((vote) => vote.language))),
     modes: enough(count(votes.map((vote) => vote.mode))),
@@ -180,7 +208,10 @@ function viewDefinitions(overall: boolean, available: Available): ViewDefinition
 function meanEnergyByModel(votes: readonly ViewVote[]): Map<string, { min: number; max: number }> {
   const sums = new Map<string, { min: number; max: number; n: number }>();
   for (const { vote } of votes) {
-    for (const [model, energy] of [[vote.modelA, vote.energy?.a], [vote.modelB, vote.energy?.b]] as const) {
+    for (const [model, energy] of [
+      [vote.modelA, vote.energy?.a],
+      [vote.modelB, vote.energy?.b],
+    ] as const) {
       if (!energy) continue;
       const sum = sums.get(model) ?? { min: 0, max: 0, n: 0 };
       sums.set(model, { min: sum.min + energy.min, max: sum.max + energy.max, n: sum.n + 1 });

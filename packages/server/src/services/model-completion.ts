@@ -12,10 +12,17 @@ export interface ModelCompletion {
  * total timeout bounds them; it cancels the upstream request. Failures come out as
  * {@link ProviderCallError}, like in duels, so callers decide on retries from `isRetryable`.
  */
-export async function completeModelCall(client: ModelClient, options: Omit<ModelCallOptions, 'abortSignal'>, totalTimeoutMs: number): Promise<ModelCompletion> {
+export async function completeModelCall(
+  client: ModelClient,
+  options: Omit<ModelCallOptions, 'abortSignal'>,
+  totalTimeoutMs: number,
+): Promise<ModelCompletion> {
   const controller = new AbortController();
   const timer = setTimeout(
-    () => controller.abort(new ProviderCallError({ kind: 'total_timeout', message: `no complete answer within ${totalTimeoutMs} ms`, isRetryable: true })),
+    () =>
+      controller.abort(
+        new ProviderCallError({ kind: 'total_timeout', message: `no complete answer within ${totalTimeoutMs} ms`, isRetryable: true }),
+      ),
     totalTimeoutMs,
   );
   try {

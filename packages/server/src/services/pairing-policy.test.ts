@@ -7,14 +7,18 @@ import { PairingPolicy } from './pairing-policy';
 const catalogue = new ArenaCatalogue(
   parseCatalogue(
     `models:\n${['veteran', 'regular', 'newcomer']
-      .map((id) => `  - { id: ${id}, name: ${id}, organisation: o, license: MIT, open_weights: true, arch: dense, params_b: 7, provider: { type: openai-compatible, base_url: 'http://127.0.0.1:1/v1', model: ${id} } }`)
+      .map(
+        (id) =>
+          `  - { id: ${id}, name: ${id}, organisation: o, license: MIT, open_weights: true, arch: dense, params_b: 7, provider: { type: openai-compatible, base_url: 'http://127.0.0.1:1/v1', model: ${id} } }`,
+      )
       .join('\n')}\n`,
     'models.yaml',
     {},
   ),
 );
 
-const row = (model: string, nBattles: number, ciLow: number, ciHigh: number) => ({ model, n_battles: nBattles, ci_low: ciLow, ci_high: ciHigh }) as LeaderboardRow;
+const row = (model: string, nBattles: number, ciLow: number, ciHigh: number) =>
+  ({ model, n_battles: nBattles, ci_low: ciLow, ci_high: ciHigh }) as LeaderboardRow;
 const overall = { models: [row('veteran', 5000, 1090, 1110), row('regular', 500, 1000, 1040)] } as LeaderboardBody;
 
 describe('PairingPolicy', () => {

@@ -19,9 +19,18 @@ const catalogue = new ArenaCatalogue(
 describe('the reveal impact estimator', () => {
   const estimate = createRevealImpactEstimator(catalogue, { method: '0.9.1', zone: 'FRA' });
 
-  it('gives, answer after answer, what the impact module gives for the model\'s facts', () => {
-    for (const [modelId, facts] of [['sized', { params_b: 70, active_params_b: null, arch: 'dense' }], ['moe', { params_b: 120, active_params_b: null, arch: 'moe' }]] as const) {
-      for (const answers of [[{ outputTokens: 200, latencySeconds: 6.5 }], [{ outputTokens: 12, latencySeconds: null }, { outputTokens: 900, latencySeconds: 30.2 }]]) {
+  it("gives, answer after answer, what the impact module gives for the model's facts", () => {
+    for (const [modelId, facts] of [
+      ['sized', { params_b: 70, active_params_b: null, arch: 'dense' }],
+      ['moe', { params_b: 120, active_params_b: null, arch: 'moe' }],
+    ] as const) {
+      for (const answers of [
+        [{ outputTokens: 200, latencySeconds: 6.5 }],
+        [
+          { outputTokens: 12, latencySeconds: null },
+          { outputTokens: 900, latencySeconds: 30.2 },
+        ],
+      ]) {
         const { comparia: _comparia, ...expected } = conversationImpact({
           model: facts,
           outputTokensPerMessage: answers.map((answer) => answer.outputTokens),
@@ -33,7 +42,9 @@ describe('the reveal impact estimator', () => {
         expect(estimate(modelId, answers, 'en')).toEqual(expected);
       }
     }
-    expect(estimate('sized', [{ outputTokens: 400, latencySeconds: 9 }], 'fr')!.energy_wh.min).toBeGreaterThan(estimate('sized', [{ outputTokens: 200, latencySeconds: 9 }], 'fr')!.energy_wh.min);
+    expect(estimate('sized', [{ outputTokens: 400, latencySeconds: 9 }], 'fr')!.energy_wh.min).toBeGreaterThan(
+      estimate('sized', [{ outputTokens: 200, latencySeconds: 9 }], 'fr')!.energy_wh.min,
+    );
   });
 
   it('shows no impact for a model of unknown size, every time', () => {

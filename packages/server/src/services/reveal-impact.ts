@@ -16,7 +16,10 @@ export type RevealImpactEstimator = (modelId: string, answers: readonly AnswerUs
  * zone. Each model's settings are resolved once, on its first reveal (the catalogue does not
  * change while the server runs).
  */
-export function createRevealImpactEstimator(catalogue: ArenaCatalogue, settings: { method: '0.9.1' | '0.8.2' | 'comparia-compat'; zone: string | undefined }): RevealImpactEstimator {
+export function createRevealImpactEstimator(
+  catalogue: ArenaCatalogue,
+  settings: { method: '0.9.1' | '0.8.2' | 'comparia-compat'; zone: string | undefined },
+): RevealImpactEstimator {
   // undefined: the model's size is unknown, so it has no impact to show.
   const ofModel = new Map<string, ((answers: ConversationAnswers) => ConversationImpact) | undefined>();
   const impactOf = (modelId: string) => {
@@ -24,7 +27,10 @@ export function createRevealImpactEstimator(catalogue: ArenaCatalogue, settings:
     const card = catalogue.card(modelId);
     let impact: ((answers: ConversationAnswers) => ConversationImpact) | undefined;
     try {
-      impact = conversationImpactOf({ params_b: card.params_b, active_params_b: card.active_params_b, arch: card.arch }, { method: settings.method, zone: settings.zone ?? null });
+      impact = conversationImpactOf(
+        { params_b: card.params_b, active_params_b: card.active_params_b, arch: card.arch },
+        { method: settings.method, zone: settings.zone ?? null },
+      );
     } catch (error) {
       if (!(error instanceof ImpactError && error.code === 'unknown_model_size')) throw error;
     }

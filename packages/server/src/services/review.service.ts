@@ -1,4 +1,12 @@
-import type { AuditEntryBody, ReviewConversationBody, ReviewDecisionBody, ReviewDecisionRequest, ReviewItemBody, ReviewQueueBody, ReviewQueueQuery } from '@agora/contract';
+import type {
+  AuditEntryBody,
+  ReviewConversationBody,
+  ReviewDecisionBody,
+  ReviewDecisionRequest,
+  ReviewItemBody,
+  ReviewQueueBody,
+  ReviewQueueQuery,
+} from '@agora/contract';
 import type { AuditEntryRecord, QueueCursor, ReviewDecisionRecord, ReviewItemRecord } from '../db/repositories/review.repository';
 import type { Store } from '../db/unit-of-work';
 import { AppError } from './app-error';
@@ -24,7 +32,11 @@ export class ReviewService {
     const items = await this.store.reviews.listQueue(query.queue, query.limit + 1, after);
     const page = items.slice(0, query.limit);
     const last = page.at(-1);
-    return { queue: query.queue, items: page.map(toItemBody), next_cursor: items.length > query.limit && last ? encodeCursor({ createdAt: last.createdAt, duelId: last.duelId }) : null };
+    return {
+      queue: query.queue,
+      items: page.map(toItemBody),
+      next_cursor: items.length > query.limit && last ? encodeCursor({ createdAt: last.createdAt, duelId: last.duelId }) : null,
+    };
   }
 
   async conversation(duelId: string): Promise<ReviewConversationBody> {
@@ -42,9 +54,22 @@ export class ReviewService {
     };
     return {
       ...toItemBody(item),
-      turns: turns.map((turn) => ({ turn: turn.turn, status: turn.status, prompt: turn.prompt, a: sideOf(turn.turn, 'a'), b: sideOf(turn.turn, 'b') })),
+      turns: turns.map((turn) => ({
+        turn: turn.turn,
+        status: turn.status,
+        prompt: turn.prompt,
+        a: sideOf(turn.turn, 'a'),
+        b: sideOf(turn.turn, 'b'),
+      })),
       annotation: annotation
-        ? { languages: annotation.languages, categories: annotation.categories, keywords: annotation.keywords, short_summary: annotation.shortSummary, model_status: annotation.modelStatus, last_error: annotation.lastError }
+        ? {
+            languages: annotation.languages,
+            categories: annotation.categories,
+            keywords: annotation.keywords,
+            short_summary: annotation.shortSummary,
+            model_status: annotation.modelStatus,
+            last_error: annotation.lastError,
+          }
         : null,
       audit: audit.map(toAuditBody),
     };
@@ -53,7 +78,13 @@ export class ReviewService {
   /** Records a reviewer's decision; the decision and its audit entry commit together. */
   async decide(duelId: string, request: ReviewDecisionRequest): Promise<{ decision: ReviewDecisionBody; audit: AuditEntryBody }> {
     const decidedAt = this.runtime.now().toISOString();
-    const decision: ReviewDecisionRecord = { duelId, decision: request.decision, reason: request.reason || null, reviewer: request.reviewer, decidedAt };
+    const decision: ReviewDecisionRecord = {
+      duelId,
+      decision: request.decision,
+      reason: request.reason || null,
+      reviewer: request.reviewer,
+      decidedAt,
+    };
     const entry = await this.store.transaction(async (repositories) => {
       const duel = await repositories.duels.findById(duelId);
       if (!duel) throw new AppError('duel_not_found', `no duel ${duelId}`);
@@ -73,7 +104,15 @@ function toDecisionBody(decision: ReviewDecisionRecord): ReviewDecisionBody {
 }
 
 function toAuditBody(entry: AuditEntryRecord): AuditEntryBody {
-  return { id: entry.id, duel_id: entry.duelId, decision: entry.decision, previous_decision: entry.previousDecision, reason: entry.reason, reviewer: entry.reviewer, created_at: entry.createdAt };
+  return {
+    id: entry.id,
+    duel_id: entry.duelId,
+    decision: entry.decision,
+    previous_decision: entry.previousDecision,
+    reason: entry.reason,
+    reviewer: entry.reviewer,
+    created_at: entry.createdAt,
+  };
 }
 
 function toItemBody(item: ReviewItemRecord): ReviewItemBody {
@@ -100,5 +139,7 @@ function decodeCursor(text: string): QueueCursor {
   } catch {
     // fall through to the error below
   }
-  throw new AppError('invalid_request', 'cursor: not a cursor this API returned', { issues: [{ path: ['cursor'], message: 'not a cursor this API returned' }] });
+  throw new AppError('invalid_request', 'cursor: not a cursor this API returned', {
+    issues: [{ path: ['cursor'], message: 'not a cursor this API returned' }],
+  });
 }

@@ -107,7 +107,12 @@ const sides: readonly Side[] = ['a', 'b'];
  * stores the outcome and then closes the stream (`turn-error`, `turn-end`), so that a client seeing
  * `turn-end` can vote.
  */
-export async function runTurn(plan: TurnPlan, stream: TurnStream, dependencies: TurnRunnerDependencies, cancel?: AbortSignal): Promise<TurnOutcome> {
+export async function runTurn(
+  plan: TurnPlan,
+  stream: TurnStream,
+  dependencies: TurnRunnerDependencies,
+  cancel?: AbortSignal,
+): Promise<TurnOutcome> {
   stream.push({ type: 'turn-start', turn: plan.turn });
   const turnController = new AbortController();
   // The caller gave up on the turn (its duel could not be stored): both upstream requests stop.
@@ -129,8 +134,20 @@ async function runSide(
 ): Promise<SideOutcome> {
   const sidePlan = plan.sides[side];
   const outcome: SideOutcome = {
-    side, modelId: sidePlan.modelId, text: '', reasoning: '', outputTokens: null, outputTokensSource: null,
-    finishReason: null, ttftMs: null, durationMs: null, status: 'failed', identityLeak: false, metadata: {}, style: null, failures: [],
+    side,
+    modelId: sidePlan.modelId,
+    text: '',
+    reasoning: '',
+    outputTokens: null,
+    outputTokensSource: null,
+    finishReason: null,
+    ttftMs: null,
+    durationMs: null,
+    status: 'failed',
+    identityLeak: false,
+    metadata: {},
+    style: null,
+    failures: [],
   };
   let attempt = 0;
   let replacementsLeft = sidePlan.replacementPool.length > 0 ? 1 : 0;
@@ -159,9 +176,10 @@ async function runSide(
         attempt += 1;
         continue;
       }
-      const replacement = beforeFirstToken && replacementsLeft > 0 && !turnController.signal.aborted
-        ? drawReplacement({ modelId: outcome.modelId, replacementPool: sidePlan.replacementPool }, [...inUse], dependencies.random)
-        : undefined;
+      const replacement =
+        beforeFirstToken && replacementsLeft > 0 && !turnController.signal.aborted
+          ? drawReplacement({ modelId: outcome.modelId, replacementPool: sidePlan.replacementPool }, [...inUse], dependencies.random)
+          : undefined;
       if (replacement) {
         failure.replaced = true;
         replacementsLeft -= 1;
@@ -178,12 +196,19 @@ async function runSide(
   }
 }
 
-function logCall(dependencies: TurnRunnerDependencies, outcome: SideOutcome, status: 'complete' | 'failed', error?: ProviderCallError): void {
+function logCall(
+  dependencies: TurnRunnerDependencies,
+  outcome: SideOutcome,
+  status: 'complete' | 'failed',
+  error?: ProviderCallError,
+): void {
   dependencies.logUpstream?.({
     model: outcome.modelId,
     provider: dependencies.registry.get(outcome.modelId).provider,
     status,
-    ...(error ? { kind: error.kind, statusCode: error.statusCode, responseBody: error.responseBody } : { outputTokens: outcome.outputTokens, finishReason: outcome.finishReason }),
+    ...(error
+      ? { kind: error.kind, statusCode: error.statusCode, responseBody: error.responseBody }
+      : { outputTokens: outcome.outputTokens, finishReason: outcome.finishReason }),
     ttftMs: outcome.ttftMs,
     durationMs: outcome.durationMs,
     metadata: outcome.metadata,
@@ -214,7 +239,17 @@ async function streamOnce(
   if (turnSignal.aborted) throw new TurnCancelled();
   turnSignal.addEventListener('abort', onTurnAbort, { once: true });
   const timeout = (kind: 'first_token_timeout' | 'total_timeout', ms: number) =>
-    setTimeout(() => controller.abort(new ProviderCallError({ kind, message: `no ${kind === 'total_timeout' ? 'end' : 'first token'} within ${ms} ms`, isRetryable: kind === 'first_token_timeout' })), ms);
+    setTimeout(
+      () =>
+        controller.abort(
+          new ProviderCallError({
+            kind,
+            message: `no ${kind === 'total_timeout' ? 'end' : 'first token'} within ${ms} ms`,
+            isRetryable: kind === 'first_token_timeout',
+          }),
+        ),
+      ms,
+    );
   const firstTokenTimer = timeout('first_token_timeout', options.firstTokenTimeoutMs);
   const totalTimer = timeout('total_timeout', options.totalTimeoutMs);
   const startedAt = performance.now();
@@ -261,7 +296,11 @@ async function streamOnce(
       parts.return?.().catch(() => {});
     }
     if (outcome.text.trim().length === 0) {
-      throw new ProviderCallError({ kind: outcome.finishReason === 'content-filter' ? 'content_filter' : 'empty_response', message: 'the model returned an empty answer', isRetryable: false });
+      throw new ProviderCallError({
+        kind: outcome.finishReason === 'content-filter' ? 'content_filter' : 'empty_response',
+        message: 'the model returned an empty answer',
+        isRetryable: false,
+      });
     }
     completed = true;
   } catch (error) {

@@ -104,7 +104,16 @@ export class FakeUpstream {
       return;
     }
     const model = String(body.model);
-    const record: FakeRequest = { protocol, model, body, headers: request.headers, aborted: false, completed: false, chunksSent: 0, receivedAt };
+    const record: FakeRequest = {
+      protocol,
+      model,
+      body,
+      headers: request.headers,
+      aborted: false,
+      completed: false,
+      chunksSent: 0,
+      receivedAt,
+    };
     this.requests.push(record);
     const behaviour = { ...this.defaultBehaviour, ...this.behaviours.get(model) };
     response.on('close', () => {
@@ -114,7 +123,9 @@ export class FakeUpstream {
     const failing = behaviour.failTimes === undefined || this.requestsFor(model).length <= behaviour.failTimes;
     if (behaviour.httpStatus && failing) {
       await sleep(behaviour.firstTokenDelayMs ?? 0);
-      response.writeHead(behaviour.httpStatus, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `fake error ${behaviour.httpStatus}`, type: 'fake' } }));
+      response
+        .writeHead(behaviour.httpStatus, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ error: { message: `fake error ${behaviour.httpStatus}`, type: 'fake' } }));
       record.completed = true;
       return;
     }
@@ -135,11 +146,20 @@ interface ProtocolWriter {
   finish(outputTokens: number | undefined, inputTokens: number): void;
 }
 
-async function streamAnswer(writer: ProtocolWriter, response: ServerResponse, record: FakeRequest, behaviour: FakeBehaviour, text: string): Promise<void> {
+async function streamAnswer(
+  writer: ProtocolWriter,
+  response: ServerResponse,
+  record: FakeRequest,
+  behaviour: FakeBehaviour,
+  text: string,
+): Promise<void> {
   const pause = behaviour.tokensPerSecond ? 1000 / behaviour.tokensPerSecond : 0;
   writer.start();
   await sleep(behaviour.firstTokenDelayMs ?? 0);
-  const chunks = [...splitTokens(behaviour.reasoning ?? '').map((delta) => ['reasoning', delta] as const), ...splitTokens(text).map((delta) => ['text', delta] as const)];
+  const chunks = [
+    ...splitTokens(behaviour.reasoning ?? '').map((delta) => ['reasoning', delta] as const),
+    ...splitTokens(text).map((delta) => ['text', delta] as const),
+  ];
   for (const [kind, delta] of chunks) {
     if (response.destroyed) return;
     if (record.chunksSent === behaviour.cutAfterChunks) {
@@ -173,7 +193,9 @@ class OpenAiWriter implements ProtocolWriter {
     private readonly model: string,
   ) {}
   private send(choices: unknown[], extra: Record<string, unknown> = {}): void {
-    this.response.write(`data: ${JSON.stringify({ id: this.id, object: 'chat.completion.chunk', created: 1, model: this.model, choices, ...extra })}\n\n`);
+    this.response.write(
+      `data: ${JSON.stringify({ id: this.id, object: 'chat.completion.chunk', created: 1, model: this.model, choices, ...extra })}\n\n`,
+    );
   }
   start(): void {
     this.send([{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }]);
@@ -189,7 +211,8 @@ class OpenAiWriter implements ProtocolWriter {
   }
   finish(outputTokens: number | undefined, inputTokens: number): void {
     this.send([{ index: 0, delta: {}, finish_reason: 'stop' }]);
-    if (outputTokens !== undefined) this.send([], { usage: { prompt_tokens: inputTokens, completion_tokens: outputTokens, total_tokens: inputTokens + outputTokens } });
+    if (outputTokens !== undefined)
+      this.send([], { usage: { prompt_tokens: inputTokens, completion_tokens: outputTokens, total_tokens: inputTokens + outputTokens } });
     this.response.write('data: [DONE]\n\n');
   }
 }
@@ -209,16 +232,31 @@ class AnthropicWriter implements ProtocolWriter {
     this.close();
     this.block += 1;
     this.blockType = type;
-    this.send('content_block_start', { index: this.block, content_block: type === 'text' ? { type: 'text', text: '' } : { type: 'thinking', thinking: '' } });
+    this.send('content_block_start', {
+      index: this.block,
+      content_block: type === 'text' ? { type: 'text', text: '' } : { type: 'thinking', thinking: '' },
+    });
   }
   private close(): void {
     if (this.blockType === undefined) return;
-    if (this.blockType === 'thinking') this.send('content_block_delta', { index: this.block, delta: { type: 'signature_delta', signature: 'fake' } });
+    if (this.blockType === 'thinking')
+      this.send('content_block_delta', { index: this.block, delta: { type: 'signature_delta', signature: 'fake' } });
     this.send('content_block_stop', { index: this.block });
     this.blockType = undefined;
   }
   start(): void {
-    this.send('message_start', { message: { id: 'msg_fake', type: 'message', role: 'assistant', model: this.model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 12, output_tokens: 1 } } });
+    this.send('message_start', {
+      message: {
+        id: 'msg_fake',
+        type: 'message',
+        role: 'assistant',
+        model: this.model,
+        content: [],
+        stop_reason: null,
+        stop_sequence: null,
+        usage: { input_tokens: 12, output_tokens: 1 },
+      },
+    });
   }
   reasoning(delta: string): void {
     this.open('thinking');
@@ -233,7 +271,10 @@ class AnthropicWriter implements ProtocolWriter {
   }
   finish(outputTokens: number | undefined): void {
     this.close();
-    this.send('message_delta', { delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: outputTokens === undefined ? {} : { output_tokens: outputTokens } });
+    this.send('message_delta', {
+      delta: { stop_reason: 'end_turn', stop_sequence: null },
+      usage: outputTokens === undefined ? {} : { output_tokens: outputTokens },
+    });
     this.send('message_stop', {});
   }
 }

@@ -1,11 +1,6 @@
 import type { Command } from 'commander';
 import { z } from 'zod';
-import {
-  estimateImpact,
-  ImpactError,
-  type ImpactEstimate,
-  type ValueOrRange,
-} from '../../domain/impact';
+import { estimateImpact, ImpactError, type ImpactEstimate, type ValueOrRange } from '../../domain/impact';
 import { CliUsageError, parseFlags, reportingUsageErrors } from '../cli-error';
 
 const NUMBER = String.raw`(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?`;
@@ -24,9 +19,7 @@ function valueOrRange(flag: string) {
 }
 
 const flagsObject = z.object({
-  params: z
-    .string({ error: '--params is required (total parameters in billions, or MIN-MAX)' })
-    .pipe(valueOrRange('--params')),
+  params: z.string({ error: '--params is required (total parameters in billions, or MIN-MAX)' }).pipe(valueOrRange('--params')),
   active: valueOrRange('--active').optional(),
   arch: z.enum(['dense', 'moe', 'matformer', 'unknown'], { error: '--arch takes dense, moe, matformer or unknown' }).optional(),
   tokens: z
@@ -71,7 +64,6 @@ function flagConflict(flags: ImpactFlags): string | null {
   if (flags.method === '0.8.2' && flags.provider !== undefined) return '--provider applies to --method 0.9.1 only';
   return null;
 }
-
 
 function estimate(flags: ImpactFlags): ImpactEstimate {
   try {
@@ -119,7 +111,6 @@ function report({ settings, impacts }: ImpactEstimate, flags: ImpactFlags) {
     })),
   };
 }
-
 
 /**
  * `agora impact`: the environmental impact of one answer as one JSON object (specs/api.md), with

@@ -38,7 +38,15 @@ async function run(args: string[], environment: Record<string, string>): Promise
 
 const expected = (stem: string) =>
   JSON.parse(readFileSync(`${fixtures}${stem}.expected.json`, 'utf8')) as {
-    variants: Record<string, { ratings: Record<string, number>; ratings_core_centered?: Record<string, number>; se_sandwich: Record<string, number>; beta?: Record<string, number> }>;
+    variants: Record<
+      string,
+      {
+        ratings: Record<string, number>;
+        ratings_core_centered?: Record<string, number>;
+        se_sandwich: Record<string, number>;
+        beta?: Record<string, number>;
+      }
+    >;
   };
 
 // Each case spawns the real command line (about 1.5 s each).
@@ -51,10 +59,26 @@ describe('agora leaderboard', () => {
     expect(printed.components).toHaveLength(1);
     const reference = expected('votes_1k').variants.bt_mle!;
     for (const row of printed.models) {
-      expect(Object.keys(row)).toEqual(expect.arrayContaining([
-        'model', 'name', 'rating', 'se', 'ci_low', 'ci_high', 'rank', 'rank_best', 'rank_worst',
-        'n_battles', 'wins', 'losses', 'ties', 'both_bad', 'win_rate', 'provisional',
-      ]));
+      expect(Object.keys(row)).toEqual(
+        expect.arrayContaining([
+          'model',
+          'name',
+          'rating',
+          'se',
+          'ci_low',
+          'ci_high',
+          'rank',
+          'rank_best',
+          'rank_worst',
+          'n_battles',
+          'wins',
+          'losses',
+          'ties',
+          'both_bad',
+          'win_rate',
+          'provisional',
+        ]),
+      );
       expect(Math.abs(row.rating - reference.ratings[row.model]!)).toBeLessThanOrEqual(0.01);
       expect(Math.abs(row.se / reference.se_sandwich[row.model]! - 1)).toBeLessThanOrEqual(1e-4);
       expect(row.ci_low).toBeCloseTo(row.rating - 1.959964 * row.se, 4);
@@ -87,7 +111,9 @@ describe('agora leaderboard', () => {
   it('writes CSV and a readable table', async () => {
     const csv = await leaderboard('--votes', `${fixtures}wiki_example.jsonl`, '--format', 'csv');
     const lines = csv.stdout.trim().split('\n');
-    expect(lines[0]).toMatch(/^model,name,rating,se,ci_low,ci_high,rank,rank_best,rank_worst,n_battles,wins,losses,ties,both_bad,win_rate,provisional/);
+    expect(lines[0]).toMatch(
+      /^model,name,rating,se,ci_low,ci_high,rank,rank_best,rank_worst,n_battles,wins,losses,ties,both_bad,win_rate,provisional/,
+    );
     expect(lines).toHaveLength(5);
     expect(lines[1]).toMatch(/^D,D,1142\.4391/);
     const table = await leaderboard('--votes', `${fixtures}wiki_example.jsonl`);
@@ -105,7 +131,10 @@ describe('agora leaderboard', () => {
     expect(printed).toMatchObject({ uncertainty: 'bootstrap', bootstrap: { rounds: 50 }, input: { gzip: true } });
     expect(first.stdout).toBe(again.stdout);
     const fromParquet = JSON.parse((await leaderboard('--votes', parquet, '--format', 'json')).stdout);
-    expect(fromParquet).toMatchObject({ n_votes: 6, input: { format: 'comparia', container: 'parquet', skipped: { duplicate: 1, no_outcome: 1 } } });
+    expect(fromParquet).toMatchObject({
+      n_votes: 6,
+      input: { format: 'comparia', container: 'parquet', skipped: { duplicate: 1, no_outcome: 1 } },
+    });
   });
 
   it('exits 2 on an unknown winner, naming the file and the line', async () => {
@@ -148,11 +177,46 @@ describe('agora leaderboard', () => {
     await migrateToLatest(db);
     const store = createStore(db);
     const style = { len: 100, headers: 0, lists: 1, bold: 0 };
-    const pairs = [['alpha', 'beta', 'a'], ['beta', 'gamma', 'a'], ['gamma', 'alpha', 'b'], ['alpha', 'beta', 'tie'], ['beta', 'alpha', 'b'], ['gamma', 'beta', 'b']];
+    const pairs = [
+      ['alpha', 'beta', 'a'],
+      ['beta', 'gamma', 'a'],
+      ['gamma', 'alpha', 'b'],
+      ['alpha', 'beta', 'tie'],
+      ['beta', 'alpha', 'b'],
+      ['gamma', 'beta', 'b'],
+    ];
     for (const [index, [modelA, modelB, choice]] of pairs.entries()) {
       const duelId = `duel-${index}-aaaaaaaaaaaa`;
-      await store.duels.createWithFirstTurn({ id: duelId, visitorHash: 'v', mode: 'random', modelA: modelA!, modelB: modelB!, chosenModels: null, locale: 'fr', status: 'ready', turnCount: 1, createdAt: `2026-11-30T00:00:0${index}.000Z` }, 'p');
-      await store.feedback.insertVote({ duelId, choice: choice!, modelA: modelA!, modelB: modelB!, tagsA: [], tagsB: [], commentA: null, commentB: null, identityLeak: index === 5, mode: 'random', locale: 'fr', createdAt: `2026-11-30T00:00:0${index}.000Z`, ranking: { a: { style, outputTokens: 100, energyWh: null }, b: { style, outputTokens: 100, energyWh: null } } });
+      await store.duels.createWithFirstTurn(
+        {
+          id: duelId,
+          visitorHash: 'v',
+          mode: 'random',
+          modelA: modelA!,
+          modelB: modelB!,
+          chosenModels: null,
+          locale: 'fr',
+          status: 'ready',
+          turnCount: 1,
+          createdAt: `2026-11-30T00:00:0${index}.000Z`,
+        },
+        'p',
+      );
+      await store.feedback.insertVote({
+        duelId,
+        choice: choice!,
+        modelA: modelA!,
+        modelB: modelB!,
+        tagsA: [],
+        tagsB: [],
+        commentA: null,
+        commentB: null,
+        identityLeak: index === 5,
+        mode: 'random',
+        locale: 'fr',
+        createdAt: `2026-11-30T00:00:0${index}.000Z`,
+        ranking: { a: { style, outputTokens: 100, energyWh: null }, b: { style, outputTokens: 100, energyWh: null } },
+      });
     }
     await db.destroy();
     const outcome = await run(['--format', 'json'], { DATABASE_URL: `sqlite:${path}` });

@@ -47,12 +47,14 @@ const flagsSchema = z
   })
   .superRefine((flags, context) => {
     if (flags.style && flags.variant && !flags.variant.startsWith('style_')) {
-      context.addIssue({ code: 'custom', message: `--style conflicts with --variant ${flags.variant} (use style_fastchat or style_ridge)` });
+      context.addIssue({
+        code: 'custom',
+        message: `--style conflicts with --variant ${flags.variant} (use style_fastchat or style_ridge)`,
+      });
     }
   });
 
 type LeaderboardFlags = z.infer<typeof flagsSchema>;
-
 
 function rankOptions(flags: LeaderboardFlags): RankVotesOptions {
   return {
@@ -169,9 +171,26 @@ function csvReport(board: Leaderboard): string {
 
 function emptyRow(): LeaderboardRow {
   return {
-    model: '', rating: 0, se: 0, ciLow: 0, ciHigh: 0, rank: null, rankBest: null, rankWorst: null, tier: null,
-    nBattles: 0, wins: 0, losses: 0, ties: 0, bothBad: 0, winRate: 0, bothBadRate: 0, provisional: false,
-    component: 0, seSandwich: 0, seHessian: 0,
+    model: '',
+    rating: 0,
+    se: 0,
+    ciLow: 0,
+    ciHigh: 0,
+    rank: null,
+    rankBest: null,
+    rankWorst: null,
+    tier: null,
+    nBattles: 0,
+    wins: 0,
+    losses: 0,
+    ties: 0,
+    bothBad: 0,
+    winRate: 0,
+    bothBadRate: 0,
+    provisional: false,
+    component: 0,
+    seSandwich: 0,
+    seHessian: 0,
   };
 }
 
@@ -212,14 +231,15 @@ function tableReport(board: Leaderboard): string {
   return `${[...summary, '', line(header), ...body.map(line)].join('\n')}\n`;
 }
 
-
 /**
  * `agora leaderboard`: ratings from a vote file (specs/api.md, docs/ranking.md). Without
  * `--votes` it reads `sources.storeVotes`, or explains that the store is not wired yet.
  */
 export function registerLeaderboardCommand(program: Command, sources: LeaderboardVoteSources = {}): void {
   reportingUsageErrors(program.command('leaderboard'))
-    .description('Bradley–Terry leaderboard from a vote file (JSONL, .jsonl.gz, JSON array, Parquet), or from the store (DATABASE_URL) without --votes')
+    .description(
+      'Bradley–Terry leaderboard from a vote file (JSONL, .jsonl.gz, JSON array, Parquet), or from the store (DATABASE_URL) without --votes',
+    )
     .option('--votes <file>', 'vote file: Agora rows, ranking fixtures, FastChat battles or compar:IA votes')
     .option('--style', 'style control (style_fastchat unless --variant says otherwise)')
     .option('--variant <name>', `estimator: ${VARIANTS.join(' | ')} (default bt_mle, or bt_ridge when no finite MLE)`)

@@ -20,11 +20,82 @@ describe('agora export', () => {
     for (const [index, choice] of ['a', 'b', 'tie'].entries()) {
       const id = `duel-${index}`;
       const at = `2026-11-0${index + 1}T10:00:00.000Z`;
-      await store.duels.createWithFirstTurn({ id, visitorHash: `visitor-${index}`, mode: 'random', modelA: 'zephyrine-405b', modelB: 'brontal-120b', chosenModels: null, locale: 'fr', status: 'streaming', turnCount: 1, createdAt: at }, `question ${index}`);
-      const side = (name: 'a' | 'b', modelId: string) => ({ turn: 1, side: name, modelId, text: `answer ${name}`, reasoning: null, outputTokens: 10, outputTokensSource: 'provider' as const, status: 'complete' as const, errorKind: null, finishReason: 'stop', ttftMs: 1, durationMs: 2, identityLeak: false, style: null });
-      await store.duels.finishTurn({ duelId: id, turn: 1, status: 'complete', errorCode: null, framesJson: '[]', endedAt: at, sides: [side('a', 'zephyrine-405b'), side('b', 'brontal-120b')], errors: [], duelStatus: 'ready' });
-      await store.annotations.save({ duelId: id, status: 'done', attempts: 1, lastError: null, nextAttemptAt: null, turnsAnnotated: 1, languages: ['fr'], messageLanguages: null, piiRuleKinds: [], piiModelKinds: null, containsPii: false, modelStatus: 'not_configured', modelId: null, categories: [], keywords: [], shortSummary: null, annotatedAt: at, updatedAt: at });
-      await store.feedback.insertVote({ duelId: id, choice, modelA: 'zephyrine-405b', modelB: 'brontal-120b', tagsA: [], tagsB: [], commentA: null, commentB: null, identityLeak: false, mode: 'random', locale: 'fr', createdAt: at });
+      await store.duels.createWithFirstTurn(
+        {
+          id,
+          visitorHash: `visitor-${index}`,
+          mode: 'random',
+          modelA: 'zephyrine-405b',
+          modelB: 'brontal-120b',
+          chosenModels: null,
+          locale: 'fr',
+          status: 'streaming',
+          turnCount: 1,
+          createdAt: at,
+        },
+        `question ${index}`,
+      );
+      const side = (name: 'a' | 'b', modelId: string) => ({
+        turn: 1,
+        side: name,
+        modelId,
+        text: `answer ${name}`,
+        reasoning: null,
+        outputTokens: 10,
+        outputTokensSource: 'provider' as const,
+        status: 'complete' as const,
+        errorKind: null,
+        finishReason: 'stop',
+        ttftMs: 1,
+        durationMs: 2,
+        identityLeak: false,
+        style: null,
+      });
+      await store.duels.finishTurn({
+        duelId: id,
+        turn: 1,
+        status: 'complete',
+        errorCode: null,
+        framesJson: '[]',
+        endedAt: at,
+        sides: [side('a', 'zephyrine-405b'), side('b', 'brontal-120b')],
+        errors: [],
+        duelStatus: 'ready',
+      });
+      await store.annotations.save({
+        duelId: id,
+        status: 'done',
+        attempts: 1,
+        lastError: null,
+        nextAttemptAt: null,
+        turnsAnnotated: 1,
+        languages: ['fr'],
+        messageLanguages: null,
+        piiRuleKinds: [],
+        piiModelKinds: null,
+        containsPii: false,
+        modelStatus: 'not_configured',
+        modelId: null,
+        categories: [],
+        keywords: [],
+        shortSummary: null,
+        annotatedAt: at,
+        updatedAt: at,
+      });
+      await store.feedback.insertVote({
+        duelId: id,
+        choice,
+        modelA: 'zephyrine-405b',
+        modelB: 'brontal-120b',
+        tagsA: [],
+        tagsB: [],
+        commentA: null,
+        commentB: null,
+        identityLeak: false,
+        mode: 'random',
+        locale: 'fr',
+        createdAt: at,
+      });
     }
     await store.close();
   });
@@ -44,7 +115,11 @@ describe('agora export', () => {
       `${out}/README.md\tdataset card (2 conversations read)`,
     ]);
     expect(readFileSync(join(out, 'README.md'), 'utf8')).toContain('| `votes` | 2 |');
-    const ranked = await runAgora(['leaderboard', '--votes', join(out, 'votes', 'train-00000.parquet'), '--format', 'json'], '', environment);
+    const ranked = await runAgora(
+      ['leaderboard', '--votes', join(out, 'votes', 'train-00000.parquet'), '--format', 'json'],
+      '',
+      environment,
+    );
     expect(ranked.code).toBe(0);
     expect(JSON.parse(ranked.stdout)).toMatchObject({ n_votes: 2, n_models: 2 });
   });

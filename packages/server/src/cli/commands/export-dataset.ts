@@ -12,7 +12,10 @@ function listFlag<T extends string>(flag: string, allowed?: readonly T[]) {
     const items = text.split(',').map((item) => item.trim());
     for (const item of items) {
       if (item === '' || (allowed && !allowed.includes(item as T))) {
-        context.addIssue({ code: 'custom', message: `${flag}: ${item === '' ? 'an empty item' : `unknown ${JSON.stringify(item)}`} in ${JSON.stringify(text)}${allowed ? ` (takes ${allowed.join(', ')})` : ''}` });
+        context.addIssue({
+          code: 'custom',
+          message: `${flag}: ${item === '' ? 'an empty item' : `unknown ${JSON.stringify(item)}`} in ${JSON.stringify(text)}${allowed ? ` (takes ${allowed.join(', ')})` : ''}`,
+        });
         return z.NEVER;
       }
     }
@@ -50,14 +53,16 @@ const flagsSchema = z
     excludeLicense: listFlag('--exclude-license').optional(),
     openWeightsOnly: z.boolean().optional(),
     minPrefStrength: z.enum(PREFERENCE_STRENGTHS, { error: `--min-pref-strength takes ${PREFERENCE_STRENGTHS.join(', ')}` }).optional(),
-    datasetLicense: z.string().regex(/^[a-z0-9][a-z0-9.-]*$/, '--dataset-license takes a Hugging Face licence id, e.g. cc-by-4.0, etalab-2.0 or other').optional(),
+    datasetLicense: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9.-]*$/, '--dataset-license takes a Hugging Face licence id, e.g. cc-by-4.0, etalab-2.0 or other')
+      .optional(),
     progress: z.boolean().optional(),
     threads: z.boolean().optional(),
   })
   .superRefine((flags, context) => {
     if (flags.from && flags.to && flags.from >= flags.to) context.addIssue({ code: 'custom', message: '--from must come before --to' });
   });
-
 
 /**
  * `agora export`: the open datasets (docs/datasets.md) from the store of DATABASE_URL into a folder,
@@ -70,7 +75,7 @@ export function registerExportCommand(program: Command): void {
     .requiredOption('--out <DIR>', 'folder to write (one sub-folder per dataset, README.md card)')
     .option('--format <LIST>', `comma-separated: ${DATASET_FORMATS.join(', ')} (default both)`)
     .option('--datasets <LIST>', `comma-separated: ${DATASET_NAMES.join(', ')} (default all)`)
-    .option('--language <LIST>', "conversations whose main language is one of these codes (e.g. fr,oc)")
+    .option('--language <LIST>', 'conversations whose main language is one of these codes (e.g. fr,oc)')
     .option('--category <LIST>', 'conversations with at least one of these topics')
     .option('--from <DATE>', 'conversations started on or after this date (YYYY-MM-DD, UTC) or time')
     .option('--to <DATE>', 'conversations started on or before this date (the whole day) or before this time')
@@ -97,26 +102,35 @@ export function registerExportCommand(program: Command): void {
         minPrefStrength: flags.minPrefStrength,
         datasetLicense: flags.datasetLicense,
       };
-      const result = await runExport(request, { progress: flags.progress === true || process.stderr.isTTY === true, threads: flags.threads === true });
+      const result = await runExport(request, {
+        progress: flags.progress === true || process.stderr.isTTY === true,
+        threads: flags.threads === true,
+      });
       for (const file of result.files) process.stdout.write(`${file.path}\t${file.rows} rows\n`);
       process.stdout.write(`${result.cardPath}\tdataset card (${result.conversationsRead} conversations read)\n`);
     });
 }
 
 async function runExport(request: DatasetExportRequest, options: { progress: boolean; threads: boolean }): Promise<DatasetExportResult> {
-  const [{ openStore }, { loadConfig }, { loadCatalogue }, { DatasetExportService }, { exportModelFacts }, { SingleBar }] = await Promise.all([
-    import('../../main'),
-    import('../../config/config'),
-    import('../../config/catalogue'),
-    import('../../services/datasets/dataset-export.service'),
-    import('../../services/datasets/export-model-facts'),
-    import('cli-progress'),
-  ]);
+  const [{ openStore }, { loadConfig }, { loadCatalogue }, { DatasetExportService }, { exportModelFacts }, { SingleBar }] =
+    await Promise.all([
+      import('../../main'),
+      import('../../config/config'),
+      import('../../config/catalogue'),
+      import('../../services/datasets/dataset-export.service'),
+      import('../../services/datasets/export-model-facts'),
+      import('cli-progress'),
+    ]);
   const config = asUsageError(() => loadConfig(process.env));
   const models = asUsageError(() => loadCatalogue(config.modelsPath, process.env));
   const store = await openStore(config);
   const bar = options.progress
-    ? new SingleBar({ stream: process.stderr, noTTYOutput: !process.stderr.isTTY, format: 'export [{bar}] {value}/{total} conversations | {eta_formatted} left', hideCursor: true })
+    ? new SingleBar({
+        stream: process.stderr,
+        noTTYOutput: !process.stderr.isTTY,
+        format: 'export [{bar}] {value}/{total} conversations | {eta_formatted} left',
+        hideCursor: true,
+      })
     : undefined;
   let started = false;
   const progress: ExportProgress = (done, total) => {
@@ -127,7 +141,10 @@ async function runExport(request: DatasetExportRequest, options: { progress: boo
     bar.update(done);
   };
   try {
-    const service = new DatasetExportService(store.datasets, exportModelFacts(models, config.impact), { privateCohorts: config.privateCohorts, threads: options.threads });
+    const service = new DatasetExportService(store.datasets, exportModelFacts(models, config.impact), {
+      privateCohorts: config.privateCohorts,
+      threads: options.threads,
+    });
     return await service.export(request, progress);
   } finally {
     bar?.stop();

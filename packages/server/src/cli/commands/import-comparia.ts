@@ -11,10 +11,13 @@ const flagsSchema = z
     conversations: filesFlag('--conversations').optional(),
     votes: filesFlag('--votes').optional(),
     reactions: filesFlag('--reactions').optional(),
-    batchSize: z.string().regex(/^[1-9]\d*$/, '--batch-size takes a positive whole number').transform(Number).optional(),
+    batchSize: z
+      .string()
+      .regex(/^[1-9]\d*$/, '--batch-size takes a positive whole number')
+      .transform(Number)
+      .optional(),
   })
   .refine((flags) => flags.conversations ?? flags.votes ?? flags.reactions, 'give at least one of --conversations, --votes, --reactions');
-
 
 /**
  * `agora import comparia`: loads compar:IA's public dataset files (Parquet or JSON Lines, optionally
@@ -25,7 +28,10 @@ export function registerImportCommand(program: Command): void {
   const importCommand = program.command('import').description('load public datasets into the store');
   reportingUsageErrors(importCommand.command('comparia'))
     .description("load compar:IA's public dataset files (comparia-conversations, -votes, -reactions) into the store")
-    .option('--conversations <FILE...>', 'comparia-conversations file(s): .parquet, .jsonl, .jsonl.gz (several for shards, e.g. train-*.parquet)')
+    .option(
+      '--conversations <FILE...>',
+      'comparia-conversations file(s): .parquet, .jsonl, .jsonl.gz (several for shards, e.g. train-*.parquet)',
+    )
     .option('--votes <FILE...>', 'comparia-votes file(s)')
     .option('--reactions <FILE...>', 'comparia-reactions file(s)')
     .option('--batch-size <N>', 'rows per transaction (default 2000)')
@@ -40,7 +46,11 @@ export function registerImportCommand(program: Command): void {
       const config = asUsageError(() => loadConfig(process.env));
       const store = await openStore(config);
       const bar = process.stderr.isTTY
-        ? new SingleBar({ stream: process.stderr, format: 'import {dataset} [{bar}] {percentage}% | {rows} rows | {eta_formatted} left', hideCursor: true })
+        ? new SingleBar({
+            stream: process.stderr,
+            format: 'import {dataset} [{bar}] {percentage}% | {rows} rows | {eta_formatted} left',
+            hideCursor: true,
+          })
         : undefined;
       let barOf: string | undefined;
       const onProgress = (progress: ImportProgress): void => {
@@ -59,7 +69,11 @@ export function registerImportCommand(program: Command): void {
       } catch (error) {
         bar?.stop();
         if (error instanceof VoteFileError) {
-          throw new CliUsageError(error.location === undefined ? error.message : `${error.message} (nothing of its batch was imported; earlier batches were, and a second run leaves them as they are)`);
+          throw new CliUsageError(
+            error.location === undefined
+              ? error.message
+              : `${error.message} (nothing of its batch was imported; earlier batches were, and a second run leaves them as they are)`,
+          );
         }
         throw error;
       } finally {

@@ -11,7 +11,12 @@ describe('agora pii', () => {
     ].join('\r\n');
     const outcome = await run(['pii'], input);
     expect(outcome).toMatchObject({ code: 0, stderr: '' });
-    expect(outcome.stdout.trimEnd().split('\n').map((line) => JSON.parse(line) as unknown)).toEqual([
+    expect(
+      outcome.stdout
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line) as unknown),
+    ).toEqual([
       { pii: true, kinds: ['email', 'phone'] },
       { pii: false, kinds: [] },
       { pii: true, kinds: ['iban', 'birth_date'] },

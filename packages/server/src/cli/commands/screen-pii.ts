@@ -6,7 +6,6 @@ import { asUsageError, parseFlags, reportingUsageErrors } from '../cli-error';
 
 const flagsSchema = z.object({ llm: z.string().min(1, '--llm takes a catalogue model id').optional() });
 
-
 /**
  * `agora pii`: one text per line on stdin, one JSON verdict per line on stdout,
  * `{"pii": bool, "kinds": [...]}`, from the deterministic layer (docs/privacy.md). `--llm ID` adds
@@ -46,7 +45,11 @@ export function registerPiiCommand(program: Command): void {
 
 /** The model layer of the screening, with a catalogue model (config errors become usage errors). */
 async function loadAnnotator(modelId: string) {
-  const [{ createAnnotator }, { loadConfig }, { loadCatalogue }] = await Promise.all([import('../../main'), import('../../config/config'), import('../../config/catalogue')]);
+  const [{ createAnnotator }, { loadConfig }, { loadCatalogue }] = await Promise.all([
+    import('../../main'),
+    import('../../config/config'),
+    import('../../config/catalogue'),
+  ]);
   const config = asUsageError(() => loadConfig(process.env));
   return asUsageError(() => createAnnotator(config, loadCatalogue(config.modelsPath, process.env), undefined, modelId)!, '--llm');
 }

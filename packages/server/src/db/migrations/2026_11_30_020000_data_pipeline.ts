@@ -4,7 +4,10 @@ import type { Kysely } from 'kysely';
 export async function up(db: Kysely<any>): Promise<void> {
   // Where a duel comes from: `arena` (played here) or an imported public dataset (`comparia`),
   // with the source's own id so that an import can be run again without duplicating anything.
-  await db.schema.alterTable('duels').addColumn('source', 'text', (column) => column.notNull().defaultTo('arena')).execute();
+  await db.schema
+    .alterTable('duels')
+    .addColumn('source', 'text', (column) => column.notNull().defaultTo('arena'))
+    .execute();
   await db.schema.alterTable('duels').addColumn('external_id', 'text').execute();
   // Cohort label (e.g. a school campaign); an operator can mark cohorts private to keep them out of exports.
   await db.schema.alterTable('duels').addColumn('cohort', 'text').execute();
@@ -44,7 +47,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('annotated_at', 'text')
     .addColumn('updated_at', 'text', (column) => column.notNull())
     .execute();
-  await db.schema.createIndex('conversation_annotations_status').on('conversation_annotations').columns(['status', 'next_attempt_at']).execute();
+  await db.schema
+    .createIndex('conversation_annotations_status')
+    .on('conversation_annotations')
+    .columns(['status', 'next_attempt_at'])
+    .execute();
 
   // A reviewer's decision on a flagged or reported conversation; it overrides the screening.
   await db.schema

@@ -6,7 +6,11 @@ export async function up(db: Kysely<any>): Promise<void> {
   // annotations whose retry is due (status, next_attempt_at), and at those screened without the
   // model layer once one is configured (model_status, status): never a scan of every conversation.
   await db.schema.createIndex('duels_updated_at').on('duels').column('updated_at').execute();
-  await db.schema.createIndex('conversation_annotations_model_status').on('conversation_annotations').columns(['model_status', 'status']).execute();
+  await db.schema
+    .createIndex('conversation_annotations_model_status')
+    .on('conversation_annotations')
+    .columns(['model_status', 'status'])
+    .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

@@ -93,19 +93,43 @@ function toAnnotation(row: Selectable<ConversationAnnotationsTable>): Conversati
 const enqueueStatement = (db: Kysely<Database>, rows: { duel_id: string; at: string }[]) =>
   db
     .insertInto('conversation_annotations')
-    .values(rows.map(({ duel_id, at }) => ({ duel_id, status: 'pending', attempts: 0, next_attempt_at: at, turns_annotated: 0, model_status: 'pending', updated_at: at })))
+    .values(
+      rows.map(({ duel_id, at }) => ({
+        duel_id,
+        status: 'pending',
+        attempts: 0,
+        next_attempt_at: at,
+        turns_annotated: 0,
+        model_status: 'pending',
+        updated_at: at,
+      })),
+    )
     .onConflict((conflict) =>
       conflict
         .column('duel_id')
-        .doUpdateSet((update) => ({ status: 'pending', attempts: 0, last_error: null, next_attempt_at: update.ref('excluded.next_attempt_at'), updated_at: update.ref('excluded.updated_at') }))
+        .doUpdateSet((update) => ({
+          status: 'pending',
+          attempts: 0,
+          last_error: null,
+          next_attempt_at: update.ref('excluded.next_attempt_at'),
+          updated_at: update.ref('excluded.updated_at'),
+        }))
         .where('conversation_annotations.status', '=', 'done')
-        .where('conversation_annotations.turns_annotated', '<', (eb) => eb.selectFrom('duels').select('duels.turn_count').whereRef('duels.id', '=', 'conversation_annotations.duel_id')),
+        .where('conversation_annotations.turns_annotated', '<', (eb) =>
+          eb.selectFrom('duels').select('duels.turn_count').whereRef('duels.id', '=', 'conversation_annotations.duel_id'),
+        ),
     );
 // A vote queues its duel: compiled once, as the rest of the vote's statements (see PreparedQuery).
-const enqueueOneQuery = new PreparedQuery((db, values: { duelId: string; at: string }) => enqueueStatement(db, [{ duel_id: values.duelId, at: values.at }]));
+const enqueueOneQuery = new PreparedQuery((db, values: { duelId: string; at: string }) =>
+  enqueueStatement(db, [{ duel_id: values.duelId, at: values.at }]),
+);
 
 /** A due conversation from a duel and its annotation, if any (a left join). */
-function toDueOfDuel(row: { duel_id_of_duel: string; turn_count: number } & { [K in keyof Selectable<ConversationAnnotationsTable>]: Selectable<ConversationAnnotationsTable>[K] | null }): DueConversation {
+function toDueOfDuel(
+  row: { duel_id_of_duel: string; turn_count: number } & {
+    [K in keyof Selectable<ConversationAnnotationsTable>]: Selectable<ConversationAnnotationsTable>[K] | null;
+  },
+): DueConversation {
   return {
     duelId: row.duel_id_of_duel,
     turnCount: row.turn_count,
@@ -166,9 +190,19 @@ export class AnnotationRepository {
         .insertInto('conversation_annotations')
         .values(rows.slice(start, start + 500))
         .onConflict((conflict) => {
-          const replace = conflict.column('duel_id').doUpdateSet((update) => Object.fromEntries(Object.keys(updated).map((column) => [column, update.ref(`excluded.${column as keyof typeof updated}`)])));
+          const replace = conflict
+            .column('duel_id')
+            .doUpdateSet((update) =>
+              Object.fromEntries(Object.keys(updated).map((column) => [column, update.ref(`excluded.${column as keyof typeof updated}`)])),
+            );
           return unlessGrown
-            ? replace.where((eb) => eb(eb.selectFrom('duels').select('duels.turn_count').whereRef('duels.id', '=', 'conversation_annotations.duel_id'), '=', eb.ref('excluded.turns_annotated')))
+            ? replace.where((eb) =>
+                eb(
+                  eb.selectFrom('duels').select('duels.turn_count').whereRef('duels.id', '=', 'conversation_annotations.duel_id'),
+                  '=',
+                  eb.ref('excluded.turns_annotated'),
+                ),
+              )
             : replace;
         })
         .execute();
@@ -186,7 +220,10 @@ export class AnnotationRepository {
       return;
     }
     for (let start = 0; start < duelIds.length; start += 500) {
-      await enqueueStatement(this.db, duelIds.slice(start, start + 500).map((duel_id) => ({ duel_id, at }))).execute();
+      await enqueueStatement(
+        this.db,
+        duelIds.slice(start, start + 500).map((duel_id) => ({ duel_id, at })),
+      ).execute();
     }
   }
 

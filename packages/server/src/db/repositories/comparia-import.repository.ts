@@ -109,7 +109,19 @@ export class ComparIaImportRepository {
     const rows = await selectChunked(externalIds, (chunk) =>
       this.db
         .selectFrom('duels')
-        .select(['id', 'external_id', 'status', 'visitor_hash', 'mode', 'model_a', 'model_b', 'chosen_models', 'created_at', 'turn_count', 'source_meta'])
+        .select([
+          'id',
+          'external_id',
+          'status',
+          'visitor_hash',
+          'mode',
+          'model_a',
+          'model_b',
+          'chosen_models',
+          'created_at',
+          'turn_count',
+          'source_meta',
+        ])
         .where('source', '=', source)
         .where('external_id', 'in', chunk)
         .execute(),
@@ -245,7 +257,23 @@ export class ComparIaImportRepository {
     const rows = await selectChunked(duelIds, (chunk) =>
       this.db
         .selectFrom('votes')
-        .select(['duel_id', 'choice', 'model_a', 'model_b', 'tags_a', 'tags_b', 'comment_a', 'comment_b', 'mode', 'created_at', 'style_a', 'style_b', 'tokens_a', 'tokens_b', 'source_meta'])
+        .select([
+          'duel_id',
+          'choice',
+          'model_a',
+          'model_b',
+          'tags_a',
+          'tags_b',
+          'comment_a',
+          'comment_b',
+          'mode',
+          'created_at',
+          'style_a',
+          'style_b',
+          'tokens_a',
+          'tokens_b',
+          'source_meta',
+        ])
         .where('duel_id', 'in', chunk)
         .execute(),
     );
@@ -327,7 +355,18 @@ export class ComparIaImportRepository {
     const rows = await selectChunked(duelIds, (chunk) =>
       this.db
         .selectFrom('conversation_annotations')
-        .select(['duel_id', 'model_id', 'status', 'contains_pii', 'turns_annotated', 'languages', 'categories', 'keywords', 'short_summary', 'updated_at'])
+        .select([
+          'duel_id',
+          'model_id',
+          'status',
+          'contains_pii',
+          'turns_annotated',
+          'languages',
+          'categories',
+          'keywords',
+          'short_summary',
+          'updated_at',
+        ])
         .where('duel_id', 'in', chunk)
         .execute(),
     );

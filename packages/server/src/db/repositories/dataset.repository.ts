@@ -87,7 +87,10 @@ export interface ExclusionCounts {
   reportedNotReviewed: number;
 }
 
-type DuelsScope = ExpressionBuilder<Database & { a: Database['conversation_annotations']; r: Database['review_decisions'] }, 'duels' | 'a' | 'r'>;
+type DuelsScope = ExpressionBuilder<
+  Database & { a: Database['conversation_annotations']; r: Database['review_decisions'] },
+  'duels' | 'a' | 'r'
+>;
 
 const json = <T>(text: string | null): T | null => (text === null ? null : (JSON.parse(text) as T));
 
@@ -192,7 +195,11 @@ export class DatasetRepository {
         .where('t.duel_id', 'in', ids)
         .where('t.status', '=', 'complete')
         .execute(),
-      this.db.selectFrom('votes').select(['duel_id', 'choice', 'tags_a', 'tags_b', 'comment_a', 'comment_b', 'created_at', 'source_meta']).where('duel_id', 'in', ids).execute(),
+      this.db
+        .selectFrom('votes')
+        .select(['duel_id', 'choice', 'tags_a', 'tags_b', 'comment_a', 'comment_b', 'created_at', 'source_meta'])
+        .where('duel_id', 'in', ids)
+        .execute(),
       this.db
         .selectFrom('reactions')
         .select(['duel_id', 'turn', 'side', 'model_id', 'value', 'tags', 'comment', 'created_at', 'source_meta'])
@@ -226,7 +233,8 @@ export class DatasetRepository {
         b: { modelId: b.model_id, text: b.text, outputTokens: b.output_tokens },
       });
     }
-    for (const conversation of conversations.values()) if (conversation.turns.length > 1) conversation.turns.sort((x, y) => x.turn - y.turn);
+    for (const conversation of conversations.values())
+      if (conversation.turns.length > 1) conversation.turns.sort((x, y) => x.turn - y.turn);
     for (const vote of votes) {
       conversations.get(vote.duel_id)!.vote = {
         choice: vote.choice as ExportableVote['choice'],
@@ -274,7 +282,16 @@ export class DatasetRepository {
           .else(0)
           .end()
           .as('reported'),
-        sql<number>`${privateCohorts.length > 0 ? eb.case().when('duels.cohort', 'in', [...privateCohorts]).then(1).else(0).end() : eb.val(0)}`.as('private'),
+        sql<number>`${
+          privateCohorts.length > 0
+            ? eb
+                .case()
+                .when('duels.cohort', 'in', [...privateCohorts])
+                .then(1)
+                .else(0)
+                .end()
+            : eb.val(0)
+        }`.as('private'),
       ])
       .as('c');
     const rows = await this.db
@@ -282,7 +299,16 @@ export class DatasetRepository {
       .select(['c.status', 'c.decision', 'c.pii', 'c.reported', 'c.private', (eb) => eb.fn.countAll<string | number>().as('count')])
       .groupBy(['c.status', 'c.decision', 'c.pii', 'c.reported', 'c.private'])
       .execute();
-    const counts: ExclusionCounts = { conversations: 0, notScreened: 0, screeningFailed: 0, privateCohort: 0, reviewerExcluded: 0, reviewerIncluded: 0, flagged: 0, reportedNotReviewed: 0 };
+    const counts: ExclusionCounts = {
+      conversations: 0,
+      notScreened: 0,
+      screeningFailed: 0,
+      privateCohort: 0,
+      reviewerExcluded: 0,
+      reviewerIncluded: 0,
+      flagged: 0,
+      reportedNotReviewed: 0,
+    };
     for (const row of rows) {
       const count = Number(row.count);
       counts.conversations += count;
@@ -307,7 +333,11 @@ export class DatasetRepository {
       .values({ key: 'dataset_visitor_salt', value: generate() })
       .onConflict((conflict) => conflict.column('key').doNothing())
       .execute();
-    const row = await this.db.selectFrom('deployment_settings').select('value').where('key', '=', 'dataset_visitor_salt').executeTakeFirstOrThrow();
+    const row = await this.db
+      .selectFrom('deployment_settings')
+      .select('value')
+      .where('key', '=', 'dataset_visitor_salt')
+      .executeTakeFirstOrThrow();
     return row.value;
   }
 }

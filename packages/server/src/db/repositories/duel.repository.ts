@@ -77,7 +77,20 @@ export interface FinishedTurn {
   models?: { a: string; b: string };
 }
 
-const summaryColumns = ['turn', 'side', 'model_id', 'output_tokens', 'output_tokens_source', 'status', 'error_kind', 'finish_reason', 'ttft_ms', 'duration_ms', 'identity_leak', 'style'] as const;
+const summaryColumns = [
+  'turn',
+  'side',
+  'model_id',
+  'output_tokens',
+  'output_tokens_source',
+  'status',
+  'error_kind',
+  'finish_reason',
+  'ttft_ms',
+  'duration_ms',
+  'identity_leak',
+  'style',
+] as const;
 
 function toSideSummary(row: Pick<TurnSidesTable, (typeof summaryColumns)[number]>): TurnSideSummary {
   return {
@@ -100,11 +113,32 @@ function toSideRecord(row: Selectable<TurnSidesTable>): TurnSideRecord {
   return { ...toSideSummary(row), text: row.text, reasoning: row.reasoning };
 }
 
-function toTurnRecord(row: Pick<Selectable<TurnsTable>, 'turn' | 'prompt' | 'status' | 'error_code' | 'started_at' | 'ended_at'>): TurnRecord {
-  return { turn: row.turn, prompt: row.prompt, status: row.status, errorCode: row.error_code, startedAt: row.started_at, endedAt: row.ended_at };
+function toTurnRecord(
+  row: Pick<Selectable<TurnsTable>, 'turn' | 'prompt' | 'status' | 'error_code' | 'started_at' | 'ended_at'>,
+): TurnRecord {
+  return {
+    turn: row.turn,
+    prompt: row.prompt,
+    status: row.status,
+    errorCode: row.error_code,
+    startedAt: row.started_at,
+    endedAt: row.ended_at,
+  };
 }
 
-const duelColumns = ['id', 'visitor_hash', 'mode', 'model_a', 'model_b', 'chosen_models', 'locale', 'status', 'turn_count', 'created_at', 'source'] as const;
+const duelColumns = [
+  'id',
+  'visitor_hash',
+  'mode',
+  'model_a',
+  'model_b',
+  'chosen_models',
+  'locale',
+  'status',
+  'turn_count',
+  'created_at',
+  'source',
+] as const;
 
 function toDuelRecord(row: Selectable<Pick<DuelsTable, (typeof duelColumns)[number]>>): DuelRecord {
   return {
@@ -128,8 +162,22 @@ const voteContextQuery = new PreparedQuery((db, values: { duelId: string }) =>
     .selectFrom('duels')
     .leftJoin('turn_sides', 'turn_sides.duel_id', 'duels.id')
     .select(duelColumns.map((column) => `duels.${column}` as const))
-    .select(['turn_sides.turn', 'turn_sides.side', 'turn_sides.model_id', 'turn_sides.output_tokens', 'turn_sides.output_tokens_source', 'turn_sides.status as side_status'])
-    .select(['turn_sides.error_kind', 'turn_sides.finish_reason', 'turn_sides.ttft_ms', 'turn_sides.duration_ms', 'turn_sides.identity_leak', 'turn_sides.style'])
+    .select([
+      'turn_sides.turn',
+      'turn_sides.side',
+      'turn_sides.model_id',
+      'turn_sides.output_tokens',
+      'turn_sides.output_tokens_source',
+      'turn_sides.status as side_status',
+    ])
+    .select([
+      'turn_sides.error_kind',
+      'turn_sides.finish_reason',
+      'turn_sides.ttft_ms',
+      'turn_sides.duration_ms',
+      'turn_sides.identity_leak',
+      'turn_sides.style',
+    ])
     .where('duels.id', '=', values.duelId)
     .orderBy('turn_sides.turn')
     .orderBy('turn_sides.side'),
@@ -139,7 +187,18 @@ const voteContextQuery = new PreparedQuery((db, values: { duelId: string }) =>
 const insertDuelQuery = new PreparedQuery(
   (
     db,
-    values: { id: string; visitor_hash: string; mode: string; model_a: string; model_b: string; chosen_models: string | null; locale: string | null; status: string; turn_count: number; created_at: string },
+    values: {
+      id: string;
+      visitor_hash: string;
+      mode: string;
+      model_a: string;
+      model_b: string;
+      chosen_models: string | null;
+      locale: string | null;
+      status: string;
+      turn_count: number;
+      created_at: string;
+    },
   ) =>
     db.insertInto('duels').values({
       id: values.id,
@@ -156,8 +215,20 @@ const insertDuelQuery = new PreparedQuery(
     }),
 );
 
-const insertTurnQuery = new PreparedQuery((db, values: { duel_id: string; turn: number; prompt: string; status: string; started_at: string }) =>
-  db.insertInto('turns').values({ duel_id: values.duel_id, turn: values.turn, prompt: values.prompt, status: values.status, error_code: null, frames: null, started_at: values.started_at, ended_at: null }),
+const insertTurnQuery = new PreparedQuery(
+  (db, values: { duel_id: string; turn: number; prompt: string; status: string; started_at: string }) =>
+    db
+      .insertInto('turns')
+      .values({
+        duel_id: values.duel_id,
+        turn: values.turn,
+        prompt: values.prompt,
+        status: values.status,
+        error_code: null,
+        frames: null,
+        started_at: values.started_at,
+        ended_at: null,
+      }),
 );
 
 const markVotedQuery = new PreparedQuery((db, values: { duelId: string; at: string }) =>
@@ -186,7 +257,6 @@ const insertVoteQuery = new PreparedQuery((db, values: ReturnType<typeof voteRow
     energy_b: values.energy_b,
   }),
 );
-
 
 /** Duels, their turns and each side's answer. */
 export class DuelRepository {
@@ -227,7 +297,13 @@ export class DuelRepository {
   }
 
   private async insertTurn(duelId: string, turn: TurnRecord): Promise<void> {
-    await insertTurnQuery.execute(this.db, { duel_id: duelId, turn: turn.turn, prompt: turn.prompt, status: turn.status, started_at: turn.startedAt });
+    await insertTurnQuery.execute(this.db, {
+      duel_id: duelId,
+      turn: turn.turn,
+      prompt: turn.prompt,
+      status: turn.status,
+      started_at: turn.startedAt,
+    });
   }
 
   async findById(duelId: string): Promise<DuelRecord | undefined> {
@@ -240,24 +316,50 @@ export class DuelRepository {
     const { rows } = await voteContextQuery.execute(this.db, { duelId });
     if (rows.length === 0) return undefined;
     const sides = rows.flatMap((row) =>
-      row.turn === null ? [] : [toSideSummary({ ...row, turn: row.turn, side: row.side!, model_id: row.model_id!, status: row.side_status!, identity_leak: row.identity_leak! })],
+      row.turn === null
+        ? []
+        : [
+            toSideSummary({
+              ...row,
+              turn: row.turn,
+              side: row.side!,
+              model_id: row.model_id!,
+              status: row.side_status!,
+              identity_leak: row.identity_leak!,
+            }),
+          ],
     );
     return { duel: toDuelRecord(rows[0]!), sides };
   }
 
   async listTurns(duelId: string): Promise<TurnRecord[]> {
-    const rows = await this.db.selectFrom('turns').select(['turn', 'prompt', 'status', 'error_code', 'started_at', 'ended_at']).where('duel_id', '=', duelId).orderBy('turn').execute();
+    const rows = await this.db
+      .selectFrom('turns')
+      .select(['turn', 'prompt', 'status', 'error_code', 'started_at', 'ended_at'])
+      .where('duel_id', '=', duelId)
+      .orderBy('turn')
+      .execute();
     return rows.map(toTurnRecord);
   }
 
   async findTurnStatus(duelId: string, turn: number): Promise<string | undefined> {
-    const row = await this.db.selectFrom('turns').select('status').where('duel_id', '=', duelId).where('turn', '=', turn).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('turns')
+      .select('status')
+      .where('duel_id', '=', duelId)
+      .where('turn', '=', turn)
+      .executeTakeFirst();
     return row?.status;
   }
 
   /** The frames a finished turn streamed (JSON), for clients that reconnect after the in-memory copy expired. */
   async findTurnFrames(duelId: string, turn: number): Promise<string | null | undefined> {
-    const row = await this.db.selectFrom('turns').select('frames').where('duel_id', '=', duelId).where('turn', '=', turn).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('turns')
+      .select('frames')
+      .where('duel_id', '=', duelId)
+      .where('turn', '=', turn)
+      .executeTakeFirst();
     return row ? row.frames : undefined;
   }
 
@@ -271,8 +373,21 @@ export class DuelRepository {
     const conversations = new Map(duelIds.map((duelId) => [duelId, { turns: [] as TurnRecord[], sides: [] as TurnSideRecord[] }]));
     if (duelIds.length === 0) return conversations;
     const [turns, sides] = await Promise.all([
-      this.db.selectFrom('turns').select(['duel_id', 'turn', 'prompt', 'status', 'error_code', 'started_at', 'ended_at']).where('duel_id', 'in', duelIds).orderBy('duel_id').orderBy('turn').execute(),
-      this.db.selectFrom('turn_sides').selectAll().where('duel_id', 'in', duelIds).orderBy('duel_id').orderBy('turn').orderBy('side').execute(),
+      this.db
+        .selectFrom('turns')
+        .select(['duel_id', 'turn', 'prompt', 'status', 'error_code', 'started_at', 'ended_at'])
+        .where('duel_id', 'in', duelIds)
+        .orderBy('duel_id')
+        .orderBy('turn')
+        .execute(),
+      this.db
+        .selectFrom('turn_sides')
+        .selectAll()
+        .where('duel_id', 'in', duelIds)
+        .orderBy('duel_id')
+        .orderBy('turn')
+        .orderBy('side')
+        .execute(),
     ]);
     for (const row of turns) conversations.get(row.duel_id)!.turns.push(toTurnRecord(row));
     for (const row of sides) conversations.get(row.duel_id)!.sides.push(toSideRecord(row));
@@ -281,7 +396,13 @@ export class DuelRepository {
 
   /** Like {@link listSides} without the texts, which can be long and are not needed to vote or react. */
   async listSideSummaries(duelId: string): Promise<TurnSideSummary[]> {
-    const rows = await this.db.selectFrom('turn_sides').select(summaryColumns).where('duel_id', '=', duelId).orderBy('turn').orderBy('side').execute();
+    const rows = await this.db
+      .selectFrom('turn_sides')
+      .select(summaryColumns)
+      .where('duel_id', '=', duelId)
+      .orderBy('turn')
+      .orderBy('side')
+      .execute();
     return rows.map(toSideSummary);
   }
 
@@ -393,18 +514,26 @@ export class DuelRepository {
     const at = votes.reduce((latest, vote) => (vote.createdAt > latest ? vote.createdAt : latest), votes[0]!.createdAt);
     let closedIds: Set<string>;
     if (this.db.getExecutor().adapter instanceof PostgresAdapter) {
-      closedIds = await this.closeAndQueueInOneStatement([...firstOfDuel.values()].map((index) => votes[index]!), at);
+      closedIds = await this.closeAndQueueInOneStatement(
+        [...firstOfDuel.values()].map((index) => votes[index]!),
+        at,
+      );
     } else if (this.db.isTransaction) {
       closedIds = await this.closeAndQueue(votes, firstOfDuel, at);
     } else {
-      closedIds = await this.db.transaction().execute((transaction) => new DuelRepository(transaction).closeAndQueue(votes, firstOfDuel, at));
+      closedIds = await this.db
+        .transaction()
+        .execute((transaction) => new DuelRepository(transaction).closeAndQueue(votes, firstOfDuel, at));
     }
     return votes.map((vote, index) => closedIds.has(vote.duelId) && firstOfDuel.get(vote.duelId) === index);
   }
 
   /** SQLite: the ready duels marked voted, their first votes stored, their conversations queued. */
   private async closeAndQueue(votes: readonly VoteRecord[], firstOfDuel: Map<string, number>, at: string): Promise<Set<string>> {
-    const closedIds = votes.length === 1 ? new Set((await this.closeWithVote(votes[0]!)) ? [votes[0]!.duelId] : []) : await this.closeWithVotes(votes, firstOfDuel, at);
+    const closedIds =
+      votes.length === 1
+        ? new Set((await this.closeWithVote(votes[0]!)) ? [votes[0]!.duelId] : [])
+        : await this.closeWithVotes(votes, firstOfDuel, at);
     if (closedIds.size > 0) await new AnnotationRepository(this.db).enqueue([...closedIds], at);
     return closedIds;
   }

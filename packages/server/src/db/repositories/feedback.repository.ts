@@ -105,7 +105,14 @@ export class FeedbackRepository {
     const values = { value: reaction.value, tags: JSON.stringify(reaction.tags), comment: reaction.comment, updated_at: reaction.at };
     await this.db
       .insertInto('reactions')
-      .values({ duel_id: reaction.duelId, turn: reaction.turn, side: reaction.side, model_id: reaction.modelId, created_at: reaction.at, ...values })
+      .values({
+        duel_id: reaction.duelId,
+        turn: reaction.turn,
+        side: reaction.side,
+        model_id: reaction.modelId,
+        created_at: reaction.at,
+        ...values,
+      })
       .onConflict((conflict) => conflict.columns(['duel_id', 'turn', 'side']).doUpdateSet(values))
       .execute();
   }
@@ -137,12 +144,34 @@ export class FeedbackRepository {
     const rows = await this.db
       .selectFrom('votes')
       .leftJoin('conversation_annotations as a', 'a.duel_id', 'votes.duel_id')
-      .select(['model_a', 'model_b', 'choice', 'identity_leak', 'mode', 'locale', 'style_a', 'style_b', 'tokens_a', 'tokens_b', 'energy_a', 'energy_b', 'a.languages', 'a.message_languages', 'a.categories'])
+      .select([
+        'model_a',
+        'model_b',
+        'choice',
+        'identity_leak',
+        'mode',
+        'locale',
+        'style_a',
+        'style_b',
+        'tokens_a',
+        'tokens_b',
+        'energy_a',
+        'energy_b',
+        'a.languages',
+        'a.message_languages',
+        'a.categories',
+      ])
       .orderBy('votes.created_at')
       .orderBy('votes.duel_id')
       .execute();
     const side = (style: string | null, tokens: number | null, energy: string | null): SideRankingData | null =>
-      style === null ? null : { style: JSON.parse(style) as SideRankingData['style'], outputTokens: tokens ?? 0, energyWh: energy ? (JSON.parse(energy) as { min: number; max: number }) : null };
+      style === null
+        ? null
+        : {
+            style: JSON.parse(style) as SideRankingData['style'],
+            outputTokens: tokens ?? 0,
+            energyWh: energy ? (JSON.parse(energy) as { min: number; max: number }) : null,
+          };
     return rows.map((row) => ({
       modelA: row.model_a,
       modelB: row.model_b,
@@ -176,7 +205,16 @@ export class FeedbackRepository {
         'duels.model_b',
         'duels.mode',
         'duels.locale',
-        (eb) => eb.exists(eb.selectFrom('turn_sides').select('turn_sides.duel_id').whereRef('turn_sides.duel_id', '=', 'reactions.duel_id').where('turn_sides.identity_leak', '=', 1)).as('leak'),
+        (eb) =>
+          eb
+            .exists(
+              eb
+                .selectFrom('turn_sides')
+                .select('turn_sides.duel_id')
+                .whereRef('turn_sides.duel_id', '=', 'reactions.duel_id')
+                .where('turn_sides.identity_leak', '=', 1),
+            )
+            .as('leak'),
       ])
       .orderBy('duels.created_at')
       .orderBy('reactions.turn')
@@ -218,11 +256,17 @@ export class FeedbackRepository {
   }
 
   async countVotes(): Promise<number> {
-    const row = await this.db.selectFrom('votes').select((eb) => eb.fn.countAll<string | number>().as('count')).executeTakeFirstOrThrow();
+    const row = await this.db
+      .selectFrom('votes')
+      .select((eb) => eb.fn.countAll<string | number>().as('count'))
+      .executeTakeFirstOrThrow();
     return Number(row.count);
   }
 
   async insertReport(report: { id: string; duelId: string; reason: string; createdAt: string }): Promise<void> {
-    await this.db.insertInto('reports').values({ id: report.id, duel_id: report.duelId, reason: report.reason, created_at: report.createdAt }).execute();
+    await this.db
+      .insertInto('reports')
+      .values({ id: report.id, duel_id: report.duelId, reason: report.reason, created_at: report.createdAt })
+      .execute();
   }
 }

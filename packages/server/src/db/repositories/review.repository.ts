@@ -81,7 +81,13 @@ export class ReviewRepository {
         };
         const inQueue = byQueue[queue];
         if (!after) return inQueue;
-        return eb.and([inQueue, eb.or([eb('d.created_at', '<', after.createdAt), eb.and([eb('d.created_at', '=', after.createdAt), eb('d.id', '<', after.duelId)])])]);
+        return eb.and([
+          inQueue,
+          eb.or([
+            eb('d.created_at', '<', after.createdAt),
+            eb.and([eb('d.created_at', '=', after.createdAt), eb('d.id', '<', after.duelId)]),
+          ]),
+        ]);
       })
       .orderBy('d.created_at', 'desc')
       .orderBy('d.id', 'desc')
@@ -96,7 +102,15 @@ export class ReviewRepository {
       ruleKinds: parseList(row.pii_rule_kinds),
       modelKinds: parseList(row.pii_model_kinds),
       reports: reports.get(row.id) ?? [],
-      decision: row.decision ? { duelId: row.id, decision: row.decision as ReviewDecisionValue, reason: row.reason, reviewer: row.reviewer!, decidedAt: row.decided_at! } : null,
+      decision: row.decision
+        ? {
+            duelId: row.id,
+            decision: row.decision as ReviewDecisionValue,
+            reason: row.reason,
+            reviewer: row.reviewer!,
+            decidedAt: row.decided_at!,
+          }
+        : null,
       openingPrompt: row.prompt ?? '',
     }));
   }
@@ -127,7 +141,15 @@ export class ReviewRepository {
 
   async findDecision(duelId: string): Promise<ReviewDecisionRecord | undefined> {
     const row = await this.db.selectFrom('review_decisions').selectAll().where('duel_id', '=', duelId).executeTakeFirst();
-    return row ? { duelId: row.duel_id, decision: row.decision as ReviewDecisionValue, reason: row.reason, reviewer: row.reviewer, decidedAt: row.decided_at } : undefined;
+    return row
+      ? {
+          duelId: row.duel_id,
+          decision: row.decision as ReviewDecisionValue,
+          reason: row.reason,
+          reviewer: row.reviewer,
+          decidedAt: row.decided_at,
+        }
+      : undefined;
   }
 
   /** Records a decision (replacing the current one) and its audit entry; call inside a transaction. */
@@ -138,10 +160,26 @@ export class ReviewRepository {
       .values({ duel_id: decision.duelId, ...values })
       .onConflict((conflict) => conflict.column('duel_id').doUpdateSet(values))
       .execute();
-    const entry: AuditEntryRecord = { id: auditId, duelId: decision.duelId, decision: decision.decision, previousDecision: previous, reason: decision.reason, reviewer: decision.reviewer, createdAt: decision.decidedAt };
+    const entry: AuditEntryRecord = {
+      id: auditId,
+      duelId: decision.duelId,
+      decision: decision.decision,
+      previousDecision: previous,
+      reason: decision.reason,
+      reviewer: decision.reviewer,
+      createdAt: decision.decidedAt,
+    };
     await this.db
       .insertInto('review_audit_log')
-      .values({ id: entry.id, duel_id: entry.duelId, decision: entry.decision, previous_decision: entry.previousDecision, reason: entry.reason, reviewer: entry.reviewer, created_at: entry.createdAt })
+      .values({
+        id: entry.id,
+        duel_id: entry.duelId,
+        decision: entry.decision,
+        previous_decision: entry.previousDecision,
+        reason: entry.reason,
+        reviewer: entry.reviewer,
+        created_at: entry.createdAt,
+      })
       .execute();
     return entry;
   }
@@ -165,7 +203,13 @@ export class ReviewRepository {
   private async reportsOf(duelIds: string[]): Promise<Map<string, { reason: string; createdAt: string }[]>> {
     const byDuel = new Map<string, { reason: string; createdAt: string }[]>();
     if (duelIds.length === 0) return byDuel;
-    const rows = await this.db.selectFrom('reports').select(['duel_id', 'reason', 'created_at']).where('duel_id', 'in', duelIds).orderBy('created_at').orderBy('id').execute();
+    const rows = await this.db
+      .selectFrom('reports')
+      .select(['duel_id', 'reason', 'created_at'])
+      .where('duel_id', 'in', duelIds)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
     for (const row of rows) {
       const list = byDuel.get(row.duel_id) ?? [];
       list.push({ reason: row.reason, createdAt: row.created_at });

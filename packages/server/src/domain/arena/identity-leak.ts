@@ -25,8 +25,26 @@ export interface IdentityLexicon {
  * nothing ("le mistral souffle", "Claude est parti"), so they need a self-introduction cue nearby.
  */
 const AMBIGUOUS_NAMES = new Set([
-  'meta', 'google', 'mistral', 'claude', 'gemini', 'phi', 'command', 'microsoft', 'amazon', 'apple',
-  'nova', 'jamba', 'grok', 'falcon', 'olmo', 'granite', 'aya', 'lucie', 'pixtral', 'magistral',
+  'meta',
+  'google',
+  'mistral',
+  'claude',
+  'gemini',
+  'phi',
+  'command',
+  'microsoft',
+  'amazon',
+  'apple',
+  'nova',
+  'jamba',
+  'grok',
+  'falcon',
+  'olmo',
+  'granite',
+  'aya',
+  'lucie',
+  'pixtral',
+  'magistral',
 ]);
 
 /** Names a vendor's models use in other scripts and languages, keyed by lowercase organisation. */
@@ -46,24 +64,84 @@ const ORGANISATION_ALIASES: Record<string, readonly string[]> = {
 
 /** Self-introduction cues in the arena's languages (lowercase), looked for just before a weak name. */
 const SELF_INTRODUCTION_CUES = [
-  "i am", "i'm", 'my name is', 'as an ai', 'created by', 'developed by', 'trained by', 'made by', 'built by',
-  'je suis', "je m'appelle", 'en tant qu', 'créé par', 'développé par', 'entraîné par', 'conçu par',
-  'soy', 'me llamo', 'desarrollado por', 'creado por', 'entrenado por',
-  'sono', 'mi chiamo', 'sviluppato da', 'creato da', 'addestrato da',
-  'ich bin', 'entwickelt von', 'erstellt von', 'trainiert von',
-  'eu sou', 'desenvolvido por', 'criado por', 'ik ben', 'ontwikkeld door', 'gemaakt door',
-  'jag är', 'utvecklad av', 'skapad av', 'jeg er', 'udviklet af', 'utviklet av', 'lavet af',
-  'aš esu', 'sukūrė', 'sukurtas', 'mina olen', 'arendanud', 'loodud', 'minä olen', 'kehittänyt',
-  'я —', 'я -', 'меня зовут', 'разработан', 'создан', '我是', '开发', '私は', '저는',
+  'i am',
+  "i'm",
+  'my name is',
+  'as an ai',
+  'created by',
+  'developed by',
+  'trained by',
+  'made by',
+  'built by',
+  'je suis',
+  "je m'appelle",
+  'en tant qu',
+  'créé par',
+  'développé par',
+  'entraîné par',
+  'conçu par',
+  'soy',
+  'me llamo',
+  'desarrollado por',
+  'creado por',
+  'entrenado por',
+  'sono',
+  'mi chiamo',
+  'sviluppato da',
+  'creato da',
+  'addestrato da',
+  'ich bin',
+  'entwickelt von',
+  'erstellt von',
+  'trainiert von',
+  'eu sou',
+  'desenvolvido por',
+  'criado por',
+  'ik ben',
+  'ontwikkeld door',
+  'gemaakt door',
+  'jag är',
+  'utvecklad av',
+  'skapad av',
+  'jeg er',
+  'udviklet af',
+  'utviklet av',
+  'lavet af',
+  'aš esu',
+  'sukūrė',
+  'sukurtas',
+  'mina olen',
+  'arendanud',
+  'loodud',
+  'minä olen',
+  'kehittänyt',
+  'я —',
+  'я -',
+  'меня зовут',
+  'разработан',
+  'создан',
+  '我是',
+  '开发',
+  '私は',
+  '저는',
 ];
 
 const CUE_WINDOW = 48;
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 // Scripts written without spaces have no word boundaries: there a name counts wherever it appears.
 const unspacedScript = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}]/u;
-const termPattern = (term: string) => (unspacedScript.test(term) ? escapeRegExp(term) : `(?<![\\p{L}\\p{N}])${escapeRegExp(term)}(?![\\p{L}\\p{N}])`);
+const termPattern = (term: string) =>
+  unspacedScript.test(term) ? escapeRegExp(term) : `(?<![\\p{L}\\p{N}])${escapeRegExp(term)}(?![\\p{L}\\p{N}])`;
 const wordPattern = (terms: readonly string[]) =>
-  terms.length === 0 ? null : new RegExp([...terms].sort((a, b) => b.length - a.length).map(termPattern).join('|'), 'giu');
+  terms.length === 0
+    ? null
+    : new RegExp(
+        [...terms]
+          .sort((a, b) => b.length - a.length)
+          .map(termPattern)
+          .join('|'),
+        'giu',
+      );
 
 /** Builds the lexicon of one model from its catalogue facts (name, id, family word, organisation, aliases). */
 export function buildIdentityLexicon(facts: IdentityFacts): IdentityLexicon {

@@ -33,14 +33,30 @@ function binomialHalfPValue(successes: number, trials: number): number {
 function erfc(x: number): number {
   // Numerical Recipes' erfc (fractional error < 1.2e-7).
   const t = 1 / (1 + 0.5 * x);
-  const tau = t * Math.exp(-x * x - 1.26551223 + t * (1.00002368 + t * (0.37409196 + t * (0.09678418 + t * (-0.18628806 + t * (0.27886807 + t * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277)))))))));
+  const tau =
+    t *
+    Math.exp(
+      -x * x -
+        1.26551223 +
+        t *
+          (1.00002368 +
+            t *
+              (0.37409196 +
+                t *
+                  (0.09678418 +
+                    t * (-0.18628806 + t * (0.27886807 + t * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277)))))))),
+    );
   return tau;
 }
 
 /** How often each model landed on A and on B, over draws in random mode and in custom mode (where the order of the choice is fixed). */
 function sideCounts(draws: number, random: RandomSource): Map<string, { a: number; b: number }> {
   const counts = new Map(models.map((model) => [model.id, { a: 0, b: 0 }]));
-  const requests = [{ mode: 'random' as const }, { mode: 'custom' as const, chosen: ['mid', 'tiny'] }, { mode: 'custom' as const, chosen: ['giant'] }];
+  const requests = [
+    { mode: 'random' as const },
+    { mode: 'custom' as const, chosen: ['mid', 'tiny'] },
+    { mode: 'custom' as const, chosen: ['giant'] },
+  ];
   for (let draw = 0; draw < draws; draw += 1) {
     const outcome = drawDuel(requests[draw % requests.length]!, models, random);
     if (!outcome.ok) throw new Error('draw failed');
@@ -136,14 +152,23 @@ describe('drawDuel', () => {
   });
 
   it('reports unknown custom ids and pools too small to draw from', () => {
-    expect(drawDuel({ mode: 'custom', chosen: ['mid', 'ghost'] }, models, seeded(1))).toEqual({ ok: false, reason: 'unknown_models', unknown: ['ghost'] });
-    expect(drawDuel({ mode: 'reasoning' }, models.slice(0, 2), seeded(1))).toEqual({ ok: false, reason: 'not_enough_models', mode: 'reasoning' });
+    expect(drawDuel({ mode: 'custom', chosen: ['mid', 'ghost'] }, models, seeded(1))).toEqual({
+      ok: false,
+      reason: 'unknown_models',
+      unknown: ['ghost'],
+    });
+    expect(drawDuel({ mode: 'reasoning' }, models.slice(0, 2), seeded(1))).toEqual({
+      ok: false,
+      reason: 'not_enough_models',
+      mode: 'reasoning',
+    });
     expect(drawDuel({ mode: 'random' }, models.slice(0, 1), seeded(1))).toMatchObject({ ok: false, reason: 'not_enough_models' });
   });
 
   it('follows optional pair weights, never drawing a zero-weight pair, within the mode pools', () => {
     const random = seeded(4);
-    const pairWeight = (first: string, second: string) => ([first, second].includes('tiny') ? 0 : [first, second].includes('giant') ? 5 : 1);
+    const pairWeight = (first: string, second: string) =>
+      [first, second].includes('tiny') ? 0 : [first, second].includes('giant') ? 5 : 1;
     const seen = new Map<string, number>();
     for (let draw = 0; draw < 3000; draw += 1) {
       const outcome = drawDuel({ mode: 'random', pairWeight }, models, random);
@@ -157,7 +182,11 @@ describe('drawDuel', () => {
       if (!outcome.ok) throw new Error('draw failed');
       expect([outcome.sides.a.modelId, outcome.sides.b.modelId].sort()).toEqual(expect.arrayContaining(['small']));
     }
-    const custom = drawDuel({ mode: 'custom', chosen: ['mid'], pairWeight: (first, second) => ([first, second].includes('big') ? 1 : 0) }, models, random);
+    const custom = drawDuel(
+      { mode: 'custom', chosen: ['mid'], pairWeight: (first, second) => ([first, second].includes('big') ? 1 : 0) },
+      models,
+      random,
+    );
     expect(custom.ok && [custom.sides.a.modelId, custom.sides.b.modelId].sort()).toEqual(['big', 'mid']);
   });
 

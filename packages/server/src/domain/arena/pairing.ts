@@ -70,7 +70,10 @@ export function drawDuel(request: PairingRequest, models: readonly PairingCandid
 
   const [firstPool, secondPool] = rolePools(request.mode, models);
   const custom = request.mode === 'custom';
-  const pair = custom && chosen.length === 2 ? ([chosen[0]!, chosen[1]!] as const) : drawPairFromPools(custom ? [chosen[0]!] : firstPool, secondPool, random, request.pairWeight);
+  const pair =
+    custom && chosen.length === 2
+      ? ([chosen[0]!, chosen[1]!] as const)
+      : drawPairFromPools(custom ? [chosen[0]!] : firstPool, secondPool, random, request.pairWeight);
   if (!pair) return { ok: false, reason: 'not_enough_models', mode: request.mode };
   const [first, second] = pair;
 

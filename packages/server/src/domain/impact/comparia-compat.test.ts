@@ -1,11 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import {
-  comparIaLightbulb,
-  comparIaParameterCounts,
-  comparIaStreaming,
-  type ComparIaConsumption,
-} from './comparia-compat';
+import { comparIaLightbulb, comparIaParameterCounts, comparIaStreaming, type ComparIaConsumption } from './comparia-compat';
 import { conversationImpact } from './conversation-impact';
 import { ImpactError } from './impact-error';
 import { whPer1000OutputTokens, whPerMillionOutputTokens } from './leaderboard-impact';
@@ -58,10 +53,7 @@ describe('compar:IA parameter conventions', () => {
   });
 
   it('pins EcoLogits 0.8.2, the world mix and PUE 1.2, whatever the provider, zone or PUE', () => {
-    const settings = resolveImpactSettings(
-      { params_b: 70, provider: 'mistralai' },
-      { compat: 'comparia', zone: 'FRA', pue: 1.5, wue: 1 },
-    );
+    const settings = resolveImpactSettings({ params_b: 70, provider: 'mistralai' }, { compat: 'comparia', zone: 'FRA', pue: 1.5, wue: 1 });
     expect(settings).toMatchObject({ version: '0.8.2', method: 'comparia-compat', zone: 'WOR', pue: 1.2, wue: null });
     expect(settings.usesLatency).toBe(false);
   });

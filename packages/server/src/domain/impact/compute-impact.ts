@@ -3,12 +3,7 @@ import { runEcologits0_9_1 } from './ecologits-0-9-1';
 import { ImpactError } from './impact-error';
 import type { ImpactRun, RunInput } from './impact-run';
 import type { EcologitsVersion, LlmImpactInput, LlmImpacts, PhasedImpact } from './impact-types';
-import {
-  checkElectricityMix,
-  checkOutputTokens,
-  checkRequestLatency,
-  checkValueOrRange,
-} from './validate-impact-input';
+import { checkElectricityMix, checkOutputTokens, checkRequestLatency, checkValueOrRange } from './validate-impact-input';
 import { addRanges, isValueRange, type ValueRange } from './value-range';
 
 const runOfVersion: Record<EcologitsVersion, (input: RunInput) => ImpactRun> = {
@@ -41,7 +36,12 @@ export function computeLlmImpacts(input: LlmImpactInput): LlmImpacts {
     wue: checkValueOrRange(input.wue ?? 0, 'on-site WUE (L/kWh)', 'invalid_datacenter', 0),
   };
   const paired = isValueRange(input.activeParamsB) || isValueRange(input.totalParamsB);
-  const pairs = paired ? [[active.min, total.min], [active.max, total.max]] : [[active.min, total.min]];
+  const pairs = paired
+    ? [
+        [active.min, total.min],
+        [active.max, total.max],
+      ]
+    : [[active.min, total.min]];
   const runs = pairs.map(([activeParamsB, totalParamsB]) => run({ ...base, activeParamsB, totalParamsB } as RunInput));
   return mergeRuns(runs);
 }

@@ -29,9 +29,9 @@ describe('conversationImpact', () => {
     const secondFree = estimateImpact(llama70b, 500).impacts.energyKwh.min;
     expect(capped.energy_wh.min).toBeLessThan(uncapped.energy_wh.min);
     expect(capped.energy_wh.min).toBeCloseTo((firstCapped + secondFree) * 1000, 15);
-    expect(() =>
-      conversationImpact({ model: llama70b, outputTokensPerMessage: [1, 2], latencySecondsPerMessage: [1] }),
-    ).toThrow(ImpactError);
+    expect(() => conversationImpact({ model: llama70b, outputTokensPerMessage: [1, 2], latencySecondsPerMessage: [1] })).toThrow(
+      ImpactError,
+    );
   });
 
   it('gives a range when the size is uncertain (MoE without active count, ranged size)', () => {
@@ -86,9 +86,7 @@ describe('conversationImpact', () => {
     };
     expect(codeOf(() => conversationImpact({ model: { params_b: null }, outputTokensPerMessage: [10] }))).toBe('unknown_model_size');
     expect(codeOf(() => conversationImpact({ model: llama70b, outputTokensPerMessage: [10, -1] }))).toBe('invalid_tokens');
-    expect(codeOf(() => conversationImpact({ model: llama70b, outputTokensPerMessage: [10], zone: 'ZZZ' }))).toBe(
-      'zone_not_registered',
-    );
+    expect(codeOf(() => conversationImpact({ model: llama70b, outputTokensPerMessage: [10], zone: 'ZZZ' }))).toBe('zone_not_registered');
   });
 });
 
@@ -138,8 +136,6 @@ describe('everyday equivalents', () => {
     expect(durationAmount('led_bulb', 48)).toMatchObject({ value: 2, unit: 'd' });
     expect(durationAmount('led_bulb', 0.5)).toMatchObject({ value: 30, unit: 'min' });
     expect(durationAmount('led_bulb', 0.0001)).toMatchObject({ unit: 's' });
-    expect([roundForDisplay(123.4), roundForDisplay(4.56), roundForDisplay(0.01234), roundForDisplay(0)]).toEqual([
-      123, 4.6, 0.012, 0,
-    ]);
+    expect([roundForDisplay(123.4), roundForDisplay(4.56), roundForDisplay(0.01234), roundForDisplay(0)]).toEqual([123, 4.6, 0.012, 0]);
   });
 });

@@ -72,7 +72,10 @@ export type ConversationAnswers = Pick<ConversationImpactInput, 'outputTokensPer
  * the reveal computes the answers of the same few models over and over.
  * @throws ImpactError for invalid settings (here) or answers (from the returned function).
  */
-export function conversationImpactOf(model: ModelFacts, options: Pick<ConversationImpactInput, 'method' | 'compat' | 'zone' | 'datacenter'>): (answers: ConversationAnswers) => ConversationImpact {
+export function conversationImpactOf(
+  model: ModelFacts,
+  options: Pick<ConversationImpactInput, 'method' | 'compat' | 'zone' | 'datacenter'>,
+): (answers: ConversationAnswers) => ConversationImpact {
   const settings = resolveImpactSettings(model, {
     method: options.method ?? null,
     compat: options.compat ?? null,
@@ -83,7 +86,11 @@ export function conversationImpactOf(model: ModelFacts, options: Pick<Conversati
   return (answers) => {
     const locale = resolveImpactLocale(answers.locale);
     const tokens = answers.outputTokensPerMessage.map(checkOutputTokens);
-    const base = describeSettings(settings, locale, tokens.reduce((sum, count) => sum + count, 0));
+    const base = describeSettings(
+      settings,
+      locale,
+      tokens.reduce((sum, count) => sum + count, 0),
+    );
     if (settings.method === 'comparia-compat') return { ...base, ...comparIaFigures(settings, base.output_tokens, locale) };
     const latencies = checkLatencies(answers.latencySecondsPerMessage, tokens.length);
     const totals = totalsInUnits(tokens.map((count, index) => impactsWithSettings(settings, count, latencies[index])));

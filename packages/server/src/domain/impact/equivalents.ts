@@ -90,8 +90,8 @@ function comparIaAmount(kind: EquivalentKind, duration: ComparIaDuration): Amoun
 
 /** compar:IA's two equivalents (LED bulb, online video) exactly as its reveal card shows them (truncated). */
 export function comparIaEquivalents(consumption: ComparIaConsumption, locale: ImpactLocale): Equivalent[] {
-  return [
-    comparIaAmount('led_bulb', consumption.lightbulb),
-    comparIaAmount('video_streaming', consumption.streaming),
-  ].map((amount) => ({ ...localise(amount, locale), value: amount.value }));
+  return [comparIaAmount('led_bulb', consumption.lightbulb), comparIaAmount('video_streaming', consumption.streaming)].map((amount) => ({
+    ...localise(amount, locale),
+    value: amount.value,
+  }));
 }

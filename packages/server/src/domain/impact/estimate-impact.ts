@@ -25,11 +25,7 @@ export function estimateImpact(
 }
 
 /** Runs EcoLogits with already-resolved settings (one request; reuse the settings across messages). */
-export function impactsWithSettings(
-  settings: ImpactSettings,
-  outputTokens: number,
-  latencySeconds?: number | null,
-): LlmImpacts {
+export function impactsWithSettings(settings: ImpactSettings, outputTokens: number, latencySeconds?: number | null): LlmImpacts {
   return computeLlmImpacts({
     version: settings.version,
     activeParamsB: settings.activeParamsB,

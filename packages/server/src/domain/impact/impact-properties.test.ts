@@ -38,11 +38,7 @@ function randomInput(version: EcologitsVersion): LlmImpactInput {
 }
 
 function allRanges(result: LlmImpacts): ValueRange[] {
-  const phased = [result.gwpKgCo2eq, result.adpeKgSbeq, result.peMj].flatMap((impact) => [
-    impact.total,
-    impact.usage,
-    impact.embodied,
-  ]);
+  const phased = [result.gwpKgCo2eq, result.adpeKgSbeq, result.peMj].flatMap((impact) => [impact.total, impact.usage, impact.embodied]);
   return [result.energyKwh, ...phased, ...(result.wcfLitres ? [result.wcfLitres] : [])];
 }
 

@@ -4,7 +4,13 @@
  * See docs/impact.md and shared/specs/impact.md.
  */
 export { computeLlmImpacts } from './compute-impact';
-export { conversationImpact, conversationImpactOf, type ConversationAnswers, type ConversationImpact, type ConversationImpactInput } from './conversation-impact';
+export {
+  conversationImpact,
+  conversationImpactOf,
+  type ConversationAnswers,
+  type ConversationImpact,
+  type ConversationImpactInput,
+} from './conversation-impact';
 export { estimateImpact, impactsWithSettings, type ImpactEstimate } from './estimate-impact';
 export { resolveImpactSettings, type ImpactOptions, type ImpactSettings } from './resolve-impact-settings';
 export {
@@ -25,20 +31,9 @@ export {
   type ComparIaDuration,
 } from './comparia-compat';
 export { EQUIVALENT_FACTORS, everydayEquivalents, type Equivalent, type EquivalentSource } from './equivalents';
-export {
-  IMPACT_MESSAGES,
-  resolveImpactLocale,
-  type EquivalentKind,
-  type EquivalentUnit,
-  type ImpactLocale,
-} from './impact-messages';
+export { IMPACT_MESSAGES, resolveImpactLocale, type EquivalentKind, type EquivalentUnit, type ImpactLocale } from './impact-messages';
 export { ImpactError, type ImpactErrorCode } from './impact-error';
-export {
-  ELECTRICITY_MIX_ATTRIBUTION,
-  WORLD_ZONE,
-  electricityMixZones,
-  findElectricityMix,
-} from './electricity-mixes';
+export { ELECTRICITY_MIX_ATTRIBUTION, WORLD_ZONE, electricityMixZones, findElectricityMix } from './electricity-mixes';
 export {
   DATACENTER_PROVIDERS,
   DEFAULT_DATACENTER,

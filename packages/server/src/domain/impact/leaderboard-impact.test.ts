@@ -1,12 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { estimateImpact } from './estimate-impact';
 import { ImpactError } from './impact-error';
-import {
-  meanEnergyPerDuel,
-  meanEnergyPerDuelByModel,
-  whPer1000OutputTokens,
-  whPerMillionOutputTokens,
-} from './leaderboard-impact';
+import { meanEnergyPerDuel, meanEnergyPerDuelByModel, whPer1000OutputTokens, whPerMillionOutputTokens } from './leaderboard-impact';
 
 describe('Wh per output tokens for the leaderboard', () => {
   it('is the energy of a million tokens in Wh, per thousand for the column', () => {
@@ -32,7 +27,12 @@ describe('Wh per output tokens for the leaderboard', () => {
 describe('mean energy per duel', () => {
   it('averages ranges bound-wise and counts the duels', () => {
     expect(meanEnergyPerDuel([])).toBeNull();
-    expect(meanEnergyPerDuel([{ min: 1, max: 3 }, { min: 3, max: 5 }])).toEqual({ min: 2, max: 4, mean: 3, duels: 2 });
+    expect(
+      meanEnergyPerDuel([
+        { min: 1, max: 3 },
+        { min: 3, max: 5 },
+      ]),
+    ).toEqual({ min: 2, max: 4, mean: 3, duels: 2 });
   });
 
   it('groups the sides of revealed duels by model', () => {

@@ -138,20 +138,14 @@ describe('zone, PUE and WUE resolution', () => {
     });
     expect(resolveImpactSettings({ params_b: 8 }, { compat: true }).method).toBe('comparia-compat');
     expect(resolveImpactSettings({ params_b: 8 }, { compat: 'comparia', method: 'ecologits-0.8.2' }).zone).toBe('WOR');
-    expectImpactError(
-      () => resolveImpactSettings({ params_b: 8 }, { compat: true, method: 'ecologits-0.9.1' }),
-      'incompatible_options',
-    );
+    expectImpactError(() => resolveImpactSettings({ params_b: 8 }, { compat: true, method: 'ecologits-0.9.1' }), 'incompatible_options');
   });
 
   it('rejects unknown providers, zones and methods with typed errors', () => {
     expectImpactError(() => resolveImpactSettings({ params_b: 8, provider: 'acme' }), 'unknown_provider');
     expectImpactError(() => resolveImpactSettings({ params_b: 8 }, { zone: 'EEE' }), 'zone_not_registered');
     expect(resolveImpactSettings({ params_b: 8 }, { zone: 'EEE', method: '0.8.2' }).zone).toBe('EEE');
-    expectImpactError(
-      () => resolveImpactSettings({ params_b: 8 }, { method: '0.9.2' as unknown as '0.9.1' }),
-      'unknown_method',
-    );
+    expectImpactError(() => resolveImpactSettings({ params_b: 8 }, { method: '0.9.2' as unknown as '0.9.1' }), 'unknown_method');
   });
 });
 

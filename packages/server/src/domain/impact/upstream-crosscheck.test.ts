@@ -24,9 +24,9 @@ interface CrosscheckCase {
   };
 }
 
-const fixture = JSON.parse(
-  readFileSync(new URL('./testdata/upstream-crosscheck.json', import.meta.url), 'utf8'),
-) as { cases: CrosscheckCase[] };
+const fixture = JSON.parse(readFileSync(new URL('./testdata/upstream-crosscheck.json', import.meta.url), 'utf8')) as {
+  cases: CrosscheckCase[];
+};
 
 function relativeError(actual: number, expected: number): number {
   return expected === 0 ? Math.abs(actual) : Math.abs(actual - expected) / Math.abs(expected);

@@ -18,7 +18,8 @@ const TRIGGER = new RegExp(
 );
 
 const MONTHS_FR = 'janvier|février|fevrier|mars|avril|mai|juin|juillet|août|aout|septembre|octobre|novembre|décembre|decembre';
-const MONTHS_EN = 'january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec';
+const MONTHS_EN =
+  'january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec';
 const DAY = String.raw`(?:3[01]|[12]\d|0?[1-9])`;
 const MONTH = String.raw`(?:1[0-2]|0?[1-9])`;
 const YEAR = String.raw`(?:19\d{2}|20\d{2}|\d{2})`;

@@ -84,11 +84,7 @@ function orderedPairsWithVotes(cells: OrderedCells): number[] {
  * Aggregates the votes to per-pair counts. With m models this is at most m(m−1)/2 pairs
  * whatever the number of votes.
  */
-export function aggregatePairs(
-  table: VoteTable,
-  options: AggregateOptions = {},
-  cells: OrderedCells = orderedCells(table),
-): PairCounts {
+export function aggregatePairs(table: VoteTable, options: AggregateOptions = {}, cells: OrderedCells = orderedCells(table)): PairCounts {
   const m = cells.modelCount;
   const unordered = new Set<number>();
   for (const key of orderedPairsWithVotes(cells)) {

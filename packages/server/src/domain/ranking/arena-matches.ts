@@ -46,10 +46,7 @@ const OUTCOME_OF_CHOICE: Readonly<Record<ArenaChoice, VoteOutcome>> = {
  * votes stay visible as such, for the per-model both-bad rate). Votes carrying an excluded flag
  * are left out and counted.
  */
-export function matchesFromArenaVotes(
-  votes: Iterable<ArenaVote>,
-  options: ArenaMatchOptions = {},
-): ArenaMatches {
+export function matchesFromArenaVotes(votes: Iterable<ArenaVote>, options: ArenaMatchOptions = {}): ArenaMatches {
   const excluded = new Set(options.excludeFlags ?? DEFAULT_EXCLUDED_FLAGS);
   const matches: PairwiseVote[] = [];
   const excludedByFlag: Record<string, number> = {};

@@ -2,9 +2,8 @@ import type { RandomSource } from './seeded-random';
 
 /** Stirling-series correction ln(k!) − [(k + ½)ln(k + 1) − (k + 1) + ½ln(2π)] for k = 0…9. */
 const STIRLING_CORRECTION = [
-  0.08106146679532726, 0.04134069595540929, 0.02767792568499834, 0.02079067210376509,
-  0.01664469118982119, 0.01387612882307075, 0.01189670994589177, 0.01041126526197209,
-  0.009255462182712733, 0.008330563433362871,
+  0.08106146679532726, 0.04134069595540929, 0.02767792568499834, 0.02079067210376509, 0.01664469118982119, 0.01387612882307075,
+  0.01189670994589177, 0.01041126526197209, 0.009255462182712733, 0.008330563433362871,
 ];
 
 function stirlingCorrection(k: number): number {
@@ -99,17 +98,10 @@ function sampleByBtrd(n: number, p: number, random: RandomSource): number {
     if (v < t - rho) return k;
     if (v > t + rho) continue;
     const nm = n - mode + 1;
-    const h =
-      (mode + 0.5) * Math.log((mode + 1) / (r * nm)) +
-      stirlingCorrection(mode) +
-      stirlingCorrection(n - mode);
+    const h = (mode + 0.5) * Math.log((mode + 1) / (r * nm)) + stirlingCorrection(mode) + stirlingCorrection(n - mode);
     const nk = n - k + 1;
     const bound =
-      h +
-      (n + 1) * Math.log(nm / nk) +
-      (k + 0.5) * Math.log((nk * r) / (k + 1)) -
-      stirlingCorrection(k) -
-      stirlingCorrection(n - k);
+      h + (n + 1) * Math.log(nm / nk) + (k + 0.5) * Math.log((nk * r) / (k + 1)) - stirlingCorrection(k) - stirlingCorrection(n - k);
     if (v <= bound) return k;
   }
 }
@@ -119,12 +111,7 @@ function sampleByBtrd(n: number, p: number, random: RandomSource): number {
  * are non-negative integers (vote counts), so every conditional probability is an exact ratio of
  * integers: the draw is the same as resampling `total` votes with replacement.
  */
-export function sampleMultinomial(
-  total: number,
-  weights: Float64Array,
-  out: Float64Array,
-  random: RandomSource,
-): void {
+export function sampleMultinomial(total: number, weights: Float64Array, out: Float64Array, random: RandomSource): void {
   let remainingWeight = 0;
   for (let i = 0; i < weights.length; i++) remainingWeight += weights[i]!;
   let remaining = total;

@@ -40,10 +40,7 @@ export interface BootstrapSamples {
  * (pair, outcome) counts from Multinomial(N, n_cell / N) is the same as resampling the N votes
  * with replacement, at a cost independent of N. Each round is a warm-started Newton fit.
  */
-export function bootstrapBradleyTerry(
-  pairs: PairCounts,
-  options: BootstrapOptions,
-): BootstrapSamples {
+export function bootstrapBradleyTerry(pairs: PairCounts, options: BootstrapOptions): BootstrapSamples {
   const m = pairs.modelCount;
   const cells = pairs.length * 3;
   const weights = new Float64Array(cells);
@@ -117,10 +114,7 @@ export interface StyleBootstrapSamples extends BootstrapSamples {
  * be aggregated; each round draws a replicate weight per vote (N uniform draws) and refits from
  * the full-data (θ, β). O(N) per round, so expect seconds per round on millions of votes.
  */
-export function bootstrapStyleBradleyTerry(
-  rows: StyleRows,
-  options: StyleBootstrapOptions,
-): StyleBootstrapSamples {
+export function bootstrapStyleBradleyTerry(rows: StyleRows, options: StyleBootstrapOptions): StyleBootstrapSamples {
   const m = rows.modelCount;
   const k = rows.active.length;
   const n = rows.length;
@@ -168,7 +162,7 @@ function pairCountsOf(rows: StyleRows, weights: Float64Array): PairCounts {
       const weight = weights[vote]!;
       if (weight === 0) continue;
       const code = rows.outcome[vote]!;
-      const lowWins = (code === 0) === (a < b);
+      const lowWins = (code === 0) === a < b;
       slot[code >= 2 ? 1 : lowWins ? 0 : 2]! += weight;
     }
   }
@@ -239,12 +233,7 @@ export interface BootstrapSummary {
 }
 
 /** Summarises each column of a rounds × columns replicate matrix. */
-export function summarizeReplicates(
-  values: Float64Array,
-  rounds: number,
-  columns: number,
-  level = 0.95,
-): BootstrapSummary {
+export function summarizeReplicates(values: Float64Array, rounds: number, columns: number, level = 0.95): BootstrapSummary {
   const summary: BootstrapSummary = {
     present: new Int32Array(columns),
     sd: new Float64Array(columns),

@@ -8,7 +8,12 @@ const analyze = (votes: Parameters<typeof buildVoteTable>[0]) => {
   const table = buildVoteTable(votes);
   const graph = analyzeGraph(aggregatePairs(table));
   const names = (groups: number[][]) => groups.map((group) => group.map((model) => table.models[model]));
-  return { ...graph, weak: names(graph.components), strong: names(graph.strongComponents), provisionalNames: table.models.filter((_, i) => graph.provisional[i]) };
+  return {
+    ...graph,
+    weak: names(graph.components),
+    strong: names(graph.strongComponents),
+    provisionalNames: table.models.filter((_, i) => graph.provisional[i]),
+  };
 };
 
 describe('analyzeGraph', () => {
@@ -33,7 +38,10 @@ describe('analyzeGraph', () => {
 
   it('flags a whole component when no strong component is the largest', () => {
     const graph = analyze([...repeat(3, 'a', 'b', 'model_a'), ...repeat(2, 'c', 'd', 'tie'), vote('d', 'c', 'model_a')]);
-    expect(graph.weak).toEqual([['a', 'b'], ['c', 'd']]);
+    expect(graph.weak).toEqual([
+      ['a', 'b'],
+      ['c', 'd'],
+    ]);
     expect(graph.provisionalNames).toEqual(['a', 'b']);
   });
 

@@ -178,11 +178,7 @@ export function isStronglyConnected(pairs: PairCounts): boolean {
   return reachesAll(m, outStart, outEdges) && reachesAll(m, reversed.outStart, reversed.outEdges);
 }
 
-function reverseDigraph(
-  m: number,
-  outStart: Int32Array,
-  outEdges: Int32Array,
-): { outStart: Int32Array; outEdges: Int32Array } {
+function reverseDigraph(m: number, outStart: Int32Array, outEdges: Int32Array): { outStart: Int32Array; outEdges: Int32Array } {
   const start = new Int32Array(m + 1);
   for (const target of outEdges) start[target + 1]! += 1;
   for (let v = 0; v < m; v++) start[v + 1]! += start[v]!;

@@ -35,11 +35,7 @@ export function addGaugeProjector(h: Float64Array, n: number, components: readon
  * coordinates only (the strengths; style coefficients are left as they are). This maps
  * (H + Q)⁻¹ to the generalised inverse in the mean-zero gauge.
  */
-export function projectOutGauge(
-  m: Float64Array,
-  n: number,
-  components: readonly number[][],
-): Float64Array {
+export function projectOutGauge(m: Float64Array, n: number, components: readonly number[][]): Float64Array {
   const out = m.slice();
   for (const members of components) {
     const size = members.length;

@@ -20,41 +20,17 @@ export {
   type VoteOutcome,
   type VoteTable,
 } from './vote-table';
-export {
-  aggregatePairs,
-  countCells,
-  tallyModels,
-  type ModelTally,
-  type PairCounts,
-} from './aggregate-cells';
+export { aggregatePairs, countCells, tallyModels, type ModelTally, type PairCounts } from './aggregate-cells';
 export { analyzeGraph, type GraphAnalysis } from './components';
 export { evaluateBradleyTerry, fitBradleyTerry, type BradleyTerryFit } from './bradley-terry';
 export { bradleyTerryCovariance, type StrengthCovariance } from './standard-errors';
 export { fitStyleBradleyTerry, type StyleFit, type StyleRows } from './style-bradley-terry';
-export {
-  buildStyleDesign,
-  countStyleElements,
-  type StyleDesign,
-  type StyleRule,
-  type TokenCounter,
-} from './style-features';
-export {
-  bootstrapBradleyTerry,
-  bootstrapStyleBradleyTerry,
-  quantile,
-  summarizeReplicates,
-  type BootstrapSamples,
-} from './bootstrap';
+export { buildStyleDesign, countStyleElements, type StyleDesign, type StyleRule, type TokenCounter } from './style-features';
+export { bootstrapBradleyTerry, bootstrapStyleBradleyTerry, quantile, summarizeReplicates, type BootstrapSamples } from './bootstrap';
 export { sampleBinomial, sampleMultinomial } from './binomial';
 export { createSeededRandom, deriveSeed, type RandomSource } from './seeded-random';
 export { SCALE, toRating } from './gauge';
-export {
-  Z_95,
-  competitionRanks,
-  overlapTiers,
-  rankBoundsFromIntervals,
-  type RankBounds,
-} from './ranks-and-tiers';
+export { Z_95, competitionRanks, overlapTiers, rankBoundsFromIntervals, type RankBounds } from './ranks-and-tiers';
 export {
   RANKING_VARIANTS,
   coreCentered,
@@ -67,12 +43,7 @@ export {
   type VariantDefinition,
   type VariantFit,
 } from './variants';
-export {
-  computeLeaderboard,
-  type Leaderboard,
-  type LeaderboardOptions,
-  type LeaderboardRow,
-} from './leaderboard';
+export { computeLeaderboard, type Leaderboard, type LeaderboardOptions, type LeaderboardRow } from './leaderboard';
 export {
   DEFAULT_EXCLUDED_FLAGS,
   matchesFromArenaVotes,

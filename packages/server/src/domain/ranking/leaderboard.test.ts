@@ -119,7 +119,10 @@ describe('computeLeaderboard on degenerate votes (spec §2.4)', () => {
   it('reports the components of a disconnected graph, each centred on 1000', () => {
     const other = base().map((entry) => ({ ...entry, modelA: `${entry.modelA}2`, modelB: `${entry.modelB}2` }));
     const board = computeLeaderboard(buildVoteTable([...base(), ...other]));
-    expect(board.components).toEqual([['a', 'b', 'c'], ['a2', 'b2', 'c2']]);
+    expect(board.components).toEqual([
+      ['a', 'b', 'c'],
+      ['a2', 'b2', 'c2'],
+    ]);
     expect(board.mleExists).toBe(true);
     for (const component of board.components) {
       const mean = component.reduce((sum, model) => sum + rating(board, model), 0) / component.length;
@@ -142,7 +145,10 @@ describe('computeLeaderboard on degenerate votes (spec §2.4)', () => {
     expect(board.variant).toBe('bt_mle');
     expect(board.rows.map((row) => row.rating)).toEqual([1000, 1000]);
     expect(board.rows.every((row) => row.se === 0 && row.seHessian > 0)).toBe(true);
-    expect(board.rows.map((row) => [row.rankBest, row.rankWorst])).toEqual([[1, 2], [1, 2]]);
+    expect(board.rows.map((row) => [row.rankBest, row.rankWorst])).toEqual([
+      [1, 2],
+      [1, 2],
+    ]);
     expectAllFinite(board);
   });
 

@@ -191,10 +191,7 @@ export function computeLeaderboard(table: VoteTable, options: LeaderboardOptions
   };
 }
 
-function chooseVariant(
-  data: RankingData,
-  options: LeaderboardOptions,
-): { variant: RankingVariant; note: string | null } {
+function chooseVariant(data: RankingData, options: LeaderboardOptions): { variant: RankingVariant; note: string | null } {
   const requested = options.variant ?? (options.style ? 'style_fastchat' : undefined);
   if (requested === undefined) {
     return data.graph.mleExists
@@ -216,11 +213,7 @@ function anchorOf(table: VoteTable, options: LeaderboardOptions): number | undef
   return index;
 }
 
-function shiftToReference(
-  theta: Float64Array,
-  components: readonly number[][],
-  reference: readonly number[][],
-): Float64Array {
+function shiftToReference(theta: Float64Array, components: readonly number[][], reference: readonly number[][]): Float64Array {
   const out = theta.slice();
   components.forEach((members, index) => {
     const refs = reference[index]!;

@@ -39,10 +39,7 @@ export function rankBoundsFromIntervals(
 }
 
 /** Competition rank by point estimate: 1 + the number of included models rated strictly higher. */
-export function competitionRanks(
-  ratings: ArrayLike<number>,
-  included?: ArrayLike<boolean | number>,
-): Int32Array {
+export function competitionRanks(ratings: ArrayLike<number>, included?: ArrayLike<boolean | number>): Int32Array {
   const ranks = new Int32Array(ratings.length);
   for (let i = 0; i < ratings.length; i++) {
     if (included && !included[i]) continue;

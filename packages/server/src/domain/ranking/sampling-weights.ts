@@ -56,10 +56,7 @@ export interface PairWeight {
  * what is estimated. Keep the A/B sides fair: {@link drawPair} swaps them with a fair coin, since
  * the model has no position term.
  */
-export function pairWeights(
-  candidates: readonly PairingCandidate[],
-  options: PairWeightOptions,
-): PairWeight[] {
+export function pairWeights(candidates: readonly PairingCandidate[], options: PairWeightOptions): PairWeight[] {
   const pool = candidates.filter((candidate) => candidate.available !== false);
   const allowed = options.isAllowed ?? (() => true);
   const maxRatio = options.maxRatio ?? 10;
@@ -105,9 +102,7 @@ function overlapShare(first: PairingCandidate, second: PairingCandidate): number
   return Math.min(1, Math.max(0, overlap / width));
 }
 
-function hasInterval(
-  candidate: PairingCandidate,
-): candidate is PairingCandidate & { ciLow: number; ciHigh: number } {
+function hasInterval(candidate: PairingCandidate): candidate is PairingCandidate & { ciLow: number; ciHigh: number } {
   return Number.isFinite(candidate.ciLow) && Number.isFinite(candidate.ciHigh);
 }
 
@@ -121,10 +116,7 @@ function capRatio(pairs: PairWeight[], maxRatio: number): void {
  * Draws one pair ∝ weight and swaps its sides with a fair coin. Returns undefined when there is
  * no pair to draw.
  */
-export function drawPair(
-  weights: readonly PairWeight[],
-  random: RandomSource,
-): { modelA: string; modelB: string } | undefined {
+export function drawPair(weights: readonly PairWeight[], random: RandomSource): { modelA: string; modelB: string } | undefined {
   if (weights.length === 0) return undefined;
   let target = random.nextDouble();
   let chosen = weights[weights.length - 1]!;
@@ -135,7 +127,5 @@ export function drawPair(
       break;
     }
   }
-  return random.nextDouble() < 0.5
-    ? { modelA: chosen.modelA, modelB: chosen.modelB }
-    : { modelA: chosen.modelB, modelB: chosen.modelA };
+  return random.nextDouble() < 0.5 ? { modelA: chosen.modelA, modelB: chosen.modelB } : { modelA: chosen.modelB, modelB: chosen.modelA };
 }

@@ -33,9 +33,7 @@ export function bradleyTerryCovariance(
     const b = pairs.j[p]!;
     const probability = 1 / (1 + Math.exp(-(theta[a]! - theta[b]!)));
     const contribution =
-      pairs.winsI[p]! * (1 - probability) ** 2 +
-      pairs.ties[p]! * (0.5 - probability) ** 2 +
-      pairs.winsJ[p]! * probability ** 2;
+      pairs.winsI[p]! * (1 - probability) ** 2 + pairs.ties[p]! * (0.5 - probability) ** 2 + pairs.winsJ[p]! * probability ** 2;
     meat[a * m + a]! += contribution;
     meat[b * m + b]! += contribution;
     meat[a * m + b]! -= contribution;
@@ -59,11 +57,7 @@ export function sandwichFromParts(
 }
 
 /** SCALE·sqrt(diag C) for the first `count` coordinates: standard errors in rating points. */
-export function standardErrorsInPoints(
-  covariance: Float64Array,
-  size: number,
-  count = size,
-): Float64Array {
+export function standardErrorsInPoints(covariance: Float64Array, size: number, count = size): Float64Array {
   const out = new Float64Array(count);
   for (let k = 0; k < count; k++) out[k] = SCALE * Math.sqrt(Math.max(0, covariance[k * size + k]!));
   return out;

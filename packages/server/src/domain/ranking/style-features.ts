@@ -22,10 +22,7 @@ function countMatches(text: string, pattern: RegExp): number {
  * raw text; then, with fenced ``` blocks removed, headers `^#{1,6}\s`, list items `^\s*\d+\.\s` and
  * `^\s*[-*+]\s`, bold `\*\*[^*\n]+\*\*` and `__[^_\n]+__`. Counts are summed over the messages.
  */
-export function countStyleElements(
-  assistantMessages: readonly string[],
-  countTokens: TokenCounter,
-): StyleCounts {
+export function countStyleElements(assistantMessages: readonly string[], countTokens: TokenCounter): StyleCounts {
   const counts: StyleCounts = { len: 0, headers: 0, lists: 0, bold: 0 };
   for (const message of assistantMessages) {
     counts.len += countTokens(message);
@@ -107,9 +104,7 @@ function pairOrder(table: VoteTable): Int32Array {
 export function buildStyleDesign(table: VoteTable, rule: StyleRule = 'fastchat'): StyleDesign {
   const style = table.style;
   if (!style || table.votesWithStyle !== table.length) {
-    throw new Error(
-      `style control needs style counts on every vote (${table.votesWithStyle} of ${table.length} have them)`,
-    );
+    throw new Error(`style control needs style counts on every vote (${table.votesWithStyle} of ${table.length} have them)`);
   }
   const n = table.length;
   const m = table.models.length;

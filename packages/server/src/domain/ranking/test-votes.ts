@@ -15,16 +15,12 @@ export function repeat(count: number, modelA: string, modelB: string, outcome: V
  * Seeded synthetic votes from a Bradley–Terry model with ties (for tests): uniform pairs, a fair
  * A/B swap, P(tie) = tieShare·4p(1 − p), style counts whose length difference pushes the outcome.
  */
-export function syntheticVotes(options: {
-  models: number;
-  votes: number;
-  seed: number;
-  tieShare?: number;
-  lengthEffect?: number;
-}): { votes: PairwiseVote[]; theta: number[] } {
+export function syntheticVotes(options: { models: number; votes: number; seed: number; tieShare?: number; lengthEffect?: number }): {
+  votes: PairwiseVote[];
+  theta: number[];
+} {
   const random = createSeededRandom(options.seed);
-  const gaussian = (): number =>
-    Math.sqrt(-2 * Math.log(1 - random.nextDouble())) * Math.cos(2 * Math.PI * random.nextDouble());
+  const gaussian = (): number => Math.sqrt(-2 * Math.log(1 - random.nextDouble())) * Math.cos(2 * Math.PI * random.nextDouble());
   const theta = Array.from({ length: options.models }, () => 0.65 * gaussian());
   const names = theta.map((_, index) => `model-${String(index).padStart(3, '0')}`);
   const votes: PairwiseVote[] = [];

@@ -18,12 +18,7 @@ import { buildStyleDesign, type StyleDesign, type StyleRule } from './style-feat
 import { STYLE_FEATURES, type StyleFeature, type VoteTable } from './vote-table';
 
 /** The named estimators of spec §2.2. */
-export type RankingVariant =
-  | 'bt_mle'
-  | 'bt_ridge'
-  | 'bt_mle_drop_ties'
-  | 'style_fastchat'
-  | 'style_ridge';
+export type RankingVariant = 'bt_mle' | 'bt_ridge' | 'bt_mle_drop_ties' | 'style_fastchat' | 'style_ridge';
 
 /** What defines a variant: penalties (sum form, natural-log units), ties and style. */
 export interface VariantDefinition {
@@ -162,11 +157,7 @@ export interface FitVariantOptions {
  *   fails the existence check (or, for `bt_mle_drop_ties`, where a model has no decisive vote);
  *   `style_counts_missing` for a style variant on votes without style counts.
  */
-export function fitVariant(
-  data: RankingData,
-  variant: RankingVariant,
-  options: FitVariantOptions = {},
-): VariantFit {
+export function fitVariant(data: RankingData, variant: RankingVariant, options: FitVariantOptions = {}): VariantFit {
   const definition = RANKING_VARIANTS[variant];
   const pairs = definition.dropTies ? aggregatePairs(data.table, { dropTies: true }, data.cells) : data.pairs;
   const graph = definition.dropTies ? analyzeGraph(pairs) : data.graph;
@@ -318,4 +309,3 @@ export function coreCentered(theta: Float64Array, graph: GraphAnalysis): Float64
   });
   return out;
 }
-

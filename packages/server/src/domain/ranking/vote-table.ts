@@ -141,12 +141,7 @@ export class VoteTableBuilder {
           vote.style.b.bold,
         ]
       : undefined;
-    this.addIndexed(
-      this.modelIndex(vote.modelA),
-      this.modelIndex(vote.modelB),
-      OUTCOME_CODE[vote.outcome],
-      counts,
-    );
+    this.addIndexed(this.modelIndex(vote.modelA), this.modelIndex(vote.modelB), OUTCOME_CODE[vote.outcome], counts);
   }
 
   /**
@@ -232,9 +227,7 @@ export function buildVoteTable(votes: Iterable<PairwiseVote>): VoteTable {
  * every part has them on every vote.
  */
 export function concatVoteTables(tables: readonly VoteTable[]): VoteTable {
-  const models = [...new Set(tables.flatMap((table) => table.models))].sort((x, y) =>
-    x < y ? -1 : x > y ? 1 : 0,
-  );
+  const models = [...new Set(tables.flatMap((table) => table.models))].sort((x, y) => (x < y ? -1 : x > y ? 1 : 0));
   const indexOf = new Map(models.map((name, index) => [name, index]));
   const total = tables.reduce((sum, table) => sum + table.length, 0);
   const modelA = new Int32Array(total);

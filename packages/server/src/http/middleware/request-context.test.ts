@@ -12,15 +12,17 @@ function appWithRequestIds(): Hono<AppEnv> {
 }
 
 describe('request ids', () => {
-  it('gives every request of a server its own id, different from another server\'s, echoed in the header', async () => {
+  it("gives every request of a server its own id, different from another server's, echoed in the header", async () => {
     const [first, second] = [appWithRequestIds(), appWithRequestIds()];
-    const ids = await Promise.all(Array.from({ length: 500 }, async (_, index) => {
-      const response = await (index % 2 === 0 ? first : second).request('/');
-      const id = await response.text();
-      expect(response.headers.get('x-request-id')).toBe(id);
-      expect(id).toMatch(/^[A-Za-z0-9_-]{8}-[0-9a-z]+$/);
-      return id;
-    }));
+    const ids = await Promise.all(
+      Array.from({ length: 500 }, async (_, index) => {
+        const response = await (index % 2 === 0 ? first : second).request('/');
+        const id = await response.text();
+        expect(response.headers.get('x-request-id')).toBe(id);
+        expect(id).toMatch(/^[A-Za-z0-9_-]{8}-[0-9a-z]+$/);
+        return id;
+      }),
+    );
     expect(new Set(ids).size).toBe(500);
     // The prefix is 8 base64url characters, which may include '-'.
     const prefixes = new Set(ids.map((id) => id.slice(0, 8)));

@@ -44,7 +44,9 @@ export function duelRoutes(duels: DuelService, metrics: ArenaMetrics, maxPromptC
     c.json({ reaction: await duels.react(c.req.valid('param').id, c.req.valid('json')) }),
   );
 
-  routes.post('/:id/vote', id, validate('json', voteRequestSchema), async (c) => c.json(await duels.vote(c.req.valid('param').id, c.req.valid('json'))));
+  routes.post('/:id/vote', id, validate('json', voteRequestSchema), async (c) =>
+    c.json(await duels.vote(c.req.valid('param').id, c.req.valid('json'))),
+  );
 
   routes.post('/:id/report', id, validate('json', reportRequestSchema), async (c) => {
     await duels.report(c.req.valid('param').id, c.req.valid('json').reason);

@@ -12,7 +12,9 @@ export function reviewRoutes(review: ReviewService): Hono<AppEnv> {
   const routes = new Hono<AppEnv>();
   routes.get('/review', validate('query', reviewQueueQuerySchema), async (c) => c.json(await review.queue(c.req.valid('query'))));
   routes.get('/review/:id', duelIdParam, async (c) => c.json(await review.conversation(c.req.valid('param').id)));
-  routes.put('/review/:id', duelIdParam, validate('json', reviewDecisionRequestSchema), async (c) => c.json(await review.decide(c.req.valid('param').id, c.req.valid('json'))));
+  routes.put('/review/:id', duelIdParam, validate('json', reviewDecisionRequestSchema), async (c) =>
+    c.json(await review.decide(c.req.valid('param').id, c.req.valid('json'))),
+  );
   routes.get('/review-log', validate('query', auditLogQuerySchema), async (c) => {
     const query = c.req.valid('query');
     return c.json(await review.auditLog(query.limit, query.duel_id));

@@ -53,7 +53,9 @@ export class AiSdkModelClient implements ModelClient {
         temperature: options.temperature,
         topP: options.topP,
         seed: options.seed,
-        responseFormat: options.responseFormat ? { type: 'json', name: options.responseFormat.name, schema: options.responseFormat.schema as never } : undefined,
+        responseFormat: options.responseFormat
+          ? { type: 'json', name: options.responseFormat.name, schema: options.responseFormat.schema as never }
+          : undefined,
         abortSignal: options.abortSignal,
         headers: options.headers,
         providerOptions: options.providerOptions as never,

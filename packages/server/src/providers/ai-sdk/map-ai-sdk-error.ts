@@ -27,7 +27,12 @@ export function mapCallError(error: unknown): ProviderCallError {
     });
   }
   if (APICallError.isInstance(error) || connectionCodes.has(causeCode(error) ?? '')) {
-    return new ProviderCallError({ kind: 'connection_error', message: `cannot reach upstream (${causeCode(error) ?? 'network error'})`, isRetryable: true, cause: error });
+    return new ProviderCallError({
+      kind: 'connection_error',
+      message: `cannot reach upstream (${causeCode(error) ?? 'network error'})`,
+      isRetryable: true,
+      cause: error,
+    });
   }
   return mapStreamError(error);
 }

@@ -10,10 +10,16 @@ export interface TransportResponse {
   text(): Promise<string>;
 }
 
-export type Transport = (url: string, init: { method: 'POST'; headers: Record<string, string>; body: string; signal?: AbortSignal }) => Promise<TransportResponse>;
+export type Transport = (
+  url: string,
+  init: { method: 'POST'; headers: Record<string, string>; body: string; signal?: AbortSignal },
+) => Promise<TransportResponse>;
 
 // Keep-alive pools shared by every model of a host: a duel opens two streams, often to the same router.
-const agents = { http: new HttpAgent({ keepAlive: true, maxSockets: Infinity }), https: new HttpsAgent({ keepAlive: true, maxSockets: Infinity }) };
+const agents = {
+  http: new HttpAgent({ keepAlive: true, maxSockets: Infinity }),
+  https: new HttpsAgent({ keepAlive: true, maxSockets: Infinity }),
+};
 
 /**
  * Node's own HTTP client. Token streaming is the arena's hot path, and `fetch` wraps every chunk in
@@ -26,10 +32,16 @@ export const nodeHttpTransport: Transport = (url, init) =>
     const secure = target.protocol === 'https:';
     const request = (secure ? httpsRequest : httpRequest)(
       target,
-      { method: init.method, headers: { ...init.headers, 'content-length': Buffer.byteLength(init.body) }, agent: secure ? agents.https : agents.http, signal: init.signal },
+      {
+        method: init.method,
+        headers: { ...init.headers, 'content-length': Buffer.byteLength(init.body) },
+        agent: secure ? agents.https : agents.http,
+        signal: init.signal,
+      },
       (response) => {
         const headers: Record<string, string> = {};
-        for (const [name, value] of Object.entries(response.headers)) if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+        for (const [name, value] of Object.entries(response.headers))
+          if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
         resolve({
           status: response.statusCode ?? 0,
           headers,

@@ -29,7 +29,11 @@ export class OpenAiCompatibleModelClient implements ModelClient {
   constructor(settings: OpenAiCompatibleSettings) {
     this.modelId = settings.model;
     this.url = `${settings.baseUrl.replace(/\/+$/, '')}/chat/completions`;
-    this.headers = { 'content-type': 'application/json', ...(settings.apiKey ? { authorization: `Bearer ${settings.apiKey}` } : {}), ...settings.headers };
+    this.headers = {
+      'content-type': 'application/json',
+      ...(settings.apiKey ? { authorization: `Bearer ${settings.apiKey}` } : {}),
+      ...settings.headers,
+    };
     this.transport = settings.fetch ? fetchTransport(settings.fetch) : nodeHttpTransport;
   }
 
@@ -50,14 +54,30 @@ export class OpenAiCompatibleModelClient implements ModelClient {
     };
     let response: TransportResponse;
     try {
-      response = await this.transport(this.url, { method: 'POST', headers: { ...this.headers, ...options.headers }, body: JSON.stringify(body), signal: options.abortSignal });
+      response = await this.transport(this.url, {
+        method: 'POST',
+        headers: { ...this.headers, ...options.headers },
+        body: JSON.stringify(body),
+        signal: options.abortSignal,
+      });
     } catch (error) {
       if (options.abortSignal?.aborted) throw options.abortSignal.reason;
-      throw new ProviderCallError({ kind: 'connection_error', message: `cannot reach upstream (${causeCode(error)})`, isRetryable: true, cause: error });
+      throw new ProviderCallError({
+        kind: 'connection_error',
+        message: `cannot reach upstream (${causeCode(error)})`,
+        isRetryable: true,
+        cause: error,
+      });
     }
     if (response.status < 200 || response.status >= 300) {
       const responseBody = await response.text().catch(() => '');
-      throw new ProviderCallError({ kind: 'http_error', message: `upstream answered HTTP ${response.status}`, statusCode: response.status, responseBody: responseBody.slice(0, 2000), isRetryable: isRetryableStatus(response.status) });
+      throw new ProviderCallError({
+        kind: 'http_error',
+        message: `upstream answered HTTP ${response.status}`,
+        statusCode: response.status,
+        responseBody: responseBody.slice(0, 2000),
+        isRetryable: isRetryableStatus(response.status),
+      });
     }
     return { stream: chatCompletionParts(response.body, options.abortSignal), response: { headers: response.headers } };
   }

@@ -4,7 +4,8 @@ import { ProviderCallError, type ModelStreamPart } from '../spec';
 import { ChatCompletionStreamMapper, chatCompletionParts } from './openai-compatible-stream';
 import { SseDataParser } from './parse-sse-events';
 
-const chunk = (delta: Record<string, unknown>, extra: Record<string, unknown> = {}) => JSON.stringify({ id: 'c', choices: [{ index: 0, delta, finish_reason: null }], ...extra });
+const chunk = (delta: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
+  JSON.stringify({ id: 'c', choices: [{ index: 0, delta, finish_reason: null }], ...extra });
 
 function run(payloads: string[], ended = true): ModelStreamPart[] {
   const mapper = new ChatCompletionStreamMapper();
@@ -32,7 +33,10 @@ describe('ChatCompletionStreamMapper', () => {
       chunk({ content: 'Bon' }),
       chunk({ content: 'jour' }),
       JSON.stringify({ choices: [{ delta: {}, finish_reason: 'length' }] }),
-      JSON.stringify({ choices: [], usage: { prompt_tokens: 3, completion_tokens: 5, completion_tokens_details: { reasoning_tokens: 2 } } }),
+      JSON.stringify({
+        choices: [],
+        usage: { prompt_tokens: 3, completion_tokens: 5, completion_tokens_details: { reasoning_tokens: 2 } },
+      }),
       '[DONE]',
     ]);
     expect(parts).toEqual([
@@ -51,7 +55,11 @@ describe('ChatCompletionStreamMapper', () => {
 
   it('finishes on a finish reason without [DONE], with usage unknown', () => {
     const parts = run([chunk({ content: 'x' }), JSON.stringify({ choices: [{ delta: {}, finish_reason: 'stop' }] })]);
-    expect(parts.at(-1)).toEqual({ type: 'finish', finishReason: 'stop', usage: { inputTokens: undefined, outputTokens: undefined, reasoningTokens: undefined } });
+    expect(parts.at(-1)).toEqual({
+      type: 'finish',
+      finishReason: 'stop',
+      usage: { inputTokens: undefined, outputTokens: undefined, reasoningTokens: undefined },
+    });
   });
 
   const failure = (parts: ModelStreamPart[]) => {
@@ -72,12 +80,18 @@ describe('ChatCompletionStreamMapper', () => {
   });
 
   it('reports an error object sent mid-stream', () => {
-    expect(failure(run([chunk({ content: 'x' }), JSON.stringify({ error: { message: 'overloaded', code: 529 } })]))).toMatchObject({ kind: 'http_error', statusCode: 529, isRetryable: true });
+    expect(failure(run([chunk({ content: 'x' }), JSON.stringify({ error: { message: 'overloaded', code: 529 } })]))).toMatchObject({
+      kind: 'http_error',
+      statusCode: 529,
+      isRetryable: true,
+    });
   });
 
   it('ignores what comes after the end', () => {
     const parts = run(['[DONE]', chunk({ content: 'late' })]);
-    expect(parts).toEqual([{ type: 'finish', finishReason: 'other', usage: { inputTokens: undefined, outputTokens: undefined, reasoningTokens: undefined } }]);
+    expect(parts).toEqual([
+      { type: 'finish', finishReason: 'other', usage: { inputTokens: undefined, outputTokens: undefined, reasoningTokens: undefined } },
+    ]);
   });
 });
 

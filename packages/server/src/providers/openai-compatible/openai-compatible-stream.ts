@@ -28,10 +28,22 @@ export class ChatCompletionStreamMapper {
     try {
       json = JSON.parse(payload);
     } catch (error) {
-      return this.fail(parts, new ProviderCallError({ kind: 'malformed_stream', message: 'upstream sent a malformed stream', isRetryable: false, cause: error }));
+      return this.fail(
+        parts,
+        new ProviderCallError({ kind: 'malformed_stream', message: 'upstream sent a malformed stream', isRetryable: false, cause: error }),
+      );
     }
     const chunk = chatCompletionChunkSchema.safeParse(json);
-    if (!chunk.success) return this.fail(parts, new ProviderCallError({ kind: 'malformed_stream', message: 'upstream sent an unexpected chunk', isRetryable: false, cause: chunk.error }));
+    if (!chunk.success)
+      return this.fail(
+        parts,
+        new ProviderCallError({
+          kind: 'malformed_stream',
+          message: 'upstream sent an unexpected chunk',
+          isRetryable: false,
+          cause: chunk.error,
+        }),
+      );
     const { choices, usage, error, id, model } = chunk.data;
     if (!this.metadataSent && (id || model)) {
       parts.push({ type: 'response-metadata', id: id ?? undefined, modelId: model ?? undefined });
@@ -39,10 +51,23 @@ export class ChatCompletionStreamMapper {
     }
     if (error) {
       const statusCode = typeof error.code === 'number' ? error.code : undefined;
-      return this.fail(parts, new ProviderCallError({ kind: 'http_error', message: `upstream failed mid-stream${statusCode ? ` (${statusCode})` : ''}`, statusCode, responseBody: error.message ?? undefined, isRetryable: statusCode === undefined || statusCode >= 500 || statusCode === 429 }));
+      return this.fail(
+        parts,
+        new ProviderCallError({
+          kind: 'http_error',
+          message: `upstream failed mid-stream${statusCode ? ` (${statusCode})` : ''}`,
+          statusCode,
+          responseBody: error.message ?? undefined,
+          isRetryable: statusCode === undefined || statusCode >= 500 || statusCode === 429,
+        }),
+      );
     }
     if (usage) {
-      this.usage = { inputTokens: usage.prompt_tokens ?? undefined, outputTokens: usage.completion_tokens ?? undefined, reasoningTokens: usage.completion_tokens_details?.reasoning_tokens ?? undefined };
+      this.usage = {
+        inputTokens: usage.prompt_tokens ?? undefined,
+        outputTokens: usage.completion_tokens ?? undefined,
+        reasoningTokens: usage.completion_tokens_details?.reasoning_tokens ?? undefined,
+      };
     }
     const choice = choices?.[0];
     const reasoning = choice?.delta?.reasoning_content ?? choice?.delta?.reasoning;
@@ -64,7 +89,10 @@ export class ChatCompletionStreamMapper {
   end(parts: ModelStreamPart[]): void {
     if (this.done) return;
     if (this.finishReason !== undefined) return this.finish(parts);
-    this.fail(parts, new ProviderCallError({ kind: 'stream_cut', message: 'upstream stream ended before its answer did', isRetryable: true }));
+    this.fail(
+      parts,
+      new ProviderCallError({ kind: 'stream_cut', message: 'upstream stream ended before its answer did', isRetryable: true }),
+    );
   }
 
   private finish(parts: ModelStreamPart[]): void {
@@ -80,11 +108,14 @@ export class ChatCompletionStreamMapper {
   }
 }
 
-const interrupted = (cause?: unknown) => new ProviderCallError({ kind: 'stream_cut', message: 'upstream stream was interrupted', isRetryable: true, cause });
+const interrupted = (cause?: unknown) =>
+  new ProviderCallError({ kind: 'stream_cut', message: 'upstream stream was interrupted', isRetryable: true, cause });
 
 /** The parts of a chat-completion response body, in order; read errors become a final `error` part. */
 export function chatCompletionParts(body: AsyncIterable<Uint8Array>, abortSignal: AbortSignal | undefined): AsyncIterable<ModelStreamPart> {
-  return body instanceof Readable ? { [Symbol.asyncIterator]: () => new NodeBodyParts(body, abortSignal) } : readerParts(partsOfBody(body, abortSignal));
+  return body instanceof Readable
+    ? { [Symbol.asyncIterator]: () => new NodeBodyParts(body, abortSignal) }
+    : readerParts(partsOfBody(body, abortSignal));
 }
 
 /** How many mapped parts may wait unread before the body is paused. */

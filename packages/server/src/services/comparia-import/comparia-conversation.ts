@@ -37,7 +37,9 @@ export function splitConversation(row: Record<string, unknown>, column: string):
     } else if (message.role === 'assistant' && split.turns.length > 0 && split.turns.at(-1)!.assistant === undefined) {
       split.turns.at(-1)!.assistant = message;
     } else {
-      throw new ComparIaRowError(`${column}[${index}] is a ${message.role} message where a ${split.turns.at(-1)?.assistant === undefined && split.turns.length > 0 ? 'user or assistant' : 'user'} message was expected`);
+      throw new ComparIaRowError(
+        `${column}[${index}] is a ${message.role} message where a ${split.turns.at(-1)?.assistant === undefined && split.turns.length > 0 ? 'user or assistant' : 'user'} message was expected`,
+      );
     }
   }
   if (split.turns.length === 0) throw new ComparIaRowError(`${column} has no user message`);
@@ -45,10 +47,13 @@ export function splitConversation(row: Record<string, unknown>, column: string):
 }
 
 function readMessage(item: unknown, where: string): Message {
-  if (item === null || typeof item !== 'object' || Array.isArray(item)) throw new ComparIaRowError(`${where} must be a message object (got ${describe(item)})`);
+  if (item === null || typeof item !== 'object' || Array.isArray(item))
+    throw new ComparIaRowError(`${where} must be a message object (got ${describe(item)})`);
   const { role, content, ...rest } = item as Record<string, unknown>;
-  if (role !== 'system' && role !== 'user' && role !== 'assistant') throw new ComparIaRowError(`${where}.role must be system, user or assistant (got ${describe(role)})`);
-  if (typeof content !== 'string' && content !== null && content !== undefined) throw new ComparIaRowError(`${where}.content must be text (got ${describe(content)})`);
+  if (role !== 'system' && role !== 'user' && role !== 'assistant')
+    throw new ComparIaRowError(`${where}.role must be system, user or assistant (got ${describe(role)})`);
+  if (typeof content !== 'string' && content !== null && content !== undefined)
+    throw new ComparIaRowError(`${where}.content must be text (got ${describe(content)})`);
   const extra: Record<string, unknown> = {};
   for (const [key, inner] of Object.entries(rest)) if (inner !== null && inner !== undefined) extra[key] = plainValue(inner);
   return { role, content: content ?? '', extra };
@@ -69,7 +74,13 @@ export function turnOfMessage(row: Record<string, unknown>, column: string, inde
  * any other field but `reasoning_content` (stored as the side's reasoning); side b also keeps its
  * prompt when it differs from side a's.
  */
-export function buildTurns(a: SplitConversation, b: SplitConversation, modelA: string, modelB: string, countTokens: TokenCounter): ImportedTurn[] {
+export function buildTurns(
+  a: SplitConversation,
+  b: SplitConversation,
+  modelA: string,
+  modelB: string,
+  countTokens: TokenCounter,
+): ImportedTurn[] {
   const count = Math.max(a.turns.length, b.turns.length);
   const turns: ImportedTurn[] = [];
   for (let index = 0; index < count; index++) {
@@ -78,7 +89,12 @@ export function buildTurns(a: SplitConversation, b: SplitConversation, modelA: s
     const prompt = (turnA ?? turnB)!.user.content;
     const sideA = buildSide('a', modelA, turnA, prompt, countTokens);
     const sideB = buildSide('b', modelB, turnB, prompt, countTokens);
-    turns.push({ turn: index + 1, prompt, status: sideA.status === 'complete' && sideB.status === 'complete' ? 'complete' : 'failed', sides: [sideA, sideB] });
+    turns.push({
+      turn: index + 1,
+      prompt,
+      status: sideA.status === 'complete' && sideB.status === 'complete' ? 'complete' : 'failed',
+      sides: [sideA, sideB],
+    });
   }
   return turns;
 }
@@ -89,14 +105,23 @@ export function buildTurns(a: SplitConversation, b: SplitConversation, modelA: s
  * on the side's last answer, so that the conversation's total survives a re-export.
  */
 export function keepTokenTotals(turns: ImportedTurn[], totals: { a: number | null; b: number | null }): void {
-  for (const [index, total] of [[0, totals.a], [1, totals.b]] as const) {
+  for (const [index, total] of [
+    [0, totals.a],
+    [1, totals.b],
+  ] as const) {
     if (total === null || turns.some((turn) => turn.sides[index].outputTokens !== null)) continue;
     const last = turns.findLast((turn) => turn.sides[index].status === 'complete');
     if (last) last.sides[index].outputTokens = total;
   }
 }
 
-function buildSide(side: 'a' | 'b', modelId: string, turn: SplitConversation['turns'][number] | undefined, prompt: string, countTokens: TokenCounter): ImportedSide {
+function buildSide(
+  side: 'a' | 'b',
+  modelId: string,
+  turn: SplitConversation['turns'][number] | undefined,
+  prompt: string,
+  countTokens: TokenCounter,
+): ImportedSide {
   const answer = turn?.assistant;
   const { reasoning_content: reasoning, ...extra } = answer?.extra ?? {};
   const meta: Record<string, unknown> = { ...extra };

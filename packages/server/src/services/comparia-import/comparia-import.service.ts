@@ -1,4 +1,11 @@
-import type { ComparIaImportRepository, ImportedDuel, ImportedReaction, ImportedVote, StoredDuel, StoredTopics } from '../../db/repositories/comparia-import.repository';
+import type {
+  ComparIaImportRepository,
+  ImportedDuel,
+  ImportedReaction,
+  ImportedVote,
+  StoredDuel,
+  StoredTopics,
+} from '../../db/repositories/comparia-import.repository';
 import type { Repositories, Store } from '../../db/unit-of-work';
 import type { ComparIaTable } from '../datasets/comparia-columns';
 import { loadTokenCounter } from '../count-tokens';
@@ -76,11 +83,22 @@ export class ComparIaImportService {
     const started = now();
     const batchSize = options.batchSize ?? 2000;
     const countTokens = await loadTokenCounter();
-    const summary: ImportedFileSummary = { dataset, path, read: 0, inserted: 0, updated: 0, present: 0, skipped: {}, conversationsCreated: 0, seconds: 0 };
+    const summary: ImportedFileSummary = {
+      dataset,
+      path,
+      read: 0,
+      inserted: 0,
+      updated: 0,
+      present: 0,
+      skipped: {},
+      conversationsCreated: 0,
+      seconds: 0,
+    };
     let pending: PendingRow[] = [];
     const add = (record: unknown, location: string): void => {
       summary.read += 1;
-      if (record === null || typeof record !== 'object' || Array.isArray(record)) throw new VoteFileError(path, location, 'expected a JSON object');
+      if (record === null || typeof record !== 'object' || Array.isArray(record))
+        throw new VoteFileError(path, location, 'expected a JSON object');
       try {
         pending.push({ row: mapComparIaRow(dataset, record as Record<string, unknown>, countTokens), location });
       } catch (error) {
@@ -96,13 +114,20 @@ export class ComparIaImportService {
         await this.store.transaction((repositories) => applyBatch(repositories, batch, summary));
       }
     };
-    await readRecordFile(path, {
-      addLines: (text) => lines.addLines(text),
-      addRecord: add,
-      flush: async () => {
-        if (pending.length >= batchSize) await flush();
+    await readRecordFile(
+      path,
+      {
+        addLines: (text) => lines.addLines(text),
+        addRecord: add,
+        flush: async () => {
+          if (pending.length >= batchSize) await flush();
+        },
       },
-    }, { onProgress: options.onProgress && ((done, total) => options.onProgress!({ dataset, path, rows: summary.read - pending.length, done, total })) });
+      {
+        onProgress:
+          options.onProgress && ((done, total) => options.onProgress!({ dataset, path, rows: summary.read - pending.length, done, total })),
+      },
+    );
     await flush();
     summary.seconds = (now() - started) / 1000;
     return summary;
@@ -126,7 +151,8 @@ async function applyBatch(repositories: Repositories, batch: PendingRow[], summa
   const duelIds = [...new Set(rows.map((row) => row.duel.id))];
   const votes = summary.dataset === 'votes' ? await imports.findVotes(duelIds) : new Map<string, ImportedVote>();
   const reactions = new Map<string, ImportedReaction>();
-  if (summary.dataset === 'reactions') for (const reaction of await imports.findReactions(duelIds)) reactions.set(reactionKey(reaction), reaction);
+  if (summary.dataset === 'reactions')
+    for (const reaction of await imports.findReactions(duelIds)) reactions.set(reactionKey(reaction), reaction);
   const writes: BatchWrites = { duels: new Map(), votes: [], voted: [], reactions: new Map(), topics: [] };
   const count = (outcome: 'inserted' | 'updated' | 'present'): void => {
     summary[outcome] += 1;
@@ -168,7 +194,8 @@ async function applyBatch(repositories: Repositories, batch: PendingRow[], summa
   await imports.insertVotes(writes.votes);
   await imports.markVoted(writes.voted);
   await imports.upsertReactions([...writes.reactions.values()]);
-  const storedTopics = writes.topics.length > 0 ? await imports.findTopics(writes.topics.map(({ duel }) => duel.id)) : new Map<string, StoredTopics>();
+  const storedTopics =
+    writes.topics.length > 0 ? await imports.findTopics(writes.topics.map(({ duel }) => duel.id)) : new Map<string, StoredTopics>();
   for (const { duel, topics } of writes.topics) {
     const stored = storedTopics.get(duel.id);
     // Agora's own post-processing annotated it since: left alone
@@ -179,7 +206,12 @@ async function applyBatch(repositories: Repositories, batch: PendingRow[], summa
 }
 
 /** A conversations row: the conversation's own file, so it is authoritative for the duel (but not its status). */
-async function putConversation(imports: ComparIaImportRepository, known: Map<string, StoredDuel>, writes: BatchWrites, duel: ImportedDuel): Promise<'inserted' | 'updated' | 'present'> {
+async function putConversation(
+  imports: ComparIaImportRepository,
+  known: Map<string, StoredDuel>,
+  writes: BatchWrites,
+  duel: ImportedDuel,
+): Promise<'inserted' | 'updated' | 'present'> {
   const stored = known.get(duel.externalId);
   if (stored === undefined) {
     writes.duels.set(duel.externalId, { duel, status: 'ready' });
@@ -195,7 +227,13 @@ async function putConversation(imports: ComparIaImportRepository, known: Map<str
 }
 
 /** The duel of a vote or reaction row: created from the row when missing, given the row's turns when it has more. */
-async function ensureDuel(imports: ComparIaImportRepository, known: Map<string, StoredDuel>, writes: BatchWrites, duel: ImportedDuel, summary: ImportedFileSummary): Promise<StoredDuel> {
+async function ensureDuel(
+  imports: ComparIaImportRepository,
+  known: Map<string, StoredDuel>,
+  writes: BatchWrites,
+  duel: ImportedDuel,
+  summary: ImportedFileSummary,
+): Promise<StoredDuel> {
   const stored = known.get(duel.externalId);
   if (stored === undefined) {
     writes.duels.set(duel.externalId, { duel, status: 'ready' });

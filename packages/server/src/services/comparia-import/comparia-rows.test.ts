@@ -21,14 +21,29 @@ const pair = {
   ],
 };
 
-const map = (dataset: 'conversations' | 'votes' | 'reactions', row: Record<string, unknown>): MappedRow => mapComparIaRow(dataset, row, words);
+const map = (dataset: 'conversations' | 'votes' | 'reactions', row: Record<string, unknown>): MappedRow =>
+  mapComparIaRow(dataset, row, words);
 
 describe('mapComparIaRow', () => {
   it('turns a conversation pair into a duel with its turns, keeping what Agora does not model', () => {
-    const mapped = map('conversations', { ...pair, id: 7n, conv_a_id: 'x', system_prompt_a: 'Be brief.', mode: null, languages: [], keywords: ['greeting'] });
+    const mapped = map('conversations', {
+      ...pair,
+      id: 7n,
+      conv_a_id: 'x',
+      system_prompt_a: 'Be brief.',
+      mode: null,
+      languages: [],
+      keywords: ['greeting'],
+    });
     if (!('duel' in mapped)) throw new Error('skipped');
     const { duel } = mapped;
-    expect(duel).toMatchObject({ id: importedDuelId('pair-1'), externalId: 'pair-1', mode: 'random', visitorHash: '', createdAt: '2025-03-01T10:00:00.123Z' });
+    expect(duel).toMatchObject({
+      id: importedDuelId('pair-1'),
+      externalId: 'pair-1',
+      mode: 'random',
+      visitorHash: '',
+      createdAt: '2025-03-01T10:00:00.123Z',
+    });
     expect(JSON.parse(duel.sourceMeta!)).toEqual({ id: '7', conv_a_id: 'x', system_prompt_a: 'Be brief.' });
     expect(duel.turns).toHaveLength(1);
     const [a, b] = duel.turns[0]!.sides;
@@ -36,12 +51,19 @@ describe('mapComparIaRow', () => {
     expect(JSON.parse(a.style!)).toEqual({ len: 2, headers: 0, lists: 0, bold: 1 });
     expect(JSON.parse(a.sourceMeta!)).toEqual({ metadata: { output_tokens: 3, duration: 0.25, generation_id: 'g1' } });
     expect(b).toMatchObject({ text: 'Hey', reasoning: 'A greeting.', outputTokens: null, sourceMeta: null });
-    expect(mapped.dataset === 'conversations' && mapped.topics).toEqual({ languages: null, categories: null, keywords: ['greeting'], shortSummary: null });
+    expect(mapped.dataset === 'conversations' && mapped.topics).toEqual({
+      languages: null,
+      categories: null,
+      keywords: ['greeting'],
+      shortSummary: null,
+    });
   });
 
   it('keeps a system message that is not the system_prompt column as the conversation head', () => {
     const mapped = map('conversations', { ...pair, system_prompt_a: 'Something else' });
-    expect('duel' in mapped && JSON.parse(mapped.duel.sourceMeta!)).toMatchObject({ conversation_a_head: [{ role: 'system', content: 'Be brief.' }] });
+    expect('duel' in mapped && JSON.parse(mapped.duel.sourceMeta!)).toMatchObject({
+      conversation_a_head: [{ role: 'system', content: 'Be brief.' }],
+    });
   });
 
   it('reads votes: both_bad, both_equal, the chosen name; no choice is skipped', () => {
@@ -68,12 +90,19 @@ describe('mapComparIaRow', () => {
     expect(reaction({ model_pos: 'b', msg_index: 5, msg_rank: 0 })).toEqual([1, 'b', 'dislike']);
     expect(reaction({ model_pos: null, refers_to_model: 'beta', msg_index: 1 })).toEqual([1, 'b', 'dislike']);
     expect(() => reaction({ model_pos: 'a', msg_index: 1 })).toThrow(/msg_index 1 \(msg_rank null\) is not an answer of conversation_a/);
-    expect(map('reactions', { ...pair, model_pos: 'a', msg_index: 2, liked: false, disliked: false })).toEqual({ dataset: 'reactions', skip: 'no like or dislike' });
+    expect(map('reactions', { ...pair, model_pos: 'a', msg_index: 2, liked: false, disliked: false })).toEqual({
+      dataset: 'reactions',
+      skip: 'no like or dislike',
+    });
   });
 
   it('refuses messages out of order, and skips a pair without messages', () => {
-    expect(() => map('conversations', { ...pair, conversation_b: [{ role: 'assistant', content: 'x' }] })).toThrow('conversation_b[0] is a assistant message where a user message was expected');
-    expect(() => map('conversations', { ...pair, conversation_a: '[{"role":"tool","content":"x"}]' })).toThrow('conversation_a[0].role must be system, user or assistant');
+    expect(() => map('conversations', { ...pair, conversation_b: [{ role: 'assistant', content: 'x' }] })).toThrow(
+      'conversation_b[0] is a assistant message where a user message was expected',
+    );
+    expect(() => map('conversations', { ...pair, conversation_a: '[{"role":"tool","content":"x"}]' })).toThrow(
+      'conversation_a[0].role must be system, user or assistant',
+    );
     expect(map('conversations', { ...pair, conversation_b: null })).toEqual({ dataset: 'conversations', skip: 'no messages' });
     expect(() => map('conversations', { ...pair, conversation_pair_id: '' })).toThrow('conversation_pair_id must be a non-empty string');
   });

@@ -69,10 +69,18 @@ function duelOf(dataset: ComparIaTable, row: Record<string, unknown>, countToken
   const meta = sourceMetaOf('conversations', row);
   // a vote's or a reaction's own id is not the conversation's
   if (dataset !== 'conversations') delete meta.id;
-  for (const [side, split] of [['a', a], ['b', b]] as const) {
+  for (const [side, split] of [
+    ['a', a],
+    ['b', b],
+  ] as const) {
     const column = `system_prompt_${side}`;
     // reactions rows carry only their own side's prompt: the system message tells the other
-    if (row[column] === undefined && split.head.length === 1 && split.head[0]!.role === 'system' && Object.keys(split.head[0]!.extra).length === 0) {
+    if (
+      row[column] === undefined &&
+      split.head.length === 1 &&
+      split.head[0]!.role === 'system' &&
+      Object.keys(split.head[0]!.extra).length === 0
+    ) {
       meta[column] = split.head[0]!.content;
     }
     const head = headToKeep(split, typeof meta[column] === 'string' ? (meta[column] as string) : null);
@@ -116,7 +124,12 @@ function topicsOf(row: Record<string, unknown>): ComparIaTopics {
     const values = optionalStrings(row, column);
     return values === null || values.length === 0 ? null : values;
   };
-  return { languages: list('languages'), categories: list('categories'), keywords: list('keywords'), shortSummary: optionalText(row, 'short_summary') };
+  return {
+    languages: list('languages'),
+    categories: list('categories'),
+    keywords: list('keywords'),
+    shortSummary: optionalText(row, 'short_summary'),
+  };
 }
 
 const tagsOf = (row: Record<string, unknown>, column: (tag: string) => string): string => {
@@ -195,7 +208,8 @@ function reactionSide(row: Record<string, unknown>, duel: ImportedDuel): 'a' | '
   const position = row.model_pos;
   if (position === 'a' || position === 'b') return position;
   const model = position === null || position === undefined ? optionalText(row, 'refers_to_model') : null;
-  if (model !== null && duel.modelA !== duel.modelB && (model === duel.modelA || model === duel.modelB)) return model === duel.modelA ? 'a' : 'b';
+  if (model !== null && duel.modelA !== duel.modelB && (model === duel.modelA || model === duel.modelB))
+    return model === duel.modelA ? 'a' : 'b';
   throw new ComparIaRowError(`model_pos must be "a" or "b" (got ${JSON.stringify(plainValue(position)) ?? 'nothing'})`);
 }
 
@@ -209,7 +223,9 @@ function reactionTurn(row: Record<string, unknown>, side: 'a' | 'b', turns: numb
   const rank = optionalInteger(row, 'msg_rank');
   const turn = (index === null ? undefined : turnOfMessage(row, `conversation_${side}`, index)) ?? (rank === null ? undefined : rank + 1);
   if (turn === undefined || turn < 1 || turn > turns) {
-    throw new ComparIaRowError(`msg_index ${index ?? 'null'} (msg_rank ${rank ?? 'null'}) is not an answer of conversation_${side} (${turns} turns)`);
+    throw new ComparIaRowError(
+      `msg_index ${index ?? 'null'} (msg_rank ${rank ?? 'null'}) is not an answer of conversation_${side} (${turns} turns)`,
+    );
   }
   return turn;
 }

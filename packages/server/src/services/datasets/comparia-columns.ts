@@ -21,7 +21,15 @@ export type ComparIaTable = 'conversations' | 'votes' | 'reactions';
 const column = (name: string, type: ColumnType, modelledBy: string | null = null): ComparIaColumn => ({ name, type, modelledBy });
 
 /** The seven tags of compar:IA, in its order (4 positive, 3 negative). */
-export const COMPARIA_TAGS = ['useful', 'complete', 'creative', 'clear_formatting', 'incorrect', 'superficial', 'instructions_not_followed'] as const;
+export const COMPARIA_TAGS = [
+  'useful',
+  'complete',
+  'creative',
+  'clear_formatting',
+  'incorrect',
+  'superficial',
+  'instructions_not_followed',
+] as const;
 
 const pairColumns = [
   column('model_a_name', 'string', 'duels.model_a'),
@@ -133,6 +141,9 @@ export function sourceMetaValue(meta: Readonly<Record<string, unknown>> | null, 
     case 'strings':
       return Array.isArray(value) && value.every((item) => typeof item === 'string') ? value : undefined;
     case 'messages':
-      return Array.isArray(value) && value.every((item) => typeof item === 'object' && item !== null && typeof (item as { role?: unknown }).role === 'string') ? value : undefined;
+      return Array.isArray(value) &&
+        value.every((item) => typeof item === 'object' && item !== null && typeof (item as { role?: unknown }).role === 'string')
+        ? value
+        : undefined;
   }
 }

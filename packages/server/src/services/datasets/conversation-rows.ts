@@ -43,11 +43,18 @@ const meta = (conversation: ExportableConversation, name: string): unknown => so
 
 export function prepareConversation(conversation: ExportableConversation, context: RowContext): PreparedConversation {
   const arena = conversation.source === 'arena';
-  const derived = arena || conversation.externalId === null || meta(conversation, 'conv_a_id') === undefined ? context.sideIds(conversation.duelId) : undefined;
+  const derived =
+    arena || conversation.externalId === null || meta(conversation, 'conv_a_id') === undefined
+      ? context.sideIds(conversation.duelId)
+      : undefined;
   const convAId = (meta(conversation, 'conv_a_id') as string | undefined) ?? derived!.a;
   const convBId = (meta(conversation, 'conv_b_id') as string | undefined) ?? derived!.b;
-  const systemPromptA = arena ? (context.model(conversation.modelA)?.systemPrompt ?? null) : ((meta(conversation, 'system_prompt_a') as string | undefined) ?? null);
-  const systemPromptB = arena ? (context.model(conversation.modelB)?.systemPrompt ?? null) : ((meta(conversation, 'system_prompt_b') as string | undefined) ?? null);
+  const systemPromptA = arena
+    ? (context.model(conversation.modelA)?.systemPrompt ?? null)
+    : ((meta(conversation, 'system_prompt_a') as string | undefined) ?? null);
+  const systemPromptB = arena
+    ? (context.model(conversation.modelB)?.systemPrompt ?? null)
+    : ((meta(conversation, 'system_prompt_b') as string | undefined) ?? null);
   const messagesA = head(conversation, 'a', systemPromptA);
   const messagesB = head(conversation, 'b', systemPromptB);
   const headA = messagesA.length;
@@ -69,7 +76,8 @@ export function prepareConversation(conversation: ExportableConversation, contex
     messagesB,
     headA,
     headB,
-    modelPair: conversation.modelA <= conversation.modelB ? [conversation.modelA, conversation.modelB] : [conversation.modelB, conversation.modelA],
+    modelPair:
+      conversation.modelA <= conversation.modelB ? [conversation.modelA, conversation.modelB] : [conversation.modelB, conversation.modelA],
   };
 }
 
@@ -80,8 +88,15 @@ const ROLES = new Set(['system', 'user', 'assistant']);
  * an imported side whose head was not exactly that, the head the import kept (`conversation_<side>_head`).
  */
 function head(conversation: ExportableConversation, side: 'a' | 'b', systemPrompt: string | null): ChatMessage[] {
-  const kept = sourceMetaValue(conversation.sourceMeta, `conversation_${side}_head`, 'messages') as { role: string; content?: unknown }[] | undefined;
-  if (kept !== undefined) return kept.filter((message) => ROLES.has(message.role)).map((message) => ({ role: message.role as ChatMessage['role'], content: typeof message.content === 'string' ? message.content : '' }));
+  const kept = sourceMetaValue(conversation.sourceMeta, `conversation_${side}_head`, 'messages') as
+    { role: string; content?: unknown }[] | undefined;
+  if (kept !== undefined)
+    return kept
+      .filter((message) => ROLES.has(message.role))
+      .map((message) => ({
+        role: message.role as ChatMessage['role'],
+        content: typeof message.content === 'string' ? message.content : '',
+      }));
   return systemPrompt === null ? [] : [{ role: 'system', content: systemPrompt }];
 }
 
@@ -130,7 +145,9 @@ function totalTokens(conversation: ExportableConversation, side: 'a' | 'b'): num
 }
 
 const kwh = (facts: ExportModelFacts | undefined, tokens: number | null): number | null =>
-  facts?.whPerMillionTokens === null || facts === undefined || tokens === null ? null : (facts.whPerMillionTokens / 1_000_000) * tokens / 1000;
+  facts?.whPerMillionTokens === null || facts === undefined || tokens === null
+    ? null
+    : ((facts.whPerMillionTokens / 1_000_000) * tokens) / 1000;
 
 export function conversationRow(prepared: PreparedConversation, context: RowContext): DatasetRow {
   const { conversation } = prepared;

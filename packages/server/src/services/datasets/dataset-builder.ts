@@ -59,7 +59,11 @@ export class DatasetBuilder {
         dataset,
         settings.formats.map((format) =>
           format === 'parquet'
-            ? parquetFileWriter(DATASETS[dataset].columns, { folder, rowGroupRows: settings.rowGroupRows, fileRows: settings.fileRows }, encodings)
+            ? parquetFileWriter(
+                DATASETS[dataset].columns,
+                { folder, rowGroupRows: settings.rowGroupRows, fileRows: settings.fileRows },
+                encodings,
+              )
             : jsonlFileWriter(join(folder, 'train.jsonl')),
         ),
       );
@@ -136,7 +140,8 @@ export function conversationFilter(filters: ExportFilters): (conversation: Expor
 
 /** Licence filters: models outside the catalogue have no known licence, so an allow-list leaves them out. */
 export function modelFilter(filters: ExportFilters, models: ReadonlyMap<string, ExportModelFacts>): (modelId: string) => boolean {
-  const allowed = filters.licenses && filters.licenses.length > 0 ? new Set(filters.licenses.map((license) => license.toLowerCase())) : undefined;
+  const allowed =
+    filters.licenses && filters.licenses.length > 0 ? new Set(filters.licenses.map((license) => license.toLowerCase())) : undefined;
   const excluded = new Set((filters.excludeLicenses ?? []).map((license) => license.toLowerCase()));
   if (allowed === undefined && excluded.size === 0 && !filters.openWeightsOnly) return () => true;
   const cache = new Map<string, boolean>();

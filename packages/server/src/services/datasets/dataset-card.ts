@@ -47,9 +47,12 @@ const yamlString = (text: string): string => JSON.stringify(text);
 export function buildDatasetCard(input: DatasetCardInput): string {
   const subsets = [...new Set(input.files.map((file) => file.dataset))];
   // Hugging Face loads one format per config: Parquet when there is one.
-  const configFormat = (dataset: DatasetName) => (input.files.some((file) => file.dataset === dataset && file.format === 'parquet') ? 'parquet' : 'jsonl');
+  const configFormat = (dataset: DatasetName) =>
+    input.files.some((file) => file.dataset === dataset && file.format === 'parquet') ? 'parquet' : 'jsonl';
   const rowsOf = (dataset: DatasetName) =>
-    input.files.filter((file) => file.dataset === dataset && file.format === configFormat(dataset)).reduce((sum, file) => sum + file.rows, 0);
+    input.files
+      .filter((file) => file.dataset === dataset && file.format === configFormat(dataset))
+      .reduce((sum, file) => sum + file.rows, 0);
   const configPath = (dataset: DatasetName) => `${dataset}/${configFormat(dataset) === 'parquet' ? 'train-*.parquet' : 'train.jsonl'}`;
   const languages = [...input.languages.entries()].filter(([code]) => code !== 'und').sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1));
   const largest = Math.max(0, ...subsets.map(rowsOf));
@@ -68,7 +71,12 @@ export function buildDatasetCard(input: DatasetCardInput): string {
   return [...header, '', ...body(input, subsets, rowsOf, configPath), ''].join('\n');
 }
 
-function body(input: DatasetCardInput, subsets: DatasetName[], rowsOf: (dataset: DatasetName) => number, configPath: (dataset: DatasetName) => string): string[] {
+function body(
+  input: DatasetCardInput,
+  subsets: DatasetName[],
+  rowsOf: (dataset: DatasetName) => number,
+  configPath: (dataset: DatasetName) => string,
+): string[] {
   const lines = [
     '# Agora arena conversations and preferences',
     '',
@@ -89,7 +97,8 @@ function body(input: DatasetCardInput, subsets: DatasetName[], rowsOf: (dataset:
   ];
   for (const dataset of subsets) {
     lines.push('', `### ${dataset}`, '', '| column | type | meaning |', '|---|---|---|');
-    for (const column of DATASETS[dataset].columns) lines.push(`| \`${column.name}\` | ${TYPE_NAMES[column.type]} | ${column.description} |`);
+    for (const column of DATASETS[dataset].columns)
+      lines.push(`| \`${column.name}\` | ${TYPE_NAMES[column.type]} | ${column.description} |`);
   }
   return [...lines, '', ...filtering(input), '', ...caveats(input)];
 }
@@ -104,7 +113,9 @@ function filtering(input: DatasetCardInput): string[] {
     request.licenses?.length ? `models licensed ${request.licenses.join(', ')}` : undefined,
     request.excludeLicenses?.length ? `no model licensed ${request.excludeLicenses.join(', ')}` : undefined,
     request.openWeightsOnly ? 'open-weights models only' : undefined,
-    request.minPrefStrength && request.minPrefStrength !== 'weak' ? `dpo/reward pairs of preference strength ${request.minPrefStrength} or more` : undefined,
+    request.minPrefStrength && request.minPrefStrength !== 'weak'
+      ? `dpo/reward pairs of preference strength ${request.minPrefStrength} or more`
+      : undefined,
   ].filter((filter) => filter !== undefined);
   return [
     '## How the data was filtered',
@@ -132,10 +143,12 @@ function caveats(input: DatasetCardInput): string[] {
     '## Caveats',
     '',
     ...(imported.length > 0
-      ? [`- Imported conversations (${imported.map(([source, count]) => `${count} from \`${source}\``).join(', ')}) were screened by their publisher before publication, not by this arena's pipeline; the figures below are about the ${total} arena conversations.`]
+      ? [
+          `- Imported conversations (${imported.map(([source, count]) => `${count} from \`${source}\``).join(', ')}) were screened by their publisher before publication, not by this arena's pipeline; the figures below are about the ${total} arena conversations.`,
+        ]
       : []),
     `- Screening layers: the deterministic personal-data detectors and language identification ran on all ${total} published arena conversations; the model layer (topics, summary and a model's personal-data check) ran on ${layer('done')}, was not configured for ${layer('not_configured')}, failed for ${layer('failed')} and was still pending for ${layer('pending')}. Where it did not run, \`categories\`, \`keywords\` and \`short_summary\` are empty and personal data was looked for by the detectors only. Detectors miss things: report a problem to the operator.`,
-    '- Votes judge a whole conversation. In `dpo` and `reward`, a first turn is an exact pair (`context_from = shared`); later turns use the chosen side\'s history as context (`context_from = chosen`), because the two histories differ after the first answer. Ties and both-bad votes make no pair; both-bad answers are `kto` negatives.',
+    "- Votes judge a whole conversation. In `dpo` and `reward`, a first turn is an exact pair (`context_from = shared`); later turns use the chosen side's history as context (`context_from = chosen`), because the two histories differ after the first answer. Ties and both-bad votes make no pair; both-bad answers are `kto` negatives.",
     '- `pref_strength` comes from the tags the visitor chose, not from a model; most votes carry no tag and are `weak`.',
     "- Energy columns are estimates (EcoLogits) from output tokens and the model's parameter count; they are null for models of unknown size.",
     "- System prompts of arena conversations are the catalogue's at export time.",

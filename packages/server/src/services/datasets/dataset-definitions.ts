@@ -45,7 +45,11 @@ const pair = [
   col('conversation_b', 'messages', 'side B, same shape'),
   col('conv_turns', 'int', 'number of user turns exported'),
   col('conversation_pair_id', 'string', 'public id of the conversation pair (`<conv_a_id>-<conv_b_id>`), shared by the three raw datasets'),
-  col('visitor_id', 'string', "salted hash of the visitor (imported rows keep their source's public hash): groups one visitor's rows, cannot be traced back"),
+  col(
+    'visitor_id',
+    'string',
+    "salted hash of the visitor (imported rows keep their source's public hash): groups one visitor's rows, cannot be traced back",
+  ),
   col('opening_msg', 'string', 'first user message'),
 ];
 
@@ -59,8 +63,16 @@ const training = [
 const pairTraining = [
   col('model_chosen', 'string', 'model of the chosen answer'),
   col('model_rejected', 'string', 'model of the rejected answer'),
-  col('context_from', 'string', '`shared`: both sides saw exactly this history (a first turn with the same system prompt); `chosen`: the history is the chosen side\'s (later turns, where the two histories differ)'),
-  col('pref_strength', 'string', "`strong`: the visitor's tags back the choice on both sides (a quality of the chosen answer and a defect of the rejected one); `medium`: on one side; `weak`: no tag backs it, or a tag contradicts it"),
+  col(
+    'context_from',
+    'string',
+    "`shared`: both sides saw exactly this history (a first turn with the same system prompt); `chosen`: the history is the chosen side's (later turns, where the two histories differ)",
+  ),
+  col(
+    'pref_strength',
+    'string',
+    "`strong`: the visitor's tags back the choice on both sides (a quality of the chosen answer and a defect of the rejected one); `medium`: on one side; `weak`: no tag backs it, or a tag contradicts it",
+  ),
   ...training,
 ];
 
@@ -111,7 +123,10 @@ export const DATASETS: Readonly<Record<DatasetName, DatasetDefinition>> = {
       col('session_hash', 'string', 'compar:IA session (imported rows only)'),
       col('conv_comments_a', 'string', 'free comment on side A'),
       col('conv_comments_b', 'string', 'free comment on side B'),
-      ...COMPARIA_TAGS.flatMap((tag) => [col(`conv_${tag}_a`, 'bool', `side A tagged ${TAG_MEANING[tag]}`), col(`conv_${tag}_b`, 'bool', `side B tagged ${TAG_MEANING[tag]}`)]),
+      ...COMPARIA_TAGS.flatMap((tag) => [
+        col(`conv_${tag}_a`, 'bool', `side A tagged ${TAG_MEANING[tag]}`),
+        col(`conv_${tag}_b`, 'bool', `side B tagged ${TAG_MEANING[tag]}`),
+      ]),
       col('source', 'string', 'Agora: `arena` or the imported dataset'),
     ],
   },

@@ -100,8 +100,18 @@ export class DatasetExportService {
     try {
       const keep = conversationFilter(request);
       const modelAllowed = modelFilter(request, this.models);
-      const stats = { read: 0, languages: new Map<string, number>(), modelLayer: new Map<string, number>(), sources: new Map<string, number>() };
-      const query: ExportQuery = { privateCohorts: this.settings.privateCohorts, from: request.from, until: request.until, batchSize: this.settings.batchSize ?? 2000 };
+      const stats = {
+        read: 0,
+        languages: new Map<string, number>(),
+        modelLayer: new Map<string, number>(),
+        sources: new Map<string, number>(),
+      };
+      const query: ExportQuery = {
+        privateCohorts: this.settings.privateCohorts,
+        from: request.from,
+        until: request.until,
+        batchSize: this.settings.batchSize ?? 2000,
+      };
       let writing: Promise<void> = Promise.resolve();
       for await (const batch of this.source.exportableConversations(query)) {
         for (const conversation of batch) {
@@ -162,12 +172,23 @@ export class DatasetExportService {
     const ordered = DATASET_NAMES.filter((name) => request.datasets.includes(name));
     const threads = this.settings.threads === true && availableParallelism() > 1;
     if (!threads) return inlineBuilders(settings(ordered));
-    return threadedBuilders(DATASET_GROUPS.map((group) => ordered.filter((name) => group.includes(name))).filter((group) => group.length > 0).map(settings));
+    return threadedBuilders(
+      DATASET_GROUPS.map((group) => ordered.filter((name) => group.includes(name)))
+        .filter((group) => group.length > 0)
+        .map(settings),
+    );
   }
 }
 
 function excludedCount(exclusions: ExclusionCounts): number {
-  return exclusions.notScreened + exclusions.screeningFailed + exclusions.privateCohort + exclusions.reviewerExcluded + exclusions.flagged + exclusions.reportedNotReviewed;
+  return (
+    exclusions.notScreened +
+    exclusions.screeningFailed +
+    exclusions.privateCohort +
+    exclusions.reviewerExcluded +
+    exclusions.flagged +
+    exclusions.reportedNotReviewed
+  );
 }
 
 function count(counts: Map<string, number>, key: string): void {

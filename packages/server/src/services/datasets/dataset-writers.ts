@@ -33,7 +33,15 @@ function schemaOf(column: DatasetColumn): SchemaElement[] {
     case 'bool':
       return [{ name, type: 'BOOLEAN', repetition_type: 'OPTIONAL' }];
     case 'timestamp':
-      return [{ name, type: 'INT64', repetition_type: 'OPTIONAL', converted_type: 'TIMESTAMP_MILLIS', logical_type: { type: 'TIMESTAMP', isAdjustedToUTC: true, unit: 'MILLIS' } }];
+      return [
+        {
+          name,
+          type: 'INT64',
+          repetition_type: 'OPTIONAL',
+          converted_type: 'TIMESTAMP_MILLIS',
+          logical_type: { type: 'TIMESTAMP', isAdjustedToUTC: true, unit: 'MILLIS' },
+        },
+      ];
     case 'strings':
       return [
         { name, repetition_type: 'OPTIONAL', converted_type: 'LIST', logical_type: { type: 'LIST' }, num_children: 1 },
@@ -128,7 +136,8 @@ const WITH_STATISTICS = new Set<ColumnType>(['int', 'float', 'bool', 'timestamp'
  * Brotli at quality 1: native zlib, about four times faster than the pure-JS Snappy and smaller.
  * pyarrow (Hugging Face datasets), DuckDB and `agora leaderboard --votes` all read it.
  */
-const brotli = (input: Uint8Array): Uint8Array => brotliCompressSync(input, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 1, [zlibConstants.BROTLI_PARAM_SIZE_HINT]: input.length } });
+const brotli = (input: Uint8Array): Uint8Array =>
+  brotliCompressSync(input, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 1, [zlibConstants.BROTLI_PARAM_SIZE_HINT]: input.length } });
 
 /** Where the Parquet writers put their files and how they cut them. */
 export interface ParquetLayout {
@@ -154,7 +163,13 @@ export function parquetFileWriter(columns: readonly DatasetColumn[], layout: Par
   const open = (): ParquetWriter => {
     const path = parquetShardPath(layout.folder, paths.length);
     paths.push(path);
-    return new ParquetWriter({ writer: fileWriter(path), schema, codec: 'BROTLI', compressors: { BROTLI: brotli }, createdBy: 'agora export' });
+    return new ParquetWriter({
+      writer: fileWriter(path),
+      schema,
+      codec: 'BROTLI',
+      compressors: { BROTLI: brotli },
+      createdBy: 'agora export',
+    });
   };
   let writer: ParquetWriter | undefined;
   let pending: DatasetRow[] = [];
@@ -167,7 +182,12 @@ export function parquetFileWriter(columns: readonly DatasetColumn[], layout: Par
       const convert = parquetValue(column.type, encodings);
       // Answers are seldom repeated within a row group: trying a dictionary on them costs more than it saves.
       const encoding = column.type === 'messages' ? ('PLAIN' as const) : undefined;
-      return { name: column.name, data: group.map((row) => convert(row[column.name] ?? null)), statistics: WITH_STATISTICS.has(column.type), encoding };
+      return {
+        name: column.name,
+        data: group.map((row) => convert(row[column.name] ?? null)),
+        statistics: WITH_STATISTICS.has(column.type),
+        encoding,
+      };
     });
     writer ??= open();
     void writer.write({ columnData, rowGroupSize: group.length });

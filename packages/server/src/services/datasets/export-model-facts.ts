@@ -13,7 +13,10 @@ export function exportModelFacts(models: readonly CatalogueModel[], impact: Impa
   for (const { entry, options } of models) {
     let whPerMillionTokens: number | null = null;
     try {
-      whPerMillionTokens = whPerMillionOutputTokens({ params_b: entry.params_b, active_params_b: entry.active_params_b, arch: entry.arch }, { method: impact.method, zone: impact.zone ?? null }).mean;
+      whPerMillionTokens = whPerMillionOutputTokens(
+        { params_b: entry.params_b, active_params_b: entry.active_params_b, arch: entry.arch },
+        { method: impact.method, zone: impact.zone ?? null },
+      ).mean;
     } catch {
       // Unknown size or no estimate for it: the energy columns stay null for this model.
     }

@@ -66,7 +66,13 @@ function addPairs(prepared: PreparedConversation, vote: ExportableVote, options:
   const messages = winner === 'a' ? prepared.messagesA : prepared.messagesB;
   const head = winner === 'a' ? prepared.headA : prepared.headB;
   // Both sides saw the same history until their answers first differ (usually right after turn 1).
-  let shared = prepared.headA === prepared.headB && prepared.messagesA.slice(0, prepared.headA).every((message, index) => message.content === prepared.messagesB[index]!.content && message.role === prepared.messagesB[index]!.role);
+  let shared =
+    prepared.headA === prepared.headB &&
+    prepared.messagesA
+      .slice(0, prepared.headA)
+      .every(
+        (message, index) => message.content === prepared.messagesB[index]!.content && message.role === prepared.messagesB[index]!.role,
+      );
   for (let index = 0; index < conversation.turns.length; index++) {
     const turn = conversation.turns[index]!;
     const chosenModel = turn[winner].modelId;
@@ -75,7 +81,13 @@ function addPairs(prepared: PreparedConversation, vote: ExportableVote, options:
       const prompt = historyUpTo(messages, head, index);
       const chosen: ChatMessage = { role: 'assistant', content: turn[winner].text };
       const rejected: ChatMessage = { role: 'assistant', content: turn[loser].text };
-      const extra = { model_chosen: chosenModel, model_rejected: rejectedModel, context_from: shared ? 'shared' : 'chosen', pref_strength: strength, ...turnColumns(prepared, index) };
+      const extra = {
+        model_chosen: chosenModel,
+        model_rejected: rejectedModel,
+        context_from: shared ? 'shared' : 'chosen',
+        pref_strength: strength,
+        ...turnColumns(prepared, index),
+      };
       rows.dpo.push({ prompt, chosen: [chosen], rejected: [rejected], ...extra });
       rows.reward.push({ chosen: [...prompt, chosen], rejected: [...prompt, rejected], ...extra });
     }

@@ -27,7 +27,12 @@ describe('conversationLanguage', () => {
   });
 
   it('breaks ties by the earliest message and is und without any language', () => {
-    expect(conversationLanguage([{ language: 'de', characters: 10 }, { language: 'fr', characters: 10 }])).toBe('de');
+    expect(
+      conversationLanguage([
+        { language: 'de', characters: 10 },
+        { language: 'fr', characters: 10 },
+      ]),
+    ).toBe('de');
     expect(conversationLanguage([{ language: 'und', characters: 10 }])).toBe('und');
     expect(conversationLanguage([])).toBe('und');
   });

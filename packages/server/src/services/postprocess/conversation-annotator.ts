@@ -60,7 +60,12 @@ const clip = (text: string) => (text.length > MAX_CHARS_PER_MESSAGE ? `${text.sl
 
 /** The messages of one annotation call (pure: same conversation, same call). */
 export function buildAnnotationMessages(turns: readonly AnnotatedTurn[]): ModelMessage[] {
-  const conversation = turns.map((turn, index) => ({ turn: index + 1, prompt: clip(turn.prompt), answer_a: clip(turn.a), answer_b: clip(turn.b) }));
+  const conversation = turns.map((turn, index) => ({
+    turn: index + 1,
+    prompt: clip(turn.prompt),
+    answer_a: clip(turn.a),
+    answer_b: clip(turn.b),
+  }));
   return [
     { role: 'system', content: INSTRUCTIONS },
     { role: 'user', content: JSON.stringify({ conversation }) },
@@ -75,7 +80,10 @@ export class AnnotationAnswerError extends Error {
 
 /** Reads the model's answer (a JSON object, possibly in a ```json fence); unknown categories are dropped. */
 export function parseAnnotationAnswer(text: string): ConversationTopics {
-  const unfenced = text.trim().replace(/^```(?:json)?\s*/i, '').replace(/\s*```$/, '');
+  const unfenced = text
+    .trim()
+    .replace(/^```(?:json)?\s*/i, '')
+    .replace(/\s*```$/, '');
   let value: unknown;
   try {
     value = JSON.parse(unfenced);
@@ -85,10 +93,14 @@ export function parseAnnotationAnswer(text: string): ConversationTopics {
   const parsed = answerSchema.safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    throw new AnnotationAnswerError(`the annotation model's answer does not match the schema at ${issue.path.join('.') || '(root)'}: ${issue.message}`);
+    throw new AnnotationAnswerError(
+      `the annotation model's answer does not match the schema at ${issue.path.join('.') || '(root)'}: ${issue.message}`,
+    );
   }
   const known = new Set<string>(TOPIC_CATEGORIES);
-  const categories = [...new Set(parsed.data.categories.map((category) => category.trim()))].filter((category): category is TopicCategory => known.has(category));
+  const categories = [...new Set(parsed.data.categories.map((category) => category.trim()))].filter((category): category is TopicCategory =>
+    known.has(category),
+  );
   const keywords = [...new Set(parsed.data.keywords.map((keyword) => keyword.trim()).filter(Boolean))].slice(0, 7);
   const kinds = [...new Set(parsed.data.personal_data.kinds)];
   return {
@@ -96,7 +108,10 @@ export function parseAnnotationAnswer(text: string): ConversationTopics {
     keywords,
     shortSummary: parsed.data.short_summary.trim(),
     // A model that says "found" without a kind still found something.
-    personalData: { found: parsed.data.personal_data.found || kinds.length > 0, kinds: parsed.data.personal_data.found && kinds.length === 0 ? ['other'] : kinds },
+    personalData: {
+      found: parsed.data.personal_data.found || kinds.length > 0,
+      kinds: parsed.data.personal_data.found && kinds.length === 0 ? ['other'] : kinds,
+    },
   };
 }
 
@@ -107,7 +122,11 @@ export interface ConversationAnnotator {
   annotate(turns: readonly AnnotatedTurn[]): Promise<ConversationTopics>;
 }
 
-export function createConversationAnnotator(modelId: string, client: ModelClient, options: { timeoutMs: number; maxOutputTokens?: number }): ConversationAnnotator {
+export function createConversationAnnotator(
+  modelId: string,
+  client: ModelClient,
+  options: { timeoutMs: number; maxOutputTokens?: number },
+): ConversationAnnotator {
   return {
     modelId,
     annotate: async (turns) => {

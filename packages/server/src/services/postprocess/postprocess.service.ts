@@ -88,7 +88,9 @@ export class PostprocessService {
     const worker = async () => {
       while (next < due.length) {
         const conversation = due[next++]!;
-        const { outcome, flagged } = await this.annotate(conversation, conversations.get(conversation.duelId)!, (annotation) => withoutModel.push(annotation));
+        const { outcome, flagged } = await this.annotate(conversation, conversations.get(conversation.duelId)!, (annotation) =>
+          withoutModel.push(annotation),
+        );
         report.processed += 1;
         report[outcome] += 1;
         if (flagged) report.flagged += 1;
@@ -99,7 +101,11 @@ export class PostprocessService {
     // A partial page means nothing else was due: every duel changed before the idle limit and
     // committed by now is settled. A commit may come up to LATE_COMMIT_MARGIN_MS after its stamp,
     // which matters only when the idle limit is that close to now.
-    if (due.length < limit) this.settledUntil = Math.max(this.settledUntil ?? Number.NEGATIVE_INFINITY, Math.min(idleBefore.getTime(), now.getTime() - LATE_COMMIT_MARGIN_MS));
+    if (due.length < limit)
+      this.settledUntil = Math.max(
+        this.settledUntil ?? Number.NEGATIVE_INFINITY,
+        Math.min(idleBefore.getTime(), now.getTime() - LATE_COMMIT_MARGIN_MS),
+      );
     return report;
   }
 
@@ -156,7 +162,11 @@ export class PostprocessService {
       updatedAt: now.toISOString(),
     };
     if (!this.annotator || complete.length === 0) {
-      saveLater(complete.length === 0 && this.annotator ? { ...base, modelStatus: 'done', modelId: this.annotator.modelId, piiModelKinds: [], categories: [], keywords: [] } : base);
+      saveLater(
+        complete.length === 0 && this.annotator
+          ? { ...base, modelStatus: 'done', modelId: this.annotator.modelId, piiModelKinds: [], categories: [], keywords: [] }
+          : base,
+      );
       return { outcome: 'done', flagged: base.containsPii === true };
     }
 
@@ -167,32 +177,36 @@ export class PostprocessService {
       const message = error instanceof Error ? error.message : String(error);
       const outOfTries = base.attempts >= this.options.maxAttempts;
       const delay = this.options.retryDelayMs * 2 ** (base.attempts - 1);
-      await this.store.annotations.saveAnnotated([{
-        ...base,
-        status: outOfTries ? 'failed' : 'pending',
-        lastError: message.slice(0, 500),
-        nextAttemptAt: outOfTries ? null : new Date(now.getTime() + delay).toISOString(),
-        modelStatus: outOfTries ? 'failed' : 'pending',
-        modelId: this.annotator.modelId,
-        annotatedAt: null,
-      }]);
+      await this.store.annotations.saveAnnotated([
+        {
+          ...base,
+          status: outOfTries ? 'failed' : 'pending',
+          lastError: message.slice(0, 500),
+          nextAttemptAt: outOfTries ? null : new Date(now.getTime() + delay).toISOString(),
+          modelStatus: outOfTries ? 'failed' : 'pending',
+          modelId: this.annotator.modelId,
+          annotatedAt: null,
+        },
+      ]);
       return { outcome: outOfTries ? 'failed' : 'retrying', flagged: false };
     }
     // The summary and keywords are published: rules screen them as well as the messages.
     const publishedKinds = [topics.shortSummary, ...topics.keywords].flatMap((text) => screenText(text).kinds);
     const allRuleKinds = [...new Set([...ruleKinds, ...publishedKinds])];
     const containsPii = allRuleKinds.length > 0 || topics.personalData.found;
-    await this.store.annotations.saveAnnotated([{
-      ...base,
-      piiRuleKinds: allRuleKinds,
-      piiModelKinds: topics.personalData.kinds,
-      containsPii,
-      modelStatus: 'done',
-      modelId: this.annotator.modelId,
-      categories: topics.categories,
-      keywords: topics.keywords,
-      shortSummary: topics.shortSummary,
-    }]);
+    await this.store.annotations.saveAnnotated([
+      {
+        ...base,
+        piiRuleKinds: allRuleKinds,
+        piiModelKinds: topics.personalData.kinds,
+        containsPii,
+        modelStatus: 'done',
+        modelId: this.annotator.modelId,
+        categories: topics.categories,
+        keywords: topics.keywords,
+        shortSummary: topics.shortSummary,
+      },
+    ]);
     return { outcome: 'done', flagged: containsPii };
   }
 }

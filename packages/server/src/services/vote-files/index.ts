@@ -3,11 +3,5 @@ export { readVoteFile, type ReadVoteFileOptions, type VoteFileContents } from '.
 export { rankVoteFile, rankVoteTable, type RankedVotes, type RankVotesOptions } from './rank-votes';
 export { VoteFileError } from './vote-file-error';
 export { detectFormat, type VoteFileFormat, type SkipReason } from './vote-formats';
-export {
-  RankingError,
-  type Leaderboard,
-  type LeaderboardRow,
-  type RankingVariant,
-  type VoteTable,
-} from '../../domain/ranking';
+export { RankingError, type Leaderboard, type LeaderboardRow, type RankingVariant, type VoteTable } from '../../domain/ranking';
 export { JsonLineReader, readRecordFile, type RecordFileShape, type RecordSink } from './record-file';

@@ -29,10 +29,7 @@ export interface JsonlRangeResult {
 }
 
 /** Parses one range of a JSON Lines vote file (on the calling thread). */
-export async function parseJsonlRange(
-  task: JsonlRangeTask,
-  countTokens: TokenCounter | undefined,
-): Promise<JsonlRangeResult> {
+export async function parseJsonlRange(task: JsonlRangeTask, countTokens: TokenCounter | undefined): Promise<JsonlRangeResult> {
   const collector = new VoteCollector(task.path, {
     excludeFlags: task.excludeFlags,
     styleFromText: task.styleFromText,

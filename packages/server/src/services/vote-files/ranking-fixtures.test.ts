@@ -89,9 +89,7 @@ function checkRanks(fit: VariantFit, expected: Named<[number, number]>): void {
   fit.models.forEach((model, index) => {
     const [best, worst] = expected[model]!;
     const nearBoundary = fit.models.some(
-      (_, other) =>
-        other !== index &&
-        (Math.abs(low[other]! - high[index]!) <= 0.01 || Math.abs(high[other]! - low[index]!) <= 0.01),
+      (_, other) => other !== index && (Math.abs(low[other]! - high[index]!) <= 0.01 || Math.abs(high[other]! - low[index]!) <= 0.01),
     );
     if (nearBoundary) return;
     expect([fit.rankBoundsSandwich95.best[index], fit.rankBoundsSandwich95.worst[index]], `rank ${model}`).toEqual([best, worst]);
@@ -119,8 +117,10 @@ function checkVariant(data: RankingData, name: string, expected: ExpectedVariant
   });
   expectClose(fit.objective, expected.objective_value, 1e-9, 1e-9, `${name} objective`);
   if (expected.rank_ci_sandwich95) checkRanks(fit, expected.rank_ci_sandwich95);
-  if (expected.cov_hessian_points2) checkCovariance(fit.covariance.hessian, fit.covariance.size, expected.cov_hessian_points2, `${name} cov_hessian`);
-  if (expected.cov_sandwich_points2) checkCovariance(fit.covariance.sandwich, fit.covariance.size, expected.cov_sandwich_points2, `${name} cov_sandwich`);
+  if (expected.cov_hessian_points2)
+    checkCovariance(fit.covariance.hessian, fit.covariance.size, expected.cov_hessian_points2, `${name} cov_hessian`);
+  if (expected.cov_sandwich_points2)
+    checkCovariance(fit.covariance.sandwich, fit.covariance.size, expected.cov_sandwich_points2, `${name} cov_sandwich`);
   if (expected.probe) {
     const theta = Float64Array.from(fit.models, (model) => expected.probe!.theta[model]!);
     const gradient = new Float64Array(fit.models.length);
@@ -135,7 +135,13 @@ function checkVariant(data: RankingData, name: string, expected: ExpectedVariant
       expectClose(fit.style!.beta[feature], expected.beta[feature]!, 0, 1e-5, `${name} beta ${feature}`);
       expectClose(fit.style!.betaPointsPerSd[feature], expected.beta_points_per_sd![feature]!, 0, 0.01, `${name} beta points ${feature}`);
       expectClose(fit.style!.betaSeHessian[feature], expected.beta_se_hessian![feature]!, 1e-4, 1e-6, `${name} beta se_hessian ${feature}`);
-      expectClose(fit.style!.betaSeSandwich[feature], expected.beta_se_sandwich![feature]!, 1e-4, 1e-6, `${name} beta se_sandwich ${feature}`);
+      expectClose(
+        fit.style!.betaSeSandwich[feature],
+        expected.beta_se_sandwich![feature]!,
+        1e-4,
+        1e-6,
+        `${name} beta se_sandwich ${feature}`,
+      );
     }
   }
 }
@@ -158,7 +164,9 @@ describe.each(stems)('ranking fixture %s', (stem) => {
     expect(outcomes).toEqual([expected.outcomes.model_a, expected.outcomes.model_b, expected.outcomes.tie_or_bothbad]);
     table.models.forEach((model, index) => {
       const tally = data.tallies[index]!;
-      expect({ votes: tally.votes, wins: tally.wins, losses: tally.losses, ties: tally.ties + tally.bothBad }).toEqual(expected.per_model[model]);
+      expect({ votes: tally.votes, wins: tally.wins, losses: tally.losses, ties: tally.ties + tally.bothBad }).toEqual(
+        expected.per_model[model],
+      );
     });
   });
 
@@ -175,8 +183,12 @@ describe.each(stems)('ranking fixture %s', (stem) => {
     it('standardises the style features like the oracle', async () => {
       const data = await load();
       const fit = fitVariant(data, 'style_fastchat');
-      fit.style!.meanD.forEach((mean, feature) => expectClose(mean, expected.style_features!.mean_d[feature]!, 1e-9, 1e-12, `mean_d ${feature}`));
-      fit.style!.stdD.forEach((std, feature) => expectClose(std, expected.style_features!.std_d[feature]!, 1e-9, 1e-12, `std_d ${feature}`));
+      fit.style!.meanD.forEach((mean, feature) =>
+        expectClose(mean, expected.style_features!.mean_d[feature]!, 1e-9, 1e-12, `mean_d ${feature}`),
+      );
+      fit.style!.stdD.forEach((std, feature) =>
+        expectClose(std, expected.style_features!.std_d[feature]!, 1e-9, 1e-12, `std_d ${feature}`),
+      );
     });
   }
 

@@ -19,9 +19,45 @@ function write(name: string, content: string | Buffer): string {
 const jsonl = (rows: unknown[]): string => rows.map((row) => JSON.stringify(row)).join('\n');
 
 const agoraRows = [
-  { model_a: 'x', model_b: 'y', winner: 'model_a', len_a: 10, len_b: 5, headers_a: 1, headers_b: 0, lists_a: 0, lists_b: 2, bold_a: 0, bold_b: 1 },
-  { model_a: 'y', model_b: 'z', winner: 'both_bad', len_a: 3, len_b: 4, headers_a: 0, headers_b: 0, lists_a: 0, lists_b: 0, bold_a: 0, bold_b: 0 },
-  { model_a: 'z', model_b: 'x', winner: 'tie', len_a: 7, len_b: 7, headers_a: 0, headers_b: 1, lists_a: 1, lists_b: 0, bold_a: 2, bold_b: 0 },
+  {
+    model_a: 'x',
+    model_b: 'y',
+    winner: 'model_a',
+    len_a: 10,
+    len_b: 5,
+    headers_a: 1,
+    headers_b: 0,
+    lists_a: 0,
+    lists_b: 2,
+    bold_a: 0,
+    bold_b: 1,
+  },
+  {
+    model_a: 'y',
+    model_b: 'z',
+    winner: 'both_bad',
+    len_a: 3,
+    len_b: 4,
+    headers_a: 0,
+    headers_b: 0,
+    lists_a: 0,
+    lists_b: 0,
+    bold_a: 0,
+    bold_b: 0,
+  },
+  {
+    model_a: 'z',
+    model_b: 'x',
+    winner: 'tie',
+    len_a: 7,
+    len_b: 7,
+    headers_a: 0,
+    headers_b: 1,
+    lists_a: 1,
+    lists_b: 0,
+    bold_a: 2,
+    bold_b: 0,
+  },
 ];
 
 describe('readVoteFile', () => {
@@ -39,15 +75,36 @@ describe('readVoteFile', () => {
   it('reads a FastChat battle file (JSON array) with conv_metadata and "tie (bothbad)"', async () => {
     const battles = [
       {
-        model_a: 'p', model_b: 'q', winner: 'tie (bothbad)', anony: true,
+        model_a: 'p',
+        model_b: 'q',
+        winner: 'tie (bothbad)',
+        anony: true,
         conv_metadata: {
-          sum_assistant_a_tokens: 100, sum_assistant_b_tokens: 50,
-          header_count_a: { h1: 1, h2: 2, h3: 0, h4: 0, h5: 0, h6: 0 }, header_count_b: { h1: 0, h2: 0, h3: 0, h4: 0, h5: 0, h6: 0 },
-          list_count_a: { ordered: 1, unordered: 3 }, list_count_b: { ordered: 0, unordered: 0 },
-          bold_count_a: { '**': 2, __: 1 }, bold_count_b: { '**': 0, __: 0 },
+          sum_assistant_a_tokens: 100,
+          sum_assistant_b_tokens: 50,
+          header_count_a: { h1: 1, h2: 2, h3: 0, h4: 0, h5: 0, h6: 0 },
+          header_count_b: { h1: 0, h2: 0, h3: 0, h4: 0, h5: 0, h6: 0 },
+          list_count_a: { ordered: 1, unordered: 3 },
+          list_count_b: { ordered: 0, unordered: 0 },
+          bold_count_a: { '**': 2, __: 1 },
+          bold_count_b: { '**': 0, __: 0 },
         },
       },
-      { model_a: 'q', model_b: 'p', winner: 'model_b', conv_metadata: { sum_assistant_a_tokens: 1, sum_assistant_b_tokens: 2, header_count_a: 0, header_count_b: 0, list_count_a: 0, list_count_b: 0, bold_count_a: 0, bold_count_b: 0 } },
+      {
+        model_a: 'q',
+        model_b: 'p',
+        winner: 'model_b',
+        conv_metadata: {
+          sum_assistant_a_tokens: 1,
+          sum_assistant_b_tokens: 2,
+          header_count_a: 0,
+          header_count_b: 0,
+          list_count_a: 0,
+          list_count_b: 0,
+          bold_count_a: 0,
+          bold_count_b: 0,
+        },
+      },
     ];
     const result = await readVoteFile(write('battles.json', JSON.stringify(battles, null, 2)));
     expect(result).toMatchObject({ format: 'fastchat', container: 'json-array', records: 2 });
@@ -81,30 +138,50 @@ describe('readVoteFile', () => {
 
   it('counts style from the conversation text when asked', async () => {
     const row = {
-      conversation_pair_id: 'c1', model_a_name: 'x', model_b_name: 'y', chosen_model_name: 'x', both_equal: false,
-      conversation_a: [{ role: 'user', content: '# not counted' }, { role: 'assistant', content: '# Title\n- item\n**bold**' }],
+      conversation_pair_id: 'c1',
+      model_a_name: 'x',
+      model_b_name: 'y',
+      chosen_model_name: 'x',
+      both_equal: false,
+      conversation_a: [
+        { role: 'user', content: '# not counted' },
+        { role: 'assistant', content: '# Title\n- item\n**bold**' },
+      ],
       conversation_b: [{ role: 'assistant', content: 'plain answer' }],
-      total_conv_a_output_tokens: 42, total_conv_b_output_tokens: 7,
+      total_conv_a_output_tokens: 42,
+      total_conv_b_output_tokens: 7,
     };
     const result = await readVoteFile(write('text.jsonl', jsonl([row])), { styleFromText: true });
     expect([...result.table.style!]).toEqual([42, 7, 1, 0, 1, 0, 1, 0]);
   });
 
   it('leaves flagged votes out unless asked', async () => {
-    const rows = [...agoraRows, { model_a: 'x', model_b: 'z', winner: 'model_a', flags: ['identity_leak'] }, { model_a: 'x', model_b: 'z', winner: 'model_b', abuse: true }];
+    const rows = [
+      ...agoraRows,
+      { model_a: 'x', model_b: 'z', winner: 'model_a', flags: ['identity_leak'] },
+      { model_a: 'x', model_b: 'z', winner: 'model_b', abuse: true },
+    ];
     const path = write('flagged.jsonl', jsonl(rows));
     expect((await readVoteFile(path)).skipped.flagged).toBe(2);
     expect((await readVoteFile(path, { excludeFlags: [] })).table.length).toBe(5);
   });
 
   it.each([
-    ['an unknown winner', jsonl([agoraRows[0], agoraRows[1], { model_a: 'x', model_b: 'y', winner: 'draw' }]), /bad\.jsonl, line 3: unknown winner "draw"/],
+    [
+      'an unknown winner',
+      jsonl([agoraRows[0], agoraRows[1], { model_a: 'x', model_b: 'y', winner: 'draw' }]),
+      /bad\.jsonl, line 3: unknown winner "draw"/,
+    ],
     ['invalid JSON', `${jsonl([agoraRows[0]])}\n{"model_a": "x",`, /bad\.jsonl, line 2: invalid JSON/],
     ['a missing model', jsonl([{ model_a: 'x', model_b: '', winner: 'tie' }]), /bad\.jsonl, line 1: model_b must be a non-empty string/],
     ['a negative count', jsonl([{ ...agoraRows[0], bold_b: -1 }]), /line 1: bold_b must be a non-negative integer/],
     ['an unrecognised row', jsonl([{ a: 1 }]), /line 1: unrecognised vote row/],
     ['a row that is not an object', `${jsonl([agoraRows[0]])}\n[1, 2]`, /line 2: expected a JSON object/],
-    ['a compar:IA choice of a third model', jsonl([{ model_a_name: 'x', model_b_name: 'y', chosen_model_name: 'z' }]), /line 1: chosen_model_name "z"/],
+    [
+      'a compar:IA choice of a third model',
+      jsonl([{ model_a_name: 'x', model_b_name: 'y', chosen_model_name: 'z' }]),
+      /line 1: chosen_model_name "z"/,
+    ],
   ])('stops on %s, naming the file and the line', async (_, content, message) => {
     const path = write('bad.jsonl', content);
     const error = await readVoteFile(path).catch((caught: unknown) => caught);
@@ -120,7 +197,13 @@ describe('readVoteFile', () => {
   });
 
   it('counts blank lines and CRLF endings in line numbers, fast path or not', async () => {
-    const lines = [JSON.stringify(agoraRows[0]), '', '  ', JSON.stringify(agoraRows[1]), '{ "model_a" : "p" , "model_b":"q","winner":"oops"}'];
+    const lines = [
+      JSON.stringify(agoraRows[0]),
+      '',
+      '  ',
+      JSON.stringify(agoraRows[1]),
+      '{ "model_a" : "p" , "model_b":"q","winner":"oops"}',
+    ];
     const path = write('crlf.jsonl', `${lines.join('\r\n')}\r\n`);
     await expect(readVoteFile(path)).rejects.toThrow(/crlf\.jsonl, line 5: unknown winner "oops"/);
     const good = write('crlf-good.jsonl', `${[...lines.slice(0, 4), JSON.stringify(agoraRows[2])].join('\r\n')}\r\n`);

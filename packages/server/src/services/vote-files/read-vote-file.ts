@@ -4,14 +4,7 @@ import { loadCl100kTokenCounter } from './token-counter';
 import { VoteFileError } from './vote-file-error';
 import { readJsonlInParallel } from './parallel-jsonl';
 import { reserveForFile, VoteCollector } from './vote-collector';
-import {
-  detectFormat,
-  FORMAT_COLUMNS,
-  TEXT_COLUMNS,
-  type RowOptions,
-  type SkipReason,
-  type VoteFileFormat,
-} from './vote-formats';
+import { detectFormat, FORMAT_COLUMNS, TEXT_COLUMNS, type RowOptions, type SkipReason, type VoteFileFormat } from './vote-formats';
 
 /** Options of {@link readVoteFile}. */
 export interface ReadVoteFileOptions {
@@ -49,16 +42,12 @@ export interface VoteFileContents {
  * first row. A row that cannot be a vote (unknown winner, missing model, bad count) stops the
  * read with a {@link VoteFileError} naming the file and line; it is never silently counted as ½.
  */
-export async function readVoteFile(
-  path: string,
-  options: ReadVoteFileOptions = {},
-): Promise<VoteFileContents> {
+export async function readVoteFile(path: string, options: ReadVoteFileOptions = {}): Promise<VoteFileContents> {
   const head = await readFileHead(path);
   const parquet = isParquet(head);
   const gzip = isGzip(head);
   // The tokenizer takes a while to load: only when rows may carry conversation text.
-  const mayNeedText =
-    options.styleFromText === true && (parquet || gzip || new TextDecoder().decode(head).includes('"conversation_'));
+  const mayNeedText = options.styleFromText === true && (parquet || gzip || new TextDecoder().decode(head).includes('"conversation_'));
   const rowOptions: RowOptions = {
     excludeFlags: options.excludeFlags,
     styleFromText: options.styleFromText,

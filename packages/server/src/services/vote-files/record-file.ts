@@ -75,7 +75,12 @@ export async function readRecordFile(path: string, sink: RecordSink, options: Re
   return { container: await readJsonRecords(path, gzip, sink, options), gzip };
 }
 
-async function readJsonRecords(path: string, gzip: boolean, sink: RecordSink, options: RecordFileOptions): Promise<RecordFileShape['container']> {
+async function readJsonRecords(
+  path: string,
+  gzip: boolean,
+  sink: RecordSink,
+  options: RecordFileOptions,
+): Promise<RecordFileShape['container']> {
   const decoder = new StringDecoder('utf8');
   let container: RecordFileShape['container'] | undefined;
   let lines: LineBlocks | undefined;

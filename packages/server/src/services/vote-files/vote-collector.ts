@@ -85,5 +85,5 @@ export function reserveForFile(collector: VoteCollector, firstChunk: Uint8Array,
   let lines = 0;
   for (let index = firstChunk.indexOf(0x0a); index >= 0; index = firstChunk.indexOf(0x0a, index + 1)) lines++;
   if (lines < 16) return;
-  collector.builder.reserve(Math.ceil(((size / firstChunk.length) * lines) * 1.02) + 16);
+  collector.builder.reserve(Math.ceil((size / firstChunk.length) * lines * 1.02) + 16);
 }

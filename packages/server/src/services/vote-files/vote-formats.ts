@@ -76,12 +76,7 @@ export const FORMAT_COLUMNS: Readonly<Record<VoteFileFormat, readonly string[]>>
 export const TEXT_COLUMNS: Readonly<Record<VoteFileFormat, readonly string[]>> = {
   agora: ['conversation_a', 'conversation_b'],
   fastchat: ['conversation_a', 'conversation_b'],
-  comparia: [
-    'conversation_a',
-    'conversation_b',
-    'total_conv_a_output_tokens',
-    'total_conv_b_output_tokens',
-  ],
+  comparia: ['conversation_a', 'conversation_b', 'total_conv_a_output_tokens', 'total_conv_b_output_tokens'],
 };
 
 /** Detects the format of a file from its first row (or its column names). */
@@ -97,10 +92,7 @@ export function detectFormat(keys: readonly string[]): VoteFileFormat {
 }
 
 /** A converter from records of `format` to votes; it keeps the de-duplication state. */
-export function createRowConverter(
-  format: VoteFileFormat,
-  options: RowOptions = {},
-): (record: Record<string, unknown>) => ConvertedRow {
+export function createRowConverter(format: VoteFileFormat, options: RowOptions = {}): (record: Record<string, unknown>) => ConvertedRow {
   const excluded = new Set(options.excludeFlags ?? DEFAULT_EXCLUDED_FLAGS);
   if (format === 'comparia') return comparIaConverter(options);
   const row = emptyRow();
@@ -120,10 +112,7 @@ export function createRowConverter(
     row.modelA = modelA;
     row.modelB = modelB;
     row.outcome = outcome;
-    row.style =
-      flatStyle(record, scratch) ??
-      fastChatStyle(record.conv_metadata, scratch) ??
-      textStyle(record, options, 'agora', scratch);
+    row.style = flatStyle(record, scratch) ?? fastChatStyle(record.conv_metadata, scratch) ?? textStyle(record, options, 'agora', scratch);
     return row;
   };
 }

@@ -48,7 +48,8 @@ export const api = {
   models: () => request<ModelList>('GET', '/api/v1/models'),
   createDuel: (body: { prompt: string; mode: DuelMode; models?: string[]; locale?: string }) =>
     request<{ id: string; turn: number }>('POST', '/api/v1/duels', body satisfies Partial<CreateDuelRequest>),
-  followUp: (id: string, prompt: string) => request<{ turn: number }>('POST', `/api/v1/duels/${encodeURIComponent(id)}/messages`, { prompt }),
+  followUp: (id: string, prompt: string) =>
+    request<{ turn: number }>('POST', `/api/v1/duels/${encodeURIComponent(id)}/messages`, { prompt }),
   react: (id: string, body: ReactionRequest) => request<unknown>('POST', `/api/v1/duels/${encodeURIComponent(id)}/reactions`, body),
   vote: (id: string, body: VoteRequest) => request<VoteResponse>('POST', `/api/v1/duels/${encodeURIComponent(id)}/vote`, body),
   leaderboard: (query: Record<string, string>) => {

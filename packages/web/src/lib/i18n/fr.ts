@@ -24,11 +24,13 @@ export const fr = {
   'common.search': 'Rechercher',
 
   'terms.title': 'Avant de commencer',
-  'terms.body': 'Vos questions et les réponses des modèles sont conservées et peuvent être publiées, anonymisées, dans des jeux de données ouverts. N’écrivez aucune donnée personnelle. Les réponses sont générées par des modèles et peuvent être fausses.',
+  'terms.body':
+    'Vos questions et les réponses des modèles sont conservées et peuvent être publiées, anonymisées, dans des jeux de données ouverts. N’écrivez aucune donnée personnelle. Les réponses sont générées par des modèles et peuvent être fausses.',
   'terms.accept': 'J’ai compris',
 
   'arena.title': 'Comparez deux modèles à l’aveugle',
-  'arena.intro': 'Posez une question : deux modèles anonymes répondent côte à côte. Votez, puis découvrez qui ils sont et ce qu’ils ont consommé.',
+  'arena.intro':
+    'Posez une question : deux modèles anonymes répondent côte à côte. Votez, puis découvrez qui ils sont et ce qu’ils ont consommé.',
   'arena.prompt_label': 'Votre question',
   'arena.prompt_placeholder': 'Écrivez votre question… (Entrée pour envoyer, Maj+Entrée pour aller à la ligne)',
   'arena.send': 'Envoyer',
@@ -63,7 +65,8 @@ export const fr = {
   'arena.follow_up_send': 'Envoyer la suite',
   'arena.new_duel': 'Nouveau duel',
   'arena.error_title': 'Ce duel n’a pas pu aboutir',
-  'arena.error_body': 'L’un des deux modèles n’a pas répondu correctement. Pour rester équitable, aucune réponse n’est montrée seule et ce duel ne peut pas être voté.',
+  'arena.error_body':
+    'L’un des deux modèles n’a pas répondu correctement. Pour rester équitable, aucune réponse n’est montrée seule et ce duel ne peut pas être voté.',
   'arena.error_code': 'Code : {code}',
   'arena.retry': 'Réessayer',
   'arena.no_models': 'Moins de deux modèles sont disponibles.',
@@ -186,15 +189,18 @@ export const fr = {
   'models.duel_with': 'Lancer un duel avec ce modèle',
 
   'datasets.title': 'Jeux de données',
-  'datasets.intro': 'Agora publiera les conversations, votes et réactions de l’arène sous licence ouverte, après filtrage des données personnelles.',
-  'datasets.status': 'Rien n’est encore publié : les jeux de données et la commande d’export arrivent dans une prochaine version. Voici comment ils s’utiliseront (commande prévue) :',
+  'datasets.intro':
+    'Agora publiera les conversations, votes et réactions de l’arène sous licence ouverte, après filtrage des données personnelles.',
+  'datasets.status':
+    'Rien n’est encore publié : les jeux de données et la commande d’export arrivent dans une prochaine version. Voici comment ils s’utiliseront (commande prévue) :',
   'datasets.list_title': 'Ce qui sera publié',
   'datasets.conversations': 'conversations : les questions et les deux réponses, avec la langue et le thème',
   'datasets.votes': 'votes : le choix (A, B, égalité, les deux mauvais) et les appréciations',
   'datasets.reactions': 'réactions : j’aime / je n’aime pas sur chaque réponse',
   'datasets.preferences': 'paires de préférences (DPO, KTO) prêtes pour l’entraînement',
   'datasets.load_title': 'Les charger',
-  'datasets.load_body': 'Les fichiers seront au format Parquet et JSONL, lisibles par pandas, DuckDB ou la bibliothèque datasets de Hugging Face :',
+  'datasets.load_body':
+    'Les fichiers seront au format Parquet et JSONL, lisibles par pandas, DuckDB ou la bibliothèque datasets de Hugging Face :',
 } as const;
 
 export type MessageKey = keyof typeof fr;

@@ -121,7 +121,11 @@ export class DuelManager {
       });
       reaction.saved = true;
     } catch (error) {
-      this.failure = { code: error instanceof ApiError ? error.code : 'network', message: String((error as Error).message), retryable: true };
+      this.failure = {
+        code: error instanceof ApiError ? error.code : 'network',
+        message: String((error as Error).message),
+        retryable: true,
+      };
     }
   }
 
@@ -132,7 +136,9 @@ export class DuelManager {
       const body = {
         choice,
         tags: { a: [...tags.a], b: [...tags.b] },
-        comments: Object.fromEntries((['a', 'b'] as const).filter((side) => comments[side].trim()).map((side) => [side, comments[side].trim()])),
+        comments: Object.fromEntries(
+          (['a', 'b'] as const).filter((side) => comments[side].trim()).map((side) => [side, comments[side].trim()]),
+        ),
       };
       const answer = await api.vote(this.id, body);
       this.choice = choice;
@@ -140,12 +146,23 @@ export class DuelManager {
       this.phase = 'revealed';
     } catch (error) {
       this.phase = 'ready';
-      this.failure = { code: error instanceof ApiError ? error.code : 'network', message: String((error as Error).message), retryable: false };
+      this.failure = {
+        code: error instanceof ApiError ? error.code : 'network',
+        message: String((error as Error).message),
+        retryable: false,
+      };
     }
   }
 
   private async streamTurn(turnNumber: number, prompt: string): Promise<void> {
-    const turn: TurnState = { turn: turnNumber, prompt, status: 'streaming', a: emptyPane(), b: emptyPane(), reactions: { a: emptyReaction(), b: emptyReaction() } };
+    const turn: TurnState = {
+      turn: turnNumber,
+      prompt,
+      status: 'streaming',
+      a: emptyPane(),
+      b: emptyPane(),
+      reactions: { a: emptyReaction(), b: emptyReaction() },
+    };
     this.turns.push(turn);
     const state = this.turns[this.turns.length - 1]!;
     this.phase = 'streaming';

@@ -1,6 +1,10 @@
 /** `{min, max}` as "1.2 Wh" or "1.2–3.4 Wh" with up to two significant decimals, in the locale. */
 export function formatRange(range: { min: number; max: number }, unit: string, locale: string): string {
-  const format = (value: number) => new Intl.NumberFormat(locale, { maximumSignificantDigits: value >= 100 ? undefined : 2, maximumFractionDigits: value >= 100 ? 0 : undefined }).format(value);
+  const format = (value: number) =>
+    new Intl.NumberFormat(locale, {
+      maximumSignificantDigits: value >= 100 ? undefined : 2,
+      maximumFractionDigits: value >= 100 ? 0 : undefined,
+    }).format(value);
   const low = format(range.min);
   const high = format(range.max);
   return (low === high ? `${low} ${unit}` : `${low}–${high} ${unit}`).trim();

@@ -14,7 +14,13 @@ hljs.registerLanguage('json', json);
 hljs.registerLanguage('python', python);
 hljs.registerLanguage('sql', sql);
 hljs.registerLanguage('typescript', typescript);
-for (const [alias, name] of [['sh', 'bash'], ['shell', 'bash'], ['js', 'javascript'], ['ts', 'typescript'], ['py', 'python']] as const) {
+for (const [alias, name] of [
+  ['sh', 'bash'],
+  ['shell', 'bash'],
+  ['js', 'javascript'],
+  ['ts', 'typescript'],
+  ['py', 'python'],
+] as const) {
   hljs.registerAliases(alias, { languageName: name });
 }
 
@@ -52,7 +58,26 @@ purify.addHook('afterSanitizeAttributes', (node) => {
 });
 
 const PURIFY_CONFIG = {
-  FORBID_TAGS: ['style', 'img', 'svg', 'math', 'form', 'input', 'button', 'textarea', 'select', 'iframe', 'object', 'embed', 'video', 'audio', 'source', 'link', 'meta', 'base'],
+  FORBID_TAGS: [
+    'style',
+    'img',
+    'svg',
+    'math',
+    'form',
+    'input',
+    'button',
+    'textarea',
+    'select',
+    'iframe',
+    'object',
+    'embed',
+    'video',
+    'audio',
+    'source',
+    'link',
+    'meta',
+    'base',
+  ],
   FORBID_ATTR: ['style', 'id', 'name', 'srcset', 'action', 'formaction'],
   ALLOWED_URI_REGEXP: /^(?:https?:|mailto:|#)/i,
   ALLOW_DATA_ATTR: false,
