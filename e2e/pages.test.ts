@@ -113,7 +113,7 @@ describe('pages in a real browser', () => {
     // CSV download.
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('csv').click()]);
     expect(download.suggestedFilename()).toMatch(/^agora-leaderboard-plain.*\.csv$/);
-    const csv = readFileSync((await download.path())!, 'utf8');
+    const csv = readFileSync(await download.path(), 'utf8');
     const lines = csv.trim().split(/\r?\n/);
     expect(lines[0]).toMatch(/^rank,rank_best,rank_worst,tier,model,name,rating/);
     expect(lines).toHaveLength(total + 1);

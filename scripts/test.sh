@@ -7,6 +7,10 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 if [ -z "${TEST_DATABASE_URL:-}" ]; then
   if url=$(bash scripts/postgres.sh); then
     export TEST_DATABASE_URL="$url"
+  elif [ "${CI:-}" = "true" ]; then
+    # In CI the PostgreSQL half is required: a run that quietly tested SQLite alone would look green.
+    echo "[test] no PostgreSQL server under CI=true: failing instead of testing SQLite alone" >&2
+    exit 1
   else
     echo "[test] no PostgreSQL server: the PostgreSQL half of the suite is skipped" >&2
   fi

@@ -61,7 +61,7 @@ function startChild(
   const { args = [], logFile, nodeOptions = [], core } = options;
   const stdout = logFile === undefined ? 'pipe' : openSync(logFile, 'w');
   const [command, ...prefix] = [...onCore(core), process.execPath];
-  const child = spawn(command!, [...prefix, ...nodeOptions, '--import', tsx, script, ...args], {
+  const child = spawn(command, [...prefix, ...nodeOptions, '--import', tsx, script, ...args], {
     env: { ...process.env, ...environment },
     stdio: ['ignore', stdout, 'inherit', 'ipc'],
   });
@@ -609,7 +609,9 @@ export async function run(): Promise<void> {
         if (niced) {
           try {
             setPriority(relay.process.pid!, 0);
-          } catch {}
+          } catch {
+            // The relay has already exited: nothing to restore.
+          }
         }
         try {
           console.log(
@@ -627,7 +629,9 @@ export async function run(): Promise<void> {
       if (niced) {
         try {
           setPriority(0);
-        } catch {}
+        } catch {
+          // Raising a priority back needs privileges this user may lack: the bench goes on niced.
+        }
       }
     }
     if (!measurements.has('votes')) return;

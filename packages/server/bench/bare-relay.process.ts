@@ -91,7 +91,7 @@ function readJson(incoming: IncomingMessage): Promise<{ prompt: string; models: 
     let text = '';
     incoming.setEncoding('utf8');
     incoming.on('data', (chunk: string) => (text += chunk));
-    incoming.on('end', () => resolve(JSON.parse(text)));
+    incoming.on('end', () => resolve(JSON.parse(text) as { prompt: string; models: [string, string] }));
   });
 }
 

@@ -224,7 +224,7 @@ for (const dialect of DIALECTS) {
       const gzipped: ComparIaFiles = {};
       for (const dataset of ['conversations', 'votes', 'reactions'] as const) {
         gzipped[dataset] = join(directory, `${dialect.name}-${dataset}.jsonl.gz`);
-        writeFileSync(gzipped[dataset]!, gzipSync(readFileSync(`${fixtures}${dataset}.jsonl`)));
+        writeFileSync(gzipped[dataset], gzipSync(readFileSync(`${fixtures}${dataset}.jsonl`)));
       }
       for (const files of [filesOf('jsonl'), filesOf('parquet'), gzipped]) {
         const store = await openTestStore(jsonlStore.location);

@@ -63,7 +63,6 @@ for (const dialect of DIALECTS) {
       const [first, fromParquet, fromJsonl] = stores as [TestStore, TestStore, TestStore];
       // The fixture conversations that compar:IA screened (a vote or reaction row alone brings no
       // screening, and an unscreened conversation is never exported).
-      const source = join(directory, 'source');
       const screened = new Set(
         readFileSync(`${fixtures}conversations.jsonl`, 'utf8')
           .trim()

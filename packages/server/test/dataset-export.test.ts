@@ -577,7 +577,7 @@ describe.each(DIALECTS)('agora export on $name', (dialect) => {
         const [counted] = (
           await connection.runAndReadAll(`SELECT count(*)::INTEGER AS n FROM read_parquet('${file.path}')`)
         ).getRowObjectsJS();
-        expect(card).toContain(`| \`${file.dataset}\` | ${counted!.n} |`);
+        expect(card).toContain(`| \`${file.dataset}\` | ${Number(counted!.n)} |`);
         expect(counted!.n).toBeGreaterThan(0);
       }
       const folder = join(result.cardPath, '..');

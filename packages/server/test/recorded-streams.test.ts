@@ -7,7 +7,7 @@ import type { ModelClient, ModelStreamPart } from '../src/providers/spec';
 /** Replays a recorded vendor stream through an injected fetch, in small pieces that split lines anywhere. */
 function replay(fixture: string): typeof fetch {
   const bytes = new TextEncoder().encode(readFileSync(new URL(`./fixtures/${fixture}`, import.meta.url), 'utf8'));
-  return (async () =>
+  return async () =>
     new Response(
       new ReadableStream({
         start(controller) {
@@ -16,13 +16,13 @@ function replay(fixture: string): typeof fetch {
         },
       }),
       { status: 200, headers: { 'content-type': 'text/event-stream' } },
-    )) as typeof fetch;
+    );
 }
 
 async function collect(client: ModelClient): Promise<ModelStreamPart[]> {
   const { stream } = await client.doStream({ messages: [{ role: 'user', content: 'Bonjour' }] });
   const parts: ModelStreamPart[] = [];
-  for await (const part of stream as unknown as AsyncIterable<ModelStreamPart>) parts.push(part);
+  for await (const part of stream) parts.push(part);
   return parts;
 }
 

@@ -18,7 +18,7 @@ export async function dumpStore(location: StoreLocation): Promise<Record<string,
     for (const table of TABLES) {
       let query = db.selectFrom(table).selectAll();
       for (const column of ORDER[table]) query = query.orderBy(column as never);
-      dump[table] = (await query.execute()) as Record<string, unknown>[];
+      dump[table] = await query.execute();
     }
     return dump;
   } finally {

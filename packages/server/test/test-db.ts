@@ -67,6 +67,10 @@ function postgres(adminUrl: string): TestDialect {
  * Every store the suite runs on: the embedded SQLite file always, and the real PostgreSQL server
  * whenever TEST_DATABASE_URL is set (`npm test` and `.ci/run` start one and set it).
  */
+if (process.env.CI === 'true' && !process.env.TEST_DATABASE_URL) {
+  // In CI the PostgreSQL half is required: a run that quietly tested SQLite alone would look green.
+  throw new Error('CI=true but TEST_DATABASE_URL is not set: the PostgreSQL half of the suite cannot be skipped in CI');
+}
 export const DIALECTS: TestDialect[] = process.env.TEST_DATABASE_URL ? [sqlite, postgres(process.env.TEST_DATABASE_URL)] : [sqlite];
 
 /** Row counts of every table, read over a separate connection: to prove that a refused request changed nothing. */

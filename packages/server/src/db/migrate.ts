@@ -1,4 +1,5 @@
 import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely';
+import type { Database } from './database';
 import * as arenaCore from './migrations/2026_11_30_000000_arena_core';
 import * as leaderboard from './migrations/2026_11_30_010000_leaderboard';
 import * as dataPipeline from './migrations/2026_11_30_020000_data_pipeline';
@@ -14,13 +15,14 @@ const migrations: Record<string, Migration> = {
   '2026_11_30_040000_postprocess_queue': postprocessQueue,
 };
 
-const provider: MigrationProvider = { getMigrations: async () => migrations };
+const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };
 
 /** Brings the schema up to date; throws with the failing migration's name. */
-export async function migrateToLatest(db: Kysely<any>): Promise<void> {
-  const { error, results } = await new Migrator({ db, provider }).migrateToLatest();
+export async function migrateToLatest(db: Kysely<Database>): Promise<void> {
+  // Migrations see the schema as it was when they were written, not today's `Database` type.
+  const { error, results } = await new Migrator({ db: db as Kysely<unknown>, provider }).migrateToLatest();
   if (error) {
     const failed = results?.find((result) => result.status === 'Error')?.migrationName ?? 'unknown';
-    throw new Error(`migration ${failed} failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    throw new Error(`migration ${failed} failed: ${error instanceof Error ? error.message : JSON.stringify(error)}`, { cause: error });
   }
 }

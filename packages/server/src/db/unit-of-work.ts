@@ -22,7 +22,7 @@ export interface Repositories {
 /** What services get: repositories, transactions and a health probe, without Kysely itself. */
 export interface Store extends Repositories {
   /** Runs the callback in one transaction with repositories bound to it; commits when it resolves. */
-  transaction<T>(work: (repositories: Repositories) => Promise<T>): Promise<T>;
+  transaction: <T>(work: (repositories: Repositories) => Promise<T>) => Promise<T>;
   /** Answers when the database answers. */
   ping(): Promise<void>;
   close(): Promise<void>;

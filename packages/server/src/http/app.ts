@@ -43,7 +43,7 @@ export function createApp(services: AppServices): Hono<AppEnv> {
   app.use('*', async (c, next) => {
     const started = performance.now();
     await next();
-    const route = routePath(c);
+    const route = routePath(c as Context);
     services.metrics.httpRequests.inc({ method: c.req.method, route, status: String(c.res.status) });
     services.logger.info(
       {

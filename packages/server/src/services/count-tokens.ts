@@ -1,8 +1,10 @@
+import type * as GptTokenizer from 'gpt-tokenizer';
+
 /**
  * Counts output tokens locally when the provider reports none. The o200k encoding is a fair,
  * vendor-neutral estimate; the stored `output_tokens_source` says it was counted here.
  */
-let encoder: Promise<typeof import('gpt-tokenizer')> | undefined;
+let encoder: Promise<typeof GptTokenizer> | undefined;
 
 export async function countTokensLocally(text: string): Promise<number> {
   if (text.length === 0) return 0;

@@ -75,7 +75,7 @@ export class LeaderboardService {
     const key = viewKey(query);
     const found = this.latest.get(key);
     if (found) return found;
-    const any = this.latest.values().next().value as LeaderboardBody | undefined;
+    const any = this.latest.values().next().value;
     const available = any?.available ?? { languages: [], modes: [], categories: [] };
     const filterCount = [
       ...available.languages.filter((entry) => entry.value === query.language),

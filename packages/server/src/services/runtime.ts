@@ -2,11 +2,11 @@ import { getRandomValues, randomBytes } from 'node:crypto';
 
 /** The clock, id and randomness sources services use, injected so that tests can pin them. */
 export interface Runtime {
-  now(): Date;
+  now: () => Date;
   /** A new unguessable id (128 bits, base64url): duel ids are capabilities, so they must not be enumerable. */
-  newId(): string;
+  newId: () => string;
   /** A uniform number in [0, 1) from a cryptographic source: model draws and side coins must not be predictable. */
-  random(): number;
+  random: () => number;
 }
 
 export const systemRuntime: Runtime = {

@@ -163,7 +163,7 @@ describe('agora leaderboard', () => {
     [['--votes', 'x.jsonl', '--anchor', 'nope'], /--anchor takes MODEL=RATING/],
     [['--votes', 'x.jsonl', '--bogus'], /unknown option/],
   ])('exits 2 with a clear message for %j', async (args, message) => {
-    const outcome = await leaderboard(...(args as string[]));
+    const outcome = await leaderboard(...args);
     expect(outcome.code).toBe(2);
     expect(outcome.stderr).toMatch(message);
   });

@@ -7,7 +7,6 @@ import {
   VoteFileError,
   type Leaderboard,
   type LeaderboardRow,
-  type RankingVariant,
   type RankVotesOptions,
   type VoteFileContents,
   type VoteTable,
@@ -58,7 +57,7 @@ type LeaderboardFlags = z.infer<typeof flagsSchema>;
 
 function rankOptions(flags: LeaderboardFlags): RankVotesOptions {
   return {
-    variant: flags.variant as RankingVariant | undefined,
+    variant: flags.variant,
     style: flags.style,
     styleRule: flags.styleRule,
     bootstrapRounds: flags.bootstrap,
@@ -156,7 +155,7 @@ function jsonReport(board: Leaderboard, file: VoteFileContents | undefined) {
   };
 }
 
-function csvCell(value: unknown): string {
+function csvCell(value: string | number | boolean | null | undefined): string {
   const text = value === null || value === undefined ? '' : String(value);
   return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }

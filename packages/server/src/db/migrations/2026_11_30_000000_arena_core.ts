@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 // Frozen: never edit a migration that has shipped; add a new one.
-export async function up(db: Kysely<any>): Promise<void> {
+export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('duels')
     .addColumn('id', 'text', (column) => column.primaryKey())
@@ -109,7 +109,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
 }
 
-export async function down(db: Kysely<any>): Promise<void> {
+export async function down(db: Kysely<unknown>): Promise<void> {
   for (const table of ['reports', 'votes', 'reactions', 'upstream_errors', 'turn_sides', 'turns', 'duels']) {
     await db.schema.dropTable(table).execute();
   }

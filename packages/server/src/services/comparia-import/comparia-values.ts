@@ -59,7 +59,7 @@ export function optionalStrings(row: Record<string, unknown>, column: string): s
   let value = row[column];
   if (value === null || value === undefined) return null;
   if (typeof value === 'string') value = parseJsonText(value, column);
-  if (Array.isArray(value) && value.every((item) => typeof item === 'string')) return value as string[];
+  if (Array.isArray(value) && value.every((item) => typeof item === 'string')) return value;
   throw new ComparIaRowError(`${column} must be a list of strings or null (got ${describe(value)})`);
 }
 
@@ -94,6 +94,7 @@ export function parseJsonText(text: string, column: string): unknown {
 export function describe(value: unknown): string {
   if (value === undefined) return 'nothing';
   if (typeof value === 'bigint') return String(value);
-  const text = JSON.stringify(value) ?? String(value);
+  // JSON.stringify gives undefined for functions and symbols, which no parsed row holds.
+  const text = JSON.stringify(value) ?? typeof value;
   return text.length > 60 ? `${text.slice(0, 60)}…` : text;
 }

@@ -200,7 +200,7 @@ export function parquetFileWriter(columns: readonly DatasetColumn[], layout: Par
       fileRows++;
       if (pending.length >= layout.rowGroupRows || fileRows >= layout.fileRows) flush();
       if (fileRows >= layout.fileRows) {
-        writer!.finish();
+        finishFile(writer!);
         writer = undefined;
         fileRows = 0;
       }
@@ -208,10 +208,20 @@ export function parquetFileWriter(columns: readonly DatasetColumn[], layout: Par
     finish() {
       flush();
       // An empty dataset still gets its (empty) file, so that the card's config points at something.
-      (writer ?? (paths.length === 0 ? open() : undefined))?.finish();
+      const last = writer ?? (paths.length === 0 ? open() : undefined);
+      if (last) finishFile(last);
       writer = undefined;
     },
   };
+}
+
+/**
+ * Ends a Parquet file. Its writer is a `fileWriter`, which writes synchronously, so `finish` returns
+ * nothing to wait for; a promise here would mean a file still being written when the export reports it.
+ */
+function finishFile(writer: ParquetWriter): void {
+  const done = writer.finish();
+  if (done instanceof Promise) throw new Error('a Parquet file writer finished asynchronously');
 }
 
 /** JSON Lines, one row per line, keys in column order; written in ~1 MB chunks. */

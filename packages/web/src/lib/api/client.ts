@@ -95,7 +95,9 @@ export async function streamTurn(id: string, turn: number, handlers: TurnHandler
         const parsed = JSON.parse(text) as { error: { code: string; message: string } };
         code = parsed.error.code;
         message = parsed.error.message;
-      } catch {}
+      } catch {
+        // Not our JSON error body (a proxy's page, say): the status and its default code stand.
+      }
       throw new ApiError(response.status, code, message);
     }
     try {

@@ -25,7 +25,9 @@ class I18n {
     let stored: string | null = null;
     try {
       stored = localStorage.getItem(STORAGE_KEY);
-    } catch {}
+    } catch {
+      // Storage refused: the browser's languages decide.
+    }
     this.set(stored && CATALOGUES[stored] ? stored : pickLocale(navigator.languages ?? [navigator.language]), false);
   }
 
@@ -36,7 +38,9 @@ class I18n {
     if (remember) {
       try {
         localStorage.setItem(STORAGE_KEY, locale);
-      } catch {}
+      } catch {
+        // Storage refused: the choice lasts for this page only.
+      }
     }
   }
 

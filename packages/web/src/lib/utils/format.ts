@@ -16,9 +16,12 @@ export function formatPercent(value: number | null | undefined, locale: string):
   return new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 0 }).format(value);
 }
 
+/** What a CSV cell can hold. */
+export type CsvValue = string | number | boolean | null | undefined;
+
 /** Rows as RFC 4180 CSV (quoted where needed, CRLF line ends). */
-export function toCsv(header: readonly string[], rows: readonly (readonly unknown[])[]): string {
-  const cell = (value: unknown) => {
+export function toCsv(header: readonly string[], rows: readonly (readonly CsvValue[])[]): string {
+  const cell = (value: CsvValue) => {
     const text = value === null || value === undefined ? '' : String(value);
     return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
   };

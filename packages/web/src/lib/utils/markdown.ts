@@ -91,5 +91,5 @@ export function renderMarkdown(source: string): string {
   } catch {
     html = `<p>${escapeHtml(source)}</p>`;
   }
-  return purify.sanitize(html, PURIFY_CONFIG) as unknown as string;
+  return purify.sanitize(html, PURIFY_CONFIG);
 }

@@ -15,12 +15,16 @@ export function codeCopy(node: HTMLElement, labels: { copy: string; copied: stri
     button.type = 'button';
     button.className = 'copy';
     button.textContent = current.copy;
-    button.addEventListener('click', async () => {
-      try {
-        await navigator.clipboard.writeText(pre.textContent ?? '');
-      } catch {}
-      button.textContent = current.copied;
-      setTimeout(() => (button.textContent = current.copy), 1500);
+    button.addEventListener('click', () => {
+      navigator.clipboard.writeText(pre.textContent ?? '').then(
+        () => {
+          button.textContent = current.copied;
+          setTimeout(() => (button.textContent = current.copy), 1500);
+        },
+        () => {
+          // Clipboard refused (no permission, insecure context): say nothing was copied; the code stays selectable.
+        },
+      );
     });
     wrap.prepend(button);
     buttons.push(button);

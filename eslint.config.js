@@ -1,0 +1,215 @@
+// House rules as lint rules: type-aware checks, and the layers of docs/ARCHITECTURE.md as import
+// boundaries. Zero warnings are allowed (`npm run check` runs `eslint --max-warnings 0`).
+import js from '@eslint/js';
+import svelte from 'eslint-plugin-svelte';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+const server = 'packages/server/src';
+
+/** Imports that do I/O, hold threads or talk to a store or a network: never in the domain. */
+const ioModules = [
+  'node:fs',
+  'node:fs/*',
+  'node:net',
+  'node:http',
+  'node:https',
+  'node:http2',
+  'node:child_process',
+  'node:worker_threads',
+  'node:os',
+  'node:dgram',
+  'node:dns',
+  'node:readline',
+  'node:process',
+  'node:timers',
+  'node:timers/*',
+  'fs',
+  'fs/*',
+  'http',
+  'https',
+  'child_process',
+  'worker_threads',
+  'better-sqlite3',
+  'pg',
+  'kysely',
+  'hono',
+  'hono/*',
+  'pino',
+  'prom-client',
+  'ai',
+  '@ai-sdk/*',
+  'hyparquet',
+  'hyparquet-writer',
+  'cld',
+  'eld',
+  'eld/*',
+  'commander',
+  'cli-progress',
+  'yaml',
+];
+
+/** A folder's restricted layers, as `no-restricted-imports` patterns; type-only imports pass (they vanish at run time). */
+function layerRule(groups) {
+  return [
+    'error',
+    {
+      patterns: groups.map(({ group, message }) => ({ group, message, allowTypeImports: true })),
+    },
+  ];
+}
+
+const layerOf = (folder) => [`**/${folder}`, `**/${folder}/**`];
+
+export default tseslint.config(
+  {
+    ignores: [
+      '**/node_modules/**',
+      'packages/web/.svelte-kit/**',
+      'packages/web/build/**',
+      'data/**',
+      'test-results/**',
+      'bench-results/**',
+    ],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
+  ...svelte.configs['flat/recommended'],
+  {
+    languageOptions: {
+      ecmaVersion: 2023,
+      sourceType: 'module',
+      globals: { ...globals.node },
+      parserOptions: {
+        projectService: true,
+        tsconfigRootDir: import.meta.dirname,
+        extraFileExtensions: ['.svelte'],
+      },
+    },
+    linterOptions: { reportUnusedDisableDirectives: 'error' },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/switch-exhaustiveness-check': ['error', { considerDefaultExhaustiveForUnions: true }],
+      '@typescript-eslint/no-unnecessary-type-assertion': 'error',
+      '@typescript-eslint/no-non-null-asserted-optional-chain': 'error',
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      eqeqeq: ['error', 'always', { null: 'ignore' }],
+      // An async method that implements a promise-returning port need not await; what matters, a
+      // promise left floating or passed where a callback is expected, is checked above.
+      '@typescript-eslint/require-await': 'off',
+    },
+  },
+  {
+    files: ['**/*.svelte', '**/*.svelte.ts'],
+    rules: {
+      // Prettier writes `{' '}` to keep a significant space when it breaks a line of markup: the
+      // formatter's output must pass the linter.
+      'svelte/no-useless-mustaches': 'off',
+    },
+    languageOptions: {
+      globals: { ...globals.browser },
+      parserOptions: { parser: tseslint.parser, svelteConfig: undefined },
+    },
+  },
+  // Tests read JSON bodies and frames as they come (`await response.json()` is `any`) and assert on
+  // them with expect: `any` and the unsafe-any family would only add casts there. Production code keeps them.
+  {
+    files: ['**/*.test.ts', 'packages/server/test/**/*.ts', 'e2e/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-argument': 'off',
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-call': 'off',
+      '@typescript-eslint/no-unsafe-return': 'off',
+      '@typescript-eslint/no-explicit-any': 'off',
+    },
+  },
+  {
+    files: ['**/*.js', '**/*.mjs'],
+    ...tseslint.configs.disableTypeChecked,
+  },
+
+  // The layers. Domain: pure rules, nothing with I/O, no other layer.
+  {
+    files: [`${server}/domain/**/*.ts`],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': layerRule([
+        { group: ioModules, message: 'domain/ is pure: no I/O, threads, store, network or framework here (docs/ARCHITECTURE.md).' },
+        {
+          group: [
+            ...layerOf('db'),
+            ...layerOf('providers'),
+            ...layerOf('services'),
+            ...layerOf('adapters'),
+            ...layerOf('http'),
+            ...layerOf('cli'),
+            ...layerOf('jobs'),
+            ...layerOf('observability'),
+            ...layerOf('config'),
+            '**/main',
+          ],
+          message: 'domain/ imports only the domain and the contract (docs/ARCHITECTURE.md).',
+        },
+      ]),
+    },
+  },
+  // HTTP and the command line reach the store and the models only through services.
+  {
+    files: [`${server}/http/**/*.ts`, `${server}/cli/**/*.ts`],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': layerRule([
+        {
+          group: [...layerOf('db'), ...layerOf('providers'), 'better-sqlite3', 'pg', 'kysely'],
+          message: 'http/ and cli/ reach the store and the models through services (docs/ARCHITECTURE.md).',
+        },
+      ]),
+    },
+  },
+  // Providers and the store are below the services.
+  {
+    files: [`${server}/providers/**/*.ts`, `${server}/db/**/*.ts`, `${server}/adapters/**/*.ts`],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': layerRule([
+        {
+          group: [...layerOf('services'), ...layerOf('http'), ...layerOf('cli'), ...layerOf('jobs'), '**/main'],
+          message: 'providers/, db/ and adapters/ never import services or the layers above them (docs/ARCHITECTURE.md).',
+        },
+      ]),
+    },
+  },
+  // Services: use cases over ports; no HTTP, no command line.
+  {
+    files: [`${server}/services/**/*.ts`, `${server}/jobs/**/*.ts`],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': layerRule([
+        {
+          group: [...layerOf('http'), ...layerOf('cli'), 'hono', 'hono/*', 'commander', '**/main'],
+          message: 'services/ and jobs/ know nothing of HTTP or the command line (docs/ARCHITECTURE.md).',
+        },
+      ]),
+    },
+  },
+  // The web app never imports server code; the contract is shared.
+  {
+    files: ['packages/web/**/*.ts', 'packages/web/**/*.svelte', 'packages/contract/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/server/**', '@agora/server', '@agora/server/*', 'node:*'],
+              message: 'The web app and the contract never import server code or Node modules (docs/ARCHITECTURE.md).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+);
