@@ -1,6 +1,6 @@
 /**
  * Child process of the ranking benchmark: `generate FILE VOTES SEED` writes a seeded synthetic
- * vote file (spec §4); `measure FILE` times every step on it and prints one JSON line with the
+ * vote file (docs/ranking.md#speed-anchors); `measure FILE` times every step on it and prints one JSON line with the
  * timings (ms) and the peak RSS (MB) of this process.
  */
 import { createWriteStream } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * Ranking benchmark (issue 3, spec §4): seeded synthetic vote files of 250k and 2.5M votes
+ * Ranking benchmark (issue 3, docs/ranking.md#speed-anchors): seeded synthetic vote files of 250k and 2.5M votes
  * (110 models, ~27 % ties, style fields), each measured in a child process of its own so that the
  * peak RSS is the ranking's alone. Reports parse, aggregation, existence check, point fit,
  * standard errors, a 1,000-round bootstrap and the style-controlled fit, against the reference
@@ -17,7 +17,7 @@ const worker = fileURLToPath(new URL('./ranking-bench-worker.ts', import.meta.ur
 const ROUNDS = 1000;
 const RUNS = 2;
 
-/** Oracle anchors of spec §4, in ms (bootstrap anchors are for 100 rounds). */
+/** Oracle anchors of docs/ranking.md#speed-anchors, in ms (bootstrap anchors are for 100 rounds). */
 const ORACLE: Record<string, [number, number]> = {
   parse: [1730, 16300],
   aggregate: [1.2, 13.5],

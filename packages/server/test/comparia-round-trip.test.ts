@@ -13,7 +13,7 @@ const DATASETS = ['conversations', 'votes', 'reactions'] as const;
 /**
  * What the public columns cannot carry back: compar:IA's message `metadata` (output tokens,
  * duration, generation id) and `reasoning_content` — the exported messages are `{role, content}`
- * (specs/datasets.md) — and so the vote's output tokens taken from them.
+ * (docs/datasets.md#round-trip) — and so the vote's output tokens taken from them.
  */
 const NOT_EXPORTED: Record<string, readonly string[]> = {
   turn_sides: ['reasoning', 'output_tokens', 'output_tokens_source', 'duration_ms', 'source_meta'],

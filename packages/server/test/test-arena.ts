@@ -117,7 +117,7 @@ export interface RecordedResponse {
   body: string;
 }
 
-/** A client that follows specs/api.md, keeps the visitor cookie and records every byte it receives. */
+/** A client that follows docs/api.md, keeps the visitor cookie and records every byte it receives. */
 export class ArenaClient {
   readonly received: RecordedResponse[] = [];
   private cookie: string | undefined;

@@ -82,7 +82,7 @@ function estimate(flags: ImpactFlags): ImpactEstimate {
   }
 }
 
-/** The printed JSON: the fields of specs/api.md first, then the split, the settings and the runs. */
+/** The printed JSON: the fields of docs/api.md#command-line-outputs first, then the split, the settings and the runs. */
 function report({ settings, impacts }: ImpactEstimate, flags: ImpactFlags) {
   const indicators = (phase: 'total' | 'usage' | 'embodied') => ({
     gwp_kgco2eq: impacts.gwpKgCo2eq[phase],
@@ -113,7 +113,7 @@ function report({ settings, impacts }: ImpactEstimate, flags: ImpactFlags) {
 }
 
 /**
- * `agora impact`: the environmental impact of one answer as one JSON object (specs/api.md), with
+ * `agora impact`: the environmental impact of one answer as one JSON object (docs/api.md#command-line-outputs), with
  * EcoLogits 0.9.1 (default) or 0.8.2, or the compar:IA switch. Bad flags exit with code 2.
  */
 export function registerImpactCommand(program: Command): void {

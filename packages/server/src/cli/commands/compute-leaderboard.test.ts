@@ -51,7 +51,7 @@ const expected = (stem: string) =>
 
 // Each case spawns the real command line (about 1.5 s each).
 describe('agora leaderboard', () => {
-  it('prints the JSON of specs/api.md with the oracle ratings (bt_mle by default)', async () => {
+  it('prints the JSON of docs/api.md#command-line-outputs with the oracle ratings (bt_mle by default)', async () => {
     const outcome = await leaderboard('--votes', `${fixtures}votes_1k.jsonl`, '--format', 'json');
     expect(outcome.code).toBe(0);
     const printed = JSON.parse(outcome.stdout);

@@ -91,7 +91,7 @@ const round = (value: number, digits = 6): number => {
   return Math.round(value * factor) / factor;
 };
 
-/** A row in the `Row` shape of specs/api.md, plus tier, both-bad rate, component and both SEs. */
+/** A row in the row shape of docs/api.md#leaderboard-row, plus tier, both-bad rate, component and both SEs. */
 function apiRow(row: LeaderboardRow) {
   return {
     model: row.model,
@@ -231,7 +231,7 @@ function tableReport(board: Leaderboard): string {
 }
 
 /**
- * `agora leaderboard`: ratings from a vote file (specs/api.md, docs/ranking.md). Without
+ * `agora leaderboard`: ratings from a vote file (docs/api.md#command-line-outputs, docs/ranking.md). Without
  * `--votes` it reads `sources.storeVotes`, or explains that the store is not wired yet.
  */
 export function registerLeaderboardCommand(program: Command, sources: LeaderboardVoteSources = {}): void {

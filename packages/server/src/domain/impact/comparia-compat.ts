@@ -5,7 +5,7 @@ import { mapRange, rangeMean, type ValueOrRange, type ValueRange } from './value
 
 /**
  * compar:IA compatibility switch. Reproduces the figures compar:IA publishes (betagouv/ComparIA
- * `backend/llms/utils.py`, spec §6.2 and §9.1), which differ from plain EcoLogits by convention:
+ * `backend/llms/utils.py`, docs/impact.md#parameter-counts and #comparia-compatibility), which differ from plain EcoLogits by convention:
  * EcoLogits 0.8.2; parameter counts truncated to integers and halved (integer division) for q8
  * models; an MoE without active count sized as dense; world mix `WOR` and PUE 1.2 for every model;
  * no measured latency; output tokens only; one computation on the conversation's total tokens.

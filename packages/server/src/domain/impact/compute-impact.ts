@@ -12,11 +12,11 @@ const runOfVersion: Record<EcologitsVersion, (input: RunInput) => ImpactRun> = {
 };
 
 /**
- * Impacts of one LLM request with the EcoLogits method of the chosen version (spec §4–§6.1): energy,
+ * Impacts of one LLM request with the EcoLogits method of the chosen version (docs/impact.md#formulas-091 to #ranges): energy,
  * GWP, ADPe, PE and (0.9.1) water, each a `{min, max}` range with its usage/embodied split.
  *
  * When the active or total parameter count is a range, the graph is evaluated twice, mins paired with
- * mins and maxes with maxes, and each field is `{min: run 1's min, max: run 2's max}` (spec §6.1).
+ * mins and maxes with maxes, and each field is `{min: run 1's min, max: run 2's max}` (docs/impact.md#ranges).
  * Zero output tokens give all-zero impacts. Doubles match the Python library bit for bit.
  *
  * @throws ImpactError on invalid input (`invalid_parameters`, `invalid_tokens`, `invalid_latency`,

@@ -1,5 +1,5 @@
 /**
- * Constants of the EcoLogits 0.8.2 LLM-inference model (spec §3.2), the one compar:IA runs in
+ * Constants of the EcoLogits 0.8.2 LLM-inference model (docs/impact.md#constants-082), the one compar:IA runs in
  * production: A100 80 GB GPUs, 4-bit weights, no batching, 5-year lifetime, 95 % bands. Energy fit in kWh.
  */
 export const ECOLOGITS_0_8_2 = {

@@ -1,5 +1,5 @@
 /**
- * Constants of the EcoLogits 0.9.1 LLM-inference model (spec §3.1): H100 80 GB GPUs, vLLM, batch of
+ * Constants of the EcoLogits 0.9.1 LLM-inference model (docs/impact.md#constants-091): H100 80 GB GPUs, vLLM, batch of
  * 64 requests, 16-bit weights, 3-year hardware lifetime. Energy fit in Wh, latency fit in seconds.
  */
 export const ECOLOGITS_0_9_1 = {

@@ -30,7 +30,7 @@ export interface ConversationImpactInput {
 }
 
 /**
- * One side's impact as the reveal shows it (`Reveal.impact` of specs/api.md, plus labels): energy in
+ * One side's impact as the reveal shows it (`Reveal.impact` of docs/api.md#reveal, plus labels): energy in
  * Wh and carbon in g CO2e of the whole conversation as `{min, max}` (min < max when the model size is
  * uncertain or the method gives a band), everyday equivalents, the method and zone used.
  */
@@ -55,7 +55,7 @@ export interface ConversationImpact {
  * compar:IA switch the total tokens are computed in one call without latency, exactly as compar:IA.
  *
  * Unknown size: `params_b` null is an `unknown_model_size` error (EcoLogits has no estimate for an
- * unregistered model, spec §6.2), so the caller shows no impact; an MoE without `active_params_b` gets
+ * unregistered model, docs/impact.md#parameter-counts), so the caller shows no impact; an MoE without `active_params_b` gets
  * EcoLogits' 10–30 % active range; other architectures without it are sized as dense.
  * Equivalents are computed on the midpoint of the range (compar:IA's convention).
  * @throws ImpactError for invalid input (no parameters, unknown zone or provider, negative tokens…).

@@ -1,6 +1,6 @@
 import type { ValueOrRange } from './value-range';
 
-/** The provider keys of EcoLogits 0.9.1's data-centre table (`ecologits/tracers/utils.py`, spec §6.4). */
+/** The provider keys of EcoLogits 0.9.1's data-centre table (`ecologits/tracers/utils.py`, docs/impact.md#data-centres). */
 export type DatacenterProvider = 'anthropic' | 'cohere' | 'google_genai' | 'huggingface_hub' | 'mistralai' | 'openai';
 
 /** Where a provider's data centres are and how efficient they are: mix zone, PUE, on-site WUE (L/kWh). */
@@ -11,7 +11,7 @@ export interface DatacenterConfig {
 }
 
 /**
- * EcoLogits 0.9.1 data-centre configuration per provider (spec §6.4; the code's 0.999, not the
+ * EcoLogits 0.9.1 data-centre configuration per provider (docs/impact.md#data-centres; the code's 0.999, not the
  * methodology page's 0.99). `openai` also covers Azure OpenAI.
  */
 export const DATACENTER_PROVIDERS: Readonly<Record<DatacenterProvider, DatacenterConfig>> = {
@@ -26,7 +26,7 @@ export const DATACENTER_PROVIDERS: Readonly<Record<DatacenterProvider, Datacente
 /**
  * The deployment assumed when neither a provider nor explicit figures are given: world mix, PUE 1.2
  * (EcoLogits 0.8.2's library default, also compar:IA's) and no on-site water (the spec's reference
- * tables, §5.1, use the same PUE 1.2 / WUE 0).
+ * tables, docs/impact.md#version-comparison, use the same PUE 1.2 / WUE 0).
  */
 export const DEFAULT_DATACENTER: DatacenterConfig = { zone: 'WOR', pue: 1.2, wue: 0 };
 

@@ -4,7 +4,7 @@ import { addRanges, scaleRange, type ValueRange } from './value-range';
 
 // Operations are written in the upstream order so that doubles match the Python library bit for bit.
 
-/** Energy of one GPU for the whole request as a 95 % band, kWh (spec §5 (1′)). */
+/** Energy of one GPU for the whole request as a 95 % band, kWh (docs/impact.md#formulas-082 (1′)). */
 export function gpuEnergyKwh0_8_2(activeParamsB: number, outputTokens: number): ValueRange {
   const perTokenMean = C.gpuEnergyAlpha * activeParamsB + C.gpuEnergyBeta;
   const low = outputTokens * (perTokenMean - C.bandZ * C.gpuEnergyStdev);
@@ -13,7 +13,7 @@ export function gpuEnergyKwh0_8_2(activeParamsB: number, outputTokens: number): 
 }
 
 /**
- * Generation latency band in seconds (spec §5 (2′)). The band is kept when its upper bound is below
+ * Generation latency band in seconds (docs/impact.md#formulas-082 (2′)). The band is kept when its upper bound is below
  * the measured latency; otherwise the whole band collapses to the measured latency (upstream quirk).
  */
 export function generationLatency0_8_2(activeParamsB: number, outputTokens: number, requestLatency: number): ValueRange {
@@ -24,17 +24,17 @@ export function generationLatency0_8_2(activeParamsB: number, outputTokens: numb
   return { min: requestLatency, max: requestLatency };
 }
 
-/** Memory needed for the weights, GB: `1.2 · P_t · 4 / 8` (spec §5 (3′)). */
+/** Memory needed for the weights, GB: `1.2 · P_t · 4 / 8` (docs/impact.md#formulas-082 (3′)). */
 export function modelMemoryGb0_8_2(totalParamsB: number): number {
   return (C.memoryOverhead * totalParamsB * C.quantizationBits) / 8;
 }
 
-/** GPUs needed: plain ceiling of memory / 80 GB, no power-of-two rounding (spec §5 (3′)). */
+/** GPUs needed: plain ceiling of memory / 80 GB, no power-of-two rounding (docs/impact.md#formulas-082 (3′)). */
 export function gpuCount0_8_2(totalParamsB: number): number {
   return Math.ceil(modelMemoryGb0_8_2(totalParamsB) / C.gpuMemoryGb);
 }
 
-/** One evaluation of the 0.8.2 graph for one (active, total) parameter pair (spec §5). */
+/** One evaluation of the 0.8.2 graph for one (active, total) parameter pair (docs/impact.md#formulas-082). */
 export function runEcologits0_8_2(input: RunInput): ImpactRun {
   const { activeParamsB, totalParamsB, outputTokens, mix, pue } = input;
   const gpuEnergy = gpuEnergyKwh0_8_2(activeParamsB, outputTokens);

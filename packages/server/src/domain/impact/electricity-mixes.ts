@@ -12,7 +12,7 @@ const mixesByVersion: Record<EcologitsVersion, Readonly<Record<string, Electrici
 export const WORLD_ZONE = 'WOR';
 
 /**
- * Attribution and licence notice of the shipped electricity-mix data (spec §11). Show it wherever the
+ * Attribution and licence notice of the shipped electricity-mix data (docs/impact.md#licences). Show it wherever the
  * factors are published (docs, API docs, about page).
  */
 export const ELECTRICITY_MIX_ATTRIBUTION =

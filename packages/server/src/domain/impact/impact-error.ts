@@ -7,7 +7,7 @@
  * - `invalid_datacenter`: a PUE below 1 or a WUE below 0 (or not finite, or min > max).
  * - `invalid_electricity_mix`: a mix factor that is negative or missing (water for 0.9.1).
  * - `zone_not_registered`: no electricity mix for that zone in that EcoLogits version.
- * - `unknown_provider`: a provider key absent from the data-centre table (spec §6.4).
+ * - `unknown_provider`: a provider key absent from the data-centre table (docs/impact.md#data-centres).
  * - `unknown_method`: an EcoLogits version this module does not implement.
  * - `incompatible_options`: options that contradict each other (e.g. a zone with the compar:IA switch).
  */

@@ -32,7 +32,7 @@ export interface RunInput {
   wue: ValueRange;
 }
 
-/** Usage impacts of a request energy: energy × each mix factor (spec §4 (6)). */
+/** Usage impacts of a request energy: energy × each mix factor (docs/impact.md#formulas-091 (6)). */
 export function usageImpacts(energy: ValueRange, mix: ElectricityMixFactors): Omit<ImpactRun['usage'], 'wcf'> {
   return {
     gwp: { min: energy.min * mix.gwp, max: energy.max * mix.gwp },
@@ -43,7 +43,7 @@ export function usageImpacts(energy: ValueRange, mix: ElectricityMixFactors): Om
 
 /**
  * Embodied impacts of the hardware one request occupies: `(G / G_inst) · S_k + G · U_k` per
- * indicator, then shared pro rata of the occupation time by `share` (spec §4 (8), §5 (8′)).
+ * indicator, then shared pro rata of the occupation time by `share` (docs/impact.md#formulas-091 (8), #formulas-082 (8′)).
  */
 export function embodiedImpacts(
   gpuCount: number,

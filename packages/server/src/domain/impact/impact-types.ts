@@ -24,7 +24,7 @@ export interface ElectricityMixFactors {
 }
 
 /**
- * The inputs of one EcoLogits `compute_llm_impacts` call (spec §2), every choice already made:
+ * The inputs of one EcoLogits `compute_llm_impacts` call (docs/impact.md#model-shape), every choice already made:
  * parameters in billions, the mix factors, the data-centre PUE and (0.9.1) on-site WUE.
  */
 export interface LlmImpactInput {

@@ -1,7 +1,7 @@
 /**
  * Environmental impact of LLM answers with the EcoLogits method (GenAI Impact), versions 0.9.1
  * (default) and 0.8.2, plus a compar:IA compatibility switch. Pure: no I/O, no clock, no randomness.
- * See docs/impact.md and shared/specs/impact.md.
+ * See docs/impact.md.
  */
 export { computeLlmImpacts } from './compute-impact';
 export {

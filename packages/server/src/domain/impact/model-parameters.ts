@@ -11,7 +11,7 @@ export type Quantization = 'q4' | 'q8';
 /**
  * What the impact module needs to know about a model, as in the catalogue: `params_b` total and
  * `active_params_b` active parameters in billions (a number, a `{min, max}` range, or null when
- * unknown), the architecture, optionally the EcoLogits provider key of §6.4 (`openai`, `mistralai`, …)
+ * unknown), the architecture, optionally the EcoLogits provider key of docs/impact.md#data-centres (`openai`, `mistralai`, …)
  * and the quantization.
  */
 export interface ModelFacts {
@@ -30,7 +30,7 @@ export interface ParameterCounts {
 
 /**
  * The share of total parameters EcoLogits assumes active in an MoE whose active count is not
- * published: 10 % to 30 % (spec §6.2, `proprietary_models.md`). Computed as `total / 10` and
+ * published: 10 % to 30 % (docs/impact.md#parameter-counts, `proprietary_models.md`). Computed as `total / 10` and
  * `total · 3 / 10`, which gives exactly upstream's figures for round totals (440 → 44–132).
  */
 export function moeActiveRange(total: ValueOrRange): ValueOrRange {
@@ -41,7 +41,7 @@ export function moeActiveRange(total: ValueOrRange): ValueOrRange {
 
 /**
  * The parameter counts of a model under the EcoLogits rules:
- * - no total (`params_b` null) → error: EcoLogits has no estimate for an unregistered size (§6.2);
+ * - no total (`params_b` null) → error: EcoLogits has no estimate for an unregistered size (docs/impact.md#parameter-counts);
  * - an explicit `active_params_b` is used as given (number or range);
  * - an MoE without an active count gets the 10–30 % active range, so the result is a range;
  * - any other architecture (dense, matformer, unknown) without one is sized as dense: active = total.

@@ -104,7 +104,7 @@ describe('parameter counts and the unknown-size rule', () => {
 });
 
 describe('zone, PUE and WUE resolution', () => {
-  it('uses the provider data centre in 0.9.1 (§6.4)', () => {
+  it('uses the provider data centre in 0.9.1 (docs/impact.md#data-centres)', () => {
     const settings = resolveImpactSettings({ params_b: 24, provider: 'mistralai' });
     expect(settings).toMatchObject({ version: '0.9.1', method: 'ecologits-0.9.1', zone: 'SWE', pue: 1.16, wue: 0.09 });
     expect(resolveImpactSettings({ params_b: 24, provider: 'anthropic' })).toMatchObject({
@@ -185,7 +185,7 @@ describe('invalid inputs are typed errors, never NaN', () => {
   });
 });
 
-describe('spec §5.1: mean energy and GWP per 1,000 output tokens (WOR, PUE 1.2, WUE 0, no cap)', () => {
+describe('docs/impact.md#version-comparison: mean energy and GWP per 1,000 output tokens (WOR, PUE 1.2, WUE 0, no cap)', () => {
   it.each([
     [1, 1, 2.786, 0.0807, 1.721, 0.044],
     [8, 8, 3.768, 0.0892, 2.319, 0.0487],

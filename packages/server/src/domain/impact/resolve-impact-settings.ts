@@ -9,7 +9,7 @@ import { isValueRange, type ValueOrRange } from './value-range';
 
 /**
  * Choices of the caller: EcoLogits version (default `0.9.1`), the compar:IA switch, the mix zone and
- * the deployment's PUE and on-site WUE (each overriding the provider's figures of §6.4).
+ * the deployment's PUE and on-site WUE (each overriding the provider's figures of docs/impact.md#data-centres).
  */
 export interface ImpactOptions {
   /** A version, or a method label as returned (`ecologits-0.8.2`, `comparia-compat` = the switch). */
@@ -43,7 +43,7 @@ export interface ImpactSettings {
  * - compar:IA switch: EcoLogits 0.8.2 with compar:IA's parameter counts, zone `WOR`, PUE 1.2 and no
  *   latency; the zone, PUE, WUE and provider options are ignored (the CLI rejects them explicitly).
  * - 0.9.1: zone = option, else the provider's location, else `WOR`; PUE and WUE = options, else the
- *   provider's (§6.4), else the default deployment (PUE 1.2, WUE 0).
+ *   provider's (docs/impact.md#data-centres), else the default deployment (PUE 1.2, WUE 0).
  * - 0.8.2: zone = option, else `WOR`; PUE = option, else 1.2; provider and WUE do not apply.
  * @throws ImpactError `unknown_provider`, `zone_not_registered`, `unknown_model_size`,
  *   `invalid_parameters`, or `incompatible_options` (compar:IA switch with method 0.9.1).

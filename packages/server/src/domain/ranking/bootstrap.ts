@@ -8,7 +8,7 @@ import type { RandomSource } from './seeded-random';
 import { fitStyleBradleyTerry } from './style-bradley-terry';
 import type { StyleRows } from './style-features';
 
-/** λθ used for a resample whose MLE does not exist (spec §2.5): the `bt_ridge` constant. */
+/** λθ used for a resample whose MLE does not exist (docs/ranking.md#bootstrap): the `bt_ridge` constant. */
 export const BOOTSTRAP_FALLBACK_LAMBDA = 1e-3;
 
 /** Options shared by both bootstraps. */
@@ -36,7 +36,7 @@ export interface BootstrapSamples {
 }
 
 /**
- * Multinomial bootstrap of plain Bradley–Terry on aggregated counts (spec §2.5): drawing the
+ * Multinomial bootstrap of plain Bradley–Terry on aggregated counts (docs/ranking.md#bootstrap): drawing the
  * (pair, outcome) counts from Multinomial(N, n_cell / N) is the same as resampling the N votes
  * with replacement, at a cost independent of N. Each round is a warm-started Newton fit.
  */

@@ -44,7 +44,7 @@ describe('fitBradleyTerry', () => {
     warm.theta.forEach((value, k) => expect(value).toBeCloseTo(cold.theta[k]!, 10));
   });
 
-  it('puts a single tie opponent exactly level (spec §2.4)', () => {
+  it('puts a single tie opponent exactly level (docs/ranking.md#degenerate-data)', () => {
     const votes = [...repeat(3, 'a', 'b', 'model_a'), ...repeat(2, 'b', 'a', 'model_a'), vote('solo', 'a', 'tie')];
     const small = aggregatePairs(buildVoteTable(votes));
     const fit = fitBradleyTerry(small, { lambdaTheta: 0, components: analyzeGraph(small).components });

@@ -135,7 +135,7 @@ function accumulateDerivatives(
 }
 
 /**
- * Damped Newton on the m×m system (spec §2.5). The gauge projector Q is added to the Hessian so
+ * Damped Newton on the m×m system (docs/ranking.md#solver). The gauge projector Q is added to the Hessian so
  * the step stays in the mean-zero gauge; Armijo backtracking runs while the Newton decrement is
  * above 1e-7, then full steps converge quadratically (5–7 iterations from zero, 2–3 warm).
  * With λθ = 0 the caller must make sure the MLE exists (see `analyzeGraph`).

@@ -1,6 +1,6 @@
 import type { PairCounts } from './aggregate-cells';
 
-/** The comparison graph's structure, which decides whether a finite MLE exists (spec §2.4). */
+/** The comparison graph's structure, which decides whether a finite MLE exists (docs/ranking.md#degenerate-data). */
 export interface GraphAnalysis {
   /** Weakly connected components (model indices ascending, components by smallest member). */
   readonly components: number[][];

@@ -1,6 +1,6 @@
 /**
  * The gauge of Bradley–Terry strengths: θ is only defined up to a constant per connected
- * component. The reference gauge is Σθ = 0 per component (mean rating 1000), spec §2.3.
+ * component. The reference gauge is Σθ = 0 per component (mean rating 1000), docs/ranking.md#gauge-and-anchor.
  */
 
 /** Rating points per unit of natural-log strength: 400 / ln 10 ≈ 173.72. */

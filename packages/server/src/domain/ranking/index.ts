@@ -1,5 +1,5 @@
 /**
- * Leaderboard ranking (specs/ranking.md): Bradley–Terry variants with ties as ½, existence check
+ * Leaderboard ranking (docs/ranking.md): Bradley–Terry variants with ties as ½, existence check
  * and provisional models, Newton fits, sandwich/Hessian errors, bootstrap, rank bounds, tiers,
  * style control, arena vote conversion and pairing weights. Pure: no I/O, clock or hidden
  * randomness.

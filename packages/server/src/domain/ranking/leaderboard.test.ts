@@ -93,7 +93,7 @@ describe('computeLeaderboard on well-posed votes', () => {
   });
 });
 
-describe('computeLeaderboard on degenerate votes (spec §2.4)', () => {
+describe('computeLeaderboard on degenerate votes (docs/ranking.md#degenerate-data)', () => {
   it('flags a model that never loses and one that never wins as provisional, with bt_ridge', () => {
     const votes = [...base(), ...repeat(5, 'winner', 'a', 'model_a'), ...repeat(3, 'b', 'loser', 'model_a')];
     const board = computeLeaderboard(buildVoteTable(votes));

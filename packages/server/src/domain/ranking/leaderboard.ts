@@ -94,7 +94,7 @@ export interface Leaderboard {
 }
 
 /**
- * The whole pipeline of spec §2 on a vote table: aggregate, check existence and flag provisional
+ * The whole pipeline of docs/ranking.md on a vote table: aggregate, check existence and flag provisional
  * models, fit the variant, compute sandwich (or bootstrap) intervals, rank bounds and tiers.
  * Deterministic for a given table, options and random seed.
  */

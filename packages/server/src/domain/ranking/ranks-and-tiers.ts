@@ -8,7 +8,7 @@ export interface RankBounds {
 }
 
 /**
- * Rank intervals from confidence intervals (spec §2.6): best = 1 + #{j: low_j > high_i} (FastChat's
+ * Rank intervals from confidence intervals (docs/ranking.md#uncertainty-and-ranks): best = 1 + #{j: low_j > high_i} (FastChat's
  * displayed rank), worst = N − #{j: high_j < low_i} (compar:IA's), over the `included` models
  * (all by default); N is the number of included models.
  */

@@ -14,7 +14,7 @@ export interface StrengthCovariance {
 }
 
 /**
- * Hessian and sandwich covariances of a plain Bradley–Terry fit (spec §2.6). G sums, per
+ * Hessian and sandwich covariances of a plain Bradley–Terry fit (docs/ranking.md#uncertainty-and-ranks). G sums, per
  * pair, Σ_y n_y (y − p)² (e_i − e_j)(e_i − e_j)ᵀ: a tie (y = ½) at p = ½ adds nothing, which is
  * why the Hessian SE overstates the uncertainty when ties are common.
  */

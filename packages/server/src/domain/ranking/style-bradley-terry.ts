@@ -308,7 +308,7 @@ function pass(
 }
 
 /**
- * Damped Newton for the joint (θ, β) fit of style control (spec §2.5/§2.7). Each iteration is one
+ * Damped Newton for the joint (θ, β) fit of style control (docs/ranking.md#solver and #style-control). Each iteration is one
  * O(N) pass over the votes plus an (m + k)² Cholesky solve; an accepted line-search trial doubles
  * as the next iteration's evaluation. Warm-start θ from the plain fit to save passes.
  */

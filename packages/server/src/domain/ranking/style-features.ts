@@ -18,7 +18,7 @@ function countMatches(text: string, pattern: RegExp): number {
 }
 
 /**
- * Style counts of one side's assistant messages with FastChat's rules (spec §2.7): tokens of the
+ * Style counts of one side's assistant messages with FastChat's rules (docs/ranking.md#style-control): tokens of the
  * raw text; then, with fenced ``` blocks removed, headers `^#{1,6}\s`, list items `^\s*\d+\.\s` and
  * `^\s*[-*+]\s`, bold `\*\*[^*\n]+\*\*` and `__[^_\n]+__`. Counts are summed over the messages.
  */
@@ -95,7 +95,7 @@ function pairOrder(table: VoteTable): Int32Array {
 }
 
 /**
- * Builds the standardised style features of every vote (spec §2.7), regrouped by pair for the
+ * Builds the standardised style features of every vote (docs/ranking.md#style-control), regrouped by pair for the
  * fit. A feature whose d is constant over the votes (std 0) is left out of the fit; its β is
  * reported as 0.
  *

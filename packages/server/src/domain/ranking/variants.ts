@@ -17,7 +17,7 @@ import { fitStyleBradleyTerry, type StyleRows } from './style-bradley-terry';
 import { buildStyleDesign, type StyleDesign, type StyleRule } from './style-features';
 import { STYLE_FEATURES, type StyleFeature, type VoteTable } from './vote-table';
 
-/** The named estimators of spec §2.2. */
+/** The named estimators of docs/ranking.md#variants. */
 export type RankingVariant = 'bt_mle' | 'bt_ridge' | 'bt_mle_drop_ties' | 'style_fastchat' | 'style_ridge';
 
 /** What defines a variant: penalties (sum form, natural-log units), ties and style. */
@@ -33,7 +33,7 @@ export interface VariantDefinition {
   readonly description: string;
 }
 
-/** The variants of spec §2.2. */
+/** The variants of docs/ranking.md#variants. */
 export const RANKING_VARIANTS: Readonly<Record<RankingVariant, VariantDefinition>> = {
   bt_mle: {
     lambdaTheta: 0,
@@ -151,7 +151,7 @@ export interface FitVariantOptions {
 }
 
 /**
- * Fits one variant of spec §2.2 with Newton, and its Hessian and sandwich covariances.
+ * Fits one variant of docs/ranking.md#variants with Newton, and its Hessian and sandwich covariances.
  *
  * @throws RankingError `mle_does_not_exist` for an unpenalised variant on data whose graph
  *   fails the existence check (or, for `bt_mle_drop_ties`, where a model has no decisive vote);
@@ -296,7 +296,7 @@ export function coreMembers(graph: GraphAnalysis): number[][] {
   });
 }
 
-/** θ shifted per component so that its core models average 0 (spec §2.3, display gauge). */
+/** θ shifted per component so that its core models average 0 (docs/ranking.md#gauge-and-anchor, display gauge). */
 export function coreCentered(theta: Float64Array, graph: GraphAnalysis): Float64Array {
   const out = theta.slice();
   const cores = coreMembers(graph);

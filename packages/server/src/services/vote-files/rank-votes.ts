@@ -33,7 +33,7 @@ function wantsStyle(options: RankVotesOptions): boolean {
 }
 
 /**
- * Ranks a vote table (spec §2). The bootstrap gets a generator seeded with `seed`, so a run is
+ * Ranks a vote table (docs/ranking.md). The bootstrap gets a generator seeded with `seed`, so a run is
  * reproducible.
  *
  * @throws RankingError when the options cannot be met (unknown anchor, no style counts).

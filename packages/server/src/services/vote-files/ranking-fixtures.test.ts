@@ -19,7 +19,7 @@ import {
 } from '../../domain/ranking';
 import { readVoteFile } from './read-vote-file';
 
-/** The reference oracle's fixtures (spec §3), beside the repository. */
+/** The reference oracle's fixtures (docs/ranking.md#oracle-fixtures), beside the repository. */
 const FIXTURES = fileURLToPath(new URL('../../../../../../shared/data/ranking/', import.meta.url));
 const stems = readdirSync(FIXTURES)
   .filter((name) => name.endsWith('.expected.json'))
@@ -74,7 +74,7 @@ function expectClose(actual: number, expected: number, relative: number, absolut
   }
 }
 
-/** Ratings: 0.01 points for core models, 0.05 for provisional ones in bt_ridge (spec §3.3). */
+/** Ratings: 0.01 points for core models, 0.05 for provisional ones in bt_ridge (docs/ranking.md#tolerances). */
 function checkRatings(fit: VariantFit, expected: Named<number>, actual: Float64Array, provisional: string[], what: string): void {
   fit.models.forEach((model, index) => {
     const tolerance = provisional.includes(model) ? 0.05 : 0.01;
@@ -236,7 +236,7 @@ describe.each(stems)('ranking fixture %s', (stem) => {
   }
 });
 
-describe.each(['votes_1k', 'adv_base8', 'adv_disconnected'])('multinomial bootstrap on %s (spec §3.3)', (stem) => {
+describe.each(['votes_1k', 'adv_base8', 'adv_disconnected'])('multinomial bootstrap on %s (docs/ranking.md#tolerances)', (stem) => {
   it('has SDs in line with the sandwich SEs: median ratio in [0.9, 1.1], every model in [0.7, 1.3]', async () => {
     const data = prepareRanking((await readVoteFile(`${FIXTURES}${stem}.jsonl`)).table);
     const fit = fitVariant(data, 'bt_mle');
