@@ -5,6 +5,8 @@ export default defineConfig({
     include: ['packages/*/src/**/*.test.ts', 'packages/*/test/**/*.test.ts', 'e2e/**/*.test.ts'],
     // Builds packages/web once (when stale) for the browser tests in e2e/.
     globalSetup: ['./e2e/global-setup.ts'],
+    // Every test file: connections beyond the loopback addresses throw (scripts/network-guard.ts).
+    setupFiles: ['./scripts/network-guard.ts'],
     pool: 'forks',
     testTimeout: 30_000,
     hookTimeout: 60_000,

@@ -8,7 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import { PII_KINDS, type PiiKind, screenText } from '../src/domain/privacy';
-import { createLanguageDetector } from '../src/services/language';
+import { createLanguageDetector } from '../src/adapters/language-detector';
 
 const fixtures = new URL('../test/fixtures/', import.meta.url);
 

@@ -11,9 +11,9 @@ import { loadCatalogue } from '../src/config/catalogue';
 import { openDatabase } from '../src/db/dialect';
 import { migrateToLatest } from '../src/db/migrate';
 import { createStore } from '../src/db/unit-of-work';
-import { DatasetExportService } from '../src/services/datasets/dataset-export.service';
-import { DATASET_NAMES, type DatasetName } from '../src/services/datasets/dataset-definitions';
-import { exportModelFacts } from '../src/services/datasets/export-model-facts';
+import { DatasetExportService } from '../src/services/dataset-export.service';
+import { DATASET_NAMES, type DatasetName } from '../src/domain/datasets/export-columns';
+import { exportModelFacts } from '../src/domain/datasets/export-model-facts';
 
 const CATALOGUE = new URL('../../../models.yaml', import.meta.url).pathname;
 const TAGS = ['useful', 'complete', 'creative', 'clear_formatting', 'incorrect', 'superficial', 'instructions_not_followed'];

@@ -17,7 +17,7 @@ import {
   RANKING_VARIANTS,
   type RandomSource,
 } from '../src/domain/ranking';
-import { readVoteFile } from '../src/services/vote-files';
+import { readVoteFile } from '../src/adapters/vote-files';
 
 const MODELS = 110;
 const GAMMA = [0.6, 0.15, 0.1, 0.15];

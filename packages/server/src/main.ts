@@ -5,15 +5,12 @@ import { type CatalogueModel, loadCatalogue } from './config/catalogue';
 import { type Config, ConfigError } from './config/config';
 import { openDatabase } from './db/dialect';
 import { migrateToLatest } from './db/migrate';
-import { type VoteTable, buildVoteTable, matchesFromArenaVotes } from './domain/ranking';
-import { toViewVote } from './services/leaderboard-views';
+import type { VoteTable } from './domain/ranking';
 import { type Store, createStore } from './db/unit-of-work';
 import type { AppEnv } from './http/app-env';
 import { createApp } from './http/app';
 import { PrometheusMetrics } from './observability/prometheus-metrics';
-import { AiSdkModelClient } from './providers/ai-sdk/ai-sdk-model';
-import { OpenAiCompatibleModelClient } from './providers/openai-compatible/openai-compatible-model';
-import { ModelRegistry } from './providers/registry';
+import { createModelClient, createModelRegistry } from './providers/create-model-client';
 import type { ModelClient } from './providers/spec';
 import { ArenaCatalogue } from './services/arena-catalogue';
 import { DuelService } from './services/duel.service';
@@ -21,12 +18,13 @@ import { OperationsService } from './services/operations.service';
 import { ReviewService } from './services/review.service';
 import { LeaderboardService } from './services/leaderboard.service';
 import { PairingPolicy } from './services/pairing-policy';
-import { type RankingComputer, WorkerRankingComputer } from './services/ranking-computer';
+import { type RankingComputer, WorkerRankingComputer } from './adapters/ranking-worker/ranking-computer';
 import { LeaderboardRefreshJob } from './jobs/leaderboard-refresh.job';
 import { PostprocessJob } from './jobs/postprocess.job';
-import type { LanguageDetector } from './services/language';
-import { type ConversationAnnotator, createConversationAnnotator } from './services/postprocess/conversation-annotator';
-import { PostprocessService } from './services/postprocess/postprocess.service';
+import { lazyLanguageDetector } from './adapters/lazy-language-detector';
+import { type ConversationAnnotator, createConversationAnnotator } from './adapters/conversation-annotator';
+import { PostprocessService } from './services/postprocess.service';
+import { storeVoteTable } from './services/rank-votes';
 import { createRevealImpactEstimator } from './services/reveal-impact';
 import { type Runtime, systemRuntime } from './services/runtime';
 
@@ -53,6 +51,8 @@ export interface ArenaOverrides {
   logger?: Logger;
   /** Injected into every provider client (recorded vendor streams in tests). */
   fetch?: typeof fetch;
+  /** The client of each catalogue model instead of the HTTP ones (in-process tests). */
+  modelClient?: (model: CatalogueModel) => ModelClient;
   /** Where leaderboard fits run (a worker thread by default). */
   rankingComputer?: RankingComputer;
 }
@@ -69,9 +69,7 @@ export async function createArena(
   const logger = overrides.logger ?? pino({ level: config.logLevel, base: undefined });
   const models = overrides.catalogue ?? loadCatalogue(config.modelsPath, environment);
   const catalogue = new ArenaCatalogue(models, config.demo);
-  const registry = new ModelRegistry(
-    models.filter((model) => model.entry.status !== 'disabled').map((model) => [model.entry.id, createModelClient(model, overrides.fetch)]),
-  );
+  const registry = createModelRegistry(models, overrides.modelClient ?? ((model) => createModelClient(model, overrides.fetch)));
   for (const model of models) {
     if (model.unavailableReason) logger.warn({ model: model.entry.id }, `model unavailable: ${model.unavailableReason}`);
   }
@@ -160,19 +158,6 @@ export async function createArena(
   };
 }
 
-/**
- * The language detector, loaded on its first use: its n-gram tables take about 190 MB, which an
- * arena server that does not post-process (or has not yet) has no use for.
- */
-function lazyLanguageDetector(): LanguageDetector {
-  let loading: Promise<LanguageDetector> | undefined;
-  const load = () => (loading ??= import('./services/language').then((language) => language.createLanguageDetector()));
-  return {
-    detect: async (text) => (await load()).detect(text),
-    detectConversation: async (messages) => (await load()).detectConversation(messages),
-  };
-}
-
 /** Post-processing with a model layer (or none): the background job's and `agora postprocess`'s service. */
 export function createPostprocessService(
   config: Config,
@@ -227,25 +212,10 @@ export async function loadStoreVoteTable(config: Config): Promise<VoteTable> {
   const db = openDatabase(config.database);
   try {
     await migrateToLatest(db);
-    const votes = (await createStore(db).feedback.listRankingVotes()).map((record) => toViewVote(record).vote);
-    return buildVoteTable(matchesFromArenaVotes(votes).matches);
+    return await storeVoteTable(createStore(db));
   } finally {
     await db.destroy();
   }
-}
-
-/** The client of one catalogue model: the direct OpenAI-compatible client unless the AI SDK is asked for or needed. */
-function createModelClient(model: CatalogueModel, fetchOverride: typeof fetch | undefined): ModelClient {
-  const provider = model.entry.provider;
-  const settings = {
-    baseUrl: provider.base_url,
-    model: provider.model,
-    apiKey: model.apiKey,
-    headers: provider.headers,
-    fetch: fetchOverride,
-  };
-  if (provider.type === 'openai-compatible' && provider.client !== 'ai-sdk') return new OpenAiCompatibleModelClient(settings);
-  return new AiSdkModelClient({ ...settings, type: provider.type });
 }
 
 /** Listens on the configured address; resolves once the socket is bound. */

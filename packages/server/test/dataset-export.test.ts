@@ -9,9 +9,9 @@ import { parseCatalogue } from '../src/config/catalogue';
 import { openDatabase } from '../src/db/dialect';
 import { migrateToLatest } from '../src/db/migrate';
 import { type Store, createStore } from '../src/db/unit-of-work';
-import { DatasetExportService, type DatasetExportRequest } from '../src/services/datasets/dataset-export.service';
-import { DATASETS, DATASET_NAMES } from '../src/services/datasets/dataset-definitions';
-import { exportModelFacts } from '../src/services/datasets/export-model-facts';
+import { DatasetExportService, type DatasetExportRequest } from '../src/services/dataset-export.service';
+import { DATASETS, DATASET_NAMES } from '../src/domain/datasets/export-columns';
+import { exportModelFacts } from '../src/domain/datasets/export-model-facts';
 import { DIALECTS, type TestStore } from './test-db';
 import { startTestArena, testCatalogueYaml } from './test-arena';
 
@@ -667,7 +667,7 @@ describe.each(DIALECTS)('agora export after real duels ($name)', (dialect) => {
 
 describe.each(DIALECTS)('agora import comparia then agora export ($name)', (dialect) => {
   it("gives compar:IA's rows back with the values they came with", async () => {
-    const { ComparIaImportService } = await import('../src/services/comparia-import/comparia-import.service');
+    const { ComparIaImportService } = await import('../src/services/comparia-import.service');
     const fixtures = join(__dirname, 'fixtures', 'comparia');
     const testStore = await dialect.create();
     const db = openDatabase(testStore.location);

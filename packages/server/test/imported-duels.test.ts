@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ComparIaImportService } from '../src/services/comparia-import/comparia-import.service';
+import { ComparIaImportService } from '../src/services/comparia-import.service';
 import { DIALECTS, countRows } from './test-db';
 import { type TestArena, startTestArena } from './test-arena';
 

@@ -74,14 +74,30 @@ describe.each(DIALECTS)('operations ($name)', (dialect) => {
   });
 
   it('gives operators the per-model error view behind the admin token', async () => {
-    const { client } = harness;
-    expect((await client.request('GET', '/api/v1/admin/upstream-errors')).status).toBe(401);
-    expect((await client.request('GET', '/api/v1/admin/upstream-errors', undefined, { authorization: 'Bearer wrong' })).status).toBe(401);
-    const view = await client.request('GET', '/api/v1/admin/upstream-errors?hours=1', undefined, { authorization: `Bearer ${adminToken}` });
-    expect(view.status).toBe(200);
-    expect(view.json.models).toContainEqual({ model: TEST_MODELS[0].id, kind: 'http_error', count: 2 });
+    // Its own arena: the view counts every failure in the store, so no other test may add to it or be needed for it.
+    const own = await startTestArena(dialect, { environment: { AGORA_ADMIN_TOKEN: adminToken } });
+    try {
+      await expectUpstreamErrorView(own);
+    } finally {
+      await own.close();
+    }
   });
 });
+
+async function expectUpstreamErrorView({ client, fake }: TestArena): Promise<void> {
+  fake.behave(TEST_MODELS[0].upstream, { httpStatus: 500, failTimes: 10 });
+  const failed = await client.request('POST', '/api/v1/duels', {
+    prompt: 'x',
+    mode: 'custom',
+    models: [TEST_MODELS[0].id, TEST_MODELS[1].id],
+  });
+  await client.stream(failed.json.id);
+  expect((await client.request('GET', '/api/v1/admin/upstream-errors')).status).toBe(401);
+  expect((await client.request('GET', '/api/v1/admin/upstream-errors', undefined, { authorization: 'Bearer wrong' })).status).toBe(401);
+  const view = await client.request('GET', '/api/v1/admin/upstream-errors?hours=1', undefined, { authorization: `Bearer ${adminToken}` });
+  expect(view.status).toBe(200);
+  expect(view.json.models).toContainEqual({ model: TEST_MODELS[0].id, kind: 'http_error', count: 2 });
+}
 
 describe('an arena with no model available', () => {
   it('still starts, and the API says what to configure', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { PostprocessReport, PostprocessService } from '../services/postprocess/postprocess.service';
+import type { PostprocessReport, PostprocessService } from '../services/postprocess.service';
 import { PostprocessJob } from './postprocess.job';
 
 const empty: PostprocessReport = { processed: 0, done: 0, flagged: 0, retrying: 0, failed: 0 };

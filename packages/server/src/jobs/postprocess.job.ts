@@ -1,4 +1,4 @@
-import type { PostprocessReport, PostprocessService } from '../services/postprocess/postprocess.service';
+import type { PostprocessReport, PostprocessService } from '../services/postprocess.service';
 
 export interface PostprocessSchedule {
   /** Looks for finished conversations this often… */

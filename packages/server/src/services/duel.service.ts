@@ -26,7 +26,7 @@ import { GroupCommit } from './group-commit';
 import type { RevealImpactEstimator } from './reveal-impact';
 import type { Runtime } from './runtime';
 import { type SideOutcome, type TurnOutcome, type TurnPlan, type UpstreamLogEntry, runTurn } from './turn-runner';
-import { type Frame, TurnStream } from './turn-stream';
+import { TurnStream } from './turn-stream';
 
 export interface DuelServiceDependencies {
   store: Store;
@@ -174,7 +174,7 @@ export class DuelService {
     const stored = await this.dependencies.store.duels.findTurnFrames(duelId, wanted);
     if (stored === undefined) throw new AppError('turn_not_found', `this duel has no turn ${wanted}`);
     if (stored === null) return interruptedTurn(wanted);
-    return TurnStream.fromStored(JSON.parse(stored) as Frame[]);
+    return TurnStream.fromStored(stored);
   }
 
   async transcript(duelId: string): Promise<Transcript> {

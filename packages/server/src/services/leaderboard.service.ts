@@ -3,8 +3,8 @@ import { type ModelFacts, whPer1000OutputTokens } from '../domain/impact';
 import type { Leaderboard, LeaderboardRow as RankedRow } from '../domain/ranking';
 import type { Store } from '../db/unit-of-work';
 import type { ArenaCatalogue } from './arena-catalogue';
-import { type ViewDefinition, type ViewVote, reactionViewVotes, toViewVote, viewKey } from './leaderboard-views';
-import type { RankingComputer } from './ranking-computer';
+import { type ViewDefinition, type ViewVote, reactionViewVotes, toViewVote, viewKey } from '../domain/ranking/leaderboard-views';
+import type { RankingComputer } from '../adapters/ranking-worker/ranking-computer';
 import type { Runtime } from './runtime';
 
 export interface LeaderboardSettings {
@@ -56,7 +56,7 @@ export class LeaderboardService {
         view: views[index]!.key,
         generatedAt,
         nVotes: body.n_votes,
-        body: JSON.stringify(body),
+        body,
       })),
     );
     this.latest = new Map(views.map((view, index) => [view.key, bodies[index]!]));
@@ -98,7 +98,7 @@ export class LeaderboardService {
   async history(modelId: string, style: 'plain' | 'controlled', limit: number) {
     const snapshots = await this.dependencies.store.leaderboards.snapshotsOfView(viewKey({ style }), limit);
     const points = snapshots.flatMap((snapshot) => {
-      const row = (JSON.parse(snapshot.body) as LeaderboardBody).models.find((candidate) => candidate.model === modelId);
+      const row = snapshot.body.models.find((candidate) => candidate.model === modelId);
       return row
         ? [{ generated_at: snapshot.generatedAt, rating: row.rating, ci_low: row.ci_low, ci_high: row.ci_high, n_votes: snapshot.nVotes }]
         : [];
@@ -109,7 +109,7 @@ export class LeaderboardService {
   private async loadLatest(): Promise<void> {
     if (this.loaded) return;
     const snapshots = await this.dependencies.store.leaderboards.latestSnapshots();
-    this.latest = new Map(snapshots.map((snapshot) => [snapshot.view, JSON.parse(snapshot.body) as LeaderboardBody]));
+    this.latest = new Map(snapshots.map((snapshot) => [snapshot.view, snapshot.body]));
     this.loaded = true;
   }
 

@@ -6,7 +6,7 @@ import type { ModelRegistry } from '../providers/registry';
 import { type ModelMessage, type ModelStreamPart, ProviderCallError } from '../providers/spec';
 import type { ArenaCatalogue } from './arena-catalogue';
 import type { ArenaMetrics } from './arena-metrics';
-import { countTokensLocally, loadTokenCounter } from './count-tokens';
+import { countTokensLocally, loadTokenCounter } from '../adapters/local-token-count';
 import type { TurnStream } from './turn-stream';
 
 /** What one side runs in a turn. */

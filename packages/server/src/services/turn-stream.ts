@@ -1,10 +1,8 @@
 import type { StreamEvent } from '@agora/contract';
+import type { StoredFrame } from '../db/repositories/duel.repository';
 
-/** One frame of a turn stream: its SSE id (1, 2, 3… within the turn) and its event. */
-export interface Frame {
-  id: number;
-  event: StreamEvent;
-}
+/** One frame of a turn stream: its SSE id (1, 2, 3… within the turn) and its event, as the store keeps it. */
+export type Frame = StoredFrame;
 
 /**
  * The frames of one turn, decoupled from any HTTP connection: the turn runner appends, and any

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 
 const agora = fileURLToPath(new URL('../../../../../bin/agora', import.meta.url));
 const fixtures = fileURLToPath(new URL('../../../../../../shared/data/ranking/', import.meta.url));
-const parquet = fileURLToPath(new URL('../../services/vote-files/test-fixtures/comparia-votes.parquet', import.meta.url));
+const parquet = fileURLToPath(new URL('../../adapters/vote-files/test-fixtures/comparia-votes.parquet', import.meta.url));
 const directory = mkdtempSync(join(tmpdir(), 'agora-leaderboard-'));
 
 interface Outcome {

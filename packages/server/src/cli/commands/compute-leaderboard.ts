@@ -1,16 +1,8 @@
 import type { Command } from 'commander';
 import { z } from 'zod';
-import {
-  RankingError,
-  rankVoteFile,
-  rankVoteTable,
-  VoteFileError,
-  type Leaderboard,
-  type LeaderboardRow,
-  type RankVotesOptions,
-  type VoteFileContents,
-  type VoteTable,
-} from '../../services/vote-files';
+import { VoteFileError, type VoteFileContents } from '../../adapters/vote-files';
+import { RankingError, type Leaderboard, type LeaderboardRow, type VoteTable } from '../../domain/ranking';
+import { rankVoteFile, rankVoteTable, type RankVotesOptions } from '../../services/rank-votes';
 import { CliUsageError, parseFlags, reportingUsageErrors } from '../cli-error';
 
 /** Where votes come from when no `--votes` file is given (the store, wired by the arena). */

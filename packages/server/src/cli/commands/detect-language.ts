@@ -11,7 +11,7 @@ export function registerLanguageCommand(program: Command): void {
     .description('language of each stdin line: ISO 639-1 (else 639-3), und when unsure')
     .action(async () => {
       // Loaded here: its n-gram tables take about 190 MB, which the other commands (`serve`) do not need.
-      const { createLanguageDetector } = await import('../../services/language');
+      const { createLanguageDetector } = await import('../../adapters/language-detector');
       const detector = createLanguageDetector();
       for await (const line of createInterface({ input: process.stdin, crlfDelay: Infinity })) {
         process.stdout.write(`${await detector.detect(line)}\n`);

@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
 import { z } from 'zod';
-import { DATASET_NAMES } from '../../services/datasets/dataset-definitions';
-import { DATASET_FORMATS } from '../../services/datasets/dataset-writers';
-import { PREFERENCE_STRENGTHS } from '../../services/datasets/preference-rows';
-import type { DatasetExportRequest, DatasetExportResult, ExportProgress } from '../../services/datasets/dataset-export.service';
+import { DATASET_NAMES } from '../../domain/datasets/export-columns';
+import { DATASET_FORMATS } from '../../adapters/dataset-files/dataset-writers';
+import { PREFERENCE_STRENGTHS } from '../../domain/datasets/preference-rows';
+import type { DatasetExportRequest, DatasetExportResult, ExportProgress } from '../../services/dataset-export.service';
 import { asUsageError, parseFlags, reportingUsageErrors } from '../cli-error';
 
 /** A comma-separated flag value: every item one of `allowed` (when given), no empty item, no duplicate. */
@@ -117,8 +117,8 @@ async function runExport(request: DatasetExportRequest, options: { progress: boo
       import('../../main'),
       import('../../config/config'),
       import('../../config/catalogue'),
-      import('../../services/datasets/dataset-export.service'),
-      import('../../services/datasets/export-model-facts'),
+      import('../../services/dataset-export.service'),
+      import('../../domain/datasets/export-model-facts'),
       import('cli-progress'),
     ]);
   const config = asUsageError(() => loadConfig(process.env));

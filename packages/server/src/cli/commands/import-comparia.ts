@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { z } from 'zod';
-import type { ImportedFileSummary, ImportProgress } from '../../services/comparia-import/comparia-import.service';
-import { VoteFileError } from '../../services/vote-files/vote-file-error';
+import type { ImportedFileSummary, ImportProgress } from '../../services/comparia-import.service';
+import { VoteFileError } from '../../adapters/vote-files/vote-file-error';
 import { asUsageError, CliUsageError, parseFlags, reportingUsageErrors } from '../cli-error';
 
 const filesFlag = (flag: string) => z.array(z.string().min(1, `${flag} takes file paths`)).min(1, `${flag} takes file paths`);
@@ -40,7 +40,7 @@ export function registerImportCommand(program: Command): void {
       const [{ openStore }, { loadConfig }, { ComparIaImportService }, { SingleBar }] = await Promise.all([
         import('../../main'),
         import('../../config/config'),
-        import('../../services/comparia-import/comparia-import.service'),
+        import('../../services/comparia-import.service'),
         import('cli-progress'),
       ]);
       const config = asUsageError(() => loadConfig(process.env));

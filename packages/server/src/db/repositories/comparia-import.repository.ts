@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { StyleCounts } from '../../domain/ranking';
 import type { Database } from '../database';
 
 /** One side's answer in one turn of an imported conversation. */
@@ -10,8 +11,8 @@ export interface ImportedSide {
   outputTokens: number | null;
   durationMs: number | null;
   status: 'complete' | 'failed';
-  /** JSON style counts of the answer (`{len, headers, lists, bold}`, tokens counted locally), null when it failed. */
-  style: string | null;
+  /** Style counts of the answer (tokens counted locally), null when it failed; stored as JSON. */
+  style: StyleCounts | null;
   /** JSON: the message's own fields Agora does not model (compar:IA's `metadata`, …). */
   sourceMeta: string | null;
 }
@@ -240,7 +241,7 @@ export class ComparIaImportRepository {
             ttft_ms: null,
             duration_ms: side.durationMs,
             identity_leak: 0,
-            style: side.style,
+            style: side.style === null ? null : JSON.stringify(side.style),
             source_meta: side.sourceMeta,
           })),
         )

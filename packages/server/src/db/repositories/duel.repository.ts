@@ -1,8 +1,15 @@
+import type { StreamEvent } from '@agora/contract';
 import { type Kysely, PostgresAdapter, type Selectable, sql } from 'kysely';
 import type { Database, DuelsTable, TurnSidesTable, TurnsTable } from '../database';
 import { PreparedQuery } from '../prepared-query';
 import { AnnotationRepository } from './annotation.repository';
 import { type VoteRecord, voteRow } from './feedback.repository';
+
+/** One frame of a turn's stream as stored with the finished turn: its SSE id within the turn and its event. */
+export interface StoredFrame {
+  id: number;
+  event: StreamEvent;
+}
 
 export interface DuelRecord {
   id: string;
@@ -350,15 +357,19 @@ export class DuelRepository {
     return row?.status;
   }
 
-  /** The frames a finished turn streamed (JSON), for clients that reconnect after the in-memory copy expired. */
-  async findTurnFrames(duelId: string, turn: number): Promise<string | null | undefined> {
+  /**
+   * The frames a finished turn streamed, for clients that reconnect after the in-memory copy expired:
+   * null while the turn has no stored frames (it runs, or a crash cut it), undefined for no such turn.
+   */
+  async findTurnFrames(duelId: string, turn: number): Promise<StoredFrame[] | null | undefined> {
     const row = await this.db
       .selectFrom('turns')
       .select('frames')
       .where('duel_id', '=', duelId)
       .where('turn', '=', turn)
       .executeTakeFirst();
-    return row ? row.frames : undefined;
+    if (!row) return undefined;
+    return row.frames === null ? null : (JSON.parse(row.frames) as StoredFrame[]);
   }
 
   async listSides(duelId: string): Promise<TurnSideRecord[]> {

@@ -1,3 +1,4 @@
+import type { LeaderboardBody } from '@agora/contract';
 import type { Kysely } from 'kysely';
 import type { Database } from '../database';
 
@@ -6,7 +7,8 @@ export interface LeaderboardSnapshotRecord {
   view: string;
   generatedAt: string;
   nVotes: number;
-  body: string;
+  /** The board as the API serves it; stored as JSON. */
+  body: LeaderboardBody;
 }
 
 /** Leaderboard snapshots: every refresh is kept, so that a model's history can be plotted. */
@@ -23,7 +25,7 @@ export class LeaderboardRepository {
           view: snapshot.view,
           generated_at: snapshot.generatedAt,
           n_votes: snapshot.nVotes,
-          body: snapshot.body,
+          body: JSON.stringify(snapshot.body),
         })),
       )
       .execute();
@@ -51,7 +53,13 @@ export class LeaderboardRepository {
         'leaderboard_snapshots.body',
       ])
       .execute();
-    return rows.map((row) => ({ id: row.id, view: row.view, generatedAt: row.generated_at, nVotes: row.n_votes, body: row.body }));
+    return rows.map((row) => ({
+      id: row.id,
+      view: row.view,
+      generatedAt: row.generated_at,
+      nVotes: row.n_votes,
+      body: JSON.parse(row.body) as LeaderboardBody,
+    }));
   }
 
   /** Every snapshot of one view, oldest first, for history plots. */
@@ -63,8 +71,12 @@ export class LeaderboardRepository {
       .orderBy('generated_at', 'desc')
       .limit(limit)
       .execute();
-    return rows
-      .reverse()
-      .map((row) => ({ id: row.id, view: row.view, generatedAt: row.generated_at, nVotes: row.n_votes, body: row.body }));
+    return rows.reverse().map((row) => ({
+      id: row.id,
+      view: row.view,
+      generatedAt: row.generated_at,
+      nVotes: row.n_votes,
+      body: JSON.parse(row.body) as LeaderboardBody,
+    }));
   }
 }

@@ -1,0 +1,61 @@
+import { Worker } from 'node:worker_threads';
+import type { Leaderboard } from '../../domain/ranking';
+import { computeViews, type ViewDefinition, type ViewVote } from '../../domain/ranking/leaderboard-views';
+
+/** Ranks leaderboard views: in a worker thread in the server, inline where blocking does not matter. */
+export interface RankingComputer {
+  computeViews(votes: readonly ViewVote[], views: readonly ViewDefinition[]): Promise<Map<string, Leaderboard>>;
+  close(): Promise<void>;
+}
+
+export const inlineRankingComputer: RankingComputer = {
+  computeViews: async (votes, views) => computeViews(votes, views),
+  close: async () => {},
+};
+
+/** One long-lived worker thread, started on first use; requests are answered in order. */
+export class WorkerRankingComputer implements RankingComputer {
+  private worker: Worker | undefined;
+  private nextId = 0;
+  private readonly pending = new Map<number, { resolve: (results: Map<string, Leaderboard>) => void; reject: (error: Error) => void }>();
+
+  computeViews(votes: readonly ViewVote[], views: readonly ViewDefinition[]): Promise<Map<string, Leaderboard>> {
+    const worker = this.start();
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      worker.postMessage({ id, votes, views });
+    });
+  }
+
+  async close(): Promise<void> {
+    const worker = this.worker;
+    this.worker = undefined;
+    await worker?.terminate();
+  }
+
+  private start(): Worker {
+    if (this.worker) return this.worker;
+    // The entry registers the TypeScript loader itself (see ranking-worker.mjs), whatever the parent runs under.
+    const worker = new Worker(new URL('./ranking-worker.mjs', import.meta.url), { execArgv: [] });
+    worker.unref();
+    worker.on('message', (message: { id: number; results?: [string, Leaderboard][]; error?: string }) => {
+      const waiting = this.pending.get(message.id);
+      this.pending.delete(message.id);
+      if (message.error !== undefined) waiting?.reject(new Error(`ranking failed: ${message.error}`));
+      else waiting?.resolve(new Map(message.results));
+    });
+    worker.on('error', (error) => this.failAll(error));
+    worker.on('exit', () => {
+      this.worker = undefined;
+      this.failAll(new Error('the ranking worker stopped'));
+    });
+    this.worker = worker;
+    return worker;
+  }
+
+  private failAll(error: Error): void {
+    for (const waiting of this.pending.values()) waiting.reject(error);
+    this.pending.clear();
+  }
+}

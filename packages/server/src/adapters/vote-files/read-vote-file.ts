@@ -1,0 +1,114 @@
+import type { VoteTable } from '../../domain/ranking';
+import { isGzip, isParquet, readFileHead, readRecordFile } from './record-file';
+import { loadCl100kTokenCounter } from './token-counter';
+import { VoteFileError } from './vote-file-error';
+import { readJsonlInParallel } from './parallel-jsonl';
+import { reserveForFile, VoteCollector } from './vote-collector';
+import {
+  detectFormat,
+  FORMAT_COLUMNS,
+  TEXT_COLUMNS,
+  type RowOptions,
+  type SkipReason,
+  type VoteFileFormat,
+} from '../../domain/ranking/vote-formats';
+
+/** Options of {@link readVoteFile}. */
+export interface ReadVoteFileOptions {
+  /** Flags that leave a row out (default `identity_leak` and `abuse`); [] keeps every row. */
+  excludeFlags?: readonly string[] | undefined;
+  /**
+   * Count style features from the conversation text of rows that carry no counts (tokens with
+   * cl100k_base, FastChat's markdown rules). Slow; only needed for style control.
+   */
+  styleFromText?: boolean | undefined;
+  /**
+   * Parse large uncompressed JSON Lines files on several threads (default true; only files above
+   * 64 MB whose rows carry no cross-row state, i.e. not compar:IA votes).
+   */
+  parallel?: boolean | undefined;
+  /** Smallest file parsed in parallel, in bytes (default 64 MB; tests lower it). */
+  parallelMinBytes?: number | undefined;
+}
+
+/** What reading a vote file produced. */
+export interface VoteFileContents {
+  table: VoteTable;
+  format: VoteFileFormat;
+  container: 'jsonl' | 'json-array' | 'parquet';
+  gzip: boolean;
+  /** Records (lines, elements or rows) read. */
+  records: number;
+  /** Valid records that are not votes: flagged, duplicate conversation pair, or no outcome. */
+  skipped: Record<SkipReason, number>;
+}
+
+/**
+ * Reads a vote file into a {@link VoteTable}: JSON Lines or a JSON array, optionally gzipped, or
+ * Parquet. The row format (Agora/fixture, FastChat battles, compar:IA votes) is detected from the
+ * first row. A row that cannot be a vote (unknown winner, missing model, bad count) stops the
+ * read with a {@link VoteFileError} naming the file and line; it is never silently counted as ½.
+ */
+export async function readVoteFile(path: string, options: ReadVoteFileOptions = {}): Promise<VoteFileContents> {
+  const head = await readFileHead(path);
+  const parquet = isParquet(head);
+  const gzip = isGzip(head);
+  // The tokenizer takes a while to load: only when rows may carry conversation text.
+  const mayNeedText = options.styleFromText === true && (parquet || gzip || new TextDecoder().decode(head).includes('"conversation_'));
+  const rowOptions: RowOptions = {
+    excludeFlags: options.excludeFlags,
+    styleFromText: options.styleFromText,
+    countTokens: mayNeedText ? await loadCl100kTokenCounter() : undefined,
+  };
+  if (parquet) return readParquet(path, rowOptions);
+  if (!gzip && options.parallel !== false) {
+    const parallel = await readJsonlInParallel(path, options, rowOptions);
+    if (parallel) return parallel;
+  }
+  return readJsonText(path, gzip, rowOptions);
+}
+
+async function readJsonText(path: string, gzip: boolean, options: RowOptions): Promise<VoteFileContents> {
+  const collector = new VoteCollector(path, options);
+  const shape = await readRecordFile(
+    path,
+    { addLines: (text) => collector.addText(text), addRecord: (record, location) => collector.add(record, location) },
+    { onFirstChunk: (chunk, size) => reserveForFile(collector, chunk, size) },
+  );
+  return {
+    table: collector.builder.finish(),
+    format: collector.format ?? 'agora',
+    container: shape.container,
+    gzip,
+    records: collector.records,
+    skipped: collector.skipped,
+  };
+}
+
+async function readParquet(path: string, options: RowOptions): Promise<VoteFileContents> {
+  const collector = new VoteCollector(path, options);
+  let format: VoteFileFormat | undefined;
+  await readRecordFile(
+    path,
+    { addLines: () => undefined, addRecord: (record, location) => collector.add(record, location) },
+    {
+      parquetColumns: (available) => {
+        try {
+          format = detectFormat(available);
+        } catch (error) {
+          throw new VoteFileError(path, undefined, (error as Error).message);
+        }
+        collector.useFormat(format);
+        return [...FORMAT_COLUMNS[format], ...(options.styleFromText ? TEXT_COLUMNS[format] : [])];
+      },
+    },
+  );
+  return {
+    table: collector.builder.finish(),
+    format: format!,
+    container: 'parquet',
+    gzip: false,
+    records: collector.records,
+    skipped: collector.skipped,
+  };
+}

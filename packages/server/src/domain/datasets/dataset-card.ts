@@ -1,0 +1,158 @@
+import type { ExclusionCounts } from '../../db/repositories/dataset.repository';
+import type { ColumnType } from './export-columns';
+import { DATASETS, type DatasetName } from './export-columns';
+import type { DatasetFormat } from '../../adapters/dataset-files/dataset-writers';
+import type { ExportFilters } from './export-filters';
+
+export interface DatasetCardInput {
+  files: readonly { dataset: DatasetName; format: DatasetFormat; path: string; rows: number }[];
+  outDir: string;
+  exclusions: ExclusionCounts;
+  /** Main language of each exported conversation → count. */
+  languages: ReadonlyMap<string, number>;
+  /** Model layer of the screening of each exported arena conversation → count. */
+  modelLayer: ReadonlyMap<string, number>;
+  /** `arena` or the imported dataset of each exported conversation → count. */
+  sources: ReadonlyMap<string, number>;
+  request: ExportFilters;
+  privateCohortCount: number;
+  exportedAt: string;
+}
+
+const TYPE_NAMES: Record<ColumnType, string> = {
+  string: 'string',
+  int: 'int64',
+  float: 'float64',
+  bool: 'bool',
+  timestamp: 'timestamp[ms, UTC]',
+  strings: 'list<string>',
+  messages: 'list<struct<role: string, content: string>>',
+};
+
+function sizeCategory(rows: number): string {
+  const bounds: [number, string][] = [
+    [1_000, 'n<1K'],
+    [10_000, '1K<n<10K'],
+    [100_000, '10K<n<100K'],
+    [1_000_000, '100K<n<1M'],
+    [10_000_000, '1M<n<10M'],
+    [100_000_000, '10M<n<100M'],
+  ];
+  return bounds.find(([bound]) => rows < bound)?.[1] ?? 'n>1T';
+}
+
+const yamlString = (text: string): string => JSON.stringify(text);
+
+/** The Hugging Face dataset card (README.md): YAML header, subsets with row counts, columns, filtering and caveats. */
+export function buildDatasetCard(input: DatasetCardInput): string {
+  const subsets = [...new Set(input.files.map((file) => file.dataset))];
+  // Hugging Face loads one format per config: Parquet when there is one.
+  const configFormat = (dataset: DatasetName) =>
+    input.files.some((file) => file.dataset === dataset && file.format === 'parquet') ? 'parquet' : 'jsonl';
+  const rowsOf = (dataset: DatasetName) =>
+    input.files
+      .filter((file) => file.dataset === dataset && file.format === configFormat(dataset))
+      .reduce((sum, file) => sum + file.rows, 0);
+  const configPath = (dataset: DatasetName) => `${dataset}/${configFormat(dataset) === 'parquet' ? 'train-*.parquet' : 'train.jsonl'}`;
+  const languages = [...input.languages.entries()].filter(([code]) => code !== 'und').sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1));
+  const largest = Math.max(0, ...subsets.map(rowsOf));
+  const header = [
+    '---',
+    `license: ${input.request.datasetLicense ?? 'other'}`,
+    languages.length > 0 ? `language:\n${languages.map(([code]) => `- ${code}`).join('\n')}` : 'language: []',
+    'task_categories:\n- text-generation',
+    'tags:\n- arena\n- human-feedback\n- preference\n- dpo\n- kto',
+    `size_categories:\n- ${sizeCategory(largest)}`,
+    'pretty_name: Agora arena conversations and preferences',
+    'configs:',
+    ...subsets.map((dataset) => `- config_name: ${dataset}\n  data_files:\n  - split: train\n    path: ${yamlString(configPath(dataset))}`),
+    '---',
+  ];
+  return [...header, '', ...body(input, subsets, rowsOf, configPath), ''].join('\n');
+}
+
+function body(
+  input: DatasetCardInput,
+  subsets: DatasetName[],
+  rowsOf: (dataset: DatasetName) => number,
+  configPath: (dataset: DatasetName) => string,
+): string[] {
+  const lines = [
+    '# Agora arena conversations and preferences',
+    '',
+    `Exported from an Agora arena on ${input.exportedAt}. Conversations are real visitors' prompts answered by two anonymous models side by side; votes and reactions are what the visitors said of the answers. Column names of the raw subsets follow compar:IA's public datasets (Agora adds columns, never renames).`,
+    '',
+    '## Subsets',
+    '',
+    '| subset | rows | files | content |',
+    '|---|---:|---|---|',
+    ...subsets.map(
+      (dataset) =>
+        `| \`${dataset}\` | ${rowsOf(dataset)} | ${[configPath(dataset), ...(input.files.some((file) => file.dataset === dataset && file.format === 'jsonl') && configPath(dataset).endsWith('.parquet') ? [`${dataset}/train.jsonl`] : [])].map((path) => `\`${path}\``).join(', ')} | ${DATASETS[dataset].description} |`,
+    ),
+    '',
+    'Row counts are read from the files themselves.',
+    '',
+    '## Columns',
+  ];
+  for (const dataset of subsets) {
+    lines.push('', `### ${dataset}`, '', '| column | type | meaning |', '|---|---|---|');
+    for (const column of DATASETS[dataset].columns)
+      lines.push(`| \`${column.name}\` | ${TYPE_NAMES[column.type]} | ${column.description} |`);
+  }
+  return [...lines, '', ...filtering(input), '', ...caveats(input)];
+}
+
+function filtering(input: DatasetCardInput): string[] {
+  const { exclusions, request } = input;
+  const filters = [
+    request.languages?.length ? `main language in ${request.languages.join(', ')}` : undefined,
+    request.categories?.length ? `topic in ${request.categories.join(', ')}` : undefined,
+    request.from ? `started on or after ${request.from}` : undefined,
+    request.until ? `started before ${request.until}` : undefined,
+    request.licenses?.length ? `models licensed ${request.licenses.join(', ')}` : undefined,
+    request.excludeLicenses?.length ? `no model licensed ${request.excludeLicenses.join(', ')}` : undefined,
+    request.openWeightsOnly ? 'open-weights models only' : undefined,
+    request.minPrefStrength && request.minPrefStrength !== 'weak'
+      ? `dpo/reward pairs of preference strength ${request.minPrefStrength} or more`
+      : undefined,
+  ].filter((filter) => filter !== undefined);
+  return [
+    '## How the data was filtered',
+    '',
+    'Privacy rules, applied to every subset (a conversation left out takes its votes and reactions with it; nothing is redacted):',
+    '',
+    '- only conversations whose screening (language, topics, personal data) finished are published; never-screened and failed ones are not;',
+    '- a conversation where the screening or a reviewer found personal data is left out whole;',
+    "- a conversation a visitor reported is left out until a reviewer includes it; a reviewer's decision overrides the screening both ways;",
+    '- cohorts the operator marked private are left out;',
+    '- only turns that completed on both sides and were screened are published (a failed turn is never published one-sided);',
+    '- visitor ids are salted hashes (the salt is a secret of the deployment): no IP, cookie or raw visitor id is published.',
+    '',
+    `Of ${exclusions.conversations} conversations in the store: ${exclusions.notScreened} not screened yet, ${exclusions.screeningFailed} whose screening failed, ${exclusions.flagged} flagged as containing personal data, ${exclusions.reportedNotReviewed} reported and not reviewed, ${exclusions.reviewerExcluded} excluded by a reviewer, ${exclusions.privateCohort} in private cohorts (${input.privateCohortCount} configured); ${exclusions.reviewerIncluded} flagged or reported ones were included by a reviewer.`,
+    '',
+    filters.length > 0 ? `Filters of this export: ${filters.join('; ')}.` : 'No further filter was applied.',
+  ];
+}
+
+function caveats(input: DatasetCardInput): string[] {
+  const layer = (status: string) => input.modelLayer.get(status) ?? 0;
+  const total = [...input.modelLayer.values()].reduce((sum, value) => sum + value, 0);
+  const imported = [...input.sources.entries()].filter(([source]) => source !== 'arena');
+  return [
+    '## Caveats',
+    '',
+    ...(imported.length > 0
+      ? [
+          `- Imported conversations (${imported.map(([source, count]) => `${count} from \`${source}\``).join(', ')}) were screened by their publisher before publication, not by this arena's pipeline; the figures below are about the ${total} arena conversations.`,
+        ]
+      : []),
+    `- Screening layers: the deterministic personal-data detectors and language identification ran on all ${total} published arena conversations; the model layer (topics, summary and a model's personal-data check) ran on ${layer('done')}, was not configured for ${layer('not_configured')}, failed for ${layer('failed')} and was still pending for ${layer('pending')}. Where it did not run, \`categories\`, \`keywords\` and \`short_summary\` are empty and personal data was looked for by the detectors only. Detectors miss things: report a problem to the operator.`,
+    "- Votes judge a whole conversation. In `dpo` and `reward`, a first turn is an exact pair (`context_from = shared`); later turns use the chosen side's history as context (`context_from = chosen`), because the two histories differ after the first answer. Ties and both-bad votes make no pair; both-bad answers are `kto` negatives.",
+    '- `pref_strength` comes from the tags the visitor chose, not from a model; most votes carry no tag and are `weak`.',
+    "- Energy columns are estimates (EcoLogits) from output tokens and the model's parameter count; they are null for models of unknown size.",
+    "- System prompts of arena conversations are the catalogue's at export time.",
+    '- Imported rows (`source` other than `arena`) keep the values their source published for the columns Agora does not model.',
+    '- Visitors choose what to ask: topics, languages and models are not balanced samples of anything.',
+  ];
+}

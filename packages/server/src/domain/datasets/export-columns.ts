@@ -1,0 +1,248 @@
+import { negativeTags, positiveTags } from '@agora/contract';
+
+/**
+ * The one registry of exported columns: for each dataset, its columns in file order with their type
+ * (as Parquet and JSONL write them), their meaning (as the card documents it) and, for the three raw
+ * datasets, where compar:IA's column of the same name lives in Agora. The writers, the card, the
+ * compar:IA importer and the exporter's `source_meta` round trip all derive from it.
+ */
+
+export const DATASET_NAMES = ['conversations', 'votes', 'reactions', 'dpo', 'kto', 'reward'] as const;
+export type DatasetName = (typeof DATASET_NAMES)[number];
+
+/** The value type of an exported column, as Parquet and JSONL write it. */
+export type ColumnType = 'string' | 'int' | 'float' | 'bool' | 'timestamp' | 'messages' | 'strings';
+
+/** One column of an exported dataset, as the writers type it and the card documents it. */
+export interface DatasetColumn {
+  name: string;
+  type: ColumnType;
+  description: string;
+  /**
+   * Set on compar:IA's own columns (`comparia-conversations`, `-votes`, `-reactions`):
+   * `modelledBy` names where Agora keeps the value, `null` when only `source_meta` holds it
+   * (imported rows; derived or null otherwise). Unset on Agora's own columns.
+   */
+  comparia?: { modelledBy: string | null };
+}
+
+export interface DatasetDefinition {
+  name: DatasetName;
+  description: string;
+  columns: readonly DatasetColumn[];
+}
+
+/** A row of any dataset: column name → value (null when unknown). Timestamps are ISO-8601 text. */
+export type DatasetRow = Record<string, unknown>;
+
+/** A message of a conversation column, as Hugging Face chat datasets have them. */
+export interface ChatMessage {
+  role: 'system' | 'user' | 'assistant';
+  content: string;
+}
+
+/** compar:IA's seven tags, in its order (4 positive, 3 negative): the arena's own tags. */
+export const COMPARIA_TAGS = [...positiveTags, ...negativeTags] as const;
+
+/** An Agora column. */
+const col = (name: string, type: ColumnType, description: string): DatasetColumn => ({ name, type, description });
+/** A compar:IA column, and where Agora keeps it (`null`: in `source_meta` only). */
+const cia = (modelledBy: string | null, name: string, type: ColumnType, description: string): DatasetColumn => ({
+  name,
+  type,
+  description,
+  comparia: { modelledBy },
+});
+
+const TAG_MEANING: Record<(typeof COMPARIA_TAGS)[number], string> = {
+  useful: 'useful',
+  complete: 'complete',
+  creative: 'creative',
+  clear_formatting: 'clearly formatted',
+  incorrect: 'incorrect',
+  superficial: 'superficial',
+  instructions_not_followed: 'not following the instructions',
+};
+
+const pair = [
+  cia('duels.model_a', 'model_a_name', 'string', 'model of side A (catalogue id)'),
+  cia('duels.model_b', 'model_b_name', 'string', 'model of side B (catalogue id)'),
+  cia(null, 'model_pair_name', 'strings', 'the two model ids, sorted'),
+  cia(
+    'turns.prompt + turn_sides.text (side a)',
+    'conversation_a',
+    'messages',
+    'side A: system prompt (if any), then user and assistant messages',
+  ),
+  cia('turns.prompt + turn_sides.text (side b)', 'conversation_b', 'messages', 'side B, same shape'),
+  cia('complete turns', 'conv_turns', 'int', 'number of user turns exported'),
+  cia(
+    'duels.external_id',
+    'conversation_pair_id',
+    'string',
+    'public id of the conversation pair (`<conv_a_id>-<conv_b_id>`), shared by the three raw datasets',
+  ),
+  cia(
+    'duels.visitor_hash',
+    'visitor_id',
+    'string',
+    "salted hash of the visitor (imported rows keep their source's public hash): groups one visitor's rows, cannot be traced back",
+  ),
+  cia('turns.prompt of turn 1', 'opening_msg', 'string', 'first user message'),
+];
+
+const training = [
+  col('language', 'string', "language of the turn's user message (ISO 639-1, else 639-3), else of the conversation"),
+  col('categories', 'strings', 'topics of the conversation'),
+  col('source_id', 'string', 'conversation_pair_id of the conversation the row comes from'),
+  col('turn', 'int', 'user turn the row is about (1 = first)'),
+];
+
+const pairTraining = [
+  col('model_chosen', 'string', 'model of the chosen answer'),
+  col('model_rejected', 'string', 'model of the rejected answer'),
+  col(
+    'context_from',
+    'string',
+    "`shared`: both sides saw exactly this history (a first turn with the same system prompt); `chosen`: the history is the chosen side's (later turns, where the two histories differ)",
+  ),
+  col(
+    'pref_strength',
+    'string',
+    "`strong`: the visitor's tags back the choice on both sides (a quality of the chosen answer and a defect of the rejected one); `medium`: on one side; `weak`: no tag backs it, or a tag contradicts it",
+  ),
+  ...training,
+];
+
+export const DATASETS: Readonly<Record<DatasetName, DatasetDefinition>> = {
+  conversations: {
+    name: 'conversations',
+    description: 'one row per conversation pair (compar:IA `comparia-conversations` columns)',
+    columns: [
+      cia(null, 'id', 'string', 'row id (imported rows: the source id)'),
+      cia('duels.created_at', 'timestamp', 'timestamp', 'when the conversation started (UTC)'),
+      ...pair,
+      cia(null, 'conv_a_id', 'string', 'public id of side A'),
+      cia(null, 'conv_b_id', 'string', 'public id of side B'),
+      cia(null, 'session_hash', 'string', 'compar:IA session (imported rows only)'),
+      cia(null, 'system_prompt_a', 'string', 'system prompt of side A, null when none'),
+      cia(null, 'system_prompt_b', 'string', 'system prompt of side B, null when none'),
+      cia('duels.mode', 'mode', 'string', 'how the pair was drawn'),
+      cia('duels.chosen_models', 'custom_models_selection', 'strings', 'models the visitor picked, when they picked'),
+      cia('conversation_annotations.short_summary', 'short_summary', 'string', 'one-line summary by the annotation model'),
+      cia('conversation_annotations.keywords', 'keywords', 'strings', 'keywords by the annotation model'),
+      cia('conversation_annotations.categories', 'categories', 'strings', 'topics by the annotation model'),
+      cia('conversation_annotations.languages', 'languages', 'strings', 'languages of the conversation, most frequent first'),
+      cia('turn_sides.output_tokens (sum, side a)', 'total_conv_a_output_tokens', 'int', 'output tokens of side A over the exported turns'),
+      cia('turn_sides.output_tokens (sum, side b)', 'total_conv_b_output_tokens', 'int', 'output tokens of side B'),
+      cia(null, 'model_a_total_params', 'float', 'total parameters of model A, billions'),
+      cia(null, 'model_b_total_params', 'float', 'total parameters of model B, billions'),
+      cia(null, 'model_a_active_params', 'float', 'active parameters of model A, billions'),
+      cia(null, 'model_b_active_params', 'float', 'active parameters of model B, billions'),
+      cia(null, 'total_conv_a_kwh', 'float', "estimated energy of side A's answers, kWh (EcoLogits, compar:IA's per-token formula)"),
+      cia(null, 'total_conv_b_kwh', 'float', "estimated energy of side B's answers, kWh"),
+      col('source', 'string', 'Agora: `arena` (played here) or the imported dataset (`comparia`)'),
+    ],
+  },
+  votes: {
+    name: 'votes',
+    description: 'one row per vote on a whole conversation (compar:IA `comparia-votes` columns)',
+    columns: [
+      cia(null, 'id', 'string', 'row id (imported rows: the source id)'),
+      cia('votes.created_at', 'timestamp', 'timestamp', 'when the vote was cast (UTC)'),
+      ...pair,
+      cia('votes.choice', 'chosen_model_name', 'string', 'model the visitor preferred; null on a tie or both-bad'),
+      cia('votes.choice', 'both_equal', 'bool', 'the visitor found both answers equally good (tie)'),
+      col('both_bad', 'bool', 'Agora: the visitor found both answers bad (compar:IA has no such vote)'),
+      cia(null, 'system_prompt_a', 'string', 'system prompt of side A, null when none'),
+      cia(null, 'system_prompt_b', 'string', 'system prompt of side B, null when none'),
+      cia(null, 'selected_category', 'string', 'compar:IA legacy (imported rows only)'),
+      cia(null, 'is_unedited_prompt', 'bool', 'compar:IA legacy (imported rows only)'),
+      cia(null, 'session_hash', 'string', 'compar:IA session (imported rows only)'),
+      cia('votes.comment_a', 'conv_comments_a', 'string', 'free comment on side A'),
+      cia('votes.comment_b', 'conv_comments_b', 'string', 'free comment on side B'),
+      ...COMPARIA_TAGS.flatMap((tag) => [
+        cia('votes.tags_a', `conv_${tag}_a`, 'bool', `side A tagged ${TAG_MEANING[tag]}`),
+        cia('votes.tags_b', `conv_${tag}_b`, 'bool', `side B tagged ${TAG_MEANING[tag]}`),
+      ]),
+      col('source', 'string', 'Agora: `arena` or the imported dataset'),
+    ],
+  },
+  reactions: {
+    name: 'reactions',
+    description: 'one row per like or dislike on a single answer (compar:IA `comparia-reactions` columns)',
+    columns: [
+      cia(null, 'id', 'string', 'row id (imported rows: the source id)'),
+      cia('reactions.created_at', 'timestamp', 'timestamp', 'when the reaction was given (UTC)'),
+      ...pair,
+      cia(null, 'conv_a_id', 'string', 'public id of side A'),
+      cia(null, 'conv_b_id', 'string', 'public id of side B'),
+      cia('reactions.model_id', 'refers_to_model', 'string', 'model of the answer reacted to'),
+      cia(null, 'refers_to_conv_id', 'string', 'conv_a_id or conv_b_id of that answer'),
+      cia('reactions.side', 'model_pos', 'string', '`a` or `b`'),
+      cia('reactions.turn', 'msg_index', 'int', 'index of the answer in its conversation column (the system message counts)'),
+      cia('reactions.turn', 'msg_rank', 'int', 'turn of the answer, from 0'),
+      cia(null, 'question_id', 'string', '`<conversation_pair_id>-<msg_rank>`'),
+      cia('turns.prompt', 'question_content', 'string', 'the user message answered'),
+      cia('turn_sides.text', 'response_content', 'string', 'the answer reacted to'),
+      cia(null, 'system_prompt', 'string', "system prompt of the answer's side, null when none"),
+      cia(null, 'session_hash', 'string', 'compar:IA session (imported rows only)'),
+      cia('reactions.value', 'liked', 'bool', 'thumbs up'),
+      cia('reactions.value', 'disliked', 'bool', 'thumbs down'),
+      cia('reactions.comment', 'comment', 'string', 'free comment'),
+      ...COMPARIA_TAGS.map((tag) => cia('reactions.tags', tag, 'bool', `answer tagged ${TAG_MEANING[tag]}`)),
+      col('source', 'string', 'Agora: `arena` or the imported dataset'),
+    ],
+  },
+  dpo: {
+    name: 'dpo',
+    description: 'TRL conversational preference pairs from votes with a winner, one row per turn',
+    columns: [
+      col('prompt', 'messages', 'history up to and including the user message'),
+      col('chosen', 'messages', "one assistant message: the preferred side's answer"),
+      col('rejected', 'messages', "one assistant message: the other side's answer"),
+      ...pairTraining,
+    ],
+  },
+  kto: {
+    name: 'kto',
+    description: 'TRL conversational unpaired preferences from likes/dislikes and from both-bad votes',
+    columns: [
+      col('prompt', 'messages', "the side's own history up to and including the user message"),
+      col('completion', 'messages', 'one assistant message'),
+      col('label', 'bool', 'true = desirable (like), false = undesirable (dislike, or both-bad vote)'),
+      col('label_source', 'string', '`reaction` (a like or dislike on this answer) or `both_bad_vote`'),
+      col('model', 'string', 'model of the completion'),
+      ...training,
+    ],
+  },
+  reward: {
+    name: 'reward',
+    description: 'the dpo pairs in implicit-prompt form (whole conversations) for reward-model trainers',
+    columns: [
+      col('chosen', 'messages', 'history, then the preferred answer'),
+      col('rejected', 'messages', 'the same history, then the other answer'),
+      ...pairTraining,
+    ],
+  },
+};
+
+/** The raw datasets, which are compar:IA's three tables. */
+export type ComparIaTable = 'conversations' | 'votes' | 'reactions';
+
+export interface ComparIaColumn {
+  name: string;
+  type: ColumnType;
+  /** Where Agora keeps it; `null` = only in `source_meta` (imported rows), derived or null otherwise. */
+  modelledBy: string | null;
+}
+
+const comparIaColumnsOf = (table: ComparIaTable): ComparIaColumn[] =>
+  DATASETS[table].columns.flatMap(({ name, type, comparia }) => (comparia ? [{ name, type, modelledBy: comparia.modelledBy }] : []));
+
+/** compar:IA's columns of each raw table (those of the registry that carry a compar:IA source), in file order. */
+export const COMPARIA_COLUMNS: Readonly<Record<ComparIaTable, readonly ComparIaColumn[]>> = {
+  conversations: comparIaColumnsOf('conversations'),
+  votes: comparIaColumnsOf('votes'),
+  reactions: comparIaColumnsOf('reactions'),
+};

@@ -1,0 +1,33 @@
+import type { CatalogueModel } from '../../config/catalogue';
+import { whPerMillionOutputTokens } from '../impact';
+import type { ExportModelFacts } from './conversation-rows';
+
+export interface ImpactMethodSettings {
+  method: '0.9.1' | '0.8.2' | 'comparia-compat';
+  zone: string | undefined;
+}
+
+/** Public facts of every catalogue model, with its energy per million output tokens computed once. */
+export function exportModelFacts(models: readonly CatalogueModel[], impact: ImpactMethodSettings): Map<string, ExportModelFacts> {
+  const facts = new Map<string, ExportModelFacts>();
+  for (const { entry, options } of models) {
+    let whPerMillionTokens: number | null = null;
+    try {
+      whPerMillionTokens = whPerMillionOutputTokens(
+        { params_b: entry.params_b, active_params_b: entry.active_params_b, arch: entry.arch },
+        { method: impact.method, zone: impact.zone ?? null },
+      ).mean;
+    } catch {
+      // Unknown size or no estimate for it: the energy columns stay null for this model.
+    }
+    facts.set(entry.id, {
+      license: entry.license,
+      openWeights: entry.open_weights,
+      totalParamsB: entry.params_b,
+      activeParamsB: entry.active_params_b ?? entry.params_b,
+      whPerMillionTokens,
+      systemPrompt: options.systemPrompt ?? null,
+    });
+  }
+  return facts;
+}

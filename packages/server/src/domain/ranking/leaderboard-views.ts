@@ -1,0 +1,133 @@
+import { buildVoteTable, computeLeaderboard, type ArenaVote, type Leaderboard, matchesFromArenaVotes, matchesFromReactions } from '.';
+import type { RankingReactionRecord, RankingVoteRecord } from '../../db/repositories/feedback.repository';
+
+/** Which votes a view ranks, and whether style is controlled. */
+export interface ViewDefinition {
+  key: string;
+  style: 'plain' | 'controlled';
+  language: string | null;
+  mode: string | null;
+  category: string | null;
+}
+
+/** A vote reduced to plain data (it crosses to the ranking worker by structured clone). */
+export interface ViewVote {
+  vote: ArenaVote & { energy?: { a: { min: number; max: number } | null; b: { min: number; max: number } | null } };
+  language: string | null;
+  mode: string;
+  /** Topic categories of the conversation, once post-processing tagged it. */
+  categories: string[];
+}
+
+/** The key of a view, as stored with its snapshots: `overall|plain`, `language=fr|controlled`, … */
+export function viewKey(filter: {
+  style: 'plain' | 'controlled';
+  language?: string | null;
+  mode?: string | null;
+  category?: string | null;
+}): string {
+  const parts = [
+    ...(filter.language ? [`language=${filter.language}`] : []),
+    ...(filter.mode ? [`mode=${filter.mode}`] : []),
+    ...(filter.category ? [`category=${filter.category}`] : []),
+  ];
+  return `${parts.length > 0 ? parts.join('&') : 'overall'}|${filter.style}`;
+}
+
+/** What post-processing detected: the conversation's languages and each turn's. */
+export interface DetectedLanguages {
+  languages: readonly string[] | null;
+  messageLanguages: readonly { prompt: string }[] | null;
+}
+
+/**
+ * The language of a vote, for per-language views: the visitor's language, i.e. the most frequent
+ * language of their prompts (the earliest on a tie) as detected by post-processing, else the
+ * conversation's main language; before post-processing ran (or when it could not tell), the
+ * primary subtag of the visitor's locale (`fr-CA` → `fr`). A French prompt answered in English
+ * still counts for French: the views say which models serve the visitors of a language.
+ */
+export function voteLanguage(locale: string | null, detected?: DetectedLanguages): string | null {
+  const prompts = (detected?.messageLanguages ?? []).map((turn) => turn.prompt).filter((language) => language !== 'und');
+  const counts = new Map<string, number>();
+  for (const language of prompts) counts.set(language, (counts.get(language) ?? 0) + 1);
+  const fromPrompts = [...counts].sort((left, right) => right[1] - left[1])[0]?.[0];
+  if (fromPrompts) return fromPrompts;
+  const main = detected?.languages?.[0];
+  if (main && main !== 'und') return main;
+  return locale ? locale.split('-')[0]!.toLowerCase() : null;
+}
+
+export function toViewVote(record: RankingVoteRecord): ViewVote {
+  const style = record.a && record.b ? { a: record.a.style, b: record.b.style } : undefined;
+  return {
+    vote: {
+      modelA: record.modelA,
+      modelB: record.modelB,
+      choice: record.choice as ArenaVote['choice'],
+      flags: record.identityLeak ? ['identity_leak'] : [],
+      style,
+      energy: { a: record.a?.energyWh ?? null, b: record.b?.energyWh ?? null },
+    },
+    language: voteLanguage(record.locale, record),
+    mode: record.mode,
+    categories: record.categories ?? [],
+  };
+}
+
+const choiceOfOutcome = { model_a: 'a', model_b: 'b', tie: 'tie', both_bad: 'both_bad' } as const;
+
+/**
+ * compar:IA's reaction matches (one per duel, see `matchesFromReactions`), as extra votes of the
+ * duel's language and mode. Duels whose models named themselves are left out, as their votes are.
+ */
+export function reactionViewVotes(reactions: readonly RankingReactionRecord[]): ViewVote[] {
+  const perDuel = new Map<string, RankingReactionRecord[]>();
+  for (const reaction of reactions) {
+    if (reaction.identityLeak) continue;
+    const group = perDuel.get(reaction.duelId);
+    if (group) group.push(reaction);
+    else perDuel.set(reaction.duelId, [reaction]);
+  }
+  return [...perDuel.values()].flatMap((group) => {
+    const [match] = matchesFromReactions(
+      group.map((reaction) => ({
+        duelId: reaction.duelId,
+        modelA: reaction.modelA,
+        modelB: reaction.modelB,
+        side: reaction.side,
+        liked: reaction.liked,
+        messageRank: reaction.turn - 1,
+      })),
+    );
+    if (!match) return [];
+    const duel = group[0]!;
+    return [
+      {
+        vote: { modelA: match.modelA, modelB: match.modelB, choice: choiceOfOutcome[match.outcome] },
+        language: voteLanguage(duel.locale, duel),
+        mode: duel.mode,
+        categories: duel.categories ?? [],
+      },
+    ];
+  });
+}
+
+/** Ranks the votes of each view (votes without style counts are left out of controlled views). */
+export function computeViews(votes: readonly ViewVote[], views: readonly ViewDefinition[]): Map<string, Leaderboard> {
+  const results = new Map<string, Leaderboard>();
+  for (const view of views) {
+    const selected = votes.filter(
+      (candidate) =>
+        (view.language === null || candidate.language === view.language) &&
+        (view.mode === null || candidate.mode === view.mode) &&
+        (view.category === null || candidate.categories.includes(view.category)) &&
+        (view.style === 'plain' || candidate.vote.style !== undefined),
+    );
+    const { matches } = matchesFromArenaVotes(
+      selected.map((candidate) => (view.style === 'plain' ? { ...candidate.vote, style: undefined } : candidate.vote)),
+    );
+    results.set(view.key, computeLeaderboard(buildVoteTable(matches), { style: view.style === 'controlled' }));
+  }
+  return results;
+}

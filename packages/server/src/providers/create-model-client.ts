@@ -1,0 +1,24 @@
+import type { CatalogueModel } from '../config/catalogue';
+import { AiSdkModelClient } from './ai-sdk/ai-sdk-model';
+import { OpenAiCompatibleModelClient } from './openai-compatible/openai-compatible-model';
+import { ModelRegistry } from './registry';
+import type { ModelClient } from './spec';
+
+/** The client of one catalogue model: the direct OpenAI-compatible client unless the AI SDK is asked for or needed. */
+export function createModelClient(model: CatalogueModel, fetchOverride: typeof fetch | undefined): ModelClient {
+  const provider = model.entry.provider;
+  const settings = {
+    baseUrl: provider.base_url,
+    model: provider.model,
+    apiKey: model.apiKey,
+    headers: provider.headers,
+    fetch: fetchOverride,
+  };
+  if (provider.type === 'openai-compatible' && provider.client !== 'ai-sdk') return new OpenAiCompatibleModelClient(settings);
+  return new AiSdkModelClient({ ...settings, type: provider.type });
+}
+
+/** The clients of every catalogue model that can be called (all but the disabled ones), by model id. */
+export function createModelRegistry(models: readonly CatalogueModel[], clientOf: (model: CatalogueModel) => ModelClient): ModelRegistry {
+  return new ModelRegistry(models.filter((model) => model.entry.status !== 'disabled').map((model) => [model.entry.id, clientOf(model)]));
+}

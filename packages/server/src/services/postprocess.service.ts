@@ -1,0 +1,212 @@
+import { screenText } from '../domain/privacy';
+import type { ConversationAnnotation, DueConversation, TurnLanguages } from '../db/repositories/annotation.repository';
+import type { TurnRecord, TurnSideRecord } from '../db/repositories/duel.repository';
+import type { Store } from '../db/unit-of-work';
+import type { LanguageDetector } from '../adapters/language-detector';
+import type { Runtime } from './runtime';
+import type { AnnotatedTurn, ConversationAnnotator, ConversationTopics } from '../adapters/conversation-annotator';
+
+export interface PostprocessOptions {
+  /** Tries per conversation before it is marked `failed` (never exported). */
+  maxAttempts: number;
+  /** First retry delay; doubles with each failed attempt. */
+  retryDelayMs: number;
+  /** Unvoted duels untouched this long count as finished. */
+  idleMs: number;
+  /** Conversations annotated at once (model calls in flight). */
+  concurrency: number;
+}
+
+/** What one pass did, for logs, metrics and the CLI. */
+export interface PostprocessReport {
+  /** Conversations looked at. */
+  processed: number;
+  done: number;
+  /** Flagged by either layer (among `done`). */
+  flagged: number;
+  /** Failed this time and queued for another try. */
+  retrying: number;
+  /** Out of tries: `failed`, never exported. */
+  failed: number;
+}
+
+/**
+ * Transactions stamp `updated_at` before they commit; one that commits this late is still seen by
+ * the idle rule (votes and failed turns are queued in their own transaction and need no clock).
+ */
+const LATE_COMMIT_MARGIN_MS = 60_000;
+
+const emptyReport = (): PostprocessReport => ({ processed: 0, done: 0, flagged: 0, retrying: 0, failed: 0 });
+
+/**
+ * Post-processing of finished conversations: the language of every message, the deterministic
+ * personal-data rules on every message, and, when a model is configured, one structured call for
+ * topics and the personal data rules cannot see. Either layer flagging a conversation excludes it
+ * whole from the exports (docs/privacy.md). A conversation is `done` only when every configured
+ * layer answered; a model failure is retried with backoff, then the conversation is `failed`.
+ */
+export class PostprocessService {
+  /**
+   * Every unvoted duel last changed before this instant is settled (annotated, or not idle yet —
+   * and then it changes again before it needs anything). Passes after the first look only at the
+   * queue and at the unvoted duels changed since; the first pass looks at every duel.
+   */
+  private settledUntil: number | undefined;
+
+  constructor(
+    private readonly store: Store,
+    private readonly languages: LanguageDetector,
+    private readonly annotator: ConversationAnnotator | undefined,
+    private readonly runtime: Runtime,
+    private readonly options: PostprocessOptions,
+  ) {}
+
+  get modelConfigured(): boolean {
+    return this.annotator !== undefined;
+  }
+
+  /**
+   * Annotates up to `limit` due conversations, `concurrency` at a time. `finishedBefore` overrides
+   * the idle rule (a backfill treats every duel not streaming as finished).
+   */
+  async runDue(limit: number, finishedBefore?: Date): Promise<PostprocessReport> {
+    const now = this.runtime.now();
+    const idleBefore = finishedBefore ?? new Date(now.getTime() - this.options.idleMs);
+    const due = await this.store.annotations.listDue({
+      now: now.toISOString(),
+      idleBefore: idleBefore.toISOString(),
+      modelConfigured: this.modelConfigured,
+      idleSince: this.settledUntil === undefined ? undefined : new Date(this.settledUntil).toISOString(),
+      limit,
+    });
+    const report = emptyReport();
+    // One read for the whole page, and one write for the annotations that need no model call: a
+    // few statements per pass rather than three per conversation (each a round trip on PostgreSQL).
+    const conversations = await this.store.duels.listConversations(due.map((conversation) => conversation.duelId));
+    const withoutModel: ConversationAnnotation[] = [];
+    let next = 0;
+    const worker = async () => {
+      while (next < due.length) {
+        const conversation = due[next++]!;
+        const { outcome, flagged } = await this.annotate(conversation, conversations.get(conversation.duelId)!, (annotation) =>
+          withoutModel.push(annotation),
+        );
+        report.processed += 1;
+        report[outcome] += 1;
+        if (flagged) report.flagged += 1;
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(this.options.concurrency, due.length) }, worker));
+    await this.store.annotations.saveAnnotated(withoutModel);
+    // A partial page means nothing else was due: every duel changed before the idle limit and
+    // committed by now is settled. A commit may come up to LATE_COMMIT_MARGIN_MS after its stamp,
+    // which matters only when the idle limit is that close to now.
+    if (due.length < limit)
+      this.settledUntil = Math.max(
+        this.settledUntil ?? Number.NEGATIVE_INFINITY,
+        Math.min(idleBefore.getTime(), now.getTime() - LATE_COMMIT_MARGIN_MS),
+      );
+    return report;
+  }
+
+  /**
+   * Annotates one conversation; never throws for a model failure. An annotation made without a
+   * model call goes to `saveLater` (the pass stores them together), one with a model call is stored
+   * at once, as soon as the call answered.
+   */
+  private async annotate(
+    conversation: DueConversation,
+    { turns, sides }: { turns: readonly TurnRecord[]; sides: readonly TurnSideRecord[] },
+    saveLater: (annotation: ConversationAnnotation) => void,
+  ): Promise<{ outcome: 'done' | 'retrying' | 'failed'; flagged: boolean }> {
+    const { duelId } = conversation;
+    const complete: AnnotatedTurn[] = [];
+    for (const turn of turns) {
+      if (turn.status !== 'complete') continue;
+      const a = sides.find((side) => side.turn === turn.turn && side.side === 'a');
+      const b = sides.find((side) => side.turn === turn.turn && side.side === 'b');
+      if (a && b) complete.push({ prompt: turn.prompt, a: a.text, b: b.text });
+    }
+    // Prompts of failed turns are screened too: a visitor's personal data there still taints the conversation.
+    const screenedTexts = [...turns.map((turn) => turn.prompt), ...complete.flatMap((turn) => [turn.a, turn.b])];
+    const ruleKinds = [...new Set(screenedTexts.flatMap((text) => screenText(text).kinds))];
+
+    const messages = complete.flatMap((turn) => [turn.prompt, turn.a, turn.b]);
+    const detected = await this.languages.detectConversation(messages);
+    const messageLanguages: TurnLanguages[] = complete.map((_, index) => ({
+      prompt: detected.messages[index * 3]!,
+      a: detected.messages[index * 3 + 1]!,
+      b: detected.messages[index * 3 + 2]!,
+    }));
+
+    const previous = conversation.annotation;
+    const now = this.runtime.now();
+    const base: ConversationAnnotation = {
+      duelId,
+      status: 'done',
+      attempts: (previous?.status === 'pending' ? previous.attempts : 0) + 1,
+      lastError: null,
+      nextAttemptAt: null,
+      turnsAnnotated: conversation.turnCount,
+      languages: detected.languages,
+      messageLanguages,
+      piiRuleKinds: ruleKinds,
+      piiModelKinds: null,
+      containsPii: ruleKinds.length > 0,
+      modelStatus: 'not_configured',
+      modelId: null,
+      categories: null,
+      keywords: null,
+      shortSummary: null,
+      annotatedAt: now.toISOString(),
+      updatedAt: now.toISOString(),
+    };
+    if (!this.annotator || complete.length === 0) {
+      saveLater(
+        complete.length === 0 && this.annotator
+          ? { ...base, modelStatus: 'done', modelId: this.annotator.modelId, piiModelKinds: [], categories: [], keywords: [] }
+          : base,
+      );
+      return { outcome: 'done', flagged: base.containsPii === true };
+    }
+
+    let topics: ConversationTopics;
+    try {
+      topics = await this.annotator.annotate(complete);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      const outOfTries = base.attempts >= this.options.maxAttempts;
+      const delay = this.options.retryDelayMs * 2 ** (base.attempts - 1);
+      await this.store.annotations.saveAnnotated([
+        {
+          ...base,
+          status: outOfTries ? 'failed' : 'pending',
+          lastError: message.slice(0, 500),
+          nextAttemptAt: outOfTries ? null : new Date(now.getTime() + delay).toISOString(),
+          modelStatus: outOfTries ? 'failed' : 'pending',
+          modelId: this.annotator.modelId,
+          annotatedAt: null,
+        },
+      ]);
+      return { outcome: outOfTries ? 'failed' : 'retrying', flagged: false };
+    }
+    // The summary and keywords are published: rules screen them as well as the messages.
+    const publishedKinds = [topics.shortSummary, ...topics.keywords].flatMap((text) => screenText(text).kinds);
+    const allRuleKinds = [...new Set([...ruleKinds, ...publishedKinds])];
+    const containsPii = allRuleKinds.length > 0 || topics.personalData.found;
+    await this.store.annotations.saveAnnotated([
+      {
+        ...base,
+        piiRuleKinds: allRuleKinds,
+        piiModelKinds: topics.personalData.kinds,
+        containsPii,
+        modelStatus: 'done',
+        modelId: this.annotator.modelId,
+        categories: topics.categories,
+        keywords: topics.keywords,
+        shortSummary: topics.shortSummary,
+      },
+    ]);
+    return { outcome: 'done', flagged: containsPii };
+  }
+}
