@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { VoteFileError, type VoteFileContents } from '../../adapters/vote-files';
-import { RankingError, type Leaderboard, type LeaderboardRow, type VoteTable } from '../../domain/ranking';
+import { RANKING_VARIANT_NAMES, RankingError, type Leaderboard, type LeaderboardRow, type VoteTable } from '../../domain/ranking';
 import { rankVoteFile, rankVoteTable, type RankVotesOptions } from '../../services/rank-votes';
 import { CliUsageError, parseFlags, reportingUsageErrors } from '../cli-error';
 
@@ -11,7 +11,7 @@ export interface LeaderboardVoteSources {
   storeVotes?: (() => Promise<VoteTable>) | undefined;
 }
 
-const VARIANTS = ['bt_mle', 'bt_ridge', 'bt_mle_drop_ties', 'style_fastchat', 'style_ridge'] as const;
+const VARIANTS = RANKING_VARIANT_NAMES;
 
 const flagsSchema = z
   .object({

@@ -32,6 +32,7 @@ export { createSeededRandom, deriveSeed, type RandomSource } from './seeded-rand
 export { SCALE, toRating } from './gauge';
 export { Z_95, competitionRanks, overlapTiers, rankBoundsFromIntervals, type RankBounds } from './ranks-and-tiers';
 export {
+  RANKING_VARIANT_NAMES,
   RANKING_VARIANTS,
   coreCentered,
   fitVariant,

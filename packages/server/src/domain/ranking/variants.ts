@@ -17,8 +17,9 @@ import { fitStyleBradleyTerry, type StyleRows } from './style-bradley-terry';
 import { buildStyleDesign, type StyleDesign, type StyleRule } from './style-features';
 import { STYLE_FEATURES, type StyleFeature, type VoteTable } from './vote-table';
 
-/** The named estimators of docs/ranking.md#variants. */
-export type RankingVariant = 'bt_mle' | 'bt_ridge' | 'bt_mle_drop_ties' | 'style_fastchat' | 'style_ridge';
+/** The named estimators of docs/ranking.md#variants, in the order the command line lists them. */
+export const RANKING_VARIANT_NAMES = ['bt_mle', 'bt_ridge', 'bt_mle_drop_ties', 'style_fastchat', 'style_ridge'] as const;
+export type RankingVariant = (typeof RANKING_VARIANT_NAMES)[number];
 
 /** What defines a variant: penalties (sum form, natural-log units), ties and style. */
 export interface VariantDefinition {
