@@ -29,18 +29,27 @@ async function openTestStore(location: StoreLocation): Promise<Store> {
 
 for (const dialect of DIALECTS) {
   describe(`agora import comparia (${dialect.name})`, () => {
+    // The fixture files imported from JSON Lines, which the later tests compare with or read; each test
+    // that imports into a store of its own stands alone, in any order.
     let jsonlStore: TestStore;
+    let mappingStore: TestStore;
     let parquetStore: TestStore;
 
     beforeAll(async () => {
-      [jsonlStore, parquetStore] = await Promise.all([dialect.create(), dialect.create()]);
+      [jsonlStore, mappingStore, parquetStore] = await Promise.all([dialect.create(), dialect.create(), dialect.create()]);
+      const store = await openTestStore(jsonlStore.location);
+      try {
+        await new ComparIaImportService(store).importFiles(filesOf('jsonl'), { batchSize: 2 });
+      } finally {
+        await store.close();
+      }
     });
     afterAll(async () => {
-      await Promise.all([jsonlStore.drop(), parquetStore.drop()]);
+      await Promise.all([jsonlStore.drop(), mappingStore.drop(), parquetStore.drop()]);
     });
 
     it('maps conversations, votes and reactions onto duels, turns, sides, votes, reactions and annotations', async () => {
-      const store = await openTestStore(jsonlStore.location);
+      const store = await openTestStore(mappingStore.location);
       try {
         const summaries = await new ComparIaImportService(store).importFiles(filesOf('jsonl'), { batchSize: 2 });
         expect(
@@ -69,7 +78,7 @@ for (const dialect of DIALECTS) {
       } finally {
         await store.close();
       }
-      const dump = await dumpStore(jsonlStore.location);
+      const dump = await dumpStore(mappingStore.location);
       const duel = (pair: string) => dump.duels!.find((row) => row.external_id === pair)!;
       // p6 was only in a vote row without an outcome: nothing of it is stored
       expect(dump.duels!.map((row) => row.external_id).sort()).toEqual(['p1', 'p2', 'p3', 'p4', 'p5', 'p7']);

@@ -46,14 +46,8 @@ describe.each(DIALECTS)('operations ($name)', (dialect) => {
   });
 
   it('exposes Prometheus metrics: requests, turns, upstream latency and errors per model, open streams', async () => {
-    const { client, fake } = harness;
-    fake.behave(TEST_MODELS[0].upstream, { httpStatus: 500, failTimes: 10 });
-    const failed = await client.request('POST', '/api/v1/duels', {
-      prompt: 'x',
-      mode: 'custom',
-      models: [TEST_MODELS[0].id, TEST_MODELS[1].id],
-    });
-    await client.stream(failed.json.id);
+    const { client } = harness;
+    await playFailingDuel(harness);
     const fine = await client.request('POST', '/api/v1/duels', {
       prompt: 'x',
       mode: 'custom',
@@ -84,7 +78,8 @@ describe.each(DIALECTS)('operations ($name)', (dialect) => {
   });
 });
 
-async function expectUpstreamErrorView({ client, fake }: TestArena): Promise<void> {
+/** A duel whose first model answers 500 twice (the call and its retry): one failed turn, two upstream errors. */
+async function playFailingDuel({ client, fake }: TestArena): Promise<void> {
   fake.behave(TEST_MODELS[0].upstream, { httpStatus: 500, failTimes: 10 });
   const failed = await client.request('POST', '/api/v1/duels', {
     prompt: 'x',
@@ -92,6 +87,11 @@ async function expectUpstreamErrorView({ client, fake }: TestArena): Promise<voi
     models: [TEST_MODELS[0].id, TEST_MODELS[1].id],
   });
   await client.stream(failed.json.id);
+}
+
+async function expectUpstreamErrorView(arena: TestArena): Promise<void> {
+  const { client } = arena;
+  await playFailingDuel(arena);
   expect((await client.request('GET', '/api/v1/admin/upstream-errors')).status).toBe(401);
   expect((await client.request('GET', '/api/v1/admin/upstream-errors', undefined, { authorization: 'Bearer wrong' })).status).toBe(401);
   const view = await client.request('GET', '/api/v1/admin/upstream-errors?hours=1', undefined, { authorization: `Bearer ${adminToken}` });

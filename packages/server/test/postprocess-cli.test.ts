@@ -93,6 +93,7 @@ describe('agora pii --llm', () => {
 
   it('adds the kinds the model finds to those of the rules, line by line', async () => {
     harness.fake.behave(ANNOTATOR.upstream, { tokensPerSecond: 0, text: annotatorAnswer });
+    const requestsBefore = harness.fake.requestsFor(ANNOTATOR.upstream).length;
     const input = [
       'Victor Hugo a écrit Les Misérables.',
       'Josiane Morel, ma voisine, a un diabète. Son mail : josiane.morel@free.fr',
@@ -112,7 +113,7 @@ describe('agora pii --llm', () => {
       { pii: false, kinds: [] },
     ]);
     // Public figures are left to the model, and the empty line was not sent to it.
-    expect(harness.fake.requestsFor(ANNOTATOR.upstream)).toHaveLength(2);
+    expect(harness.fake.requestsFor(ANNOTATOR.upstream).length - requestsBefore).toBe(2);
   });
 
   it('keeps the rules verdict and exits 1 when the model layer fails', async () => {

@@ -6,34 +6,44 @@ import { type TestArena, startTestArena, until } from './test-arena';
 const TOKEN = 'review-token-0123456789';
 const admin = { authorization: `Bearer ${TOKEN}` };
 
+type Ids = Record<'clean' | 'flagged' | 'reported', string>;
+
+/** An arena with three voted, screened conversations: a clean one, one flagged by the rules, one reported. */
+async function seededArena(dialect: (typeof DIALECTS)[number]): Promise<{ harness: TestArena; ids: Ids }> {
+  const harness = await startTestArena(dialect, {
+    environment: { AGORA_ADMIN_TOKEN: TOKEN, AGORA_POSTPROCESS_EVERY_S: '0.1', AGORA_POSTPROCESS_IDLE_S: '0' },
+  });
+  harness.fake.defaultBehaviour = { tokensPerSecond: 0 };
+  const ids: Ids = { clean: '', flagged: '', reported: '' };
+  const prompts = {
+    clean: 'Quels sont les bienfaits de la marche ?',
+    flagged: 'Écris-moi à marc.lefevre@laposte.net pour le devis.',
+    reported: 'Raconte une histoire sur mon fils qui est à l’hôpital.',
+  };
+  for (const [key, prompt] of Object.entries(prompts) as [keyof Ids, string][]) {
+    const created = await harness.client.request('POST', '/api/v1/duels', { prompt, mode: 'random' });
+    await harness.client.stream(created.json.id);
+    await harness.client.request('POST', `/api/v1/duels/${created.json.id}/vote`, { choice: 'a' });
+    ids[key] = created.json.id as string;
+  }
+  expect(
+    (await harness.client.request('POST', `/api/v1/duels/${ids.reported}/report`, { reason: 'il y a des infos sur mon enfant' })).status,
+  ).toBe(202);
+  for (const id of Object.values(ids))
+    await until(
+      () => harness.arena.store.annotations.find(id),
+      (found) => found?.status === 'done',
+    );
+  return { harness, ids };
+}
+
 describe.each(DIALECTS)('the review admin API ($name)', (dialect) => {
+  // Read by every test but the one that decides, which has an arena of its own: any order works.
   let harness: TestArena;
-  const ids: Record<'clean' | 'flagged' | 'reported', string> = { clean: '', flagged: '', reported: '' };
+  let ids: Ids;
 
   beforeAll(async () => {
-    harness = await startTestArena(dialect, {
-      environment: { AGORA_ADMIN_TOKEN: TOKEN, AGORA_POSTPROCESS_EVERY_S: '0.1', AGORA_POSTPROCESS_IDLE_S: '0' },
-    });
-    harness.fake.defaultBehaviour = { tokensPerSecond: 0 };
-    const prompts = {
-      clean: 'Quels sont les bienfaits de la marche ?',
-      flagged: 'Écris-moi à marc.lefevre@laposte.net pour le devis.',
-      reported: 'Raconte une histoire sur mon fils qui est à l’hôpital.',
-    };
-    for (const [key, prompt] of Object.entries(prompts) as [keyof typeof ids, string][]) {
-      const created = await harness.client.request('POST', '/api/v1/duels', { prompt, mode: 'random' });
-      await harness.client.stream(created.json.id);
-      await harness.client.request('POST', `/api/v1/duels/${created.json.id}/vote`, { choice: 'a' });
-      ids[key] = created.json.id as string;
-    }
-    expect(
-      (await harness.client.request('POST', `/api/v1/duels/${ids.reported}/report`, { reason: 'il y a des infos sur mon enfant' })).status,
-    ).toBe(202);
-    for (const id of Object.values(ids))
-      await until(
-        () => harness.arena.store.annotations.find(id),
-        (found) => found?.status === 'done',
-      );
+    ({ harness, ids } = await seededArena(dialect));
   });
   afterAll(() => harness.close());
 
@@ -74,49 +84,56 @@ describe.each(DIALECTS)('the review admin API ($name)', (dialect) => {
     expect(second.next_cursor).toBeNull();
   });
 
-  it('records decisions with an append-only audit log, and decided conversations leave the pending queue', async () => {
-    const included = await decide(ids.flagged, {
-      decision: 'include',
-      reviewer: 'alice',
-      reason: 'the address is a business contact in a public quote',
-    });
-    expect(included.status).toBe(200);
-    expect(included.json).toMatchObject({
-      decision: { decision: 'include', reviewer: 'alice' },
-      audit: { duel_id: ids.flagged, decision: 'include', previous_decision: null },
-    });
-    expect((await decide(ids.reported, { decision: 'exclude', reviewer: 'bob' })).status).toBe(200);
-    const changed = await decide(ids.reported, { decision: 'include', reviewer: 'carol', reason: 'fiction, no real child' });
-    expect(changed.json.audit).toMatchObject({ decision: 'include', previous_decision: 'exclude', reviewer: 'carol' });
+  it('records decisions with an append-only audit log, decided conversations leave the pending queue, and a reviewer sees the whole history', async () => {
+    const own = await seededArena(dialect);
+    const { harness, ids } = own;
+    const get = async (path: string) => harness.client.request('GET', `/api/v1/admin${path}`, undefined, admin);
+    const decide = async (id: string, body: unknown) => harness.client.request('PUT', `/api/v1/admin/review/${id}`, body, admin);
+    try {
+      const included = await decide(ids.flagged, {
+        decision: 'include',
+        reviewer: 'alice',
+        reason: 'the address is a business contact in a public quote',
+      });
+      expect(included.status).toBe(200);
+      expect(included.json).toMatchObject({
+        decision: { decision: 'include', reviewer: 'alice' },
+        audit: { duel_id: ids.flagged, decision: 'include', previous_decision: null },
+      });
+      expect((await decide(ids.reported, { decision: 'exclude', reviewer: 'bob' })).status).toBe(200);
+      const changed = await decide(ids.reported, { decision: 'include', reviewer: 'carol', reason: 'fiction, no real child' });
+      expect(changed.json.audit).toMatchObject({ decision: 'include', previous_decision: 'exclude', reviewer: 'carol' });
 
-    expect(((await get('/review')).json as ReviewQueueBody).items).toEqual([]);
-    expect(((await get('/review?queue=included')).json as ReviewQueueBody).items.map((item) => item.duel_id)).toEqual([
-      ids.reported,
-      ids.flagged,
-    ]);
-    expect(((await get('/review?queue=excluded')).json as ReviewQueueBody).items).toEqual([]);
+      expect(((await get('/review')).json as ReviewQueueBody).items).toEqual([]);
+      expect(((await get('/review?queue=included')).json as ReviewQueueBody).items.map((item) => item.duel_id)).toEqual([
+        ids.reported,
+        ids.flagged,
+      ]);
+      expect(((await get('/review?queue=excluded')).json as ReviewQueueBody).items).toEqual([]);
 
-    const log = (await get('/review-log')).json as { entries: { reviewer: string }[] };
-    expect(log.entries.map((entry) => entry.reviewer)).toEqual(['carol', 'bob', 'alice']);
-    const ofOne = (await get(`/review-log?duel_id=${ids.reported}`)).json as { entries: { reviewer: string }[] };
-    expect(ofOne.entries.map((entry) => entry.reviewer)).toEqual(['carol', 'bob']);
-  });
+      const log = (await get('/review-log')).json as { entries: { reviewer: string }[] };
+      expect(log.entries.map((entry) => entry.reviewer)).toEqual(['carol', 'bob', 'alice']);
+      const ofOne = (await get(`/review-log?duel_id=${ids.reported}`)).json as { entries: { reviewer: string }[] };
+      expect(ofOne.entries.map((entry) => entry.reviewer)).toEqual(['carol', 'bob']);
 
-  it('shows a reviewer the whole conversation with the models named, its screening and its history', async () => {
-    const body = (await get(`/review/${ids.reported}`)).json as ReviewConversationBody;
-    const duel = (await harness.arena.store.duels.findById(ids.reported))!;
-    expect(body.turns).toHaveLength(1);
-    expect(body.turns[0]).toMatchObject({
-      turn: 1,
-      status: 'complete',
-      prompt: 'Raconte une histoire sur mon fils qui est à l’hôpital.',
-      a: { model: duel.modelA },
-      b: { model: duel.modelB },
-    });
-    expect(body.turns[0]!.a!.text.length).toBeGreaterThan(0);
-    expect(body.annotation).toMatchObject({ languages: ['fr'], model_status: 'not_configured', categories: null });
-    expect(body.decision).toMatchObject({ decision: 'include', reviewer: 'carol' });
-    expect(body.audit.map((entry) => entry.decision)).toEqual(['include', 'exclude']);
+      // The whole conversation with the models named, its screening and its history.
+      const body = (await get(`/review/${ids.reported}`)).json as ReviewConversationBody;
+      const duel = (await harness.arena.store.duels.findById(ids.reported))!;
+      expect(body.turns).toHaveLength(1);
+      expect(body.turns[0]).toMatchObject({
+        turn: 1,
+        status: 'complete',
+        prompt: 'Raconte une histoire sur mon fils qui est à l’hôpital.',
+        a: { model: duel.modelA },
+        b: { model: duel.modelB },
+      });
+      expect(body.turns[0]!.a!.text.length).toBeGreaterThan(0);
+      expect(body.annotation).toMatchObject({ languages: ['fr'], model_status: 'not_configured', categories: null });
+      expect(body.decision).toMatchObject({ decision: 'include', reviewer: 'carol' });
+      expect(body.audit.map((entry) => entry.decision)).toEqual(['include', 'exclude']);
+    } finally {
+      await harness.close();
+    }
   });
 
   it('refuses bad requests with the error shape and stores nothing', async () => {

@@ -110,6 +110,19 @@ export async function startTestArena(dialect: TestDialect, options: TestArenaOpt
   };
 }
 
+/** A request as a browser of the arena sends it: JSON body (a string is sent as it is), its cookie, extra headers. */
+export function jsonRequest(method: string, body: unknown, cookie: string | undefined, headers: Record<string, string> = {}): RequestInit {
+  return {
+    method,
+    headers: {
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+      ...(cookie ? { cookie } : {}),
+      ...headers,
+    },
+    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+  };
+}
+
 /** Everything a response carried: status, headers and body text, for blindness checks. */
 export interface RecordedResponse {
   status: number;
@@ -130,15 +143,7 @@ export class ArenaClient {
     body?: unknown,
     headers: Record<string, string> = {},
   ): Promise<{ status: number; json: any; headers: Headers }> {
-    const response = await fetch(`${this.baseUrl}${path}`, {
-      method,
-      headers: {
-        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-        ...(this.cookie ? { cookie: this.cookie } : {}),
-        ...headers,
-      },
-      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
-    });
+    const response = await fetch(`${this.baseUrl}${path}`, jsonRequest(method, body, this.cookie, headers));
     this.keepCookie(response);
     const text = await response.text();
     this.received.push({

@@ -1,7 +1,7 @@
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import type { ClientRequest } from 'node:http';
 import { createServer } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parseCatalogue } from '../src/config/catalogue';
 import { systemRuntime } from '../src/services/runtime';
 import type { FakeBehaviour } from './fake-upstream/fake-upstream';
@@ -73,6 +73,8 @@ describe.each(matrix)('a failing side fails the whole turn ($name)', ({ dialect,
     });
   });
   afterAll(() => harness.close());
+  // No turn of one test may still run, or reach the fake upstream, in the next one (tests run in any order).
+  afterEach(() => harness.arena.duels.drain());
 
   describe.each(['a', 'b'] as const)('on side %s', (failingSide) => {
     it.each(failureKinds)('$name', async ({ model, behaviour, kind, attempts }) => {

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/db/dialect';
 import { migrateToLatest } from '../src/db/migrate';
 import type { VoteRecord } from '../src/db/repositories/feedback.repository';
@@ -28,7 +28,8 @@ describe.each(DIALECTS)('votes written in groups ($name)', (dialect) => {
   let testStore: TestStore;
   let store: Store;
 
-  beforeAll(async () => {
+  // A fresh store per test, so that each test stands alone and in any order.
+  beforeEach(async () => {
     testStore = await dialect.create();
     const db = openDatabase(testStore.location);
     await migrateToLatest(db);
@@ -60,19 +61,23 @@ describe.each(DIALECTS)('votes written in groups ($name)', (dialect) => {
       );
     }
   });
-  afterAll(async () => {
+  afterEach(async () => {
     await store.close();
     await testStore.drop();
   });
 
+  /** A group with a second vote, a vote on a streaming duel and one on no duel: only d1 (a) and d2 (tie) are recorded. */
+  const firstGroup = () => [
+    vote('d1', 'a', '2026-11-30T00:00:01.000Z'),
+    vote('d2', 'tie', '2026-11-30T00:00:02.000Z'),
+    vote('d1', 'b', '2026-11-30T00:00:03.000Z'),
+    vote('d3', 'a', '2026-11-30T00:00:04.000Z'),
+    vote('nope', 'a', '2026-11-30T00:00:05.000Z'),
+  ];
+  const recordFirstVotes = () => store.duels.recordVotes(firstGroup());
+
   it('records the first vote of each ready duel of the group, and nothing else', async () => {
-    const group = [
-      vote('d1', 'a', '2026-11-30T00:00:01.000Z'),
-      vote('d2', 'tie', '2026-11-30T00:00:02.000Z'),
-      vote('d1', 'b', '2026-11-30T00:00:03.000Z'),
-      vote('d3', 'a', '2026-11-30T00:00:04.000Z'),
-      vote('nope', 'a', '2026-11-30T00:00:05.000Z'),
-    ];
+    const group = firstGroup();
     expect(await store.duels.recordVotes(group)).toEqual([true, true, false, false, false]);
     expect((await store.duels.findById('d1'))?.status).toBe('voted');
     expect((await store.duels.findById('d3'))?.status).toBe('streaming');
@@ -98,6 +103,7 @@ describe.each(DIALECTS)('votes written in groups ($name)', (dialect) => {
   });
 
   it('refuses a second vote, alone or in a group, and a single vote goes the same way as a group', async () => {
+    await recordFirstVotes();
     expect(await store.duels.recordVotes([vote('d2', 'a', '2026-11-30T00:00:06.000Z')])).toEqual([false]);
     // In the caller's transaction as well as in one of its own.
     expect(
@@ -111,6 +117,8 @@ describe.each(DIALECTS)('votes written in groups ($name)', (dialect) => {
   });
 
   it('queues the conversations of the recorded votes for post-processing, and only theirs', async () => {
+    await recordFirstVotes();
+    await store.duels.recordVotes([vote('d4', 'both_bad', '2026-11-30T00:00:07.000Z')]);
     const queued = async (duelId: string) => (await store.annotations.find(duelId))?.status;
     expect([await queued('d1'), await queued('d2'), await queued('d3'), await queued('d4')]).toEqual([
       'pending',

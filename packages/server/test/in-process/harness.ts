@@ -14,7 +14,7 @@ import {
   type ModelStreamResult,
 } from '../../src/providers/spec';
 import type { Runtime } from '../../src/services/runtime';
-import { testCatalogueYaml } from '../test-arena';
+import { jsonRequest, testCatalogueYaml } from '../test-arena';
 
 /**
  * The in-process layer: the whole arena (routes, services, repositories) called through Hono's
@@ -129,15 +129,7 @@ export class Visitor {
   constructor(private readonly arena: Arena) {}
 
   async request(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<InProcessResponse> {
-    const response = await this.arena.app.request(path, {
-      method,
-      headers: {
-        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-        ...(this.cookie ? { cookie: this.cookie } : {}),
-        ...headers,
-      },
-      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
-    });
+    const response = await this.arena.app.request(path, jsonRequest(method, body, this.cookie, headers));
     this.keepCookie(response);
     const text = await response.text();
     return { status: response.status, headers: response.headers, json: text.startsWith('{') ? JSON.parse(text) : text };
