@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { conversationImpact } from '../src/domain/impact';
 import { DIALECTS } from './test-db';
 import { ArenaClient, type TestArena, TEST_MODELS, startTestArena, streamedText } from './test-arena';
@@ -10,6 +10,8 @@ describe.each(DIALECTS)('a whole duel over HTTP and SSE ($name)', (dialect) => {
     harness.fake.defaultBehaviour = { tokensPerSecond: 400 };
   });
   afterAll(() => harness.close());
+  // Each test scripts the models it needs; none inherits another's (tests run in any order).
+  beforeEach(() => harness.fake.reset());
 
   it('goes create → stream → follow-up → stream → reactions → vote → reveal, and stores what was streamed', async () => {
     const { client } = harness;
