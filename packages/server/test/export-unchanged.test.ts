@@ -12,7 +12,7 @@ import { exportModelFacts } from '../src/domain/datasets/export-model-facts';
 import { DatasetExportService } from '../src/services/dataset-export.service';
 
 /**
- * The export of a fixed store, byte for byte. `fixtures/export-golden/store.db` holds the seeded
+ * The export of a fixed store, byte for byte. `fixtures/export-golden/store.sqlite` holds the seeded
  * arena conversations of dataset-export.test.ts (every privacy case, follow-ups, failures, votes,
  * reactions, cohorts) and the compar:IA fixture files imported, with its salt; `digests.json` is
  * the SHA-256 of every file the export wrote from it before the code was reorganised (commit
@@ -26,7 +26,7 @@ afterAll(() => rmSync(directory, { recursive: true, force: true }));
 describe('the export of a fixed store', () => {
   it('writes the same bytes as before, in every dataset and format, card included', async () => {
     const path = join(directory, 'store.db');
-    copyFileSync(join(fixtures, 'store.db'), path);
+    copyFileSync(join(fixtures, 'store.sqlite'), path);
     const db = openDatabase({ kind: 'sqlite', path });
     await migrateToLatest(db);
     const store = createStore(db);
