@@ -25,6 +25,8 @@ import { lazyLanguageDetector } from './adapters/lazy-language-detector';
 import { type ConversationAnnotator, createConversationAnnotator } from './adapters/conversation-annotator';
 import { PostprocessService } from './services/postprocess.service';
 import { storeVoteTable } from './services/rank-votes';
+import { MaxxService, type MaxxRoleModel, type MaxxRoles, type MaxxSettings } from './services/maxx.service';
+import { MAXX_ROLES, type MaxxRole } from './adapters/maxx-steps';
 import { createRevealImpactEstimator } from './services/reveal-impact';
 import { type Runtime, systemRuntime } from './services/runtime';
 
@@ -193,6 +195,33 @@ export function createAnnotator(
   return createConversationAnnotator(modelId, createModelClient(model, fetchOverride), {
     timeoutMs: config.postprocess.annotationTimeoutMs,
   });
+}
+
+/**
+ * The optimised-set pipeline with its role models, given as catalogue ids (any status: tool models
+ * are usually `disabled`, so that they are never drawn into duels). The reviewer must be another
+ * model than the generator: the cross-review is worth nothing from the model that wrote the draft.
+ */
+export function createMaxxService(
+  config: Config,
+  store: Store,
+  models: readonly CatalogueModel[],
+  roleIds: Record<MaxxRole, string>,
+  settings: Partial<MaxxSettings> = {},
+): MaxxService {
+  if (roleIds.reviewer === roleIds.generator) {
+    throw new ConfigError(`--reviewer: the reviewer must be another model than the generator (both are "${roleIds.generator}")`);
+  }
+  const role = (name: MaxxRole): MaxxRoleModel => {
+    const id = roleIds[name];
+    const model = models.find((candidate) => candidate.entry.id === id);
+    if (!model) throw new ConfigError(`--${name}: no model "${id}" in the catalogue ${config.modelsPath}`);
+    const keyName = model.entry.provider.api_key_env;
+    if (keyName && !model.apiKey) throw new ConfigError(`--${name}: model "${id}" needs ${keyName}, which is not set`);
+    return { id, client: createModelClient(model, undefined) };
+  };
+  const roles = Object.fromEntries(MAXX_ROLES.map((name) => [name, role(name)])) as MaxxRoles;
+  return new MaxxService(store, roles, { privateCohorts: config.privateCohorts, ...settings }, systemRuntime);
 }
 
 /** The store of `DATABASE_URL`, migrated: what the store commands of the CLI work on. */

@@ -8,6 +8,7 @@ import { registerPiiCommand } from './commands/screen-pii';
 import { registerPostprocessCommand } from './commands/postprocess-conversations';
 import { registerImportCommand } from './commands/import-comparia';
 import { registerExportCommand } from './commands/export-dataset';
+import { registerMaxxCommand } from './commands/build-maxx';
 
 /**
  * The `agora` command line. Each command lives in `commands/<verb>-<noun>.ts`, parses its
@@ -38,6 +39,7 @@ export function buildProgram(): Command {
   registerPostprocessCommand(program);
   registerImportCommand(program);
   registerExportCommand(program);
+  registerMaxxCommand(program);
   return program;
 }
 

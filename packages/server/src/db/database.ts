@@ -176,6 +176,33 @@ export interface DeploymentSettingsTable {
   value: string;
 }
 
+/** A cached LLM call of the optimised preference set, by the hash of its request. */
+export interface LlmCallsTable {
+  key: string;
+  role: string;
+  step: string;
+  model_id: string;
+  response: string;
+  input_tokens: number | null;
+  output_tokens: number | null;
+  created_at: string;
+}
+
+/** The outcome of one item of an optimised-set run. */
+export interface MaxxItemsTable {
+  item_key: string;
+  run_key: string;
+  subset: string;
+  source_id: string;
+  language: string;
+  /** `kept` | `dropped`. */
+  status: string;
+  reason: string | null;
+  row_json: string | null;
+  stats_json: string;
+  created_at: string;
+}
+
 export interface Database {
   duels: DuelsTable;
   turns: TurnsTable;
@@ -189,4 +216,6 @@ export interface Database {
   review_decisions: ReviewDecisionsTable;
   review_audit_log: ReviewAuditLogTable;
   deployment_settings: DeploymentSettingsTable;
+  llm_calls: LlmCallsTable;
+  maxx_items: MaxxItemsTable;
 }

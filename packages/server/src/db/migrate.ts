@@ -5,6 +5,7 @@ import * as leaderboard from './migrations/2026_11_30_010000_leaderboard';
 import * as dataPipeline from './migrations/2026_11_30_020000_data_pipeline';
 import * as datasetExport from './migrations/2026_11_30_030000_dataset_export';
 import * as postprocessQueue from './migrations/2026_11_30_040000_postprocess_queue';
+import * as maxx from './migrations/2026_12_01_000000_maxx';
 
 /** Every migration, by name; listed statically so that bundlers and tsx see them. */
 const migrations: Record<string, Migration> = {
@@ -13,6 +14,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_30_020000_data_pipeline': dataPipeline,
   '2026_11_30_030000_dataset_export': datasetExport,
   '2026_11_30_040000_postprocess_queue': postprocessQueue,
+  '2026_12_01_000000_maxx': maxx,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

@@ -6,6 +6,7 @@ import { DatasetRepository } from './repositories/dataset.repository';
 import { DuelRepository } from './repositories/duel.repository';
 import { FeedbackRepository } from './repositories/feedback.repository';
 import { LeaderboardRepository } from './repositories/leaderboard.repository';
+import { MaxxRepository } from './repositories/maxx.repository';
 import { ReviewRepository } from './repositories/review.repository';
 
 /** The repositories, bound to one connection or one transaction. */
@@ -17,6 +18,7 @@ export interface Repositories {
   comparIaImport: ComparIaImportRepository;
   reviews: ReviewRepository;
   datasets: DatasetRepository;
+  maxx: MaxxRepository;
 }
 
 /** What services get: repositories, transactions and a health probe, without Kysely itself. */
@@ -36,6 +38,7 @@ const bind = (db: Kysely<Database>): Repositories => ({
   comparIaImport: new ComparIaImportRepository(db),
   reviews: new ReviewRepository(db),
   datasets: new DatasetRepository(db),
+  maxx: new MaxxRepository(db),
 });
 
 export function createStore(db: Kysely<Database>): Store {

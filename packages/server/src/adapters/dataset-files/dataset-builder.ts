@@ -1,4 +1,3 @@
-import { createHmac } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ExportableConversation } from '../../db/repositories/dataset.repository';
@@ -11,6 +10,7 @@ import {
   voteRow,
 } from '../../domain/datasets/conversation-rows';
 import { DATASETS, type DatasetName, type DatasetRow } from '../../domain/datasets/export-columns';
+import { rowContext } from '../../domain/datasets/row-context';
 import { type DatasetFileWriter, type DatasetFormat, Utf8Encodings, jsonlFileWriter, parquetFileWriter } from './dataset-writers';
 import { type ExportFilters, conversationFilter, modelFilter } from '../../domain/datasets/export-filters';
 import { type PreferenceStrength, preferenceRows } from '../../domain/datasets/preference-rows';
@@ -104,25 +104,4 @@ export class DatasetBuilder {
     }
     return files;
   }
-}
-
-function rowContext(salt: string, models: ReadonlyMap<string, ExportModelFacts>): RowContext {
-  const visitors = new Map<string, string>();
-  return {
-    model: (modelId) => models.get(modelId),
-    sideIds: (duelId) => {
-      const digest = createHmac('sha256', salt).update(`conversation-pair\0${duelId}`).digest('hex');
-      return { a: digest.slice(0, 32), b: digest.slice(32) };
-    },
-    visitorId: (visitorHash) => {
-      let id = visitors.get(visitorHash);
-      if (id === undefined) {
-        id = createHmac('sha256', salt).update(`visitor\0${visitorHash}`).digest('hex');
-        // Visitors come back, but memory must stay bounded on any store: forget them all now and then.
-        if (visitors.size >= 100_000) visitors.clear();
-        visitors.set(visitorHash, id);
-      }
-      return id;
-    },
-  };
 }

@@ -12,6 +12,7 @@ import {
   subsetOfVote,
 } from './maxx-rules';
 import { MAXX_COLUMNS, maxxRow } from './maxx-rows';
+import { neutraliseFormatting } from './neutral-format';
 
 const verdict = (preferred: PairVerdict['preferred'], confidence = 4): PairVerdict => ({ preferred, confidence });
 const orders = (first: PairVerdict, second: PairVerdict): BothOrders => ({ optimalFirst: first, optimalSecond: second });
@@ -176,5 +177,40 @@ describe('a row of the set', () => {
         prefStrength: null,
       }),
     ).toThrow(/end on the user turn/);
+  });
+});
+
+describe('the judge reads replies without their formatting', () => {
+  it('drops headers, emphasis, list markers, quotes and rules, and keeps the words and the code', () => {
+    const styled = [
+      '## Réponse',
+      '',
+      '',
+      '**Paris** est la *capitale*.',
+      '- premier point',
+      '2. second point',
+      '> une citation',
+      '---',
+      '```js',
+      'const x = a * b * c; // **not emphasis**',
+      '```',
+    ].join('\n');
+    expect(neutraliseFormatting(styled)).toBe(
+      [
+        'Réponse',
+        '',
+        'Paris est la capitale.',
+        'premier point',
+        'second point',
+        'une citation',
+        '```js',
+        'const x = a * b * c; // **not emphasis**',
+        '```',
+      ].join('\n'),
+    );
+  });
+
+  it('leaves plain prose and arithmetic alone', () => {
+    expect(neutraliseFormatting('2 * 3 = 6 and snake_case_name stay.')).toBe('2 * 3 = 6 and snake_case_name stay.');
   });
 });

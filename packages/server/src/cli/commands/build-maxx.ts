@@ -1,0 +1,114 @@
+import { existsSync, statSync } from 'node:fs';
+import type { Command } from 'commander';
+import { z } from 'zod';
+import { MAXX_SUBSETS } from '../../domain/maxx/maxx-rules';
+import type { MaxxProgress } from '../../services/maxx.service';
+import { CliUsageError, asUsageError, parseFlags, reportingUsageErrors } from '../cli-error';
+
+const modelId = (flag: string) => z.string().min(1, `${flag} takes a catalogue model id`);
+const flagsSchema = z.object({
+  out: z.string().min(1, '--out takes a folder'),
+  generator: modelId('--generator'),
+  reviewer: modelId('--reviewer'),
+  critic: modelId('--critic'),
+  judge: modelId('--judge'),
+  stylist: modelId('--stylist').optional(),
+  subset: z.enum(MAXX_SUBSETS, { error: `--subset takes ${MAXX_SUBSETS.join(', ')}` }).optional(),
+  language: z
+    .string()
+    .regex(/^[a-z]{2,3}$/, '--language takes a language code, e.g. fr')
+    .optional(),
+  limit: z.coerce
+    .number({ error: '--limit takes a whole number' })
+    .int('--limit takes a whole number')
+    .positive('--limit takes a whole number above 0')
+    .optional(),
+  concurrency: z.coerce
+    .number({ error: '--concurrency takes a whole number' })
+    .int('--concurrency takes a whole number')
+    .min(1, '--concurrency takes 1 to 256')
+    .max(256, '--concurrency takes 1 to 256')
+    .default(8),
+  dryRun: z.boolean().optional(),
+});
+
+/**
+ * `agora maxx`: the optimised preference set (docs/datasets.md#optimised-preference-set) from the
+ * store of DATABASE_URL into a folder. Resumes where a previous run with the same models stopped.
+ */
+export function registerMaxxCommand(program: Command): void {
+  reportingUsageErrors(program.command('maxx'))
+    .description('the optimised preference set: a better reply for real conversations, kept only when a blind judge prefers it')
+    .requiredOption('--out <DIR>', 'folder to write (one sub-folder per subset, README.md card)')
+    .requiredOption('--generator <ID>', 'catalogue model that drafts and revises')
+    .requiredOption('--reviewer <ID>', 'catalogue model that lists the draft’s defects (not the generator)')
+    .requiredOption('--critic <ID>', 'catalogue model of the absolute gate')
+    .requiredOption('--judge <ID>', 'catalogue model of the blind pairwise judging')
+    .option('--stylist <ID>', 'catalogue model of the styled variant (default: the generator)')
+    .option('--subset <S>', `one subset: ${MAXX_SUBSETS.join(', ')}`)
+    .option('--language <L>', 'only conversations in this language')
+    .option('--limit <N>', 'at most N items')
+    .option('--concurrency <N>', 'items processed at once (default 8)')
+    .option('--dry-run', 'print the plan (items per subset and language, estimated calls) and call no model')
+    .action(async (raw: unknown) => {
+      const flags = parseFlags(flagsSchema, raw);
+      if (existsSync(flags.out) && !statSync(flags.out).isDirectory())
+        throw new CliUsageError(`--out: ${flags.out} is a file, not a folder`);
+      const [{ openStore, createMaxxService }, { loadConfig }, { loadCatalogue }] = await Promise.all([
+        import('../../main'),
+        import('../../config/config'),
+        import('../../config/catalogue'),
+      ]);
+      const config = asUsageError(() => loadConfig(process.env));
+      const models = asUsageError(() => loadCatalogue(config.modelsPath, process.env));
+      const store = await openStore(config);
+      try {
+        const service = asUsageError(() =>
+          createMaxxService(config, store, models, {
+            generator: flags.generator,
+            reviewer: flags.reviewer,
+            critic: flags.critic,
+            judge: flags.judge,
+            stylist: flags.stylist ?? flags.generator,
+          }),
+        );
+        const options = {
+          subsets: flags.subset ? [flags.subset] : undefined,
+          language: flags.language,
+          limit: flags.limit,
+          concurrency: flags.concurrency,
+        };
+        if (flags.dryRun) {
+          process.stdout.write(`${JSON.stringify(await service.plan(options))}\n`);
+          return;
+        }
+        const result = await service.run(options, progressLine());
+        const written = await service.assemble(flags.out);
+        process.stdout.write(`${JSON.stringify({ ...result, rows: written.rows, card: written.cardPath })}\n`);
+        if (result.unfinished > 0) {
+          process.stderr.write(
+            `agora maxx: ${result.unfinished} items left unfinished by failing providers; run the same command again to take them up\n`,
+          );
+          process.exitCode = 1;
+        }
+      } finally {
+        await store.close();
+      }
+    });
+}
+
+/** Plain progress lines on stderr (at most one per second), whether or not it is a terminal. */
+function progressLine(): (state: MaxxProgress) => void {
+  let last = 0;
+  const started = Date.now();
+  return (state) => {
+    const now = Date.now();
+    if (now - last < 1000 && state.done < state.total) return;
+    last = now;
+    const rate = state.done / Math.max(1, (now - started) / 1000);
+    const eta = rate > 0 ? Math.round((state.total - state.done) / rate) : 0;
+    process.stderr.write(
+      `maxx ${state.done}/${state.total} items, ${state.kept} kept, ${state.calls} calls (${state.cachedCalls} cached), about ${eta} s left\n`,
+    );
+  };
+}

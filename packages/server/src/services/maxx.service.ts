@@ -1,0 +1,460 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { type DatasetFileWriter, Utf8Encodings, jsonlFileWriter, parquetFileWriter } from '../adapters/dataset-files/dataset-writers';
+import {
+  type CallModel,
+  MAXX_PROMPTS_DIGEST,
+  MAXX_ROLES,
+  MalformedAnswerError,
+  MaxxSteps,
+  type MaxxRole,
+  type ReactionContext,
+} from '../adapters/maxx-steps';
+import type { ExportableConversation } from '../db/repositories/dataset.repository';
+import type { MaxxItemRecord, MaxxItemStats } from '../db/repositories/maxx.repository';
+import type { Store } from '../db/unit-of-work';
+import { prepareConversation } from '../domain/datasets/conversation-rows';
+import type { ChatMessage } from '../domain/datasets/export-columns';
+import { rowContext } from '../domain/datasets/row-context';
+import { buildMaxxCard } from '../domain/maxx/maxx-card';
+import {
+  type BothOrders,
+  type JudgedOriginal,
+  MAXX_SUBSETS,
+  type MaxxSubset,
+  type PairVerdict,
+  decideArenaRow,
+  decideReactionRow,
+  failedCriteria,
+  isPositionConsistent,
+  pairOutcome,
+  subsetOfVote,
+} from '../domain/maxx/maxx-rules';
+import { MAXX_COLUMNS, maxxRow } from '../domain/maxx/maxx-rows';
+import { neutraliseFormatting } from '../domain/maxx/neutral-format';
+import { completeModelCall } from '../providers/complete-model-call';
+import { type ModelClient, ProviderCallError } from '../providers/spec';
+import type { Runtime } from './runtime';
+
+/**
+ * `agora maxx`: the optimised preference set (docs/datasets.md#optimised-preference-set). Lists the
+ * eligible items of the store (voted conversations and disliked answers that passed screening),
+ * runs each through the LLM steps with every call cached in the store, records each item's outcome,
+ * and writes the subsets and their card from the recorded outcomes only. A crashed or repeated run
+ * resumes: an item with an outcome is not run again, and a call already answered is not paid again.
+ */
+
+export interface MaxxRoleModel {
+  id: string;
+  client: ModelClient;
+}
+
+export type MaxxRoles = Record<MaxxRole, MaxxRoleModel>;
+
+export interface MaxxOptions {
+  subsets?: readonly MaxxSubset[];
+  language?: string | undefined;
+  limit?: number | undefined;
+  concurrency?: number;
+}
+
+export interface MaxxSettings {
+  privateCohorts: readonly string[];
+  /** Bound of one call, retries included in none of it. */
+  callTimeoutMs: number;
+  /** Attempts of a retryable failure (429, 5xx, cut stream) before the item is left for a later run. */
+  callAttempts: number;
+  /** Base of the exponential backoff between attempts. */
+  backoffMs: number;
+  /** Drafts the critic may reject before an item is dropped. */
+  gateAttempts: number;
+}
+
+/** One eligible item: the turn a row is about, the replies it must beat, and what the visitor flagged. */
+export interface MaxxItem {
+  key: string;
+  subset: MaxxSubset;
+  sourceId: string;
+  language: string;
+  conversation: ExportableConversation;
+  /** Index in `conversation.turns` of the row's final user turn. */
+  turnIndex: number;
+  originals: { side: 'a' | 'b'; model: string; text: string }[];
+  reaction?: ReactionContext;
+}
+
+export interface MaxxPlan {
+  items: number;
+  bySubset: Record<string, number>;
+  byLanguage: Record<string, number>;
+  /** LLM calls at least (one draft, review, critic, four judgings for arena rows or two for reactions, style and its check) per turn. */
+  estimatedCalls: number;
+}
+
+export interface MaxxProgress {
+  done: number;
+  total: number;
+  kept: number;
+  calls: number;
+  cachedCalls: number;
+}
+
+export interface MaxxRunResult {
+  runKey: string;
+  items: number;
+  kept: number;
+  dropped: Record<string, number>;
+  /** Items left without an outcome (a provider kept failing): a later run takes them up. */
+  unfinished: number;
+  calls: number;
+  cachedCalls: number;
+  tokens: Record<MaxxRole, { input: number; output: number }>;
+}
+
+const DEFAULT_SETTINGS: MaxxSettings = { privateCohorts: [], callTimeoutMs: 120_000, callAttempts: 4, backoffMs: 1000, gateAttempts: 2 };
+
+export class MaxxService {
+  private readonly settings: MaxxSettings;
+  readonly runKey: string;
+
+  constructor(
+    private readonly store: Store,
+    private readonly roles: MaxxRoles,
+    settings: Partial<MaxxSettings>,
+    private readonly runtime: Pick<Runtime, 'now'>,
+    private readonly sleep: (ms: number) => Promise<void> = (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+  ) {
+    this.settings = { ...DEFAULT_SETTINGS, ...settings };
+    this.runKey = createHash('sha256')
+      .update(JSON.stringify([MAXX_PROMPTS_DIGEST, MAXX_ROLES.map((role) => roles[role].id)]))
+      .digest('hex')
+      .slice(0, 16);
+  }
+
+  /** The eligible items, in the store's order, filtered as asked. */
+  async listItems(options: MaxxOptions = {}): Promise<MaxxItem[]> {
+    const salt = await this.store.datasets.visitorSalt(() => randomSalt());
+    const context = rowContext(salt, new Map());
+    const wanted = new Set(options.subsets ?? MAXX_SUBSETS);
+    const items: MaxxItem[] = [];
+    for await (const batch of this.store.datasets.exportableConversations({
+      privateCohorts: this.settings.privateCohorts,
+      batchSize: 500,
+    })) {
+      for (const conversation of batch) {
+        for (const item of itemsOf(conversation, context)) {
+          if (!wanted.has(item.subset)) continue;
+          if (options.language !== undefined && item.language !== options.language) continue;
+          items.push(item);
+          if (options.limit !== undefined && items.length >= options.limit) return items;
+        }
+      }
+    }
+    return items;
+  }
+
+  /** What a run would do, without any LLM call. */
+  async plan(options: MaxxOptions = {}): Promise<MaxxPlan> {
+    const items = await this.listItems(options);
+    const count = (key: (item: MaxxItem) => string) =>
+      items.reduce<Record<string, number>>((counts, item) => ({ ...counts, [key(item)]: (counts[key(item)] ?? 0) + 1 }), {});
+    const calls = items.reduce((sum, item) => sum + 3 * (item.turnIndex + 1) + 2 * item.originals.length + 2, 0);
+    return {
+      items: items.length,
+      bySubset: count((item) => item.subset),
+      byLanguage: count((item) => item.language),
+      estimatedCalls: calls,
+    };
+  }
+
+  /** Runs every eligible item that has no outcome yet, `concurrency` at a time. */
+  async run(options: MaxxOptions = {}, progress?: (state: MaxxProgress) => void): Promise<MaxxRunResult> {
+    const items = await this.listItems(options);
+    const finished = await this.store.maxx.finishedItemKeys(this.runKey);
+    const pending = items.filter((item) => !finished.has(item.key));
+    const accounting = newAccounting();
+    const result: MaxxRunResult = {
+      runKey: this.runKey,
+      items: items.length,
+      kept: 0,
+      dropped: {},
+      unfinished: 0,
+      calls: 0,
+      cachedCalls: 0,
+      tokens: accounting.tokens,
+    };
+    let done = items.length - pending.length;
+    let next = 0;
+    const worker = async () => {
+      while (next < pending.length) {
+        const item = pending[next++]!;
+        try {
+          const outcome = await this.processItem(item, accounting);
+          await this.store.maxx.saveItem(outcome);
+          if (outcome.status === 'kept') result.kept += 1;
+          else result.dropped[outcome.reason ?? 'dropped'] = (result.dropped[outcome.reason ?? 'dropped'] ?? 0) + 1;
+        } catch (error) {
+          // A provider that kept failing: no outcome is recorded, so a later run takes the item up again.
+          if (!ProviderCallError.isInstance(error)) throw error;
+          result.unfinished += 1;
+        }
+        done += 1;
+        progress?.({ done, total: items.length, kept: result.kept, calls: accounting.calls, cachedCalls: accounting.cachedCalls });
+      }
+    };
+    await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? 4) }, worker));
+    result.calls = accounting.calls;
+    result.cachedCalls = accounting.cachedCalls;
+    return result;
+  }
+
+  /** Writes the subsets (Parquet and JSONL) and the card from the recorded outcomes of this run. */
+  async assemble(outDir: string): Promise<{ cardPath: string; rows: Record<MaxxSubset, number> }> {
+    const records = await this.store.maxx.listItems(this.runKey);
+    const rows = Object.fromEntries(MAXX_SUBSETS.map((subset) => [subset, 0])) as Record<MaxxSubset, number>;
+    const encodings = new Utf8Encodings();
+    for (const subset of MAXX_SUBSETS) {
+      const folder = join(outDir, subset);
+      mkdirSync(folder, { recursive: true });
+      const writers: DatasetFileWriter[] = [
+        parquetFileWriter(MAXX_COLUMNS, { folder, rowGroupRows: 1000, fileRows: 100_000 }, encodings),
+        jsonlFileWriter(join(folder, 'train.jsonl')),
+      ];
+      for (const record of records) {
+        if (record.subset !== subset || record.status !== 'kept' || record.row === null) continue;
+        for (const writer of writers) writer.add(record.row);
+        rows[subset] += 1;
+      }
+      for (const writer of writers) writer.finish();
+    }
+    const cardPath = join(outDir, 'README.md');
+    writeFileSync(cardPath, buildMaxxCard(records, { roles: Object.fromEntries(MAXX_ROLES.map((role) => [role, this.roles[role].id])) }));
+    return { cardPath, rows };
+  }
+
+  private async processItem(item: MaxxItem, accounting: Accounting): Promise<MaxxItemRecord> {
+    const stats: MaxxItemStats = { pairs: [], critic: { calls: 0, passes: 0 } };
+    // Calls are tagged with the turn and the attempt, so that a new attempt is a new call and not the cached one.
+    const stepsFor = (tag: string) => new MaxxSteps(this.callModel(accounting, tag));
+    const steps = stepsFor('final');
+    const dropped = (reason: string): MaxxItemRecord => this.record(item, 'dropped', reason, null, stats);
+    const history: ChatMessage[] = [];
+    let optimal = '';
+    let reactionVerdict: { fixesDefect: boolean; complaint: 'valid' | 'partly' | 'mistaken' } | undefined;
+    try {
+      for (let index = 0; index <= item.turnIndex; index++) {
+        history.push({ role: 'user', content: item.conversation.turns[index]!.prompt });
+        const final = index === item.turnIndex;
+        const reply = await this.gatedReply(stepsFor, history, item.language, final ? item.reaction : undefined, stats, `t${index}`);
+        if (reply === null) return dropped(final ? 'critic rejected' : 'critic rejected an earlier turn');
+        if (final) {
+          optimal = reply.text;
+          reactionVerdict = reply.reaction;
+        } else history.push({ role: 'assistant', content: reply.text });
+      }
+      const plainOptimal = neutraliseFormatting(optimal);
+      const judged: JudgedOriginal[] = [];
+      for (const original of item.originals) {
+        const plainOriginal = neutraliseFormatting(original.text);
+        const first = await steps.judge(history, plainOptimal, plainOriginal);
+        const second = await steps.judge(history, plainOriginal, plainOptimal);
+        const judging: BothOrders = { optimalFirst: verdictOf(first, 'A'), optimalSecond: verdictOf(second, 'B') };
+        stats.pairs.push({ model: original.model, consistent: isPositionConsistent(judging), won: pairOutcome(judging).kind === 'win' });
+        judged.push({ side: original.side, text: original.text, judging });
+      }
+      let rejected: string | null;
+      let rejected2: string | null;
+      let prefStrength: 'strong' | 'medium' | 'weak';
+      if (item.subset === 'reactions') {
+        const decision = decideReactionRow({
+          fixesDefect: reactionVerdict?.fixesDefect ?? false,
+          complaint: reactionVerdict?.complaint ?? 'mistaken',
+          judging: judged[0]!.judging,
+        });
+        if (!decision.keep) return dropped(decision.reason);
+        [rejected, rejected2, prefStrength] = [item.originals[0]!.text, null, decision.prefStrength];
+      } else {
+        const decision = decideArenaRow(judged);
+        if (!decision.keep) return dropped(decision.reason);
+        [rejected, rejected2, prefStrength] = [decision.rejected.text, decision.rejected2?.text ?? null, decision.prefStrength];
+      }
+      const { styled, sameContent } = await steps.style(optimal);
+      if (!sameContent) return dropped('styled variant changed the content');
+      const row = maxxRow({
+        subset: item.subset,
+        sourceId: item.sourceId,
+        messages: history,
+        optimal,
+        optimalStyled: styled,
+        rejected,
+        rejected2,
+        prefStrength,
+        defectTags: item.reaction?.tags,
+      });
+      return this.record(item, 'kept', null, row, stats);
+    } catch (error) {
+      if (error instanceof MalformedAnswerError) return dropped('malformed structured output');
+      throw error;
+    }
+  }
+
+  /** Draft, cross-review and revision, then the critic's gate; a rejected draft is written again, up to the limit. */
+  private async gatedReply(
+    stepsFor: (tag: string) => MaxxSteps,
+    history: readonly ChatMessage[],
+    language: string,
+    reaction: ReactionContext | undefined,
+    stats: MaxxItemStats,
+    turnTag: string,
+  ): Promise<{ text: string; reaction?: { fixesDefect: boolean; complaint: 'valid' | 'partly' | 'mistaken' } } | null> {
+    for (let attempt = 1; attempt <= this.settings.gateAttempts; attempt++) {
+      const tagged = stepsFor(`${turnTag}#${attempt}`);
+      const draft = await tagged.draft(history, language);
+      const defects = await tagged.review(history, draft);
+      const reply = defects.length > 0 ? await tagged.revise(history, draft, defects, language) : draft;
+      const verdict = await tagged.critic(history, reply, language, reaction);
+      stats.critic.calls += 1;
+      const passes = failedCriteria(verdict.rubric).length === 0 && (reaction === undefined || verdict.reaction?.fixesDefect === true);
+      if (passes) {
+        stats.critic.passes += 1;
+        return { text: reply, reaction: verdict.reaction };
+      }
+    }
+    return null;
+  }
+
+  /** A step's call: from the cache when the same request was answered before, else from its role's model (retried). */
+  private callModel(accounting: Accounting, tag: string): CallModel {
+    return async (call) => {
+      const role = this.roles[call.role];
+      const key = createHash('sha256')
+        .update(JSON.stringify([role.id, `${call.step}@${tag}`, call.messages, call.responseFormat?.schema ?? null]))
+        .digest('hex');
+      accounting.calls += 1;
+      const cached = await this.store.maxx.findCall(key);
+      if (cached) {
+        accounting.cachedCalls += 1;
+        return cached.response;
+      }
+      const completion = await this.withRetries(() =>
+        completeModelCall(
+          role.client,
+          { messages: call.messages, ...(call.responseFormat ? { responseFormat: call.responseFormat } : {}) },
+          this.settings.callTimeoutMs,
+        ),
+      );
+      const usage = accounting.tokens[call.role];
+      usage.input += completion.usage?.inputTokens ?? 0;
+      usage.output += completion.usage?.outputTokens ?? 0;
+      await this.store.maxx.saveCall({
+        key,
+        role: call.role,
+        step: call.step,
+        modelId: role.id,
+        response: completion.text,
+        inputTokens: completion.usage?.inputTokens ?? null,
+        outputTokens: completion.usage?.outputTokens ?? null,
+        createdAt: this.runtime.now().toISOString(),
+      });
+      return completion.text;
+    };
+  }
+
+  /** Retries retryable provider failures with exponential backoff; the last failure is thrown. */
+  private async withRetries<T>(call: () => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await call();
+      } catch (error) {
+        if (!ProviderCallError.isInstance(error) || !error.isRetryable || attempt >= this.settings.callAttempts) throw error;
+        await this.sleep(this.settings.backoffMs * 2 ** (attempt - 1));
+      }
+    }
+  }
+
+  private record(
+    item: MaxxItem,
+    status: 'kept' | 'dropped',
+    reason: string | null,
+    row: Record<string, unknown> | null,
+    stats: MaxxItemStats,
+  ): MaxxItemRecord {
+    return {
+      itemKey: item.key,
+      runKey: this.runKey,
+      subset: item.subset,
+      sourceId: item.sourceId,
+      language: item.language,
+      status,
+      reason,
+      row,
+      stats,
+      createdAt: this.runtime.now().toISOString(),
+    };
+  }
+}
+
+interface Accounting {
+  calls: number;
+  cachedCalls: number;
+  tokens: Record<MaxxRole, { input: number; output: number }>;
+}
+
+function newAccounting(): Accounting {
+  return {
+    calls: 0,
+    cachedCalls: 0,
+    tokens: Object.fromEntries(MAXX_ROLES.map((role) => [role, { input: 0, output: 0 }])) as Accounting['tokens'],
+  };
+}
+
+/** A judge's answer on one ordering, mapped to the replies: the optimal was shown at `optimalAt`. */
+function verdictOf(answer: { better: 'A' | 'B' | 'tie'; confidence: number }, optimalAt: 'A' | 'B'): PairVerdict {
+  const preferred = answer.better === 'tie' ? 'tie' : answer.better === optimalAt ? 'optimal' : 'original';
+  return { preferred, confidence: answer.confidence };
+}
+
+/** The items of one conversation: its vote (an arena row about its last turn) and each disliked answer. */
+function itemsOf(conversation: ExportableConversation, context: ReturnType<typeof rowContext>): MaxxItem[] {
+  const prepared = prepareConversation(conversation, context);
+  const languageOf = (index: number) => conversation.promptLanguages[index] ?? conversation.languages?.[0] ?? 'und';
+  const items: MaxxItem[] = [];
+  const { turns } = conversation;
+  if (conversation.vote !== null && turns.length > 0) {
+    const last = turns.length - 1;
+    const subset = subsetOfVote(conversation.vote.choice);
+    items.push({
+      key: `${conversation.createdAt}|${prepared.pairId}|${subset}`,
+      subset,
+      sourceId: prepared.pairId,
+      language: languageOf(last),
+      conversation,
+      turnIndex: last,
+      originals: (['a', 'b'] as const).map((side) => ({ side, model: turns[last]![side].modelId, text: turns[last]![side].text })),
+    });
+  }
+  for (const reaction of conversation.reactions) {
+    if (reaction.liked) continue;
+    const index = turns.findIndex((turn) => turn.turn === reaction.turn);
+    if (index < 0) continue;
+    const msgIndex = (reaction.side === 'a' ? prepared.headA : prepared.headB) + 2 * index + 1;
+    const sourceId = `${reaction.side === 'a' ? prepared.convAId : prepared.convBId}-${msgIndex}`;
+    const disliked = turns[index]![reaction.side];
+    items.push({
+      key: `${conversation.createdAt}|${prepared.pairId}|reactions|${sourceId}`,
+      subset: 'reactions',
+      sourceId,
+      language: languageOf(index),
+      conversation,
+      turnIndex: index,
+      originals: [{ side: reaction.side, model: disliked.modelId, text: disliked.text }],
+      reaction: { disliked: disliked.text, tags: reaction.tags, comment: reaction.comment },
+    });
+  }
+  return items;
+}
+
+function randomSalt(): string {
+  return randomBytes(32).toString('hex');
+}

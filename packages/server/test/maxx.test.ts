@@ -1,0 +1,217 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseCatalogue } from '../src/config/catalogue';
+import { loadConfig } from '../src/config/config';
+import { MAXX_COLUMNS } from '../src/domain/maxx/maxx-rows';
+import { createMaxxService } from '../src/main';
+import { DatasetExportService } from '../src/services/dataset-export.service';
+import { runAgora } from './run-agora';
+import { DIALECTS } from './test-db';
+import { type TestArena, startTestArena, testCatalogueYaml, until } from './test-arena';
+
+/**
+ * The optimised preference set over real HTTP: a store filled by real duels, votes and a dislike,
+ * screened by the background job; role models answered by the fake upstream as real models would
+ * (structured JSON, a judge that reads the two replies it is shown).
+ */
+
+const ROLES = { generator: 'maxx-writer', reviewer: 'maxx-reviewer', critic: 'maxx-critic', judge: 'maxx-judge' } as const;
+const OPTIMAL = 'Voici la réponse optimale, complète et exacte.';
+
+function catalogueYaml(baseUrl: string): string {
+  const tools = Object.values(ROLES).map(
+    (id) => `  - id: ${id}
+    name: ${id}
+    organisation: Tooling
+    license: Apache 2.0
+    open_weights: true
+    arch: dense
+    params_b: 8
+    reasoning: false
+    release_date: '2026-01'
+    status: disabled
+    provider:
+      type: openai-compatible
+      base_url: ${baseUrl}
+      model: tools/${id}
+`,
+  );
+  return testCatalogueYaml(baseUrl) + tools.join('');
+}
+
+/** The judge reads the two replies it is shown and prefers the optimal one, wherever it stands. */
+function judgeAnswer(userMessage: string): string {
+  const replyA = userMessage.slice(userMessage.indexOf('Reply A:'), userMessage.indexOf('Reply B:'));
+  return JSON.stringify({ better: replyA.includes(OPTIMAL) ? 'A' : 'B', confidence: 5, reason: 'more complete' });
+}
+
+const passingCritic = JSON.stringify({
+  correct: true,
+  complete: true,
+  follows_instructions: true,
+  right_language: true,
+  no_invented_facts: true,
+  fixes_defect: true,
+  complaint: 'partly',
+  notes: 'fine',
+});
+
+const jsonl = (path: string): Record<string, unknown>[] =>
+  readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+
+describe.each(DIALECTS)('agora maxx ($name)', (dialect) => {
+  let harness: TestArena;
+  let folder: string;
+  let environment: Record<string, string>;
+  const voted: { id: string; choice: string }[] = [];
+
+  beforeAll(async () => {
+    harness = await startTestArena(dialect, {
+      catalogue: (baseUrl) => parseCatalogue(catalogueYaml(baseUrl), 'test-models.yaml', {}),
+      environment: { AGORA_POSTPROCESS_EVERY_S: '0.1', AGORA_POSTPROCESS_IDLE_S: '0' },
+    });
+    harness.fake.defaultBehaviour = { tokensPerSecond: 0 };
+    folder = mkdtempSync(join(tmpdir(), 'agora-maxx-'));
+    writeFileSync(join(folder, 'models.yaml'), catalogueYaml(harness.fake.baseUrl));
+    const location = harness.store.location;
+    environment = {
+      DATABASE_URL: location.kind === 'sqlite' ? `sqlite:${location.path}` : location.url,
+      AGORA_MODELS: join(folder, 'models.yaml'),
+    };
+    const { client } = harness;
+    for (const [prompt, choice] of [
+      ['Explique la photosynthèse en deux phrases.', 'a'],
+      ['Quelle est la capitale de l’Australie ?', 'both_bad'],
+    ] as const) {
+      const created = await client.request('POST', '/api/v1/duels', { prompt, mode: 'random' });
+      await client.stream(created.json.id);
+      if (prompt.startsWith('Quelle')) {
+        await client.request('POST', `/api/v1/duels/${created.json.id}/messages`, { prompt: 'Et sa population ?' });
+        await client.stream(created.json.id, { turn: 2 });
+      }
+      const reaction = await client.request('POST', `/api/v1/duels/${created.json.id}/reactions`, {
+        side: 'b',
+        turn: 1,
+        value: 'dislike',
+        tags: ['incorrect'],
+      });
+      expect(reaction.status).toBe(200);
+      expect((await client.request('POST', `/api/v1/duels/${created.json.id}/vote`, { choice })).status).toBe(200);
+      voted.push({ id: created.json.id as string, choice });
+    }
+    for (const { id } of voted)
+      await until(
+        () => harness.arena.store.annotations.find(id),
+        (found) => found?.status === 'done',
+      );
+    harness.fake.behave(`tools/${ROLES.generator}`, { tokensPerSecond: 0, text: OPTIMAL });
+    harness.fake.behave(`tools/${ROLES.reviewer}`, { tokensPerSecond: 0, text: JSON.stringify({ defects: [] }) });
+    harness.fake.behave(`tools/${ROLES.critic}`, {
+      tokensPerSecond: 0,
+      text: (prompt) => (prompt.startsWith('Compare the content') ? JSON.stringify({ same_content: true }) : passingCritic),
+    });
+    harness.fake.behave(`tools/${ROLES.judge}`, { tokensPerSecond: 0, text: judgeAnswer });
+  }, 60_000);
+  afterAll(async () => {
+    await harness.close();
+    rmSync(folder, { recursive: true, force: true });
+  });
+
+  const service = () =>
+    createMaxxService(
+      loadConfig({ DATABASE_URL: environment.DATABASE_URL!, AGORA_MODELS: environment.AGORA_MODELS! }),
+      harness.arena.store,
+      parseCatalogue(catalogueYaml(harness.fake.baseUrl), 'models.yaml', {}),
+      { ...ROLES, stylist: ROLES.generator },
+      { backoffMs: 1 },
+    );
+
+  it('writes the three subsets with the columns of the set, their provenance and the card’s figures from the files', async () => {
+    const out = join(folder, 'first');
+    const maxx = service();
+    expect(await maxx.plan()).toMatchObject({ items: 4, bySubset: { 'arena-general': 1, 'arena-both_bad': 1, reactions: 2 } });
+    const toolRequests = () => harness.fake.requests.filter((request) => request.model.startsWith('tools/')).length;
+    const before = toolRequests();
+    const result = await maxx.run({ concurrency: 3 });
+    expect(result).toMatchObject({ items: 4, kept: 4, unfinished: 0 });
+    // Content-addressed: the same request made for two items (the first turn of a voted duel and of its disliked answer) is paid once.
+    expect(result.cachedCalls).toBeGreaterThan(0);
+    expect(toolRequests() - before).toBe(result.calls - result.cachedCalls);
+    const written = await maxx.assemble(out);
+    expect(written.rows).toEqual({ 'arena-general': 1, 'arena-both_bad': 1, reactions: 2 });
+
+    const general = jsonl(join(out, 'arena-general', 'train.jsonl'));
+    const bothBad = jsonl(join(out, 'arena-both_bad', 'train.jsonl'));
+    const reactions = jsonl(join(out, 'reactions', 'train.jsonl'));
+    for (const row of [...general, ...bothBad, ...reactions]) {
+      expect(Object.keys(row)).toEqual(MAXX_COLUMNS.map((column) => column.name));
+      expect(row.response_optimal).toBe(OPTIMAL);
+      const messages = row.messages as { role: string; content: string }[];
+      expect(messages.at(-1)!.role).toBe('user');
+      expect(row.prompt_chars).toBe([...messages.at(-1)!.content].length);
+    }
+    // The both-bad duel had a follow-up: its row ends on the second turn, with the optimal first reply as history.
+    expect(bothBad[0]).toMatchObject({ conversation_turns: 2, is_multi_turn: true, pref_strength: 'strong', source: 'arena' });
+    expect((bothBad[0]!.messages as { content: string }[]).map((message) => message.content)).toEqual([
+      'Quelle est la capitale de l’Australie ?',
+      OPTIMAL,
+      'Et sa population ?',
+    ]);
+    expect(bothBad[0]!.rejected).not.toBeNull();
+    expect(bothBad[0]!.rejected_2).not.toBeNull();
+    expect(bothBad[0]).toMatchObject({ incorrect: null, superficial: null, instructions_not_followed: null });
+    expect(reactions.every((row) => row.rejected_2 === null && row.pref_strength === 'medium' && row.incorrect === true)).toBe(true);
+
+    // Provenance: the ids of the open datasets' votes and reactions.
+    const exported = join(folder, 'export');
+    await new DatasetExportService(harness.arena.store.datasets, new Map(), { privateCohorts: [] }).export({
+      outDir: exported,
+      formats: ['jsonl'],
+      datasets: ['votes', 'reactions'],
+    });
+    const pairIds = new Set(jsonl(join(exported, 'votes', 'train.jsonl')).map((row) => `arena:${String(row.conversation_pair_id)}`));
+    const reactionIds = new Set(jsonl(join(exported, 'reactions', 'train.jsonl')).map((row) => `reactions:${String(row.id)}`));
+    for (const row of [...general, ...bothBad]) expect(pairIds.has(String(row.id))).toBe(true);
+    for (const row of reactions) expect(reactionIds.has(String(row.id))).toBe(true);
+
+    const card = readFileSync(written.cardPath, 'utf8');
+    expect(card).toContain('| `arena-general` | 1 | 1 | 1 | 1 | 0 | 0 | 0 |');
+    expect(card).toContain('| `reactions` | 2 | 2 | 0 | 0 | 2 | 0 | 0 |');
+    expect(card).toContain('| total | 4 | 4 | 2 | 2 | 2 | 0 | 0 |');
+    expect(card).toMatch(/Judge position consistency: 100\.0 % of 6 pairs/);
+  });
+
+  it('pays for no call again: a repeated run makes no request and writes the same rows', async () => {
+    const maxx = service();
+    const before = harness.fake.requests.length;
+    const result = await maxx.run();
+    expect(result).toMatchObject({ items: 4, kept: 0, calls: 0 });
+    expect(harness.fake.requests.length).toBe(before);
+    const again = join(folder, 'again');
+    await maxx.assemble(again);
+    await maxx.assemble(join(folder, 'again-2'));
+    for (const subset of ['arena-general', 'arena-both_bad', 'reactions'])
+      expect(readFileSync(join(again, subset, 'train.jsonl')).equals(readFileSync(join(folder, 'again-2', subset, 'train.jsonl')))).toBe(
+        true,
+      );
+  });
+
+  it('refuses bad input with one line and exit code 2', async () => {
+    const roles = ['--generator', ROLES.generator, '--critic', ROLES.critic, '--judge', ROLES.judge];
+    const unknown = await runAgora(['maxx', '--out', join(folder, 'x'), ...roles, '--reviewer', 'no-such-model'], '', environment);
+    expect(unknown).toMatchObject({ code: 2, stdout: '' });
+    expect(unknown.stderr).toMatch(/^agora: --reviewer: no model "no-such-model" in the catalogue/);
+    const same = await runAgora(['maxx', '--out', join(folder, 'x'), ...roles, '--reviewer', ROLES.generator], '', environment);
+    expect(same.code).toBe(2);
+    expect(same.stderr).toMatch(/^agora: --reviewer: the reviewer must be another model than the generator/);
+    const file = join(folder, 'models.yaml');
+    const outFile = await runAgora(['maxx', '--out', file, ...roles, '--reviewer', ROLES.reviewer], '', environment);
+    expect(outFile.code).toBe(2);
+    expect(outFile.stderr).toMatch(/^agora: --out: .* is a file, not a folder/);
+  }, 60_000);
+});
