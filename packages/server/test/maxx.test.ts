@@ -1,4 +1,6 @@
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -214,4 +216,54 @@ describe.each(DIALECTS)('agora maxx ($name)', (dialect) => {
     expect(outFile.code).toBe(2);
     expect(outFile.stderr).toMatch(/^agora: --out: .* is a file, not a folder/);
   }, 60_000);
+
+  it('resumes after kill -9: every item once, and no call already answered is paid again', async () => {
+    const out = join(folder, 'killed');
+    // Another set of models' outcomes: a new run key, so that nothing of the earlier tests is reused.
+    const slowRoles = ['--generator', ROLES.generator, '--reviewer', ROLES.critic, '--critic', ROLES.critic, '--judge', ROLES.judge];
+    harness.fake.behave(`tools/${ROLES.generator}`, { tokensPerSecond: 0, firstTokenDelayMs: 150, text: OPTIMAL });
+    harness.fake.behave(`tools/${ROLES.critic}`, {
+      tokensPerSecond: 0,
+      firstTokenDelayMs: 150,
+      text: (prompt) =>
+        prompt.startsWith('Compare the content')
+          ? JSON.stringify({ same_content: true })
+          : prompt.startsWith('Conversation:') && prompt.includes('Draft reply:')
+            ? JSON.stringify({ defects: [] })
+            : passingCritic,
+    });
+    const agora = fileURLToPath(new URL('../../../bin/agora', import.meta.url));
+    const child = spawn(agora, ['maxx', '--out', out, ...slowRoles, '--concurrency', '1'], {
+      env: { ...process.env, ...environment },
+      stdio: 'ignore',
+    });
+    const started = harness.fake.requests.length;
+    await until(
+      async () => harness.fake.requests.slice(started).filter((request) => request.completed).length,
+      (answered) => answered >= 6,
+      20_000,
+    );
+    child.kill('SIGKILL');
+    await new Promise((resolve) => child.once('exit', resolve));
+    const beforeKill = harness.fake.requests.slice(started);
+    const answered = new Set(
+      beforeKill.filter((request) => request.completed).map((request) => JSON.stringify([request.model, request.body.messages])),
+    );
+    const resumed = await runAgora(['maxx', '--out', out, ...slowRoles, '--concurrency', '2'], '', environment);
+    expect(resumed.stderr.split('\n').filter((line) => line.startsWith('agora:'))).toEqual([]);
+    expect(resumed.code).toBe(0);
+    const after = harness.fake.requests.slice(started + beforeKill.length);
+    const paidAgain = after.filter((request) => answered.has(JSON.stringify([request.model, request.body.messages])));
+    expect(paidAgain).toHaveLength(0);
+    expect(answered.size).toBeGreaterThan(0);
+    const ids = ['arena-general', 'arena-both_bad', 'reactions'].flatMap((subset) =>
+      jsonl(join(out, subset, 'train.jsonl')).map((row) => row.id),
+    );
+    expect(ids).toHaveLength(4);
+    expect(new Set(ids).size).toBe(4);
+    // Finished: the same command again makes no call at all.
+    const requestsBefore = harness.fake.requests.length;
+    expect((await runAgora(['maxx', '--out', out, ...slowRoles], '', environment)).code).toBe(0);
+    expect(harness.fake.requests.length).toBe(requestsBefore);
+  }, 90_000);
 });
