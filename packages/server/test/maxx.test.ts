@@ -19,11 +19,15 @@ import { type TestArena, startTestArena, testCatalogueYaml, until } from './test
  * (structured JSON, a judge that reads the two replies it is shown).
  */
 
-const ROLES = { generator: 'maxx-writer', reviewer: 'maxx-reviewer', critic: 'maxx-critic', judge: 'maxx-judge' } as const;
+/** The role models of one set; each test has its own set, so that no test reuses another's cached calls. */
+const rolesOf = (set: string) =>
+  ({ generator: `maxx-writer${set}`, reviewer: `maxx-reviewer${set}`, critic: `maxx-critic${set}`, judge: `maxx-judge${set}` }) as const;
+const ROLE_SETS = ['', '-kill', '-workers', '-single'] as const;
+const ROLES = rolesOf('');
 const OPTIMAL = 'Voici la réponse optimale, complète et exacte.';
 
 function catalogueYaml(baseUrl: string): string {
-  const tools = Object.values(ROLES).map(
+  const tools = ROLE_SETS.flatMap((set) => Object.values(rolesOf(set))).map(
     (id) => `  - id: ${id}
     name: ${id}
     organisation: Tooling
@@ -59,6 +63,22 @@ const passingCritic = JSON.stringify({
   complaint: 'partly',
   notes: 'fine',
 });
+
+/**
+ * How the fake answers each role, as real models would: the writer its reply, the reviewer no
+ * defect, the critic a passing rubric (and the same content for a style check), the judge the
+ * reply it reads as the better one. `delayMs` slows the writer and the critic down (for kills).
+ */
+function scriptRoles(harness: TestArena, roles: ReturnType<typeof rolesOf>, delayMs: number): void {
+  harness.fake.behave(`tools/${roles.generator}`, { tokensPerSecond: 0, firstTokenDelayMs: delayMs, text: OPTIMAL });
+  harness.fake.behave(`tools/${roles.reviewer}`, { tokensPerSecond: 0, text: JSON.stringify({ defects: [] }) });
+  harness.fake.behave(`tools/${roles.critic}`, {
+    tokensPerSecond: 0,
+    firstTokenDelayMs: delayMs,
+    text: (prompt) => (prompt.startsWith('Compare the content') ? JSON.stringify({ same_content: true }) : passingCritic),
+  });
+  harness.fake.behave(`tools/${roles.judge}`, { tokensPerSecond: 0, text: judgeAnswer });
+}
 
 const jsonl = (path: string): Record<string, unknown>[] =>
   readFileSync(path, 'utf8')
@@ -111,25 +131,20 @@ describe.each(DIALECTS)('agora maxx ($name)', (dialect) => {
         () => harness.arena.store.annotations.find(id),
         (found) => found?.status === 'done',
       );
-    harness.fake.behave(`tools/${ROLES.generator}`, { tokensPerSecond: 0, text: OPTIMAL });
-    harness.fake.behave(`tools/${ROLES.reviewer}`, { tokensPerSecond: 0, text: JSON.stringify({ defects: [] }) });
-    harness.fake.behave(`tools/${ROLES.critic}`, {
-      tokensPerSecond: 0,
-      text: (prompt) => (prompt.startsWith('Compare the content') ? JSON.stringify({ same_content: true }) : passingCritic),
-    });
-    harness.fake.behave(`tools/${ROLES.judge}`, { tokensPerSecond: 0, text: judgeAnswer });
+    for (const set of ROLE_SETS) scriptRoles(harness, rolesOf(set), set === '-kill' || set === '-workers' ? 150 : 0);
   }, 60_000);
   afterAll(async () => {
     await harness.close();
     rmSync(folder, { recursive: true, force: true });
   });
 
-  const service = () =>
+  // Each test runs its own set of role models: another run key, so that no test depends on another's outcomes.
+  const service = (roles: ReturnType<typeof rolesOf> = ROLES, stylist: string = roles.generator) =>
     createMaxxService(
       loadConfig({ DATABASE_URL: environment.DATABASE_URL!, AGORA_MODELS: environment.AGORA_MODELS! }),
       harness.arena.store,
       parseCatalogue(catalogueYaml(harness.fake.baseUrl), 'models.yaml', {}),
-      { ...ROLES, stylist: ROLES.generator },
+      { ...roles, stylist },
       { backoffMs: 1 },
     );
 
@@ -189,7 +204,8 @@ describe.each(DIALECTS)('agora maxx ($name)', (dialect) => {
   });
 
   it('pays for no call again: a repeated run makes no request and writes the same rows', async () => {
-    const maxx = service();
+    const maxx = service(ROLES, ROLES.reviewer);
+    await maxx.run();
     const before = harness.fake.requests.length;
     const result = await maxx.run();
     expect(result).toMatchObject({ items: 4, kept: 0, calls: 0 });
@@ -219,29 +235,29 @@ describe.each(DIALECTS)('agora maxx ($name)', (dialect) => {
 
   it('resumes after kill -9: every item once, and no call already answered is paid again', async () => {
     const out = join(folder, 'killed');
-    // Another set of models' outcomes: a new run key, so that nothing of the earlier tests is reused.
-    const slowRoles = ['--generator', ROLES.generator, '--reviewer', ROLES.critic, '--critic', ROLES.critic, '--judge', ROLES.judge];
-    harness.fake.behave(`tools/${ROLES.generator}`, { tokensPerSecond: 0, firstTokenDelayMs: 150, text: OPTIMAL });
-    harness.fake.behave(`tools/${ROLES.critic}`, {
-      tokensPerSecond: 0,
-      firstTokenDelayMs: 150,
-      text: (prompt) =>
-        prompt.startsWith('Compare the content')
-          ? JSON.stringify({ same_content: true })
-          : prompt.startsWith('Conversation:') && prompt.includes('Draft reply:')
-            ? JSON.stringify({ defects: [] })
-            : passingCritic,
-    });
+    const roles = rolesOf('-kill');
+    const flags = [
+      '--generator',
+      roles.generator,
+      '--reviewer',
+      roles.reviewer,
+      '--critic',
+      roles.critic,
+      '--judge',
+      roles.judge,
+      '--lease',
+      '1',
+    ];
     const agora = fileURLToPath(new URL('../../../bin/agora', import.meta.url));
-    const child = spawn(agora, ['maxx', '--out', out, ...slowRoles, '--concurrency', '1'], {
+    const started = harness.fake.requests.length;
+    const child = spawn(agora, ['maxx', '--out', out, ...flags, '--concurrency', '1'], {
       env: { ...process.env, ...environment },
       stdio: 'ignore',
     });
-    const started = harness.fake.requests.length;
     await until(
       async () => harness.fake.requests.slice(started).filter((request) => request.completed).length,
       (answered) => answered >= 6,
-      20_000,
+      30_000,
     );
     child.kill('SIGKILL');
     await new Promise((resolve) => child.once('exit', resolve));
@@ -249,13 +265,14 @@ describe.each(DIALECTS)('agora maxx ($name)', (dialect) => {
     const answered = new Set(
       beforeKill.filter((request) => request.completed).map((request) => JSON.stringify([request.model, request.body.messages])),
     );
-    const resumed = await runAgora(['maxx', '--out', out, ...slowRoles, '--concurrency', '2'], '', environment);
+    // The killed run's claims expire after their lease (1 s); then its items are taken over.
+    const resumed = await runAgora(['maxx', '--out', out, ...flags, '--concurrency', '2'], '', environment);
     expect(resumed.stderr.split('\n').filter((line) => line.startsWith('agora:'))).toEqual([]);
     expect(resumed.code).toBe(0);
     const after = harness.fake.requests.slice(started + beforeKill.length);
-    const paidAgain = after.filter((request) => answered.has(JSON.stringify([request.model, request.body.messages])));
-    expect(paidAgain).toHaveLength(0);
-    expect(answered.size).toBeGreaterThan(0);
+    expect(after.length).toBeGreaterThan(0);
+    // With one item at a time, at most the one call in flight at the kill (answered by the fake, not yet stored) is sent again.
+    expect(after.filter((request) => answered.has(JSON.stringify([request.model, request.body.messages]))).length).toBeLessThanOrEqual(1);
     const ids = ['arena-general', 'arena-both_bad', 'reactions'].flatMap((subset) =>
       jsonl(join(out, subset, 'train.jsonl')).map((row) => row.id),
     );
@@ -263,7 +280,53 @@ describe.each(DIALECTS)('agora maxx ($name)', (dialect) => {
     expect(new Set(ids).size).toBe(4);
     // Finished: the same command again makes no call at all.
     const requestsBefore = harness.fake.requests.length;
-    expect((await runAgora(['maxx', '--out', out, ...slowRoles], '', environment)).code).toBe(0);
+    expect((await runAgora(['maxx', '--out', out, ...flags], '', environment)).code).toBe(0);
     expect(harness.fake.requests.length).toBe(requestsBefore);
+  }, 90_000);
+
+  it('shares the items between two workers, takes a killed worker’s item over after its lease, and makes the set one worker makes', async () => {
+    const out = join(folder, 'workers');
+    const roles = rolesOf('-workers');
+    const flags = ['--generator', roles.generator, '--reviewer', roles.reviewer, '--critic', roles.critic, '--judge', roles.judge];
+    const agora = fileURLToPath(new URL('../../../bin/agora', import.meta.url));
+    const started = harness.fake.requests.length;
+    const worker = () =>
+      spawn(agora, ['maxx', '--worker', '--lease', '1', '--concurrency', '1', ...flags], {
+        env: { ...process.env, ...environment },
+        stdio: 'pipe',
+      });
+    const first = worker();
+    const second = worker();
+    let secondOutput = '';
+    second.stdout.on('data', (chunk: Buffer) => (secondOutput += chunk.toString()));
+    await until(
+      async () => harness.fake.requests.slice(started).filter((request) => request.completed).length,
+      (answered) => answered >= 4,
+      30_000,
+    );
+    first.kill('SIGKILL');
+    const secondCode = await new Promise<number | null>((resolve) => second.once('exit', resolve));
+    expect(secondCode).toBe(0);
+    expect(JSON.parse(secondOutput)).toMatchObject({ items: 4, unfinished: 0 });
+    // No item ran in both workers: a judging names its item's replies, so the same judging twice would be the same item
+    // judged twice; only the killed worker's call in flight (answered, not yet stored) may be asked again.
+    const judgings = harness.fake.requests
+      .slice(started)
+      .filter((request) => request.completed && request.model === `tools/${roles.judge}`)
+      .map((request) => JSON.stringify(request.body.messages));
+    expect(judgings.length - new Set(judgings).size).toBeLessThanOrEqual(1);
+    const assembled = await runAgora(['maxx', '--out', out, ...flags], '', environment);
+    expect(assembled.code).toBe(0);
+    expect(JSON.parse(assembled.stdout)).toMatchObject({ calls: 0, rows: { 'arena-general': 1, 'arena-both_bad': 1, reactions: 2 } });
+    // One worker with models that answer the same, from scratch: the same rows.
+    const single = service(rolesOf('-single'));
+    await single.run({ concurrency: 1 });
+    await single.assemble(join(folder, 'one-worker'));
+    const essence = (directory: string) =>
+      ['arena-general', 'arena-both_bad', 'reactions']
+        .flatMap((subset) => jsonl(join(directory, subset, 'train.jsonl')))
+        .map((row) => JSON.stringify(row))
+        .sort();
+    expect(essence(out)).toEqual(essence(join(folder, 'one-worker')));
   }, 90_000);
 });

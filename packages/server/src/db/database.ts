@@ -203,6 +203,13 @@ export interface MaxxItemsTable {
   created_at: string;
 }
 
+/** A worker's lease on an item of an optimised-set run. */
+export interface MaxxClaimsTable {
+  item_key: string;
+  owner: string;
+  lease_until: string;
+}
+
 export interface Database {
   duels: DuelsTable;
   turns: TurnsTable;
@@ -218,4 +225,5 @@ export interface Database {
   deployment_settings: DeploymentSettingsTable;
   llm_calls: LlmCallsTable;
   maxx_items: MaxxItemsTable;
+  maxx_claims: MaxxClaimsTable;
 }

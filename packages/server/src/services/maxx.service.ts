@@ -69,6 +69,8 @@ export interface MaxxSettings {
   backoffMs: number;
   /** Drafts the critic may reject before an item is dropped. */
   gateAttempts: number;
+  /** How long a worker holds an item without renewing its lease; a dead worker's item is taken over after it. */
+  leaseMs: number;
 }
 
 /** One eligible item: the turn a row is about, the replies it must beat, and what the visitor flagged. */
@@ -112,11 +114,20 @@ export interface MaxxRunResult {
   tokens: Record<MaxxRole, { input: number; output: number }>;
 }
 
-const DEFAULT_SETTINGS: MaxxSettings = { privateCohorts: [], callTimeoutMs: 120_000, callAttempts: 4, backoffMs: 1000, gateAttempts: 2 };
+const DEFAULT_SETTINGS: MaxxSettings = {
+  privateCohorts: [],
+  callTimeoutMs: 120_000,
+  callAttempts: 4,
+  backoffMs: 1000,
+  gateAttempts: 2,
+  leaseMs: 120_000,
+};
 
 export class MaxxService {
   private readonly settings: MaxxSettings;
   readonly runKey: string;
+  /** This worker, in the item claims (several processes may share a store). */
+  private readonly owner = randomBytes(8).toString('hex');
 
   constructor(
     private readonly store: Store,
@@ -168,11 +179,13 @@ export class MaxxService {
     };
   }
 
-  /** Runs every eligible item that has no outcome yet, `concurrency` at a time. */
+  /**
+   * Runs every eligible item that has no outcome yet, `concurrency` at a time. Each item is claimed
+   * first, so that workers sharing the store never run the same item; items another worker holds
+   * are waited for, and taken over when its lease runs out (it died).
+   */
   async run(options: MaxxOptions = {}, progress?: (state: MaxxProgress) => void): Promise<MaxxRunResult> {
     const items = await this.listItems(options);
-    const finished = await this.store.maxx.finishedItemKeys(this.runKey);
-    const pending = items.filter((item) => !finished.has(item.key));
     const accounting = newAccounting();
     const result: MaxxRunResult = {
       runKey: this.runKey,
@@ -184,29 +197,73 @@ export class MaxxService {
       cachedCalls: 0,
       tokens: accounting.tokens,
     };
-    let done = items.length - pending.length;
-    let next = 0;
-    const worker = async () => {
-      while (next < pending.length) {
-        const item = pending[next++]!;
-        try {
-          const outcome = await this.processItem(item, accounting);
-          await this.store.maxx.saveItem(outcome);
-          if (outcome.status === 'kept') result.kept += 1;
-          else result.dropped[outcome.reason ?? 'dropped'] = (result.dropped[outcome.reason ?? 'dropped'] ?? 0) + 1;
-        } catch (error) {
-          // A provider that kept failing: no outcome is recorded, so a later run takes the item up again.
-          if (!ProviderCallError.isInstance(error)) throw error;
-          result.unfinished += 1;
+    let remaining = await this.withoutOutcome(items);
+    let done = items.length - remaining.length;
+    while (remaining.length > 0) {
+      const heldElsewhere: MaxxItem[] = [];
+      let next = 0;
+      const worker = async () => {
+        while (next < remaining.length) {
+          const item = remaining[next++]!;
+          if (!(await this.claim(item))) {
+            heldElsewhere.push(item);
+            continue;
+          }
+          const outcome = await this.withLease(item, () => this.processItem(item, accounting)).catch((error: unknown) => {
+            // A provider that kept failing: no outcome is recorded, so a later run takes the item up again.
+            if (ProviderCallError.isInstance(error)) return null;
+            throw error;
+          });
+          if (outcome === null) result.unfinished += 1;
+          else {
+            await this.store.maxx.saveItem(outcome);
+            if (outcome.status === 'kept') result.kept += 1;
+            else result.dropped[outcome.reason ?? 'dropped'] = (result.dropped[outcome.reason ?? 'dropped'] ?? 0) + 1;
+          }
+          done += 1;
+          progress?.({ done, total: items.length, kept: result.kept, calls: accounting.calls, cachedCalls: accounting.cachedCalls });
         }
-        done += 1;
-        progress?.({ done, total: items.length, kept: result.kept, calls: accounting.calls, cachedCalls: accounting.cachedCalls });
-      }
-    };
-    await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? 4) }, worker));
+      };
+      await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? 4) }, worker));
+      if (heldElsewhere.length === 0) break;
+      // Other workers hold these: wait for their outcomes, or for a dead worker's lease to run out.
+      await this.sleep(Math.min(2000, this.settings.leaseMs / 2));
+      remaining = await this.withoutOutcome(heldElsewhere);
+      done = items.length - remaining.length - result.unfinished;
+    }
     result.calls = accounting.calls;
     result.cachedCalls = accounting.cachedCalls;
     return result;
+  }
+
+  private async withoutOutcome(items: readonly MaxxItem[]): Promise<MaxxItem[]> {
+    const finished = await this.store.maxx.finishedItemKeys(this.runKey);
+    return items.filter((item) => !finished.has(this.itemKey(item)));
+  }
+
+  private claim(item: MaxxItem): Promise<boolean> {
+    const now = this.runtime.now();
+    return this.store.maxx.claimItem(
+      this.itemKey(item),
+      this.owner,
+      now.toISOString(),
+      new Date(now.getTime() + this.settings.leaseMs).toISOString(),
+    );
+  }
+
+  /** Runs the work while renewing the item's lease, so that a long item is not taken over from a live worker. */
+  private async withLease<T>(item: MaxxItem, work: () => Promise<T>): Promise<T> {
+    const timer = setInterval(() => void this.claim(item).catch(() => undefined), Math.max(50, this.settings.leaseMs / 3));
+    try {
+      return await work();
+    } finally {
+      clearInterval(timer);
+    }
+  }
+
+  /** An item of this run: the same conversation run with other models or prompts is another item. */
+  private itemKey(item: MaxxItem): string {
+    return `${this.runKey}|${item.key}`;
   }
 
   /** Writes the subsets (Parquet and JSONL) and the card from the recorded outcomes of this run. */
@@ -381,7 +438,7 @@ export class MaxxService {
     stats: MaxxItemStats,
   ): MaxxItemRecord {
     return {
-      itemKey: item.key,
+      itemKey: this.itemKey(item),
       runKey: this.runKey,
       subset: item.subset,
       sourceId: item.sourceId,

@@ -6,31 +6,42 @@ import type { MaxxProgress } from '../../services/maxx.service';
 import { CliUsageError, asUsageError, parseFlags, reportingUsageErrors } from '../cli-error';
 
 const modelId = (flag: string) => z.string().min(1, `${flag} takes a catalogue model id`);
-const flagsSchema = z.object({
-  out: z.string().min(1, '--out takes a folder'),
-  generator: modelId('--generator'),
-  reviewer: modelId('--reviewer'),
-  critic: modelId('--critic'),
-  judge: modelId('--judge'),
-  stylist: modelId('--stylist').optional(),
-  subset: z.enum(MAXX_SUBSETS, { error: `--subset takes ${MAXX_SUBSETS.join(', ')}` }).optional(),
-  language: z
-    .string()
-    .regex(/^[a-z]{2,3}$/, '--language takes a language code, e.g. fr')
-    .optional(),
-  limit: z.coerce
-    .number({ error: '--limit takes a whole number' })
-    .int('--limit takes a whole number')
-    .positive('--limit takes a whole number above 0')
-    .optional(),
-  concurrency: z.coerce
-    .number({ error: '--concurrency takes a whole number' })
-    .int('--concurrency takes a whole number')
-    .min(1, '--concurrency takes 1 to 256')
-    .max(256, '--concurrency takes 1 to 256')
-    .default(8),
-  dryRun: z.boolean().optional(),
-});
+const flagsSchema = z
+  .object({
+    out: z.string().min(1, '--out takes a folder').optional(),
+    worker: z.boolean().optional(),
+    lease: z.coerce
+      .number({ error: '--lease takes seconds' })
+      .positive('--lease takes seconds above 0')
+      .max(86_400, '--lease takes at most 86400 seconds')
+      .default(120),
+    generator: modelId('--generator'),
+    reviewer: modelId('--reviewer'),
+    critic: modelId('--critic'),
+    judge: modelId('--judge'),
+    stylist: modelId('--stylist').optional(),
+    subset: z.enum(MAXX_SUBSETS, { error: `--subset takes ${MAXX_SUBSETS.join(', ')}` }).optional(),
+    language: z
+      .string()
+      .regex(/^[a-z]{2,3}$/, '--language takes a language code, e.g. fr')
+      .optional(),
+    limit: z.coerce
+      .number({ error: '--limit takes a whole number' })
+      .int('--limit takes a whole number')
+      .positive('--limit takes a whole number above 0')
+      .optional(),
+    concurrency: z.coerce
+      .number({ error: '--concurrency takes a whole number' })
+      .int('--concurrency takes a whole number')
+      .min(1, '--concurrency takes 1 to 256')
+      .max(256, '--concurrency takes 1 to 256')
+      .default(8),
+    dryRun: z.boolean().optional(),
+  })
+  .superRefine((flags, context) => {
+    if (!flags.worker && flags.out === undefined)
+      context.addIssue({ code: 'custom', message: '--out is required (or --worker, which only processes items)' });
+  });
 
 /**
  * `agora maxx`: the optimised preference set (docs/datasets.md#optimised-preference-set) from the
@@ -39,7 +50,12 @@ const flagsSchema = z.object({
 export function registerMaxxCommand(program: Command): void {
   reportingUsageErrors(program.command('maxx'))
     .description('the optimised preference set: a better reply for real conversations, kept only when a blind judge prefers it')
-    .requiredOption('--out <DIR>', 'folder to write (one sub-folder per subset, README.md card)')
+    .option('--out <DIR>', 'folder to write (one sub-folder per subset, README.md card)')
+    .option('--worker', 'only process items, sharing them with the other workers on the same store (no files written)')
+    .option(
+      '--lease <S>',
+      'seconds a worker holds an item without renewing it; a dead worker’s item is taken over after them (default 120)',
+    )
     .requiredOption('--generator <ID>', 'catalogue model that drafts and revises')
     .requiredOption('--reviewer <ID>', 'catalogue model that lists the draft’s defects (not the generator)')
     .requiredOption('--critic <ID>', 'catalogue model of the absolute gate')
@@ -52,7 +68,7 @@ export function registerMaxxCommand(program: Command): void {
     .option('--dry-run', 'print the plan (items per subset and language, estimated calls) and call no model')
     .action(async (raw: unknown) => {
       const flags = parseFlags(flagsSchema, raw);
-      if (existsSync(flags.out) && !statSync(flags.out).isDirectory())
+      if (flags.out !== undefined && existsSync(flags.out) && !statSync(flags.out).isDirectory())
         throw new CliUsageError(`--out: ${flags.out} is a file, not a folder`);
       const [{ openStore, createMaxxService }, { loadConfig }, { loadCatalogue }] = await Promise.all([
         import('../../main'),
@@ -64,13 +80,19 @@ export function registerMaxxCommand(program: Command): void {
       const store = await openStore(config);
       try {
         const service = asUsageError(() =>
-          createMaxxService(config, store, models, {
-            generator: flags.generator,
-            reviewer: flags.reviewer,
-            critic: flags.critic,
-            judge: flags.judge,
-            stylist: flags.stylist ?? flags.generator,
-          }),
+          createMaxxService(
+            config,
+            store,
+            models,
+            {
+              generator: flags.generator,
+              reviewer: flags.reviewer,
+              critic: flags.critic,
+              judge: flags.judge,
+              stylist: flags.stylist ?? flags.generator,
+            },
+            { leaseMs: flags.lease * 1000 },
+          ),
         );
         const options = {
           subsets: flags.subset ? [flags.subset] : undefined,
@@ -83,8 +105,8 @@ export function registerMaxxCommand(program: Command): void {
           return;
         }
         const result = await service.run(options, progressLine());
-        const written = await service.assemble(flags.out);
-        process.stdout.write(`${JSON.stringify({ ...result, rows: written.rows, card: written.cardPath })}\n`);
+        const written = flags.out === undefined ? undefined : await service.assemble(flags.out);
+        process.stdout.write(`${JSON.stringify({ ...result, ...(written ? { rows: written.rows, card: written.cardPath } : {}) })}\n`);
         if (result.unfinished > 0) {
           process.stderr.write(
             `agora maxx: ${result.unfinished} items left unfinished by failing providers; run the same command again to take them up\n`,

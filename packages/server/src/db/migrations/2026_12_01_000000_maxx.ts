@@ -31,9 +31,18 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created_at', 'text', (column) => column.notNull())
     .execute();
   await db.schema.createIndex('maxx_items_run').on('maxx_items').columns(['run_key', 'subset']).execute();
+  // Which worker holds an item, until when: a worker renews its lease while it works, and a dead
+  // worker's item is taken over once the lease has run out.
+  await db.schema
+    .createTable('maxx_claims')
+    .addColumn('item_key', 'text', (column) => column.primaryKey())
+    .addColumn('owner', 'text', (column) => column.notNull())
+    .addColumn('lease_until', 'text', (column) => column.notNull())
+    .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
+  await db.schema.dropTable('maxx_claims').execute();
   await db.schema.dropTable('maxx_items').execute();
   await db.schema.dropTable('llm_calls').execute();
 }

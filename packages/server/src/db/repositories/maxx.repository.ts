@@ -70,6 +70,26 @@ export class MaxxRepository {
       .execute();
   }
 
+  /**
+   * Takes an item for `owner` until `leaseUntil` (ISO-8601), unless another owner holds an unexpired
+   * lease on it; renewing one's own lease is taking it again. One statement, so that two workers
+   * never both get an item.
+   */
+  async claimItem(itemKey: string, owner: string, now: string, leaseUntil: string): Promise<boolean> {
+    const taken = await this.db
+      .insertInto('maxx_claims')
+      .values({ item_key: itemKey, owner, lease_until: leaseUntil })
+      .onConflict((conflict) =>
+        conflict
+          .column('item_key')
+          .doUpdateSet({ owner, lease_until: leaseUntil })
+          .where((eb) => eb.or([eb('maxx_claims.lease_until', '<', now), eb('maxx_claims.owner', '=', owner)])),
+      )
+      .returning('item_key')
+      .executeTakeFirst();
+    return taken !== undefined;
+  }
+
   /** The keys of the items of a run that already have an outcome. */
   async finishedItemKeys(runKey: string): Promise<Set<string>> {
     const rows = await this.db.selectFrom('maxx_items').select('item_key').where('run_key', '=', runKey).execute();
