@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { type DatasetFileWriter, Utf8Encodings, jsonlFileWriter, parquetFileWriter } from '../adapters/dataset-files/dataset-writers';
 import {
   type CallModel,
+  type StepCall,
   MAXX_PROMPTS_DIGEST,
   MAXX_ROLES,
   MalformedAnswerError,
@@ -126,6 +127,8 @@ const DEFAULT_SETTINGS: MaxxSettings = {
 export class MaxxService {
   private readonly settings: MaxxSettings;
   readonly runKey: string;
+  /** Calls being answered in this process, by cache key. */
+  private readonly inFlight = new Map<string, Promise<string>>();
   /** This worker, in the item claims (several processes may share a store). */
   private readonly owner = randomBytes(8).toString('hex');
 
@@ -383,39 +386,54 @@ export class MaxxService {
 
   /** A step's call: from the cache when the same request was answered before, else from its role's model (retried). */
   private callModel(accounting: Accounting, tag: string): CallModel {
-    return async (call) => {
+    return (call) => {
       const role = this.roles[call.role];
       const key = createHash('sha256')
         .update(JSON.stringify([role.id, `${call.step}@${tag}`, call.messages, call.responseFormat?.schema ?? null]))
         .digest('hex');
       accounting.calls += 1;
-      const cached = await this.store.maxx.findCall(key);
-      if (cached) {
+      // Two items of this process asking the same thing at once (the first turn of a voted duel and of
+      // its disliked answer) share one call.
+      const pending = this.inFlight.get(key);
+      if (pending) {
         accounting.cachedCalls += 1;
-        return cached.response;
+        return pending;
       }
-      const completion = await this.withRetries(() =>
-        completeModelCall(
-          role.client,
-          { messages: call.messages, ...(call.responseFormat ? { responseFormat: call.responseFormat } : {}) },
-          this.settings.callTimeoutMs,
-        ),
-      );
-      const usage = accounting.tokens[call.role];
-      usage.input += completion.usage?.inputTokens ?? 0;
-      usage.output += completion.usage?.outputTokens ?? 0;
-      await this.store.maxx.saveCall({
-        key,
-        role: call.role,
-        step: call.step,
-        modelId: role.id,
-        response: completion.text,
-        inputTokens: completion.usage?.inputTokens ?? null,
-        outputTokens: completion.usage?.outputTokens ?? null,
-        createdAt: this.runtime.now().toISOString(),
-      });
-      return completion.text;
+      const answer = this.answer(key, call, accounting).finally(() => this.inFlight.delete(key));
+      this.inFlight.set(key, answer);
+      return answer;
     };
+  }
+
+  /** A call's answer from the store's cache, else from its role's model (retried), then stored. */
+  private async answer(key: string, call: StepCall, accounting: Accounting): Promise<string> {
+    const role = this.roles[call.role];
+    const cached = await this.store.maxx.findCall(key);
+    if (cached) {
+      accounting.cachedCalls += 1;
+      return cached.response;
+    }
+    const completion = await this.withRetries(() =>
+      completeModelCall(
+        role.client,
+        { messages: call.messages, ...(call.responseFormat ? { responseFormat: call.responseFormat } : {}) },
+        this.settings.callTimeoutMs,
+      ),
+    );
+    const usage = accounting.tokens[call.role];
+    usage.input += completion.usage?.inputTokens ?? 0;
+    usage.output += completion.usage?.outputTokens ?? 0;
+    await this.store.maxx.saveCall({
+      key,
+      role: call.role,
+      step: call.step,
+      modelId: role.id,
+      response: completion.text,
+      inputTokens: completion.usage?.inputTokens ?? null,
+      outputTokens: completion.usage?.outputTokens ?? null,
+      createdAt: this.runtime.now().toISOString(),
+    });
+    return completion.text;
   }
 
   /** Retries retryable provider failures with exponential backoff; the last failure is thrown. */
