@@ -22,6 +22,36 @@ for (let index = 0; index < 6; index += 1) {
   fake.behave(`instant-${index}`, { text: 'Une réponse courte et immédiate.' });
 }
 
+// The optimised set's role models (bench/maxx.bench.ts), answering as real ones would, after 0 or 200 ms:
+// the writer its reply, the reviewer no defect, the critic a passing rubric, the judge the reply it reads as better.
+export const MAXX_BENCH_OPTIMAL = 'Une réponse optimale du banc d’essai, complète et exacte.';
+const passingCritic = JSON.stringify({
+  correct: true,
+  complete: true,
+  follows_instructions: true,
+  right_language: true,
+  no_invented_facts: true,
+  fixes_defect: true,
+  complaint: 'valid',
+});
+for (const delay of [0, 200]) {
+  const paced = { tokensPerSecond: 0, firstTokenDelayMs: delay };
+  fake.behave(`maxx-writer-${delay}`, { ...paced, text: MAXX_BENCH_OPTIMAL });
+  fake.behave(`maxx-reviewer-${delay}`, { ...paced, text: JSON.stringify({ defects: [] }) });
+  fake.behave(`maxx-critic-${delay}`, {
+    ...paced,
+    text: (prompt) => (prompt.startsWith('Compare the content') ? JSON.stringify({ same_content: true }) : passingCritic),
+  });
+  fake.behave(`maxx-judge-${delay}`, {
+    ...paced,
+    text: (prompt) =>
+      JSON.stringify({
+        better: prompt.slice(prompt.indexOf('Reply A:'), prompt.indexOf('Reply B:')).includes(MAXX_BENCH_OPTIMAL) ? 'A' : 'B',
+        confidence: 5,
+      }),
+  });
+}
+
 const tagged = new Map<string, FakeRequest[]>();
 const tagOf = (request: FakeRequest): string | undefined => {
   const messages = request.body.messages as { content?: unknown }[] | undefined;

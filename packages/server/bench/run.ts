@@ -8,6 +8,7 @@ const parts: Record<string, () => Promise<{ run: () => Promise<void> }>> = {
   ranking: () => import('./ranking.bench'),
   quality: () => import('./data-quality'),
   export: () => import('./export.bench'),
+  maxx: () => import('./maxx.bench'),
 };
 
 const wanted = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));

@@ -1,0 +1,131 @@
+/**
+ * Optimised preference set benchmark (`npm run bench -- maxx`): the pipeline over real HTTP against
+ * the fake upstream in its own process, on a synthetic screened SQLite store.
+ * - Orchestration CPU per item against a zero-latency upstream: everything `agora maxx` does besides
+ *   waiting (building prompts, the provider client, validation, the cache and outcome writes, rules).
+ * - Throughput at concurrency 32 against an upstream that answers every call after 200 ms, as a ratio
+ *   of the ideal: 32 items at a time, each a chain of calls of 200 ms and nothing else.
+ */
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseCatalogue } from '../src/config/catalogue';
+import { openDatabase } from '../src/db/dialect';
+import { migrateToLatest } from '../src/db/migrate';
+import { createStore } from '../src/db/unit-of-work';
+import { createModelClient } from '../src/providers/create-model-client';
+import { MAXX_ROLES } from '../src/adapters/maxx-steps';
+import { MaxxService, type MaxxRoles } from '../src/services/maxx.service';
+import { systemRuntime } from '../src/services/runtime';
+
+const root = new URL('../../..', import.meta.url).pathname;
+const tsx = join(root, 'node_modules/tsx/dist/loader.mjs');
+// Enough items that the last wave's tail (about one item's chain) is small against the run.
+const CONVERSATIONS = Number(process.env.AGORA_BENCH_MAXX_CONVERSATIONS ?? 1200);
+
+function startFake(): Promise<{ child: ChildProcess; baseUrl: string }> {
+  const child = spawn(process.execPath, ['--import', tsx, join(root, 'packages/server/bench/fake-upstream.process.ts')], {
+    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+  });
+  return new Promise((resolve, reject) => {
+    let output = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const port = output.match(/ready (\d+)/)?.[1];
+      if (port) resolve({ child, baseUrl: `http://127.0.0.1:${port}/v1` });
+    });
+    child.once('exit', (code) => reject(new Error(`fake upstream exited with ${code}`)));
+  });
+}
+
+function roles(baseUrl: string, delay: number, run: string): MaxxRoles {
+  const role = (name: string) => `maxx-${name}-${delay}`;
+  const yaml = `models:\n${['writer', 'reviewer', 'critic', 'judge']
+    .map(
+      (name) => `  - id: ${role(name)}-${run}
+    name: ${name}
+    organisation: Bench
+    license: Apache 2.0
+    open_weights: true
+    arch: dense
+    params_b: 8
+    reasoning: false
+    release_date: '2026-01'
+    status: disabled
+    provider:
+      type: openai-compatible
+      base_url: ${baseUrl}
+      model: ${role(name)}
+`,
+    )
+    .join('')}`;
+  const models = parseCatalogue(yaml, 'bench.yaml', {});
+  const client = (name: string) => {
+    const model = models.find((candidate) => candidate.entry.id === `${role(name)}-${run}`)!;
+    return { id: model.entry.id, client: createModelClient(model, undefined) };
+  };
+  const byRole = {
+    generator: client('writer'),
+    reviewer: client('reviewer'),
+    critic: client('critic'),
+    judge: client('judge'),
+    stylist: client('writer'),
+  };
+  return Object.fromEntries(MAXX_ROLES.map((name) => [name, byRole[name]])) as MaxxRoles;
+}
+
+export async function run(): Promise<void> {
+  const folder = mkdtempSync(join(tmpdir(), 'agora-bench-maxx-'));
+  const path = join(folder, 'store.db');
+  execFileSync(
+    process.execPath,
+    ['--import', tsx, join(root, 'packages/server/bench/export-bench-worker.ts'), 'generate', path, String(CONVERSATIONS)],
+    {
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
+  const { child, baseUrl } = await startFake();
+  const db = openDatabase({ kind: 'sqlite', path });
+  await migrateToLatest(db);
+  const store = createStore(db);
+  try {
+    // Zero latency: what the orchestration itself costs per item, in this process (the upstream's CPU is its own).
+    const instant = new MaxxService(store, roles(baseUrl, 0, 'cpu'), {}, systemRuntime);
+    const cpuItems = 100;
+    const cpuBefore = process.cpuUsage();
+    const wallBefore = performance.now();
+    const cpuRun = await instant.run({ limit: cpuItems, concurrency: 8 });
+    const cpu = process.cpuUsage(cpuBefore);
+    const cpuWall = (performance.now() - wallBefore) / 1000;
+    const cpuPerItem = (cpu.user + cpu.system) / 1000 / cpuRun.items;
+    console.log(
+      `zero-latency upstream: ${cpuRun.items} items (${cpuRun.kept} kept) in ${cpuWall.toFixed(2)} s, ${cpuRun.calls - cpuRun.cachedCalls} calls sent (${cpuRun.cachedCalls} shared or cached)`,
+    );
+    console.log(
+      `  orchestration CPU per item ${cpuPerItem.toFixed(1)} ms (user ${(cpu.user / 1000 / cpuRun.items).toFixed(1)}, system ${(cpu.system / 1000 / cpuRun.items).toFixed(1)}), ${((cpu.user + cpu.system) / 1000 / (cpuRun.calls - cpuRun.cachedCalls)).toFixed(2)} ms per call sent`,
+    );
+
+    // 200 ms per call, 32 items at a time: the ideal is each item's chain of calls back to back.
+    const concurrency = 32;
+    const slowItems = Number(process.env.AGORA_BENCH_MAXX_ITEMS ?? 768);
+    const slow = new MaxxService(store, roles(baseUrl, 200, 'throughput'), {}, systemRuntime);
+    const started = performance.now();
+    const slowRun = await slow.run({ limit: slowItems, concurrency });
+    const seconds = (performance.now() - started) / 1000;
+    const sent = slowRun.calls - slowRun.cachedCalls;
+    // The ideal of the concurrency limit: every call sent takes 200 ms and 32 are always in flight.
+    const chain = sent / slowRun.items;
+    const ideal = (sent * 0.2) / concurrency;
+    console.log(
+      `200 ms upstream, concurrency ${concurrency}: ${slowRun.items} items in ${seconds.toFixed(2)} s = ${(slowRun.items / seconds).toFixed(2)} items/s; ${chain.toFixed(2)} calls per item`,
+    );
+    console.log(
+      `  ideal ${ideal.toFixed(2)} s (${(slowRun.items / ideal).toFixed(2)} items/s): ratio to the ideal ${(ideal / seconds).toFixed(3)}   goal: ≥ 0.9`,
+    );
+  } finally {
+    await store.close();
+    child.kill('SIGTERM');
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
