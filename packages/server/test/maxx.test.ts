@@ -8,6 +8,9 @@ import { parseCatalogue } from '../src/config/catalogue';
 import { loadConfig } from '../src/config/config';
 import { MAXX_COLUMNS } from '../src/domain/maxx/maxx-rows';
 import { createMaxxService } from '../src/main';
+import { createModelClient } from '../src/providers/create-model-client';
+import { type MaxxRoles, MaxxService } from '../src/services/maxx.service';
+import { systemRuntime } from '../src/services/runtime';
 import { DatasetExportService } from '../src/services/dataset-export.service';
 import { runAgora } from './run-agora';
 import { DIALECTS } from './test-db';
@@ -22,7 +25,7 @@ import { type TestArena, startTestArena, testCatalogueYaml, until } from './test
 /** The role models of one set; each test has its own set, so that no test reuses another's cached calls. */
 const rolesOf = (set: string) =>
   ({ generator: `maxx-writer${set}`, reviewer: `maxx-reviewer${set}`, critic: `maxx-critic${set}`, judge: `maxx-judge${set}` }) as const;
-const ROLE_SETS = ['', '-kill', '-workers', '-single'] as const;
+const ROLE_SETS = ['', '-kill', '-workers', '-single', '-flaky', '-strict', '-down'] as const;
 const ROLES = rolesOf('');
 const OPTIMAL = 'Voici la réponse optimale, complète et exacte.';
 
@@ -342,4 +345,69 @@ describe.each(DIALECTS)('agora maxx ($name)', (dialect) => {
         .sort();
     expect(essence(out)).toEqual(essence(join(folder, 'one-worker')));
   }, 90_000);
+
+  /** A service whose waits between attempts are recorded instead of slept. */
+  const recordingService = (roles: ReturnType<typeof rolesOf>, waits: number[]) => {
+    const models = parseCatalogue(catalogueYaml(harness.fake.baseUrl), 'models.yaml', {});
+    const client = (id: string) => ({
+      id,
+      client: createModelClient(
+        models.find((model) => model.entry.id === id)!,
+        undefined,
+      ),
+    });
+    const byRole: MaxxRoles = {
+      generator: client(roles.generator),
+      reviewer: client(roles.reviewer),
+      critic: client(roles.critic),
+      judge: client(roles.judge),
+      stylist: client(roles.generator),
+    };
+    return new MaxxService(harness.arena.store, byRole, { backoffMs: 1, callAttempts: 3 }, systemRuntime, (ms) => {
+      waits.push(ms);
+      return Promise.resolve();
+    });
+  };
+
+  it('waits as long as a 429 asks (Retry-After), and asks again for JSON after a malformed structured answer', async () => {
+    const roles = rolesOf('-flaky');
+    harness.fake.behave(`tools/${roles.generator}`, { tokensPerSecond: 0, text: OPTIMAL, httpStatus: 429, retryAfterS: 2, failTimes: 1 });
+    let criticAnswers = 0;
+    harness.fake.behave(`tools/${roles.critic}`, {
+      tokensPerSecond: 0,
+      text: (prompt) => {
+        if (prompt.startsWith('Compare the content')) return JSON.stringify({ same_content: true });
+        criticAnswers += 1;
+        return criticAnswers === 1 ? 'Sure! The reply is fine.' : passingCritic;
+      },
+    });
+    const waits: number[] = [];
+    const result = await recordingService(roles, waits).run({ subsets: ['reactions'], concurrency: 1 });
+    expect(result).toMatchObject({ items: 2, kept: 2, unfinished: 0 });
+    expect(waits[0]).toBe(2000);
+    const retried = harness.fake
+      .requestsFor(`tools/${roles.critic}`)
+      .filter((request) => JSON.stringify(request.body.messages).includes('not the JSON object asked for'));
+    expect(retried).toHaveLength(1);
+  });
+
+  it('drops what the critic rejects and says why, and leaves items to a later run when a provider keeps failing', async () => {
+    const strict = rolesOf('-strict');
+    harness.fake.behave(`tools/${strict.critic}`, {
+      tokensPerSecond: 0,
+      text: JSON.stringify({ ...JSON.parse(passingCritic), right_language: false }),
+    });
+    const dropped = await recordingService(strict, []).run();
+    expect(dropped).toMatchObject({ items: 4, kept: 0, dropped: { 'critic rejected': 3, 'critic rejected an earlier turn': 1 } });
+
+    const down = rolesOf('-down');
+    harness.fake.behave(`tools/${down.generator}`, { tokensPerSecond: 0, httpStatus: 503 });
+    const waits: number[] = [];
+    const service = recordingService(down, waits);
+    expect(await service.run({ concurrency: 1 })).toMatchObject({ items: 4, kept: 0, unfinished: 4 });
+    expect(waits.length).toBeGreaterThan(0);
+    // Nothing recorded: the same run later takes every item up again.
+    harness.fake.behave(`tools/${down.generator}`, { tokensPerSecond: 0, text: OPTIMAL });
+    expect(await service.run()).toMatchObject({ items: 4, kept: 4, unfinished: 0 });
+  });
 });

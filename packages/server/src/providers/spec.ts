@@ -111,6 +111,8 @@ export class ProviderCallError extends Error {
   readonly responseBody: string | undefined;
   /** True for connection errors, 408, 409, 429 and 5xx: the same call may succeed if tried again. */
   readonly isRetryable: boolean;
+  /** How long the upstream asked to wait before trying again (its `Retry-After`), when it said. */
+  readonly retryAfterMs: number | undefined;
 
   constructor(options: {
     kind: UpstreamErrorKind;
@@ -118,6 +120,7 @@ export class ProviderCallError extends Error {
     statusCode?: number;
     responseBody?: string;
     isRetryable: boolean;
+    retryAfterMs?: number | undefined;
     cause?: unknown;
   }) {
     super(options.message, { cause: options.cause });
@@ -125,6 +128,7 @@ export class ProviderCallError extends Error {
     this.statusCode = options.statusCode;
     this.responseBody = options.responseBody;
     this.isRetryable = options.isRetryable;
+    this.retryAfterMs = options.retryAfterMs;
   }
 
   /** Recognises the error across module copies (marker-based, as the AI SDK does). */
@@ -136,4 +140,17 @@ export class ProviderCallError extends Error {
 /** HTTP statuses worth retrying. */
 export function isRetryableStatus(statusCode: number): boolean {
   return statusCode === 408 || statusCode === 409 || statusCode === 429 || statusCode >= 500;
+}
+
+/**
+ * A `Retry-After` header as milliseconds to wait: delay-seconds or an HTTP date (RFC 9110 §10.2.3);
+ * undefined when absent or unreadable. Never negative.
+ */
+export function retryAfterMs(value: string | null | undefined, now: number = Date.now()): number | undefined {
+  if (value === null || value === undefined || value.trim() === '') return undefined;
+  const trimmed = value.trim();
+  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
+  // An HTTP date names its day and month; anything else Date.parse might accept ('1.5', '-5') is no date.
+  const date = /^[A-Za-z]{3},/.test(trimmed) ? Date.parse(trimmed) : Number.NaN;
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }

@@ -115,6 +115,9 @@ export interface MaxxRunResult {
   tokens: Record<MaxxRole, { input: number; output: number }>;
 }
 
+/** The longest wait between two attempts of a call, whatever the upstream asks. */
+const MAX_RETRY_WAIT_MS = 120_000;
+
 const DEFAULT_SETTINGS: MaxxSettings = {
   privateCohorts: [],
   callTimeoutMs: 120_000,
@@ -436,14 +439,16 @@ export class MaxxService {
     return completion.text;
   }
 
-  /** Retries retryable provider failures with exponential backoff; the last failure is thrown. */
+  /** Retries retryable provider failures with exponential backoff, or the upstream's Retry-After; the last failure is thrown. */
   private async withRetries<T>(call: () => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       try {
         return await call();
       } catch (error) {
         if (!ProviderCallError.isInstance(error) || !error.isRetryable || attempt >= this.settings.callAttempts) throw error;
-        await this.sleep(this.settings.backoffMs * 2 ** (attempt - 1));
+        // The upstream's own Retry-After when it gives one (a 429 says when the quota comes back), bounded.
+        const backoff = this.settings.backoffMs * 2 ** (attempt - 1);
+        await this.sleep(Math.min(MAX_RETRY_WAIT_MS, Math.max(backoff, error.retryAfterMs ?? 0)));
       }
     }
   }

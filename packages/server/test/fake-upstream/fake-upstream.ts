@@ -26,6 +26,8 @@ export interface FakeBehaviour {
   noUsage?: boolean;
   /** Only the first N requests get `httpStatus`; later ones stream normally. */
   failTimes?: number;
+  /** Sent as `Retry-After` (seconds) with `httpStatus`. */
+  retryAfterS?: number;
 }
 
 /** One request the fake received, for assertions. */
@@ -124,7 +126,10 @@ export class FakeUpstream {
     if (behaviour.httpStatus && failing) {
       await sleep(behaviour.firstTokenDelayMs ?? 0);
       response
-        .writeHead(behaviour.httpStatus, { 'content-type': 'application/json' })
+        .writeHead(behaviour.httpStatus, {
+          'content-type': 'application/json',
+          ...(behaviour.retryAfterS === undefined ? {} : { 'retry-after': String(behaviour.retryAfterS) }),
+        })
         .end(JSON.stringify({ error: { message: `fake error ${behaviour.httpStatus}`, type: 'fake' } }));
       record.completed = true;
       return;

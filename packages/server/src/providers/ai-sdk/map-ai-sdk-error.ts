@@ -1,5 +1,5 @@
 import { APICallError } from '@ai-sdk/provider';
-import { ProviderCallError, isRetryableStatus } from '../spec';
+import { ProviderCallError, isRetryableStatus, retryAfterMs } from '../spec';
 
 const connectionCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EPIPE', 'UND_ERR_SOCKET']);
 
@@ -23,6 +23,7 @@ export function mapCallError(error: unknown): ProviderCallError {
       statusCode: error.statusCode,
       responseBody: error.responseBody?.slice(0, 2000),
       isRetryable: isRetryableStatus(error.statusCode),
+      retryAfterMs: retryAfterMs(error.responseHeaders?.['retry-after']),
       cause: error,
     });
   }

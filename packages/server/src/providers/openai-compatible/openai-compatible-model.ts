@@ -1,4 +1,11 @@
-import { type ModelCallOptions, type ModelClient, type ModelStreamResult, ProviderCallError, isRetryableStatus } from '../spec';
+import {
+  type ModelCallOptions,
+  type ModelClient,
+  type ModelStreamResult,
+  ProviderCallError,
+  isRetryableStatus,
+  retryAfterMs,
+} from '../spec';
 import { type Transport, type TransportResponse, fetchTransport, nodeHttpTransport } from './http-transport';
 import { chatCompletionParts } from './openai-compatible-stream';
 
@@ -77,6 +84,7 @@ export class OpenAiCompatibleModelClient implements ModelClient {
         statusCode: response.status,
         responseBody: responseBody.slice(0, 2000),
         isRetryable: isRetryableStatus(response.status),
+        retryAfterMs: retryAfterMs(response.headers['retry-after']),
       });
     }
     return { stream: chatCompletionParts(response.body, options.abortSignal), response: { headers: response.headers } };
