@@ -218,7 +218,12 @@ export function createMaxxService(
     if (!model) throw new ConfigError(`--${name}: no model "${id}" in the catalogue ${config.modelsPath}`);
     const keyName = model.entry.provider.api_key_env;
     if (keyName && !model.apiKey) throw new ConfigError(`--${name}: model "${id}" needs ${keyName}, which is not set`);
-    return { id, client: createModelClient(model, undefined) };
+    const pricing = model.entry.pricing;
+    return {
+      id,
+      client: createModelClient(model, undefined),
+      pricing: pricing && { inputPerMillionUsd: pricing.input_per_million_usd, outputPerMillionUsd: pricing.output_per_million_usd },
+    };
   };
   const roles = Object.fromEntries(MAXX_ROLES.map((name) => [name, role(name)])) as MaxxRoles;
   return new MaxxService(store, roles, { privateCohorts: config.privateCohorts, ...settings }, systemRuntime);

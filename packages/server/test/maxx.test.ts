@@ -25,7 +25,7 @@ import { type TestArena, startTestArena, testCatalogueYaml, until } from './test
 /** The role models of one set; each test has its own set, so that no test reuses another's cached calls. */
 const rolesOf = (set: string) =>
   ({ generator: `maxx-writer${set}`, reviewer: `maxx-reviewer${set}`, critic: `maxx-critic${set}`, judge: `maxx-judge${set}` }) as const;
-const ROLE_SETS = ['', '-kill', '-workers', '-single', '-flaky', '-strict', '-down'] as const;
+const ROLE_SETS = ['', '-kill', '-workers', '-single', '-flaky', '-strict', '-down', '-priced'] as const;
 const ROLES = rolesOf('');
 const OPTIMAL = 'Voici la réponse optimale, complète et exacte.';
 
@@ -45,7 +45,7 @@ function catalogueYaml(baseUrl: string): string {
       type: openai-compatible
       base_url: ${baseUrl}
       model: tools/${id}
-`,
+${id.endsWith('-priced') ? '    pricing:\n      input_per_million_usd: 1000000\n      output_per_million_usd: 0\n' : ''}`,
   );
   return testCatalogueYaml(baseUrl) + tools.join('');
 }
@@ -409,5 +409,23 @@ describe.each(DIALECTS)('agora maxx ($name)', (dialect) => {
     // Nothing recorded: the same run later takes every item up again.
     harness.fake.behave(`tools/${down.generator}`, { tokensPerSecond: 0, text: OPTIMAL });
     expect(await service.run()).toMatchObject({ items: 4, kept: 4, unfinished: 0 });
+  });
+
+  it('sends no call once the run has spent --max-cost, and leaves the rest for a later run', async () => {
+    const roles = rolesOf('-priced');
+    const maxx = createMaxxService(
+      loadConfig({ DATABASE_URL: environment.DATABASE_URL!, AGORA_MODELS: environment.AGORA_MODELS! }),
+      harness.arena.store,
+      parseCatalogue(catalogueYaml(harness.fake.baseUrl), 'models.yaml', {}),
+      { ...roles, stylist: roles.generator },
+      { backoffMs: 1, maxCostUsd: 1 },
+    );
+    const priced = () => Object.values(roles).reduce((sum, id) => sum + harness.fake.requestsFor(`tools/${id}`).length, 0);
+    const before = priced();
+    // One item at a time: the first call ($1 a token) crosses the limit, and nothing is sent after it.
+    const result = await maxx.run({ concurrency: 1 });
+    expect(result).toMatchObject({ items: 4, kept: 0, stoppedAtCost: true, unfinished: 1 });
+    expect(result.costUsd.generator).toBeGreaterThanOrEqual(1);
+    expect(priced() - before).toBe(1);
   });
 });

@@ -43,6 +43,8 @@ const catalogueEntrySchema = z.strictObject({
   aliases: z.array(z.string().min(2)).optional(),
   provider: providerSchema,
   options: optionsSchema.optional(),
+  /** What the provider charges, in US dollars per million tokens (pipeline spend and its `--max-cost`). */
+  pricing: z.strictObject({ input_per_million_usd: z.number().nonnegative(), output_per_million_usd: z.number().nonnegative() }).optional(),
 });
 
 const catalogueFileSchema = z.strictObject({ models: z.array(catalogueEntrySchema) });

@@ -49,6 +49,8 @@ import type { Runtime } from './runtime';
 export interface MaxxRoleModel {
   id: string;
   client: ModelClient;
+  /** US dollars per million tokens, when the catalogue says. */
+  pricing?: { inputPerMillionUsd: number; outputPerMillionUsd: number } | undefined;
 }
 
 export type MaxxRoles = Record<MaxxRole, MaxxRoleModel>;
@@ -72,6 +74,8 @@ export interface MaxxSettings {
   gateAttempts: number;
   /** How long a worker holds an item without renewing its lease; a dead worker's item is taken over after it. */
   leaseMs: number;
+  /** Spend (US dollars) at which this run sends no more calls; unset: no limit. */
+  maxCostUsd?: number | undefined;
 }
 
 /** One eligible item: the turn a row is about, the replies it must beat, and what the visitor flagged. */
@@ -113,6 +117,15 @@ export interface MaxxRunResult {
   calls: number;
   cachedCalls: number;
   tokens: Record<MaxxRole, { input: number; output: number }>;
+  /** US dollars spent by this run, per role, from the catalogue's prices (roles without a price count 0). */
+  costUsd: Record<MaxxRole, number>;
+  /** The run stopped at `maxCostUsd`: its remaining items are left for a later run. */
+  stoppedAtCost: boolean;
+}
+
+/** The run reached its spending limit: no call is sent after it. */
+export class CostLimitReached extends Error {
+  override readonly name = 'CostLimitReached';
 }
 
 /** The longest wait between two attempts of a call, whatever the upstream asks. */
@@ -202,6 +215,8 @@ export class MaxxService {
       calls: 0,
       cachedCalls: 0,
       tokens: accounting.tokens,
+      costUsd: accounting.costUsd,
+      stoppedAtCost: false,
     };
     let remaining = await this.withoutOutcome(items);
     let done = items.length - remaining.length;
@@ -209,16 +224,17 @@ export class MaxxService {
       const heldElsewhere: MaxxItem[] = [];
       let next = 0;
       const worker = async () => {
-        while (next < remaining.length) {
+        while (next < remaining.length && !result.stoppedAtCost) {
           const item = remaining[next++]!;
           if (!(await this.claim(item))) {
             heldElsewhere.push(item);
             continue;
           }
           const outcome = await this.withLease(item, () => this.processItem(item, accounting)).catch((error: unknown) => {
-            // A provider that kept failing: no outcome is recorded, so a later run takes the item up again.
-            if (ProviderCallError.isInstance(error)) return null;
-            throw error;
+            // A provider that kept failing, or the spending limit: no outcome is recorded, so a later run takes the item up again.
+            if (error instanceof CostLimitReached) result.stoppedAtCost = true;
+            else if (!ProviderCallError.isInstance(error)) throw error;
+            return null;
           });
           if (outcome === null) result.unfinished += 1;
           else {
@@ -231,7 +247,7 @@ export class MaxxService {
         }
       };
       await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? 4) }, worker));
-      if (heldElsewhere.length === 0) break;
+      if (heldElsewhere.length === 0 || result.stoppedAtCost) break;
       // Other workers hold these: wait for their outcomes, or for a dead worker's lease to run out.
       await this.sleep(Math.min(2000, this.settings.leaseMs / 2));
       remaining = await this.withoutOutcome(heldElsewhere);
@@ -416,6 +432,9 @@ export class MaxxService {
       accounting.cachedCalls += 1;
       return cached.response;
     }
+    if (this.settings.maxCostUsd !== undefined && accounting.spentUsd >= this.settings.maxCostUsd) {
+      throw new CostLimitReached(`spent $${accounting.spentUsd.toFixed(4)} of --max-cost $${this.settings.maxCostUsd}`);
+    }
     const completion = await this.withRetries(() =>
       completeModelCall(
         role.client,
@@ -426,6 +445,14 @@ export class MaxxService {
     const usage = accounting.tokens[call.role];
     usage.input += completion.usage?.inputTokens ?? 0;
     usage.output += completion.usage?.outputTokens ?? 0;
+    if (role.pricing) {
+      const cost =
+        ((completion.usage?.inputTokens ?? 0) * role.pricing.inputPerMillionUsd +
+          (completion.usage?.outputTokens ?? 0) * role.pricing.outputPerMillionUsd) /
+        1_000_000;
+      accounting.costUsd[call.role] += cost;
+      accounting.spentUsd += cost;
+    }
     await this.store.maxx.saveCall({
       key,
       role: call.role,
@@ -479,6 +506,8 @@ interface Accounting {
   calls: number;
   cachedCalls: number;
   tokens: Record<MaxxRole, { input: number; output: number }>;
+  costUsd: Record<MaxxRole, number>;
+  spentUsd: number;
 }
 
 function newAccounting(): Accounting {
@@ -486,6 +515,8 @@ function newAccounting(): Accounting {
     calls: 0,
     cachedCalls: 0,
     tokens: Object.fromEntries(MAXX_ROLES.map((role) => [role, { input: 0, output: 0 }])) as Accounting['tokens'],
+    costUsd: Object.fromEntries(MAXX_ROLES.map((role) => [role, 0])) as Accounting['costUsd'],
+    spentUsd: 0,
   };
 }
 

@@ -36,6 +36,7 @@ const flagsSchema = z
       .min(1, '--concurrency takes 1 to 256')
       .max(256, '--concurrency takes 1 to 256')
       .default(8),
+    maxCost: z.coerce.number({ error: '--max-cost takes US dollars' }).positive('--max-cost takes US dollars above 0').optional(),
     dryRun: z.boolean().optional(),
   })
   .superRefine((flags, context) => {
@@ -65,6 +66,7 @@ export function registerMaxxCommand(program: Command): void {
     .option('--language <L>', 'only conversations in this language')
     .option('--limit <N>', 'at most N items')
     .option('--concurrency <N>', 'items processed at once (default 8)')
+    .option('--max-cost <USD>', 'send no more calls once the run has spent this much (prices: the catalogue’s pricing)')
     .option('--dry-run', 'print the plan (items per subset and language, estimated calls) and call no model')
     .action(async (raw: unknown) => {
       const flags = parseFlags(flagsSchema, raw);
@@ -91,7 +93,7 @@ export function registerMaxxCommand(program: Command): void {
               judge: flags.judge,
               stylist: flags.stylist ?? flags.generator,
             },
-            { leaseMs: flags.lease * 1000 },
+            { leaseMs: flags.lease * 1000, maxCostUsd: flags.maxCost },
           ),
         );
         const options = {
@@ -107,7 +109,14 @@ export function registerMaxxCommand(program: Command): void {
         const result = await service.run(options, progressLine());
         const written = flags.out === undefined ? undefined : await service.assemble(flags.out);
         process.stdout.write(`${JSON.stringify({ ...result, ...(written ? { rows: written.rows, card: written.cardPath } : {}) })}\n`);
-        if (result.unfinished > 0) {
+        if (result.stoppedAtCost) {
+          process.stderr.write(
+            `agora maxx: stopped at --max-cost after spending $${Object.values(result.costUsd)
+              .reduce((sum, cost) => sum + cost, 0)
+              .toFixed(4)}; the same command with a higher limit goes on where it stopped\n`,
+          );
+          process.exitCode = 1;
+        } else if (result.unfinished > 0) {
           process.stderr.write(
             `agora maxx: ${result.unfinished} items left unfinished by failing providers; run the same command again to take them up\n`,
           );
