@@ -18,6 +18,7 @@ import { createModelClient } from '../src/providers/create-model-client';
 import { MAXX_ROLES } from '../src/adapters/maxx-steps';
 import { MaxxService, type MaxxRoles } from '../src/services/maxx.service';
 import { systemRuntime } from '../src/services/runtime';
+import { toolModelYaml } from '../test/annotator-fixture';
 
 const root = new URL('../../..', import.meta.url).pathname;
 const tsx = join(root, 'node_modules/tsx/dist/loader.mjs');
@@ -41,25 +42,7 @@ function startFake(): Promise<{ child: ChildProcess; baseUrl: string }> {
 
 function roles(baseUrl: string, delay: number, run: string): MaxxRoles {
   const role = (name: string) => `maxx-${name}-${delay}`;
-  const yaml = `models:\n${['writer', 'reviewer', 'critic', 'judge']
-    .map(
-      (name) => `  - id: ${role(name)}-${run}
-    name: ${name}
-    organisation: Bench
-    license: Apache 2.0
-    open_weights: true
-    arch: dense
-    params_b: 8
-    reasoning: false
-    release_date: '2026-01'
-    status: disabled
-    provider:
-      type: openai-compatible
-      base_url: ${baseUrl}
-      model: ${role(name)}
-`,
-    )
-    .join('')}`;
+  const yaml = `models:\n${['writer', 'reviewer', 'critic', 'judge'].map((name) => toolModelYaml(`${role(name)}-${run}`, baseUrl, role(name))).join('')}`;
   const models = parseCatalogue(yaml, 'bench.yaml', {});
   const client = (name: string) => {
     const model = models.find((candidate) => candidate.entry.id === `${role(name)}-${run}`)!;

@@ -4,10 +4,13 @@ import { testCatalogueYaml } from './test-arena';
 /** The annotation model: in the catalogue but disabled, so that it is never drawn into a duel. */
 export const ANNOTATOR = { id: 'annotator-small', upstream: 'tools/annotator-small' };
 
-/** The test catalogue plus the annotation model, as YAML (for CLI runs) … */
-export function catalogueWithAnnotatorYaml(baseUrl: string): string {
-  return `${testCatalogueYaml(baseUrl)}  - id: ${ANNOTATOR.id}
-    name: Annotator Small
+/**
+ * A tool model of the catalogue (annotation, the optimised set's roles): disabled, so that it is never
+ * drawn into a duel, served by `upstreamModel` at `baseUrl`; `extra` is more YAML of the entry.
+ */
+export function toolModelYaml(id: string, baseUrl: string, upstreamModel: string, extra = ''): string {
+  return `  - id: ${id}
+    name: ${id}
     organisation: Tooling
     license: Apache 2.0
     open_weights: true
@@ -19,8 +22,13 @@ export function catalogueWithAnnotatorYaml(baseUrl: string): string {
     provider:
       type: openai-compatible
       base_url: ${baseUrl}
-      model: ${ANNOTATOR.upstream}
-`;
+      model: ${upstreamModel}
+${extra}`;
+}
+
+/** The test catalogue plus the annotation model, as YAML (for CLI runs) … */
+export function catalogueWithAnnotatorYaml(baseUrl: string): string {
+  return `${testCatalogueYaml(baseUrl)}${toolModelYaml(ANNOTATOR.id, baseUrl, ANNOTATOR.upstream)}`;
 }
 
 /** … and parsed (for in-process arenas). */

@@ -12,6 +12,7 @@ import { createModelClient } from '../src/providers/create-model-client';
 import { type MaxxRoles, MaxxService } from '../src/services/maxx.service';
 import { systemRuntime } from '../src/services/runtime';
 import { DatasetExportService } from '../src/services/dataset-export.service';
+import { toolModelYaml } from './annotator-fixture';
 import { runAgora } from './run-agora';
 import { DIALECTS } from './test-db';
 import { type TestArena, startTestArena, testCatalogueYaml, until } from './test-arena';
@@ -30,22 +31,13 @@ const ROLES = rolesOf('');
 const OPTIMAL = 'Voici la réponse optimale, complète et exacte.';
 
 function catalogueYaml(baseUrl: string): string {
-  const tools = ROLE_SETS.flatMap((set) => Object.values(rolesOf(set))).map(
-    (id) => `  - id: ${id}
-    name: ${id}
-    organisation: Tooling
-    license: Apache 2.0
-    open_weights: true
-    arch: dense
-    params_b: 8
-    reasoning: false
-    release_date: '2026-01'
-    status: disabled
-    provider:
-      type: openai-compatible
-      base_url: ${baseUrl}
-      model: tools/${id}
-${id.endsWith('-priced') ? '    pricing:\n      input_per_million_usd: 1000000\n      output_per_million_usd: 0\n' : ''}`,
+  const tools = ROLE_SETS.flatMap((set) => Object.values(rolesOf(set))).map((id) =>
+    toolModelYaml(
+      id,
+      baseUrl,
+      `tools/${id}`,
+      id.endsWith('-priced') ? '    pricing:\n      input_per_million_usd: 1000000\n      output_per_million_usd: 0\n' : '',
+    ),
   );
   return testCatalogueYaml(baseUrl) + tools.join('');
 }
