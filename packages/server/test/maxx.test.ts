@@ -75,6 +75,20 @@ function scriptRoles(harness: TestArena, roles: ReturnType<typeof rolesOf>, dela
   harness.fake.behave(`tools/${roles.judge}`, { tokensPerSecond: 0, text: judgeAnswer });
 }
 
+/** The role flags of `agora maxx` for a set of role models. */
+const roleFlags = (roles: ReturnType<typeof rolesOf>) => [
+  '--generator',
+  roles.generator,
+  '--reviewer',
+  roles.reviewer,
+  '--critic',
+  roles.critic,
+  '--judge',
+  roles.judge,
+];
+
+const agoraBin = fileURLToPath(new URL('../../../bin/agora', import.meta.url));
+
 const jsonl = (path: string): Record<string, unknown>[] =>
   readFileSync(path, 'utf8')
     .split('\n')
@@ -231,29 +245,13 @@ describe.each(DIALECTS)('agora maxx ($name)', (dialect) => {
   it('resumes after kill -9: every item once, and no call already answered is paid again', async () => {
     const out = join(folder, 'killed');
     const roles = rolesOf('-kill');
-    const flags = [
-      '--generator',
-      roles.generator,
-      '--reviewer',
-      roles.reviewer,
-      '--critic',
-      roles.critic,
-      '--judge',
-      roles.judge,
-      '--lease',
-      '1',
-    ];
-    const agora = fileURLToPath(new URL('../../../bin/agora', import.meta.url));
+    const flags = [...roleFlags(roles), '--lease', '1'];
     const started = harness.fake.requests.length;
-    const child = spawn(agora, ['maxx', '--out', out, ...flags, '--concurrency', '1'], {
+    const child = spawn(agoraBin, ['maxx', '--out', out, ...flags, '--concurrency', '1'], {
       env: { ...process.env, ...environment },
       stdio: 'ignore',
     });
-    await until(
-      async () => harness.fake.requests.slice(started).filter((request) => request.completed).length,
-      (answered) => answered >= 6,
-      30_000,
-    );
+    await untilAnswered(started, 6);
     child.kill('SIGKILL');
     await new Promise((resolve) => child.once('exit', resolve));
     const beforeKill = harness.fake.requests.slice(started);
@@ -284,22 +282,10 @@ describe.each(DIALECTS)('agora maxx ($name)', (dialect) => {
     const roles = rolesOf('-workers');
     // The reactions subset: one item per conversation here, so that no two items ask the same thing and
     // every request the fake saw belongs to one item.
-    const flags = [
-      '--generator',
-      roles.generator,
-      '--reviewer',
-      roles.reviewer,
-      '--critic',
-      roles.critic,
-      '--judge',
-      roles.judge,
-      '--subset',
-      'reactions',
-    ];
-    const agora = fileURLToPath(new URL('../../../bin/agora', import.meta.url));
+    const flags = [...roleFlags(roles), '--subset', 'reactions'];
     const started = harness.fake.requests.length;
     const worker = () =>
-      spawn(agora, ['maxx', '--worker', '--lease', '1', '--concurrency', '1', ...flags], {
+      spawn(agoraBin, ['maxx', '--worker', '--lease', '1', '--concurrency', '1', ...flags], {
         env: { ...process.env, ...environment },
         stdio: 'pipe',
       });
@@ -307,11 +293,7 @@ describe.each(DIALECTS)('agora maxx ($name)', (dialect) => {
     const second = worker();
     let secondOutput = '';
     second.stdout.on('data', (chunk: Buffer) => (secondOutput += chunk.toString()));
-    await until(
-      async () => harness.fake.requests.slice(started).filter((request) => request.completed).length,
-      (answered) => answered >= 4,
-      30_000,
-    );
+    await untilAnswered(started, 4);
     first.kill('SIGKILL');
     const secondCode = await new Promise<number | null>((resolve) => second.once('exit', resolve));
     expect(secondCode).toBe(0);
@@ -337,6 +319,14 @@ describe.each(DIALECTS)('agora maxx ($name)', (dialect) => {
         .sort();
     expect(essence(out)).toEqual(essence(join(folder, 'one-worker')));
   }, 90_000);
+
+  /** Waits until the fake upstream has answered `count` requests since `started` (a CLI run is under way). */
+  const untilAnswered = (started: number, count: number) =>
+    until(
+      async () => harness.fake.requests.slice(started).filter((request) => request.completed).length,
+      (answered) => answered >= count,
+      30_000,
+    );
 
   /** A service whose waits between attempts are recorded instead of slept. */
   const recordingService = (roles: ReturnType<typeof rolesOf>, waits: number[]) => {
