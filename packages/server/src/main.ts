@@ -219,9 +219,12 @@ export function createMaxxService(
     const keyName = model.entry.provider.api_key_env;
     if (keyName && !model.apiKey) throw new ConfigError(`--${name}: model "${id}" needs ${keyName}, which is not set`);
     const pricing = model.entry.pricing;
+    const { type, base_url: baseUrl, api_key_env: keyEnv, max_concurrency: maxConcurrency } = model.entry.provider;
     return {
       id,
       client: createModelClient(model, undefined),
+      // One endpoint with one key is one quota, whichever catalogue models share it.
+      provider: { key: `${type} ${baseUrl} ${keyEnv ?? ''}`, maxConcurrency },
       pricing: pricing && { inputPerMillionUsd: pricing.input_per_million_usd, outputPerMillionUsd: pricing.output_per_million_usd },
     };
   };

@@ -26,7 +26,7 @@ import { type TestArena, startTestArena, testCatalogueYaml, until } from './test
 /** The role models of one set; each test has its own set, so that no test reuses another's cached calls. */
 const rolesOf = (set: string) =>
   ({ generator: `maxx-writer${set}`, reviewer: `maxx-reviewer${set}`, critic: `maxx-critic${set}`, judge: `maxx-judge${set}` }) as const;
-const ROLE_SETS = ['', '-kill', '-workers', '-single', '-flaky', '-strict', '-down', '-priced'] as const;
+const ROLE_SETS = ['', '-kill', '-workers', '-single', '-flaky', '-strict', '-down', '-priced', '-limited'] as const;
 const ROLES = rolesOf('');
 const OPTIMAL = 'Voici la réponse optimale, complète et exacte.';
 
@@ -36,7 +36,11 @@ function catalogueYaml(baseUrl: string): string {
       id,
       baseUrl,
       `tools/${id}`,
-      id.endsWith('-priced') ? '    pricing:\n      input_per_million_usd: 1000000\n      output_per_million_usd: 0\n' : '',
+      id.endsWith('-priced')
+        ? '    pricing:\n      input_per_million_usd: 1000000\n      output_per_million_usd: 0\n'
+        : id.endsWith('-limited')
+          ? '      max_concurrency: 2\n'
+          : '',
     ),
   );
   return testCatalogueYaml(baseUrl) + tools.join('');
@@ -140,7 +144,7 @@ describe.each(DIALECTS)('agora maxx ($name)', (dialect) => {
         () => harness.arena.store.annotations.find(id),
         (found) => found?.status === 'done',
       );
-    for (const set of ROLE_SETS) scriptRoles(harness, rolesOf(set), set === '-kill' || set === '-workers' ? 150 : 0);
+    for (const set of ROLE_SETS) scriptRoles(harness, rolesOf(set), ['-kill', '-workers', '-limited'].includes(set) ? 150 : 0);
   }, 60_000);
   afterAll(async () => {
     await harness.close();
@@ -409,5 +413,13 @@ describe.each(DIALECTS)('agora maxx ($name)', (dialect) => {
     expect(result).toMatchObject({ items: 4, kept: 0, stoppedAtCost: true, unfinished: 1 });
     expect(result.costUsd.generator).toBeGreaterThanOrEqual(1);
     expect(priced() - before).toBe(1);
+  });
+
+  it('sends a provider at most the requests its catalogue entry allows at once, whatever the run’s concurrency', async () => {
+    const roles = rolesOf('-limited');
+    const result = await service(roles).run({ concurrency: 8 });
+    expect(result).toMatchObject({ items: 4, kept: 4 });
+    // All the role models are served by one endpoint that takes 2 requests at once: 8 items never open a third.
+    expect(harness.fake.peakConcurrency(Object.values(roles).map((id) => `tools/${id}`))).toBe(2);
   });
 });

@@ -14,6 +14,8 @@ const providerSchema = z.strictObject({
   headers: z.record(z.string(), z.string()).optional(),
   /** For openai-compatible: the lean built-in client (default) or the AI SDK's provider. */
   client: z.enum(['direct', 'ai-sdk']).optional(),
+  /** Requests the pipelines (`agora maxx`) send this endpoint at once, at most; the lowest value of an endpoint's models applies. */
+  max_concurrency: z.number().int().min(1).max(1024).optional(),
 });
 
 const optionsSchema = z.strictObject({

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import pLimit, { type LimitFunction } from 'p-limit';
 import { type DatasetFileWriter, Utf8Encodings, jsonlFileWriter, parquetFileWriter } from '../adapters/dataset-files/dataset-writers';
 import {
   type CallModel,
@@ -49,6 +50,8 @@ import type { Runtime } from './runtime';
 export interface MaxxRoleModel {
   id: string;
   client: ModelClient;
+  /** The endpoint it is served by, and how many requests that endpoint takes at once (unset: no limit beyond the run's concurrency). */
+  provider?: { key: string; maxConcurrency?: number | undefined };
   /** US dollars per million tokens, when the catalogue says. */
   pricing?: { inputPerMillionUsd: number; outputPerMillionUsd: number } | undefined;
 }
@@ -147,6 +150,8 @@ export class MaxxService {
   private readonly inFlight = new Map<string, Promise<string>>();
   /** This worker, in the item claims (several processes may share a store). */
   private readonly owner = randomBytes(8).toString('hex');
+  /** The requests in flight to each provider endpoint, bounded by the lowest limit its role models declare. */
+  private readonly providerLimits: Map<string, LimitFunction>;
 
   constructor(
     private readonly store: Store,
@@ -156,6 +161,7 @@ export class MaxxService {
     private readonly sleep: (ms: number) => Promise<void> = (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
   ) {
     this.settings = { ...DEFAULT_SETTINGS, ...settings };
+    this.providerLimits = providerLimits(Object.values(roles));
     this.runKey = createHash('sha256')
       .update(JSON.stringify([MAXX_PROMPTS_DIGEST, MAXX_ROLES.map((role) => roles[role].id)]))
       .digest('hex')
@@ -435,13 +441,15 @@ export class MaxxService {
     if (this.settings.maxCostUsd !== undefined && accounting.spentUsd >= this.settings.maxCostUsd) {
       throw new CostLimitReached(`spent $${accounting.spentUsd.toFixed(4)} of --max-cost $${this.settings.maxCostUsd}`);
     }
-    const completion = await this.withRetries(() =>
+    const limit = role.provider && this.providerLimits.get(role.provider.key);
+    const send = () =>
       completeModelCall(
         role.client,
         { messages: call.messages, ...(call.responseFormat ? { responseFormat: call.responseFormat } : {}) },
         this.settings.callTimeoutMs,
-      ),
-    );
+      );
+    // The provider's slot is held for one attempt only: an attempt waiting out a backoff leaves it to others.
+    const completion = await this.withRetries(() => (limit ? limit(send) : send()));
     const usage = accounting.tokens[call.role];
     usage.input += completion.usage?.inputTokens ?? 0;
     usage.output += completion.usage?.outputTokens ?? 0;
@@ -564,6 +572,16 @@ function itemsOf(conversation: ExportableConversation, context: ReturnType<typeo
     });
   }
   return items;
+}
+
+/** One limiter per provider endpoint that declares a limit: the lowest `max_concurrency` of the role models it serves. */
+function providerLimits(models: readonly MaxxRoleModel[]): Map<string, LimitFunction> {
+  const lowest = new Map<string, number>();
+  for (const { provider } of models) {
+    if (provider?.maxConcurrency === undefined) continue;
+    lowest.set(provider.key, Math.min(provider.maxConcurrency, lowest.get(provider.key) ?? Infinity));
+  }
+  return new Map([...lowest].map(([key, limit]) => [key, pLimit(limit)]));
 }
 
 function randomSalt(): string {

@@ -43,6 +43,8 @@ export interface FakeRequest {
   /** When the request arrived and when its first content chunk was written, in ms since the epoch (sub-millisecond, comparable across processes of one machine). */
   receivedAt: number;
   firstChunkAt?: number;
+  /** When the response ended (finished or cut), same clock. */
+  endedAt?: number;
 }
 
 const wallClock = () => performance.timeOrigin + performance.now();
@@ -91,6 +93,22 @@ export class FakeUpstream {
     return this.requests.filter((request) => request.model === model);
   }
 
+  /** The most requests of these models that were open at the same time. */
+  peakConcurrency(models: readonly string[]): number {
+    const events = this.requests
+      .filter((request) => models.includes(request.model))
+      .flatMap((request) => [
+        { at: request.receivedAt, step: 1 },
+        { at: request.endedAt ?? Infinity, step: -1 },
+      ])
+      // An end and a start at the same instant do not overlap.
+      .sort((left, right) => left.at - right.at || left.step - right.step);
+    let open = 0;
+    let peak = 0;
+    for (const event of events) peak = Math.max(peak, (open += event.step));
+    return peak;
+  }
+
   private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const receivedAt = wallClock();
     const protocol = request.url?.endsWith('/chat/completions') ? 'openai' : request.url?.endsWith('/messages') ? 'anthropic' : undefined;
@@ -119,6 +137,7 @@ export class FakeUpstream {
     this.requests.push(record);
     const behaviour = { ...this.defaultBehaviour, ...this.behaviours.get(model) };
     response.on('close', () => {
+      record.endedAt = wallClock();
       this.openResponses.delete(response);
       if (!record.completed) record.aborted = true;
     });
