@@ -164,11 +164,19 @@ describe.each(DIALECTS)('agora maxx ($name)', (dialect) => {
   it('writes the three subsets with the columns of the set, their provenance and the card’s figures from the files', async () => {
     const out = join(folder, 'first');
     const maxx = service();
-    expect(await maxx.plan()).toMatchObject({ items: 4, bySubset: { 'arena-general': 1, 'arena-both_bad': 1, reactions: 2 } });
     const toolRequests = () => harness.fake.requests.filter((request) => request.model.startsWith('tools/')).length;
     const before = toolRequests();
+    const plan = await maxx.plan();
+    expect(plan).toMatchObject({ items: 4, alreadyDone: 0, bySubset: { 'arena-general': 1, 'arena-both_bad': 1, reactions: 2 } });
+    // The plan calls no model. Its stand-in reviewer finds a defect (a revision per turn) where this run's finds none:
+    // the estimate is the run's calls plus one revision per turn processed (5 turns over the 4 items).
+    expect(toolRequests()).toBe(before);
+    expect(plan.estimatedTotalCostUsd).toBeNull();
+    expect(plan.estimatedTokens.generator.input).toBeGreaterThan(0);
     const result = await maxx.run({ concurrency: 3 });
     expect(result).toMatchObject({ items: 4, kept: 4, unfinished: 0 });
+    expect(plan.estimatedCalls).toBe(result.calls + 5);
+    expect(await maxx.plan()).toMatchObject({ items: 4, alreadyDone: 4, estimatedCalls: 0 });
     // Content-addressed: the same request made for two items (the first turn of a voted duel and of its disliked answer) is paid once.
     expect(result.cachedCalls).toBeGreaterThan(0);
     expect(toolRequests() - before).toBe(result.calls - result.cachedCalls);
@@ -408,6 +416,11 @@ describe.each(DIALECTS)('agora maxx ($name)', (dialect) => {
     );
     const priced = () => Object.values(roles).reduce((sum, id) => sum + harness.fake.requestsFor(`tools/${id}`).length, 0);
     const before = priced();
+    // The plan prices the tokens it estimates: $1 a prompt token, output free.
+    const plan = await maxx.plan();
+    expect(plan.estimatedCostUsd.generator).toBe(plan.estimatedTokens.generator.input);
+    expect(plan.estimatedTotalCostUsd).toBe(Object.values(plan.estimatedTokens).reduce((sum, tokens) => sum + tokens.input, 0));
+    expect(priced()).toBe(before);
     // One item at a time: the first call ($1 a token) crosses the limit, and nothing is sent after it.
     const result = await maxx.run({ concurrency: 1 });
     expect(result).toMatchObject({ items: 4, kept: 0, stoppedAtCost: true, unfinished: 1 });

@@ -37,6 +37,7 @@ import { MAXX_COLUMNS, maxxRow } from '../domain/maxx/maxx-rows';
 import { neutraliseFormatting } from '../domain/maxx/neutral-format';
 import { completeModelCall } from '../providers/complete-model-call';
 import { type ModelClient, ProviderCallError } from '../providers/spec';
+import { loadTokenCounter } from '../adapters/local-token-count';
 import type { Runtime } from './runtime';
 
 /**
@@ -95,11 +96,21 @@ export interface MaxxItem {
 }
 
 export interface MaxxPlan {
+  /** Eligible items, and those of them that already have an outcome (a later run does not process them again). */
   items: number;
+  alreadyDone: number;
   bySubset: Record<string, number>;
   byLanguage: Record<string, number>;
-  /** LLM calls at least (one draft, review, critic, four judgings for arena rows or two for reactions, style and its check) per turn. */
+  /**
+   * For the items without an outcome, assuming every gate passes at the first draft after one
+   * revision (fewer calls when the reviewer finds nothing, more when the critic rejects a draft);
+   * hidden reasoning tokens are not counted. Cost is null for a role without a catalogue price.
+   */
   estimatedCalls: number;
+  estimatedTokens: Record<MaxxRole, { input: number; output: number }>;
+  estimatedCostUsd: Record<MaxxRole, number | null>;
+  /** Null when a role has no price. */
+  estimatedTotalCostUsd: number | null;
 }
 
 export interface MaxxProgress {
@@ -190,17 +201,40 @@ export class MaxxService {
     return items;
   }
 
-  /** What a run would do, without any LLM call. */
+  /**
+   * What a run would do, without any LLM call: the items without an outcome go through the real
+   * steps against a stand-in for the models that answers like a passing pipeline (a reply as long as
+   * the longer original, one defect, gates passed, the optimal winning), so the estimate counts the
+   * calls and the tokens of the real prompts; tokens are counted locally, cost from the catalogue's prices.
+   */
   async plan(options: MaxxOptions = {}): Promise<MaxxPlan> {
     const items = await this.listItems(options);
+    const remaining = await this.withoutOutcome(items);
     const count = (key: (item: MaxxItem) => string) =>
       items.reduce<Record<string, number>>((counts, item) => ({ ...counts, [key(item)]: (counts[key(item)] ?? 0) + 1 }), {});
-    const calls = items.reduce((sum, item) => sum + 3 * (item.turnIndex + 1) + 2 * item.originals.length + 2, 0);
+    const countTokens = await loadTokenCounter();
+    const estimate = newAccounting();
+    for (const item of remaining) await this.processItem(item, () => standInCall(item, estimate, countTokens));
+    const costUsd = Object.fromEntries(
+      MAXX_ROLES.map((role) => {
+        const { pricing } = this.roles[role];
+        const tokens = estimate.tokens[role];
+        return [
+          role,
+          pricing ? (tokens.input * pricing.inputPerMillionUsd + tokens.output * pricing.outputPerMillionUsd) / 1_000_000 : null,
+        ];
+      }),
+    ) as Record<MaxxRole, number | null>;
+    const costs = Object.values(costUsd);
     return {
       items: items.length,
+      alreadyDone: items.length - remaining.length,
       bySubset: count((item) => item.subset),
       byLanguage: count((item) => item.language),
-      estimatedCalls: calls,
+      estimatedCalls: estimate.calls,
+      estimatedTokens: estimate.tokens,
+      estimatedCostUsd: costUsd,
+      estimatedTotalCostUsd: costs.every((cost) => cost !== null) ? costs.reduce<number>((sum, cost) => sum + cost, 0) : null,
     };
   }
 
@@ -236,12 +270,14 @@ export class MaxxService {
             heldElsewhere.push(item);
             continue;
           }
-          const outcome = await this.withLease(item, () => this.processItem(item, accounting)).catch((error: unknown) => {
-            // A provider that kept failing, or the spending limit: no outcome is recorded, so a later run takes the item up again.
-            if (error instanceof CostLimitReached) result.stoppedAtCost = true;
-            else if (!ProviderCallError.isInstance(error)) throw error;
-            return null;
-          });
+          const outcome = await this.withLease(item, () => this.processItem(item, (tag) => this.callModel(accounting, tag))).catch(
+            (error: unknown) => {
+              // A provider that kept failing, or the spending limit: no outcome is recorded, so a later run takes the item up again.
+              if (error instanceof CostLimitReached) result.stoppedAtCost = true;
+              else if (!ProviderCallError.isInstance(error)) throw error;
+              return null;
+            },
+          );
           if (outcome === null) result.unfinished += 1;
           else {
             await this.store.maxx.saveItem(outcome);
@@ -318,10 +354,11 @@ export class MaxxService {
     return { cardPath, rows };
   }
 
-  private async processItem(item: MaxxItem, accounting: Accounting): Promise<MaxxItemRecord> {
+  /** One item through the steps; `callFor(tag)` answers its calls (the models with cache and retries, or the plan's stand-in). */
+  private async processItem(item: MaxxItem, callFor: (tag: string) => CallModel): Promise<MaxxItemRecord> {
     const stats: MaxxItemStats = { pairs: [], critic: { calls: 0, passes: 0 } };
     // Calls are tagged with the turn and the attempt, so that a new attempt is a new call and not the cached one.
-    const stepsFor = (tag: string) => new MaxxSteps(this.callModel(accounting, tag));
+    const stepsFor = (tag: string) => new MaxxSteps(callFor(tag));
     const steps = stepsFor('final');
     const dropped = (reason: string): MaxxItemRecord => this.record(item, 'dropped', reason, null, stats);
     const history: ChatMessage[] = [];
@@ -582,6 +619,63 @@ function providerLimits(models: readonly MaxxRoleModel[]): Map<string, LimitFunc
     lowest.set(provider.key, Math.min(provider.maxConcurrency, lowest.get(provider.key) ?? Infinity));
   }
   return new Map([...lowest].map(([key, limit]) => [key, pLimit(limit)]));
+}
+
+/** Marks the stand-in's optimal reply, so that its judge can prefer it wherever it is shown. */
+const STAND_IN_OPTIMAL = '[optimal]';
+/** About what a model writes in the free-text fields of a structured answer. */
+const STAND_IN_NOTE = 'The reply answers the question correctly and completely, in the right language, with no invented fact.';
+
+/**
+ * The models as the plan imagines them: the generator writes as much as the longer original reply of
+ * the turn, the reviewer finds one defect, the critic passes, the judge prefers the optimal reply.
+ * Each call's tokens are counted as a real call's would be.
+ */
+function standInCall(item: MaxxItem, estimate: Accounting, countTokens: (text: string) => number): CallModel {
+  return (call) => {
+    const lastUser = call.messages.findLast(
+      (message) => message.role === 'user' && item.conversation.turns.some((turn) => turn.prompt === message.content),
+    );
+    const turn =
+      item.conversation.turns.find((candidate) => candidate.prompt === lastUser?.content) ?? item.conversation.turns[item.turnIndex]!;
+    const reply = `${turn.a.text.length >= turn.b.text.length ? turn.a.text : turn.b.text} ${STAND_IN_OPTIMAL}`;
+    const userText = call.messages.at(-1)?.content ?? '';
+    const answer = ((): string => {
+      switch (call.step) {
+        case 'draft':
+        case 'revise':
+        case 'style':
+          return reply;
+        case 'review':
+          return JSON.stringify({ defects: [STAND_IN_NOTE] });
+        case 'critic':
+        case 'critic-reaction':
+          return JSON.stringify({
+            correct: true,
+            complete: true,
+            follows_instructions: true,
+            right_language: true,
+            no_invented_facts: true,
+            fixes_defect: true,
+            complaint: 'valid',
+            notes: STAND_IN_NOTE,
+          });
+        case 'judge': {
+          // Reply A only: the conversation before it may hold an earlier optimal reply.
+          const optimalFirst = userText
+            .slice(userText.lastIndexOf('Reply A:'), userText.lastIndexOf('Reply B:'))
+            .includes(STAND_IN_OPTIMAL);
+          return JSON.stringify({ better: optimalFirst ? 'A' : 'B', confidence: 5, reason: STAND_IN_NOTE });
+        }
+        default:
+          return JSON.stringify({ same_content: true, differences: [] });
+      }
+    })();
+    estimate.calls += 1;
+    estimate.tokens[call.role].input += call.messages.reduce((sum, message) => sum + countTokens(message.content), 0);
+    estimate.tokens[call.role].output += countTokens(answer);
+    return Promise.resolve(answer);
+  };
 }
 
 function randomSalt(): string {

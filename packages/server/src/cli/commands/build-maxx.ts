@@ -67,7 +67,7 @@ export function registerMaxxCommand(program: Command): void {
     .option('--limit <N>', 'at most N items')
     .option('--concurrency <N>', 'items processed at once (default 8)')
     .option('--max-cost <USD>', 'send no more calls once the run has spent this much (prices: the catalogue’s pricing)')
-    .option('--dry-run', 'print the plan (items per subset and language, estimated calls) and call no model')
+    .option('--dry-run', 'print the plan (items per subset and language, estimated calls, tokens and cost) and call no model')
     .action(async (raw: unknown) => {
       const flags = parseFlags(flagsSchema, raw);
       if (flags.out !== undefined && existsSync(flags.out) && !statSync(flags.out).isDirectory())
