@@ -1,6 +1,7 @@
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -26,7 +27,7 @@ import { type TestArena, startTestArena, testCatalogueYaml, until } from './test
 /** The role models of one set; each test has its own set, so that no test reuses another's cached calls. */
 const rolesOf = (set: string) =>
   ({ generator: `maxx-writer${set}`, reviewer: `maxx-reviewer${set}`, critic: `maxx-critic${set}`, judge: `maxx-judge${set}` }) as const;
-const ROLE_SETS = ['', '-kill', '-workers', '-single', '-flaky', '-strict', '-down', '-priced', '-limited'] as const;
+const ROLE_SETS = ['', '-kill', '-workers', '-single', '-flaky', '-strict', '-down', '-priced', '-limited', '-tty', '-plain'] as const;
 const ROLES = rolesOf('');
 const OPTIMAL = 'Voici la réponse optimale, complète et exacte.';
 
@@ -435,4 +436,16 @@ describe.each(DIALECTS)('agora maxx ($name)', (dialect) => {
     // All the role models are served by one endpoint that takes 2 requests at once: 8 items never open a third.
     expect(harness.fake.peakConcurrency(Object.values(roles).map((id) => `tools/${id}`))).toBe(2);
   });
+
+  it('shows a progress bar with rows, spend and time left on a terminal, and plain lines otherwise', async () => {
+    const flags = (set: string) => ['maxx', '--worker', ...roleFlags(rolesOf(set)), '--subset', 'reactions'];
+    // `script` gives the command a pseudo-terminal, as an operator's shell would.
+    const command = [agoraBin, ...flags('-tty')].map((word) => `'${word.replaceAll("'", "'\\''")}'`).join(' ');
+    const terminal = await promisify(execFile)('script', ['-qec', command, '/dev/null'], { env: { ...process.env, ...environment } });
+    expect(terminal.stdout).toMatch(/maxx \[=+\] 2\/2 items \| 2 kept \| \d+ calls \(\d+ cached\) \| \$0\.0000 \| 0s left/);
+    const plain = await runAgora(flags('-plain'), '', environment);
+    expect(plain.code).toBe(0);
+    expect(plain.stderr).toMatch(/^maxx 2\/2 items, 2 kept, \d+ calls \(\d+ cached\), \$0\.0000 spent, about 0 s left$/m);
+    expect(plain.stderr).not.toContain('maxx [');
+  }, 60_000);
 });

@@ -119,6 +119,8 @@ export interface MaxxProgress {
   kept: number;
   calls: number;
   cachedCalls: number;
+  /** US dollars this run has spent so far (roles without a price count 0). */
+  spentUsd: number;
 }
 
 export interface MaxxRunResult {
@@ -285,7 +287,14 @@ export class MaxxService {
             else result.dropped[outcome.reason ?? 'dropped'] = (result.dropped[outcome.reason ?? 'dropped'] ?? 0) + 1;
           }
           done += 1;
-          progress?.({ done, total: items.length, kept: result.kept, calls: accounting.calls, cachedCalls: accounting.cachedCalls });
+          progress?.({
+            done,
+            total: items.length,
+            kept: result.kept,
+            calls: accounting.calls,
+            cachedCalls: accounting.cachedCalls,
+            spentUsd: accounting.spentUsd,
+          });
         }
       };
       await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? 4) }, worker));

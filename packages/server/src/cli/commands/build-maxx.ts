@@ -106,7 +106,8 @@ export function registerMaxxCommand(program: Command): void {
           process.stdout.write(`${JSON.stringify(await service.plan(options))}\n`);
           return;
         }
-        const result = await service.run(options, progressLine());
+        const progress = await progressReporter();
+        const result = await service.run(options, progress.update).finally(progress.stop);
         const written = flags.out === undefined ? undefined : await service.assemble(flags.out);
         process.stdout.write(`${JSON.stringify({ ...result, ...(written ? { rows: written.rows, card: written.cardPath } : {}) })}\n`);
         if (result.stoppedAtCost) {
@@ -128,18 +129,42 @@ export function registerMaxxCommand(program: Command): void {
     });
 }
 
-/** Plain progress lines on stderr (at most one per second), whether or not it is a terminal. */
-function progressLine(): (state: MaxxProgress) => void {
+/**
+ * Progress on stderr: a bar with items done, rows kept, spend and time left on a terminal; plain
+ * lines (at most one a second) otherwise, for logs.
+ */
+async function progressReporter(): Promise<{ update: (state: MaxxProgress) => void; stop: () => void }> {
+  if (process.stderr.isTTY) {
+    const { SingleBar } = await import('cli-progress');
+    const bar = new SingleBar({
+      stream: process.stderr,
+      format: 'maxx [{bar}] {value}/{total} items | {kept} kept | {calls} calls ({cached} cached) | ${spent} | {eta_formatted} left',
+      hideCursor: true,
+    });
+    let started = false;
+    return {
+      update: (state) => {
+        const payload = { kept: state.kept, calls: state.calls, cached: state.cachedCalls, spent: state.spentUsd.toFixed(4) };
+        if (!started) bar.start(state.total, state.done, payload);
+        started = true;
+        bar.update(state.done, payload);
+      },
+      stop: () => bar.stop(),
+    };
+  }
   let last = 0;
   const started = Date.now();
-  return (state) => {
-    const now = Date.now();
-    if (now - last < 1000 && state.done < state.total) return;
-    last = now;
-    const rate = state.done / Math.max(1, (now - started) / 1000);
-    const eta = rate > 0 ? Math.round((state.total - state.done) / rate) : 0;
-    process.stderr.write(
-      `maxx ${state.done}/${state.total} items, ${state.kept} kept, ${state.calls} calls (${state.cachedCalls} cached), about ${eta} s left\n`,
-    );
+  return {
+    update: (state) => {
+      const now = Date.now();
+      if (now - last < 1000 && state.done < state.total) return;
+      last = now;
+      const rate = state.done / Math.max(1, (now - started) / 1000);
+      const eta = rate > 0 ? Math.round((state.total - state.done) / rate) : 0;
+      process.stderr.write(
+        `maxx ${state.done}/${state.total} items, ${state.kept} kept, ${state.calls} calls (${state.cachedCalls} cached), $${state.spentUsd.toFixed(4)} spent, about ${eta} s left\n`,
+      );
+    },
+    stop: () => undefined,
   };
 }
