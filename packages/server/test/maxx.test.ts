@@ -449,3 +449,45 @@ describe.each(DIALECTS)('agora maxx ($name)', (dialect) => {
     expect(plain.stderr).not.toContain('maxx [');
   }, 60_000);
 });
+
+describe('agora maxx on a store with nothing eligible', () => {
+  let harness: TestArena;
+  let folder: string;
+  beforeAll(async () => {
+    // The background screening is off: the conversation stays unscreened, as on a store just filled.
+    harness = await startTestArena(DIALECTS[0]!, {
+      catalogue: (baseUrl) => parseCatalogue(catalogueYaml(baseUrl), 'test-models.yaml', {}),
+      environment: { AGORA_POSTPROCESS: 'false' },
+    });
+    harness.fake.defaultBehaviour = { tokensPerSecond: 0 };
+    folder = mkdtempSync(join(tmpdir(), 'agora-maxx-empty-'));
+    writeFileSync(join(folder, 'models.yaml'), catalogueYaml(harness.fake.baseUrl));
+    const created = await harness.client.request('POST', '/api/v1/duels', { prompt: 'Explique la photosynthèse.', mode: 'random' });
+    await harness.client.stream(created.json.id);
+    expect((await harness.client.request('POST', `/api/v1/duels/${created.json.id}/vote`, { choice: 'a' })).status).toBe(200);
+  }, 60_000);
+  afterAll(async () => {
+    await harness.close();
+    rmSync(folder, { recursive: true, force: true });
+  });
+
+  it('says why in one line, exits 2 and writes a card of 0 rows that says why', async () => {
+    const location = harness.store.location;
+    const run = (databaseUrl: string, out: string) =>
+      runAgora(['maxx', '--out', out, ...roleFlags(ROLES)], '', { DATABASE_URL: databaseUrl, AGORA_MODELS: join(folder, 'models.yaml') });
+    const unscreened = await run(location.kind === 'sqlite' ? `sqlite:${location.path}` : location.url, join(folder, 'unscreened'));
+    expect(unscreened).toMatchObject({ code: 2, stdout: '' });
+    expect(unscreened.stderr.trim()).toBe(
+      "agora: no eligible item: none of the store's 1 conversation has passed personal-data screening yet (run `agora postprocess`, or import screened data)",
+    );
+    const card = readFileSync(join(folder, 'unscreened', 'README.md'), 'utf8');
+    expect(card).toContain(
+      "**0 rows.** No eligible item (a voted conversation or a disliked answer that passed personal-data screening): none of the store's 1 conversation",
+    );
+    expect(card).toContain('| total | 0 | 0 | 0 | 0 | 0 | 0 | 0 |');
+    expect(readFileSync(join(folder, 'unscreened', 'arena-general', 'train.jsonl'), 'utf8')).toBe('');
+
+    const empty = await run(`sqlite:${join(folder, 'empty.sqlite')}`, join(folder, 'empty'));
+    expect(empty).toMatchObject({ code: 2, stderr: 'agora: no eligible item: the store has no conversation yet\n' });
+  }, 60_000);
+});

@@ -339,8 +339,29 @@ export class MaxxService {
     return `${this.runKey}|${item.key}`;
   }
 
-  /** Writes the subsets (Parquet and JSONL) and the card from the recorded outcomes of this run. */
-  async assemble(outDir: string): Promise<{ cardPath: string; rows: Record<MaxxSubset, number> }> {
+  /**
+   * Why a run has no eligible item, in words for the operator and the card: an empty store, no
+   * conversation screened yet, every one excluded, or the filters.
+   */
+  async whyNoItem(options: MaxxOptions = {}): Promise<string> {
+    const counts = await this.store.datasets.exclusionCounts(this.settings.privateCohorts);
+    const conversations = (count: number) => `${count} conversation${count === 1 ? '' : 's'}`;
+    if (counts.conversations === 0) return 'the store has no conversation yet';
+    const unscreened = counts.notScreened + counts.screeningFailed;
+    if (unscreened === counts.conversations)
+      return `none of the store's ${conversations(counts.conversations)} has passed personal-data screening yet (run \`agora postprocess\`, or import screened data)`;
+    const excluded = counts.privateCohort + counts.reviewerExcluded + counts.flagged + counts.reportedNotReviewed;
+    if (unscreened + excluded === counts.conversations)
+      return `of the store's ${conversations(counts.conversations)}, ${unscreened} not screened yet and ${excluded} kept out of the open datasets (personal data, private cohort, reviewer's decision or a report)`;
+    if (options.subsets !== undefined || options.language !== undefined) return 'no screened conversation matches --subset and --language';
+    return 'no screened conversation has a vote or a disliked answer';
+  }
+
+  /**
+   * Writes the subsets (Parquet and JSONL) and the card from the recorded outcomes of this run;
+   * `emptyBecause` is the card's reason when there is no item at all.
+   */
+  async assemble(outDir: string, emptyBecause?: string): Promise<{ cardPath: string; rows: Record<MaxxSubset, number> }> {
     const records = await this.store.maxx.listItems(this.runKey);
     const rows = Object.fromEntries(MAXX_SUBSETS.map((subset) => [subset, 0])) as Record<MaxxSubset, number>;
     const encodings = new Utf8Encodings();
@@ -359,7 +380,10 @@ export class MaxxService {
       for (const writer of writers) writer.finish();
     }
     const cardPath = join(outDir, 'README.md');
-    writeFileSync(cardPath, buildMaxxCard(records, { roles: Object.fromEntries(MAXX_ROLES.map((role) => [role, this.roles[role].id])) }));
+    writeFileSync(
+      cardPath,
+      buildMaxxCard(records, { roles: Object.fromEntries(MAXX_ROLES.map((role) => [role, this.roles[role].id])), emptyBecause }),
+    );
     return { cardPath, rows };
   }
 

@@ -108,6 +108,12 @@ export function registerMaxxCommand(program: Command): void {
         }
         const progress = await progressReporter();
         const result = await service.run(options, progress.update).finally(progress.stop);
+        if (result.items === 0) {
+          // Nothing to build is the operator's input, not a success: the card still says why, then exit 2.
+          const reason = await service.whyNoItem(options);
+          if (flags.out !== undefined) await service.assemble(flags.out, reason);
+          throw new CliUsageError(`no eligible item: ${reason}`);
+        }
         const written = flags.out === undefined ? undefined : await service.assemble(flags.out);
         process.stdout.write(`${JSON.stringify({ ...result, ...(written ? { rows: written.rows, card: written.cardPath } : {}) })}\n`);
         if (result.stoppedAtCost) {

@@ -7,7 +7,10 @@ import { MAXX_COLUMNS } from './maxx-rows';
  * tables). Every figure is computed from the recorded outcomes the files were written from, so the
  * card and the files cannot disagree.
  */
-export function buildMaxxCard(records: readonly MaxxItemRecord[], settings: { roles: Record<string, string> }): string {
+export function buildMaxxCard(
+  records: readonly MaxxItemRecord[],
+  settings: { roles: Record<string, string>; /** Why there is no item, when there is none. */ emptyBecause?: string | undefined },
+): string {
   const kept = records.filter((record) => record.status === 'kept' && record.row !== null);
   const rowsOf = (subset: string) => kept.filter((record) => record.subset === subset).map((record) => record.row!);
   const percent = (part: number, whole: number) => (whole === 0 ? 'n/a' : `${((100 * part) / whole).toFixed(1)} %`);
@@ -35,8 +38,9 @@ export function buildMaxxCard(records: readonly MaxxItemRecord[], settings: { ro
   ];
   if (records.length === 0) {
     lines.push(
-      '**0 rows.** The store had no eligible item: no voted conversation and no disliked answer that passed personal-data',
-      'screening (run `agora postprocess` first, or import screened data).',
+      `**0 rows.** No eligible item (a voted conversation or a disliked answer that passed personal-data screening): ${
+        settings.emptyBecause ?? 'the store had none'
+      }.`,
       '',
     );
   }
