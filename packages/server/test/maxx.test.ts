@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCatalogue } from '../src/config/catalogue';
 import { loadConfig } from '../src/config/config';
 import { MAXX_COLUMNS } from '../src/domain/maxx/maxx-rows';
+import { wilsonInterval } from '../src/domain/maxx/maxx-calibration';
 import { createMaxxService } from '../src/main';
 import { createModelClient } from '../src/providers/create-model-client';
 import { type MaxxRoles, MaxxService } from '../src/services/maxx.service';
@@ -16,7 +17,7 @@ import { DatasetExportService } from '../src/services/dataset-export.service';
 import { toolModelYaml } from './annotator-fixture';
 import { runAgora } from './run-agora';
 import { DIALECTS } from './test-db';
-import { type TestArena, startTestArena, testCatalogueYaml, until } from './test-arena';
+import { TEST_MODELS, type TestArena, startTestArena, testCatalogueYaml, until } from './test-arena';
 
 /**
  * The optimised preference set over real HTTP: a store filled by real duels, votes and a dislike,
@@ -27,7 +28,20 @@ import { type TestArena, startTestArena, testCatalogueYaml, until } from './test
 /** The role models of one set; each test has its own set, so that no test reuses another's cached calls. */
 const rolesOf = (set: string) =>
   ({ generator: `maxx-writer${set}`, reviewer: `maxx-reviewer${set}`, critic: `maxx-critic${set}`, judge: `maxx-judge${set}` }) as const;
-const ROLE_SETS = ['', '-kill', '-workers', '-single', '-flaky', '-strict', '-down', '-priced', '-limited', '-tty', '-plain'] as const;
+const ROLE_SETS = [
+  '',
+  '-kill',
+  '-workers',
+  '-single',
+  '-flaky',
+  '-strict',
+  '-down',
+  '-priced',
+  '-limited',
+  '-tty',
+  '-plain',
+  '-calibrated',
+] as const;
 const ROLES = rolesOf('');
 const OPTIMAL = 'Voici la réponse optimale, complète et exacte.';
 
@@ -112,6 +126,9 @@ describe.each(DIALECTS)('agora maxx ($name)', (dialect) => {
       environment: { AGORA_POSTPROCESS_EVERY_S: '0.1', AGORA_POSTPROCESS_IDLE_S: '0' },
     });
     harness.fake.defaultBehaviour = { tokensPerSecond: 0 };
+    // Each arena model answers with its size, so that the two replies of a duel differ and a judge can tell them apart.
+    for (const model of TEST_MODELS)
+      harness.fake.behave(model.upstream, { tokensPerSecond: 0, text: (prompt) => `Réponse ${model.params} : ${prompt}` });
     folder = mkdtempSync(join(tmpdir(), 'agora-maxx-'));
     writeFileSync(join(folder, 'models.yaml'), catalogueYaml(harness.fake.baseUrl));
     const location = harness.store.location;
@@ -448,6 +465,55 @@ describe.each(DIALECTS)('agora maxx ($name)', (dialect) => {
     expect(plain.stderr).toMatch(/^maxx 2\/2 items, 2 kept, \d+ calls \(\d+ cached\), \$0\.0000 spent, about 0 s left$/m);
     expect(plain.stderr).not.toContain('maxx [');
   }, 60_000);
+  it('measures the judge against the visitors with --calibrate, on the cached calls of an earlier run', async () => {
+    const roles = rolesOf('-calibrated');
+    // The judge prefers the optimal reply, and of two original replies the one of the bigger model, wherever it is shown.
+    const size = (text: string) => Number(/Réponse (\d+)/.exec(text)?.[1] ?? 0);
+    harness.fake.behave(`tools/${roles.judge}`, {
+      tokensPerSecond: 0,
+      text: (prompt) => {
+        if (prompt.includes(OPTIMAL)) return judgeAnswer(prompt);
+        const [a, b] = [size(prompt.slice(prompt.indexOf('Reply A:'))), size(prompt.slice(prompt.indexOf('Reply B:')))];
+        return JSON.stringify({ better: a > b ? 'A' : a < b ? 'B' : 'tie', confidence: 4 });
+      },
+    });
+    const calibrated = (calibrate: boolean) =>
+      createMaxxService(
+        loadConfig({ DATABASE_URL: environment.DATABASE_URL!, AGORA_MODELS: environment.AGORA_MODELS! }),
+        harness.arena.store,
+        parseCatalogue(catalogueYaml(harness.fake.baseUrl), 'models.yaml', {}),
+        { ...roles, stylist: roles.generator },
+        { backoffMs: 1, calibrate },
+      );
+    await calibrated(false).run();
+    const before = harness.fake.requests.length;
+    const maxx = calibrated(true);
+    expect(await maxx.run()).toMatchObject({ items: 4, kept: 4 });
+    // Only the calibration's judgings are new: three turns (the voted duel's vote and its dislike are about one turn), both orders.
+    const sent = harness.fake.requests.slice(before);
+    expect(sent).toHaveLength(6);
+    expect(sent.every((request) => request.model === `tools/${roles.judge}`)).toBe(true);
+
+    // Each item: the visitor's side (a for the vote, neither for both-bad, a for a dislike of b) and the judge's (the bigger model's).
+    const records = await harness.arena.store.maxx.listItems(maxx.runKey);
+    const items = await maxx.listItems();
+    expect(items.map((item) => item.visitorPreference).sort()).toEqual(['a', 'a', 'a', 'tie']);
+    let agreed = 0;
+    for (const item of items) {
+      const turn = item.conversation.turns[item.turnIndex]!;
+      const judge = size(turn.a.text) > size(turn.b.text) ? 'a' : 'b';
+      const record = records.find((candidate) => candidate.sourceId === item.sourceId && candidate.subset === item.subset)!;
+      expect(record.stats.calibration).toEqual({ human: item.visitorPreference, judge });
+      if (judge === item.visitorPreference) agreed += 1;
+    }
+    const card = readFileSync((await maxx.assemble(join(folder, 'calibrated'))).cardPath, 'utf8');
+    const [low, high] = wilsonInterval(agreed, 4);
+    const percent = (value: number) => `${(100 * value).toFixed(1)} %`;
+    expect(card).toContain(`| all | 4 | ${percent(agreed / 4)} | ${percent(low)} – ${percent(high)} | 0 |`);
+    expect(card).toContain(`| fr | 4 | ${percent(agreed / 4)} |`);
+    // The both-bad vote prefers neither reply, and the judge took a side.
+    expect(card).toContain('| `arena-both_bad` | 1 | 0.0 % | 0.0 % – 79.3 % | 0 |');
+  });
 });
 
 describe('agora maxx on a store with nothing eligible', () => {

@@ -34,6 +34,13 @@ import {
   subsetOfVote,
 } from '../domain/maxx/maxx-rules';
 import { MAXX_COLUMNS, maxxRow } from '../domain/maxx/maxx-rows';
+import {
+  type CalibrationRecord,
+  type SidePreference,
+  dislikeSidePreference,
+  judgeSidePreference,
+  voteSidePreference,
+} from '../domain/maxx/maxx-calibration';
 import { neutraliseFormatting } from '../domain/maxx/neutral-format';
 import { completeModelCall } from '../providers/complete-model-call';
 import { type ModelClient, ProviderCallError } from '../providers/spec';
@@ -80,6 +87,8 @@ export interface MaxxSettings {
   leaseMs: number;
   /** Spend (US dollars) at which this run sends no more calls; unset: no limit. */
   maxCostUsd?: number | undefined;
+  /** The judge also compares the two original replies of each item, for its agreement with the visitors (`--calibrate`). */
+  calibrate: boolean;
 }
 
 /** One eligible item: the turn a row is about, the replies it must beat, and what the visitor flagged. */
@@ -93,6 +102,8 @@ export interface MaxxItem {
   turnIndex: number;
   originals: { side: 'a' | 'b'; model: string; text: string }[];
   reaction?: ReactionContext;
+  /** Which of the turn's two replies the visitor preferred (their vote, or the other side of a dislike): the judge's calibration. */
+  visitorPreference: SidePreference;
 }
 
 export interface MaxxPlan {
@@ -154,6 +165,7 @@ const DEFAULT_SETTINGS: MaxxSettings = {
   backoffMs: 1000,
   gateAttempts: 2,
   leaseMs: 120_000,
+  calibrate: false,
 };
 
 export class MaxxService {
@@ -176,7 +188,10 @@ export class MaxxService {
     this.settings = { ...DEFAULT_SETTINGS, ...settings };
     this.providerLimits = providerLimits(Object.values(roles));
     this.runKey = createHash('sha256')
-      .update(JSON.stringify([MAXX_PROMPTS_DIGEST, MAXX_ROLES.map((role) => roles[role].id)]))
+      // A calibrated run is another run (its outcomes carry the calibration); its other calls come from the cache.
+      .update(
+        JSON.stringify([MAXX_PROMPTS_DIGEST, MAXX_ROLES.map((role) => roles[role].id), ...(this.settings.calibrate ? ['calibrate'] : [])]),
+      )
       .digest('hex')
       .slice(0, 16);
   }
@@ -394,6 +409,8 @@ export class MaxxService {
     const stepsFor = (tag: string) => new MaxxSteps(callFor(tag));
     const steps = stepsFor('final');
     const dropped = (reason: string): MaxxItemRecord => this.record(item, 'dropped', reason, null, stats);
+    // First, so that every item is calibrated, whether its optimal reply is kept or not.
+    if (this.settings.calibrate) stats.calibration = await calibrationOf(item, stepsFor('calibration'));
     const history: ChatMessage[] = [];
     let optimal = '';
     let reactionVerdict: { fixesDefect: boolean; complaint: 'valid' | 'partly' | 'mistaken' } | undefined;
@@ -598,6 +615,30 @@ function newAccounting(): Accounting {
   };
 }
 
+/**
+ * The judge on the two original replies of the item's turn, in both orders, formatting removed, next
+ * to what the visitor preferred. The earlier turns are given by their user messages only: each side
+ * had its own earlier replies. An answer that is not the JSON asked for leaves the pair out.
+ */
+async function calibrationOf(item: MaxxItem, steps: MaxxSteps): Promise<CalibrationRecord> {
+  const turns = item.conversation.turns.slice(0, item.turnIndex + 1);
+  const history: ChatMessage[] = turns.map((turn) => ({ role: 'user', content: turn.prompt }));
+  const [a, b] = [neutraliseFormatting(turns.at(-1)!.a.text), neutraliseFormatting(turns.at(-1)!.b.text)];
+  const side = (better: 'A' | 'B' | 'tie', shownAsA: 'a' | 'b'): SidePreference =>
+    better === 'tie' ? 'tie' : (better === 'A') === (shownAsA === 'a') ? 'a' : 'b';
+  try {
+    const aFirst = await steps.judge(history, a, b);
+    const bFirst = await steps.judge(history, b, a);
+    return {
+      human: item.visitorPreference,
+      judge: judgeSidePreference({ aFirst: side(aFirst.better, 'a'), bFirst: side(bFirst.better, 'b') }),
+    };
+  } catch (error) {
+    if (error instanceof MalformedAnswerError) return { human: item.visitorPreference, judge: null };
+    throw error;
+  }
+}
+
 /** A judge's answer on one ordering, mapped to the replies: the optimal was shown at `optimalAt`. */
 function verdictOf(answer: { better: 'A' | 'B' | 'tie'; confidence: number }, optimalAt: 'A' | 'B'): PairVerdict {
   const preferred = answer.better === 'tie' ? 'tie' : answer.better === optimalAt ? 'optimal' : 'original';
@@ -621,6 +662,7 @@ function itemsOf(conversation: ExportableConversation, context: ReturnType<typeo
       conversation,
       turnIndex: last,
       originals: (['a', 'b'] as const).map((side) => ({ side, model: turns[last]![side].modelId, text: turns[last]![side].text })),
+      visitorPreference: voteSidePreference(conversation.vote.choice),
     });
   }
   for (const reaction of conversation.reactions) {
@@ -639,6 +681,10 @@ function itemsOf(conversation: ExportableConversation, context: ReturnType<typeo
       turnIndex: index,
       originals: [{ side: reaction.side, model: disliked.modelId, text: disliked.text }],
       reaction: { disliked: disliked.text, tags: reaction.tags, comment: reaction.comment },
+      visitorPreference: dislikeSidePreference(
+        reaction.side,
+        conversation.reactions.some((other) => other.turn === reaction.turn && other.side !== reaction.side && !other.liked),
+      ),
     });
   }
   return items;

@@ -38,6 +38,7 @@ const flagsSchema = z
       .default(8),
     maxCost: z.coerce.number({ error: '--max-cost takes US dollars' }).positive('--max-cost takes US dollars above 0').optional(),
     dryRun: z.boolean().optional(),
+    calibrate: z.boolean().optional(),
   })
   .superRefine((flags, context) => {
     if (!flags.worker && flags.out === undefined)
@@ -67,6 +68,7 @@ export function registerMaxxCommand(program: Command): void {
     .option('--limit <N>', 'at most N items')
     .option('--concurrency <N>', 'items processed at once (default 8)')
     .option('--max-cost <USD>', 'send no more calls once the run has spent this much (prices: the catalogue’s pricing)')
+    .option('--calibrate', 'the judge also compares the original replies; the card reports its agreement with the visitors')
     .option('--dry-run', 'print the plan (items per subset and language, estimated calls, tokens and cost) and call no model')
     .action(async (raw: unknown) => {
       const flags = parseFlags(flagsSchema, raw);
@@ -93,7 +95,7 @@ export function registerMaxxCommand(program: Command): void {
               judge: flags.judge,
               stylist: flags.stylist ?? flags.generator,
             },
-            { leaseMs: flags.lease * 1000, maxCostUsd: flags.maxCost },
+            { leaseMs: flags.lease * 1000, maxCostUsd: flags.maxCost, calibrate: flags.calibrate === true },
           ),
         );
         const options = {

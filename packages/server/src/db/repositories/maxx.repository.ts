@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../database';
+import type { CalibrationRecord } from '../../domain/maxx/maxx-calibration';
 
 export interface LlmCallRecord {
   key: string;
@@ -17,6 +18,8 @@ export interface MaxxItemStats {
   /** One entry per original reply judged in both orders: its model, whether the orders agreed, whether the optimal won. */
   pairs: { model: string; consistent: boolean; won: boolean }[];
   critic: { calls: number; passes: number };
+  /** With `--calibrate`: the judge on the two original replies against the visitor's preference. */
+  calibration?: CalibrationRecord;
 }
 
 export interface MaxxItemRecord {

@@ -1,6 +1,7 @@
 import type { MaxxItemRecord } from '../../db/repositories/maxx.repository';
 import { MAXX_SUBSETS, PREF_STRENGTHS } from './maxx-rules';
 import { MAXX_COLUMNS } from './maxx-rows';
+import { type CalibrationRecord, agreementOf } from './maxx-calibration';
 
 /**
  * The card of the optimised preference set (Hugging Face dataset card: YAML `configs`, then
@@ -90,6 +91,7 @@ export function buildMaxxCard(
     `- Items: ${records.length} processed, ${kept.length} kept.`,
     '',
   );
+  lines.push(...calibrationSection(records));
   const dropped = new Map<string, number>();
   for (const record of records)
     if (record.status === 'dropped') dropped.set(record.reason ?? 'dropped', (dropped.get(record.reason ?? 'dropped') ?? 0) + 1);
@@ -149,4 +151,42 @@ export function buildMaxxCard(
     '',
   );
   return lines.join('\n');
+}
+
+/**
+ * The judge's agreement with the visitors (`--calibrate`), per subset and per language, with its
+ * 95 % interval; without calibration, how to get it.
+ */
+function calibrationSection(records: readonly MaxxItemRecord[]): string[] {
+  const calibrated = records.filter((record): record is MaxxItemRecord & { stats: { calibration: CalibrationRecord } } =>
+    Boolean(record.stats.calibration),
+  );
+  const lines = ['## How far to trust the judge', ''];
+  if (calibrated.length === 0) {
+    lines.push(
+      "Not measured for this set: `agora maxx --calibrate` has the judge also compare the two original replies of each item, in both orders, and reports its agreement with the visitors' own preference here.",
+      '',
+    );
+    return lines;
+  }
+  const share = (value: number | null) => (value === null ? 'n/a' : `${(100 * value).toFixed(1)} %`);
+  const table = (title: string, key: (record: MaxxItemRecord) => string) => {
+    const groups = new Map<string, CalibrationRecord[]>();
+    for (const record of calibrated) groups.set(key(record), [...(groups.get(key(record)) ?? []), record.stats.calibration]);
+    lines.push(`| ${title} | pairs | judge agrees | 95 % interval | position-inconsistent |`, '|---|---:|---:|---|---:|');
+    for (const [name, group] of [...groups, ['all', calibrated.map((record) => record.stats.calibration)] as const]) {
+      const agreement = agreementOf(group);
+      lines.push(
+        `| ${name} | ${agreement.pairs} | ${share(agreement.rate)} | ${agreement.low === null ? 'n/a' : `${share(agreement.low)} – ${share(agreement.high)}`} | ${agreement.inconsistent} |`,
+      );
+    }
+    lines.push('');
+  };
+  lines.push(
+    "With `--calibrate`, the judge also compared the two original replies of each item in both orders, formatting removed, and its verdict is set against the visitor's: their vote (a both-bad vote prefers neither, so only a tie agrees), or for a disliked answer the other reply of the turn (neither, when both were disliked). A side is the judge's verdict only when both orders choose it; opposite orders are position-inconsistent and count as disagreement; answers that were not the JSON asked for are left out. The interval is Wilson's.",
+    '',
+  );
+  table('subset', (record) => `\`${record.subset}\``);
+  table('language', (record) => record.language);
+  return lines;
 }
