@@ -1,3 +1,4 @@
+export * from './datasets';
 export * from './duels';
 export * from './errors';
 export * from './leaderboard';

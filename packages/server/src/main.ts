@@ -16,6 +16,7 @@ import { ArenaCatalogue } from './services/arena-catalogue';
 import { DuelService } from './services/duel.service';
 import { OperationsService } from './services/operations.service';
 import { ReviewService } from './services/review.service';
+import { PublishedDatasetsService } from './services/published-datasets.service';
 import { LeaderboardService } from './services/leaderboard.service';
 import { PairingPolicy } from './services/pairing-policy';
 import { type RankingComputer, WorkerRankingComputer } from './adapters/ranking-worker/ranking-computer';
@@ -134,6 +135,7 @@ export async function createArena(
     review: new ReviewService(store, runtime),
     leaderboards,
     catalogue,
+    datasets: new PublishedDatasetsService(store.datasets, runtime),
     metrics,
     logger,
     settings: { maxPromptChars: config.maxPromptChars, adminToken: config.adminToken },

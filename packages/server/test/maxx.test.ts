@@ -1,5 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { tmpdir } from 'node:os';
@@ -14,6 +14,7 @@ import { createModelClient } from '../src/providers/create-model-client';
 import { type MaxxRoles, MaxxService } from '../src/services/maxx.service';
 import { systemRuntime } from '../src/services/runtime';
 import { DatasetExportService } from '../src/services/dataset-export.service';
+import { PublishedDatasetsService } from '../src/services/published-datasets.service';
 import { toolModelYaml } from './annotator-fixture';
 import { runAgora } from './run-agora';
 import { DIALECTS } from './test-db';
@@ -41,6 +42,7 @@ const ROLE_SETS = [
   '-tty',
   '-plain',
   '-calibrated',
+  '-published',
 ] as const;
 const ROLES = rolesOf('');
 const OPTIMAL = 'Voici la réponse optimale, complète et exacte.';
@@ -514,6 +516,41 @@ describe.each(DIALECTS)('agora maxx ($name)', (dialect) => {
     // The both-bad vote prefers neither reply, and the judge took a side.
     expect(card).toContain('| `arena-both_bad` | 1 | 0.0 % | 0.0 % – 79.3 % | 0 |');
   });
+  it('lists the last set on the datasets page, and agora export --optimised writes it with the open datasets', async () => {
+    const roles = rolesOf('-published');
+    const maxx = service(roles);
+    await maxx.run();
+    const built = await maxx.assemble(join(folder, 'published'));
+    // The only request of this file to the page: its answer is cached for a few seconds.
+    const page = await harness.client.request('GET', '/api/v1/datasets');
+    expect(page.status).toBe(200);
+    expect(page.json.optimised).toMatchObject({
+      subsets: [
+        { name: 'arena-general', rows: built.rows['arena-general'] },
+        { name: 'arena-both_bad', rows: built.rows['arena-both_bad'] },
+        { name: 'reactions', rows: built.rows.reactions },
+      ],
+      languages: [{ language: 'fr', rows: 4 }],
+      models: { generator: roles.generator, reviewer: roles.reviewer, critic: roles.critic, judge: roles.judge, stylist: roles.generator },
+      judge_agreement: null,
+    });
+    expect(JSON.stringify(page.json)).not.toContain(maxx.runKey);
+
+    const out = join(folder, 'export-with-set');
+    const exported = await runAgora(['export', '--out', out, '--format', 'jsonl', '--datasets', 'votes', '--optimised'], '', environment);
+    expect(exported.code).toBe(0);
+    expect(exported.stdout).toContain(
+      `${join(out, 'optimised', 'README.md')}\toptimised set (arena-general 1 rows, arena-both_bad 1 rows, reactions 2 rows)`,
+    );
+    for (const subset of ['arena-general', 'arena-both_bad', 'reactions'])
+      expect(readFileSync(join(out, 'optimised', subset, 'train.jsonl'), 'utf8')).toBe(
+        readFileSync(join(folder, 'published', subset, 'train.jsonl'), 'utf8'),
+      );
+    // The export is recorded too, with its card's figures (read past the page's cache).
+    const published = await new PublishedDatasetsService(harness.arena.store.datasets, systemRuntime).latest();
+    expect(published.export).toMatchObject({ formats: ['jsonl'], license: 'other', datasets: [{ name: 'votes', rows: 2 }] });
+    expect(jsonl(join(out, 'votes', 'train.jsonl'))).toHaveLength(2);
+  }, 60_000);
 });
 
 describe('agora maxx on a store with nothing eligible', () => {
@@ -552,6 +589,16 @@ describe('agora maxx on a store with nothing eligible', () => {
     );
     expect(card).toContain('| total | 0 | 0 | 0 | 0 | 0 | 0 | 0 |');
     expect(readFileSync(join(folder, 'unscreened', 'arena-general', 'train.jsonl'), 'utf8')).toBe('');
+
+    const noSet = await runAgora(['export', '--out', join(folder, 'no-set'), '--optimised'], '', {
+      DATABASE_URL: location.kind === 'sqlite' ? `sqlite:${location.path}` : location.url,
+      AGORA_MODELS: join(folder, 'models.yaml'),
+    });
+    expect(noSet).toMatchObject({
+      code: 2,
+      stderr: 'agora: --optimised: no optimised preference set has been built on this store yet (agora maxx --out DIR builds one)\n',
+    });
+    expect(existsSync(join(folder, 'no-set'))).toBe(false);
 
     const empty = await run(`sqlite:${join(folder, 'empty.sqlite')}`, join(folder, 'empty'));
     expect(empty).toMatchObject({ code: 2, stderr: 'agora: no eligible item: the store has no conversation yet\n' });

@@ -210,6 +210,14 @@ export interface MaxxClaimsTable {
   lease_until: string;
 }
 
+/** A publication: an export or an optimised set, with the figures of its card. */
+export interface DatasetBuildsTable {
+  id: string;
+  kind: string;
+  created_at: string;
+  summary_json: string;
+}
+
 export interface Database {
   duels: DuelsTable;
   turns: TurnsTable;
@@ -226,4 +234,5 @@ export interface Database {
   llm_calls: LlmCallsTable;
   maxx_items: MaxxItemsTable;
   maxx_claims: MaxxClaimsTable;
+  dataset_builds: DatasetBuildsTable;
 }

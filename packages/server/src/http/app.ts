@@ -9,6 +9,7 @@ import { routePath } from 'hono/route';
 import type { Logger } from 'pino';
 import type { PrometheusMetrics } from '../observability/prometheus-metrics';
 import { AppError } from '../services/app-error';
+import type { PublishedDatasetsService } from '../services/published-datasets.service';
 import type { ArenaCatalogue } from '../services/arena-catalogue';
 import type { DuelService } from '../services/duel.service';
 import type { LeaderboardService } from '../services/leaderboard.service';
@@ -21,6 +22,7 @@ import { buildOpenApiDocument } from './openapi';
 import { duelRoutes } from './routes/duels.routes';
 import { leaderboardRoutes } from './routes/leaderboard.routes';
 import { modelRoutes } from './routes/models.routes';
+import { datasetRoutes } from './routes/datasets.routes';
 import { adminRoutes, operationsRoutes } from './routes/operations.routes';
 
 export interface AppServices {
@@ -29,6 +31,7 @@ export interface AppServices {
   operations: OperationsService;
   review: ReviewService;
   catalogue: ArenaCatalogue;
+  datasets: PublishedDatasetsService;
   metrics: PrometheusMetrics;
   logger: Logger;
   settings: { maxPromptChars: number; adminToken: string | undefined };
@@ -69,6 +72,7 @@ export function createApp(services: AppServices): Hono<AppEnv> {
     );
   app.get('/api/v1/openapi.json', (c) => c.body(openApi, 200, { 'content-type': 'application/json' }));
   app.route('/api/v1/models', modelRoutes(services.catalogue));
+  app.route('/api/v1/datasets', datasetRoutes(services.datasets));
   app.route('/api/v1/leaderboard', leaderboardRoutes(services.leaderboards));
   app.route('/api/v1/duels', duelRoutes(services.duels, services.metrics, services.settings.maxPromptChars));
   app.route('/api/v1/admin', adminRoutes(services.operations, services.review, services.settings.adminToken));

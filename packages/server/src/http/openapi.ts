@@ -8,6 +8,7 @@ import {
   leaderboardQuerySchema,
   leaderboardSchema,
   modelListSchema,
+  publishedDatasetsSchema,
   reactionRequestSchema,
   reactionResponseSchema,
   reportRequestSchema,
@@ -45,6 +46,12 @@ function operations(maxPromptChars: number): Operation[] {
       path: '/api/v1/models',
       summary: 'Public cards of the catalogue models',
       responses: { 200: { description: 'models', schema: modelListSchema } },
+    },
+    {
+      method: 'get',
+      path: '/api/v1/datasets',
+      summary: 'What this arena has published: the last export and the last optimised preference set, with their row counts',
+      responses: { 200: { description: 'published datasets', schema: publishedDatasetsSchema } },
     },
     {
       method: 'post',

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import type { ExclusionCounts, ExportableConversation, ExportQuery } from '../db/repositories/dataset.repository';
+import type { DatasetBuild, ExclusionCounts, ExportableConversation, ExportQuery } from '../db/repositories/dataset.repository';
 import type { ExportModelFacts } from '../domain/datasets/conversation-rows';
 import { type DatasetBuilderSettings } from '../adapters/dataset-files/dataset-builder';
 import { type ExportFilters, conversationFilter, modelFilter } from '../domain/datasets/export-filters';
@@ -17,6 +17,8 @@ export interface ExportSource {
   exportableConversations(query: ExportQuery): AsyncGenerator<ExportableConversation[]>;
   exclusionCounts(privateCohorts: readonly string[]): Promise<ExclusionCounts>;
   visitorSalt(generate: () => string): Promise<string>;
+  /** Where the publication is recorded, for the datasets page. */
+  recordBuild(build: DatasetBuild): Promise<void>;
 }
 
 /** What to export, as `agora export` takes it. */
@@ -127,6 +129,26 @@ export class DatasetExportService {
       };
       const cardPath = join(request.outDir, 'README.md');
       writeFileSync(cardPath, buildDatasetCard(card));
+      await this.source.recordBuild({
+        id: randomBytes(8).toString('hex'),
+        kind: 'export',
+        createdAt: card.exportedAt,
+        summary: {
+          conversations: [...stats.languages.values()].reduce((sum, count) => sum + count, 0),
+          formats: [...request.formats],
+          license: request.datasetLicense ?? 'other',
+          // Rows of a dataset in its first format (the other formats hold the same rows).
+          datasets: request.datasets.map((dataset) => ({
+            name: dataset,
+            rows: files
+              .filter((file) => file.dataset === dataset && file.format === request.formats[0])
+              .reduce((sum, file) => sum + file.rows, 0),
+          })),
+          languages: [...stats.languages]
+            .sort((left, right) => right[1] - left[1] || left[0].localeCompare(right[0]))
+            .map(([language, conversations]) => ({ language, conversations })),
+        },
+      });
       return { conversationsRead: stats.read, files, cardPath };
     } finally {
       await sink.close();

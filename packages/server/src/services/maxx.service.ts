@@ -37,6 +37,7 @@ import { MAXX_COLUMNS, maxxRow } from '../domain/maxx/maxx-rows';
 import {
   type CalibrationRecord,
   type SidePreference,
+  agreementOf,
   dislikeSidePreference,
   judgeSidePreference,
   voteSidePreference,
@@ -373,36 +374,38 @@ export class MaxxService {
   }
 
   /**
-   * Writes the subsets (Parquet and JSONL) and the card from the recorded outcomes of this run;
-   * `emptyBecause` is the card's reason when there is no item at all.
+   * Writes the subsets (Parquet and JSONL) and the card from the recorded outcomes of this run, and
+   * records the publication for the datasets page; `emptyBecause` is the card's reason when there
+   * is no item at all.
    */
   async assemble(outDir: string, emptyBecause?: string): Promise<{ cardPath: string; rows: Record<MaxxSubset, number> }> {
+    const roles = Object.fromEntries(MAXX_ROLES.map((role) => [role, this.roles[role].id]));
     const records = await this.store.maxx.listItems(this.runKey);
-    const rows = Object.fromEntries(MAXX_SUBSETS.map((subset) => [subset, 0])) as Record<MaxxSubset, number>;
-    const encodings = new Utf8Encodings();
-    for (const subset of MAXX_SUBSETS) {
-      const folder = join(outDir, subset);
-      mkdirSync(folder, { recursive: true });
-      const writers: DatasetFileWriter[] = [
-        parquetFileWriter(MAXX_COLUMNS, { folder, rowGroupRows: 1000, fileRows: 100_000 }, encodings),
-        jsonlFileWriter(join(folder, 'train.jsonl')),
-      ];
-      for (const record of records) {
-        if (record.subset !== subset || record.status !== 'kept' || record.row === null) continue;
-        for (const writer of writers) writer.add(record.row);
-        rows[subset] += 1;
-      }
-      for (const writer of writers) writer.finish();
-    }
-    const cardPath = join(outDir, 'README.md');
-    writeFileSync(
-      cardPath,
-      buildMaxxCard(records, { roles: Object.fromEntries(MAXX_ROLES.map((role) => [role, this.roles[role].id])), emptyBecause }),
-    );
-    return { cardPath, rows };
+    const written = writeMaxxSet(records, roles, outDir, emptyBecause);
+    // A run with nothing eligible is the operator's error (exit 2), not a publication.
+    if (emptyBecause !== undefined) return written;
+    const languages = new Map<string, number>();
+    for (const record of records) if (record.status === 'kept') languages.set(record.language, (languages.get(record.language) ?? 0) + 1);
+    const calibrations = records.flatMap((record) => (record.stats.calibration ? [record.stats.calibration] : []));
+    const agreement = agreementOf(calibrations);
+    await this.store.datasets.recordBuild({
+      id: randomBytes(8).toString('hex'),
+      kind: 'optimised',
+      createdAt: this.runtime.now().toISOString(),
+      summary: {
+        runKey: this.runKey,
+        models: roles,
+        subsets: MAXX_SUBSETS.map((subset) => ({ name: subset, rows: written.rows[subset] })),
+        languages: [...languages]
+          .sort((left, right) => right[1] - left[1] || left[0].localeCompare(right[0]))
+          .map(([language, rows]) => ({ language, rows })),
+        judge_agreement:
+          calibrations.length === 0 ? null : { pairs: agreement.pairs, rate: agreement.rate, low: agreement.low, high: agreement.high },
+      },
+    });
+    return written;
   }
 
-  /** One item through the steps; `callFor(tag)` answers its calls (the models with cache and retries, or the plan's stand-in). */
   private async processItem(item: MaxxItem, callFor: (tag: string) => CallModel): Promise<MaxxItemRecord> {
     const stats: MaxxItemStats = { pairs: [], critic: { calls: 0, passes: 0 } };
     // Calls are tagged with the turn and the attempt, so that a new attempt is a new call and not the cached one.
@@ -595,6 +598,47 @@ export class MaxxService {
       createdAt: this.runtime.now().toISOString(),
     };
   }
+}
+
+/** The files of an optimised set (Parquet and JSONL per subset) and its card, from recorded outcomes. */
+function writeMaxxSet(
+  records: readonly MaxxItemRecord[],
+  roles: Record<string, string>,
+  outDir: string,
+  emptyBecause?: string,
+): { cardPath: string; rows: Record<MaxxSubset, number> } {
+  const rows = Object.fromEntries(MAXX_SUBSETS.map((subset) => [subset, 0])) as Record<MaxxSubset, number>;
+  const encodings = new Utf8Encodings();
+  for (const subset of MAXX_SUBSETS) {
+    const folder = join(outDir, subset);
+    mkdirSync(folder, { recursive: true });
+    const writers: DatasetFileWriter[] = [
+      parquetFileWriter(MAXX_COLUMNS, { folder, rowGroupRows: 1000, fileRows: 100_000 }, encodings),
+      jsonlFileWriter(join(folder, 'train.jsonl')),
+    ];
+    for (const record of records) {
+      if (record.subset !== subset || record.status !== 'kept' || record.row === null) continue;
+      for (const writer of writers) writer.add(record.row);
+      rows[subset] += 1;
+    }
+    for (const writer of writers) writer.finish();
+  }
+  const cardPath = join(outDir, 'README.md');
+  writeFileSync(cardPath, buildMaxxCard(records, { roles, emptyBecause }));
+  return { cardPath, rows };
+}
+
+/**
+ * The last optimised set assembled by `agora maxx --out`, written again into `outDir` from the
+ * store (for `agora export --optimised`); null when none was ever built.
+ */
+export async function writeLatestOptimisedSet(
+  store: Store,
+  outDir: string,
+): Promise<{ cardPath: string; rows: Record<MaxxSubset, number> } | null> {
+  const latest = await store.datasets.latestBuild('optimised');
+  if (!latest) return null;
+  return writeMaxxSet(await store.maxx.listItems(latest.summary.runKey), latest.summary.models, outDir);
 }
 
 interface Accounting {

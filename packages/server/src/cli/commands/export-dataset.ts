@@ -4,7 +4,8 @@ import { DATASET_NAMES } from '../../domain/datasets/export-columns';
 import { DATASET_FORMATS } from '../../adapters/dataset-files/dataset-writers';
 import { PREFERENCE_STRENGTHS } from '../../domain/datasets/preference-rows';
 import type { DatasetExportRequest, DatasetExportResult, ExportProgress } from '../../services/dataset-export.service';
-import { asUsageError, parseFlags, reportingUsageErrors } from '../cli-error';
+import { join } from 'node:path';
+import { CliUsageError, asUsageError, parseFlags, reportingUsageErrors } from '../cli-error';
 
 /** A comma-separated flag value: every item one of `allowed` (when given), no empty item, no duplicate. */
 function listFlag<T extends string>(flag: string, allowed?: readonly T[]) {
@@ -59,6 +60,7 @@ const flagsSchema = z
       .optional(),
     progress: z.boolean().optional(),
     threads: z.boolean().optional(),
+    optimised: z.boolean().optional(),
   })
   .superRefine((flags, context) => {
     if (flags.from && flags.to && flags.from >= flags.to) context.addIssue({ code: 'custom', message: '--from must come before --to' });
@@ -85,6 +87,7 @@ export function registerExportCommand(program: Command): void {
     .option('--min-pref-strength <S>', `dpo/reward pairs at least this firm: ${PREFERENCE_STRENGTHS.join(', ')} (default weak = all)`)
     .option('--dataset-license <ID>', 'licence the card declares for the data (Hugging Face id; default other)')
     .option('--progress', 'show the progress bar even when stderr is not a terminal')
+    .option('--optimised', 'also write the last optimised preference set built by agora maxx --out, in optimised/')
     .option('--threads', 'build raw and training subsets in two worker threads (faster with idle cores, more memory)')
     .action(async (raw: Record<string, unknown>) => {
       const flags = parseFlags(flagsSchema, raw);
@@ -105,25 +108,49 @@ export function registerExportCommand(program: Command): void {
       const result = await runExport(request, {
         progress: flags.progress === true || process.stderr.isTTY === true,
         threads: flags.threads === true,
+        optimised: flags.optimised === true,
       });
       for (const file of result.files) process.stdout.write(`${file.path}\t${file.rows} rows\n`);
+      if (result.optimised)
+        process.stdout.write(
+          `${result.optimised.cardPath}\toptimised set (${Object.entries(result.optimised.rows)
+            .map(([subset, rows]) => `${subset} ${rows} rows`)
+            .join(', ')})\n`,
+        );
       process.stdout.write(`${result.cardPath}\tdataset card (${result.conversationsRead} conversations read)\n`);
     });
 }
 
-async function runExport(request: DatasetExportRequest, options: { progress: boolean; threads: boolean }): Promise<DatasetExportResult> {
-  const [{ openStore }, { loadConfig }, { loadCatalogue }, { DatasetExportService }, { exportModelFacts }, { SingleBar }] =
-    await Promise.all([
-      import('../../main'),
-      import('../../config/config'),
-      import('../../config/catalogue'),
-      import('../../services/dataset-export.service'),
-      import('../../domain/datasets/export-model-facts'),
-      import('cli-progress'),
-    ]);
+async function runExport(
+  request: DatasetExportRequest,
+  options: { progress: boolean; threads: boolean; optimised: boolean },
+): Promise<DatasetExportResult & { optimised?: { cardPath: string; rows: Record<string, number> } }> {
+  const [
+    { openStore },
+    { loadConfig },
+    { loadCatalogue },
+    { DatasetExportService },
+    { exportModelFacts },
+    { SingleBar },
+    { writeLatestOptimisedSet },
+  ] = await Promise.all([
+    import('../../main'),
+    import('../../config/config'),
+    import('../../config/catalogue'),
+    import('../../services/dataset-export.service'),
+    import('../../domain/datasets/export-model-facts'),
+    import('cli-progress'),
+    import('../../services/maxx.service'),
+  ]);
   const config = asUsageError(() => loadConfig(process.env));
   const models = asUsageError(() => loadCatalogue(config.modelsPath, process.env));
   const store = await openStore(config);
+  // First, so that asking for a set that was never built refuses before anything is written.
+  const optimised = options.optimised ? await writeLatestOptimisedSet(store, join(request.outDir, 'optimised')) : undefined;
+  if (optimised === null) {
+    await store.close();
+    throw new CliUsageError('--optimised: no optimised preference set has been built on this store yet (agora maxx --out DIR builds one)');
+  }
   const bar = options.progress
     ? new SingleBar({
         stream: process.stderr,
@@ -145,7 +172,7 @@ async function runExport(request: DatasetExportRequest, options: { progress: boo
       privateCohorts: config.privateCohorts,
       threads: options.threads,
     });
-    return await service.export(request, progress);
+    return { ...(await service.export(request, progress)), ...(optimised ? { optimised } : {}) };
   } finally {
     bar?.stop();
     await store.close();

@@ -1,3 +1,4 @@
+import type { PublishedExport, PublishedOptimisedSet } from '@agora/contract';
 import { type ExpressionBuilder, type Kysely, sql } from 'kysely';
 import type { Database } from '../database';
 
@@ -36,6 +37,11 @@ export interface ExportableReaction {
   createdAt: string;
   sourceMeta: Record<string, unknown> | null;
 }
+
+/** A publication: the last one of each kind is what the datasets page shows. */
+export type DatasetBuild =
+  | { id: string; kind: 'export'; createdAt: string; summary: Omit<PublishedExport, 'built_at'> }
+  | { id: string; kind: 'optimised'; createdAt: string; summary: Omit<PublishedOptimisedSet, 'built_at'> & { runKey: string } };
 
 /** A conversation that passed the privacy rules, with everything an export writes of it. */
 export interface ExportableConversation {
@@ -321,6 +327,33 @@ export class DatasetRepository {
       else if (Number(row.reported) === 1) counts.reportedNotReviewed += count;
     }
     return counts;
+  }
+
+  /** Records a publication (an export, an optimised set) with the figures of its card. */
+  async recordBuild(build: DatasetBuild): Promise<void> {
+    await this.db
+      .insertInto('dataset_builds')
+      .values({ id: build.id, kind: build.kind, created_at: build.createdAt, summary_json: JSON.stringify(build.summary) })
+      .execute();
+  }
+
+  /** The last publication of a kind, or undefined when there was none. */
+  async latestBuild<Kind extends DatasetBuild['kind']>(kind: Kind): Promise<Extract<DatasetBuild, { kind: Kind }> | undefined> {
+    const row = await this.db
+      .selectFrom('dataset_builds')
+      .selectAll()
+      .where('kind', '=', kind)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    return (
+      row &&
+      ({ id: row.id, kind, createdAt: row.created_at, summary: JSON.parse(row.summary_json) as unknown } as Extract<
+        DatasetBuild,
+        { kind: Kind }
+      >)
+    );
   }
 
   /**

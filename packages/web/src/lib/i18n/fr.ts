@@ -190,17 +190,39 @@ export const fr = {
 
   'datasets.title': 'Jeux de données',
   'datasets.intro':
-    'Agora publiera les conversations, votes et réactions de l’arène sous licence ouverte, après filtrage des données personnelles.',
-  'datasets.status':
-    'Rien n’est encore publié : les jeux de données et la commande d’export arrivent dans une prochaine version. Voici comment ils s’utiliseront (commande prévue) :',
-  'datasets.list_title': 'Ce qui sera publié',
-  'datasets.conversations': 'conversations : les questions et les deux réponses, avec la langue et le thème',
-  'datasets.votes': 'votes : le choix (A, B, égalité, les deux mauvais) et les appréciations',
-  'datasets.reactions': 'réactions : j’aime / je n’aime pas sur chaque réponse',
-  'datasets.preferences': 'paires de préférences (DPO, KTO) prêtes pour l’entraînement',
+    'L’arène publie ses conversations, votes et réactions en jeux de données ouverts, une fois les données personnelles écartées : des conversations entières sont exclues dès qu’elles en contiennent.',
+  'datasets.loading': 'Chargement des jeux publiés…',
+  'datasets.load_failed': 'La liste des jeux publiés n’a pas pu être chargée. Réessayez dans un instant.',
+  'datasets.export_title': 'Jeux de données ouverts',
+  'datasets.export_status': 'Dernier export : {date}, {conversations} conversations, licence {license}.',
+  'datasets.none':
+    'Rien n’a encore été publié sur cette arène. L’opérateur publie avec la commande ci-dessous ; voici ce que contiendra l’export :',
+  'datasets.column_dataset': 'Jeu',
+  'datasets.column_rows': 'Lignes',
+  'datasets.column_content': 'Contenu',
+  'datasets.conversations': 'les questions et les deux réponses, avec la langue et le thème',
+  'datasets.votes': 'le choix (A, B, égalité, les deux mauvais) et les appréciations',
+  'datasets.reactions': 'j’aime / je n’aime pas sur chaque réponse',
+  'datasets.dpo': 'paires préférée / rejetée, prêtes pour DPO',
+  'datasets.kto': 'réponses étiquetées bonnes ou mauvaises, prêtes pour KTO',
+  'datasets.reward': 'paires pour entraîner un modèle de récompense',
+  'datasets.command_title': 'Commande de l’opérateur',
+  'datasets.optimised_title': 'Jeu de préférences optimisé',
+  'datasets.optimised_intro':
+    'Pour de vraies conversations de l’arène, des modèles écrivent la meilleure réponse possible, la font relire et contrôler, et ne la gardent que si un juge, à l’aveugle et dans les deux ordres, la préfère aux réponses d’origine.',
+  'datasets.optimised_status': 'Construit le {date}.',
+  'datasets.optimised_none': 'Aucun jeu optimisé n’a encore été construit sur cette arène.',
+  'datasets.subset': 'Sous-ensemble',
+  'datasets.subset.arena-general': 'une meilleure réponse que les deux d’un duel voté',
+  'datasets.subset.arena-both_bad': 'les duels où les deux réponses ont été jugées mauvaises',
+  'datasets.subset.reactions': 'les réponses que les visiteurs n’ont pas aimées, défaut corrigé',
+  'datasets.languages': 'Langues : {languages}.',
+  'datasets.judge_agreement': 'Le juge est d’accord avec les visiteurs sur {rate} de {pairs} paires (intervalle à 95 % : {low} – {high}).',
+  'datasets.judge_not_measured': 'L’accord du juge avec les visiteurs n’a pas été mesuré pour ce jeu.',
+  'datasets.models_used': 'Modèles : {models}.',
   'datasets.load_title': 'Les charger',
   'datasets.load_body':
-    'Les fichiers seront au format Parquet et JSONL, lisibles par pandas, DuckDB ou la bibliothèque datasets de Hugging Face :',
+    'Fichiers Parquet et JSONL, un dossier par jeu, lisibles par pandas, DuckDB ou la bibliothèque datasets de Hugging Face, et prêts pour TRL :',
 } as const;
 
 export type MessageKey = keyof typeof fr;
