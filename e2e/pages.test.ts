@@ -1,10 +1,13 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { en } from '../packages/web/src/lib/i18n/en';
 import { fr } from '../packages/web/src/lib/i18n/fr';
 import type { TestArena } from '../packages/server/test/test-arena';
+import { DatasetExportService } from '../packages/server/src/services/dataset-export.service';
 import {
   DESKTOP,
   PHONE,
@@ -217,6 +220,53 @@ describe('pages in a real browser', () => {
     }
     expect(found).toEqual([]);
   }, 120_000);
+
+  it('lists what was published on the datasets page: the last export with its rows, and the optimised set', async () => {
+    const { page, context, errors } = await newPage(browser);
+    await page.goto(`${arena.baseUrl}/datasets`);
+    await expect.poll(() => page.getByText(fr['datasets.none']).count()).toBe(1);
+    // A real export of the arena's store, and an optimised set's record (its pipeline is tested on its own in maxx.test.ts).
+    const out = mkdtempSync(join(tmpdir(), 'agora-e2e-export-'));
+    try {
+      const exported = await new DatasetExportService(arena.arena.store.datasets, new Map(), { privateCohorts: [] }).export({
+        outDir: out,
+        formats: ['jsonl'],
+        datasets: ['votes', 'dpo'],
+      });
+      await arena.arena.store.datasets.recordBuild({
+        id: 'e2e-optimised',
+        kind: 'optimised',
+        createdAt: '2026-11-30T12:00:00.000Z',
+        summary: {
+          runKey: 'e2e',
+          models: { generator: 'writer-70b', reviewer: 'reviewer-32b', critic: 'critic-70b', judge: 'judge-405b', stylist: 'writer-70b' },
+          subsets: [
+            { name: 'arena-general', rows: 1500 },
+            { name: 'arena-both_bad', rows: 2400 },
+            { name: 'reactions', rows: 2675 },
+          ],
+          languages: [{ language: 'fr', rows: 6575 }],
+          judge_agreement: { pairs: 412, rate: 0.7257, low: 0.6808, high: 0.7665 },
+        },
+      });
+      for (const viewport of [DESKTOP, PHONE]) {
+        const { page: shown, context: shownContext } = await newPage(browser, { viewport });
+        await shown.goto(`${arena.baseUrl}/datasets`);
+        const votes = exported.files.find((file) => file.dataset === 'votes')!.rows;
+        await expect.poll(() => shown.getByRole('row', { name: new RegExp(`votes ${votes} `) }).count()).toBe(1);
+        await expect.poll(() => shown.getByRole('row', { name: /reactions 2 675/ }).count()).toBe(1);
+        expect(await shown.getByText('Le juge est d’accord avec les visiteurs sur 73 % de 412 paires').count()).toBe(1);
+        expect(await axeViolations(shown)).toEqual([]);
+        expect(await hasHorizontalOverflow(shown)).toBe(false);
+        await screenshot(shown, `datasets-published-${viewport === DESKTOP ? 'desktop' : 'phone'}-light`);
+        await shownContext.close();
+      }
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+    expect(errors).toEqual([]);
+    await context.close();
+  });
 
   it('filters the model catalogue and opens the details of a model; the theme can be switched', async () => {
     const { page, context } = await newPage(browser);

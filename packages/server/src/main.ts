@@ -135,7 +135,7 @@ export async function createArena(
     review: new ReviewService(store, runtime),
     leaderboards,
     catalogue,
-    datasets: new PublishedDatasetsService(store.datasets, runtime),
+    datasets: new PublishedDatasetsService(store.datasets),
     metrics,
     logger,
     settings: { maxPromptChars: config.maxPromptChars, adminToken: config.adminToken },
