@@ -42,6 +42,7 @@ const ROLE_SETS = [
   '-plain',
   '-calibrated',
   '-published',
+  '-biased',
 ] as const;
 const ROLES = rolesOf('');
 const OPTIMAL = 'Voici la réponse optimale, complète et exacte.';
@@ -549,6 +550,17 @@ describe.each(DIALECTS)('agora maxx ($name)', (dialect) => {
     expect(published.json.export).toMatchObject({ formats: ['jsonl'], license: 'other', datasets: [{ name: 'votes', rows: 2 }] });
     expect(jsonl(join(out, 'votes', 'train.jsonl'))).toHaveLength(2);
   }, 60_000);
+  it('drops a pair whose two orders disagree (the judge followed the position), and the card says how often', async () => {
+    const roles = rolesOf('-biased');
+    harness.fake.behave(`tools/${roles.judge}`, { tokensPerSecond: 0, text: JSON.stringify({ better: 'A', confidence: 5 }) });
+    const maxx = service(roles);
+    expect(await maxx.run()).toMatchObject({ items: 4, kept: 0, dropped: { inconsistent: 4 } });
+    const card = readFileSync((await maxx.assemble(join(folder, 'biased'))).cardPath, 'utf8');
+    expect(card).toContain('| total | 0 | 0 | 0 | 0 | 0 | 0 | 0 |');
+    // Each original is judged in both orders: 2 pairs per arena item, 1 per disliked answer.
+    expect(card).toMatch(/Judge position consistency: 0\.0 % of 6 pairs/);
+    expect(card).toContain('| inconsistent | 4 |');
+  });
 });
 
 describe('agora maxx on a store with nothing eligible', () => {
