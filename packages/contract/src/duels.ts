@@ -16,7 +16,20 @@ const tagListSchema = z
   .array(tagSchema)
   .max(positiveTags.length + negativeTags.length)
   .refine((tags) => new Set(tags).size === tags.length, 'tags must not repeat');
-const commentSchema = z.string().max(4000);
+/** Control characters (C0, DEL, C1) other than tab and line breaks: NUL is refused by PostgreSQL, the others are never typed. */
+const CONTROL_CHARACTER = /(?![\t\n\r])\p{Cc}/u;
+/** Half of a UTF-16 surrogate pair without the other half (JSON can carry one as `\ud800`): not Unicode text. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+/** A letter, digit, punctuation or symbol: what makes a text visible (spaces, joiners and format characters do not). */
+const VISIBLE_CHARACTER = /[\p{L}\p{N}\p{P}\p{S}]/u;
+
+/** Text a person typed: refused (400) with control characters or broken Unicode, the same on every store. */
+export const typedTextSchema = z
+  .string()
+  .refine((text) => !CONTROL_CHARACTER.test(text), 'contains a control character (such as NUL)')
+  .refine((text) => !LONE_SURROGATE.test(text), 'is not valid Unicode text (a lone surrogate)');
+
+const commentSchema = typedTextSchema.pipe(z.string().max(4000));
 const localeSchema = z
   .string()
   .max(35)
@@ -25,10 +38,7 @@ const modelIdSchema = z.string().min(1).max(200);
 
 /** A prompt: at least one character, at most the operator's limit (AGORA_MAX_PROMPT_CHARS). */
 export const promptSchema = (maxChars: number) =>
-  z
-    .string()
-    .refine((prompt) => prompt.trim().length > 0, 'the prompt is empty')
-    .pipe(z.string().max(maxChars));
+  typedTextSchema.refine((prompt) => VISIBLE_CHARACTER.test(prompt), 'the prompt has no visible character').pipe(z.string().max(maxChars));
 
 /** `POST /api/v1/duels`. */
 export const createDuelRequestSchema = (maxPromptChars: number) =>
@@ -154,7 +164,7 @@ export const transcriptSchema = z.object({
 export type Transcript = z.infer<typeof transcriptSchema>;
 
 /** `POST /api/v1/duels/{id}/report`: a visitor flags a conversation for review. */
-export const reportRequestSchema = z.strictObject({ reason: z.string().trim().min(1).max(2000) });
+export const reportRequestSchema = z.strictObject({ reason: typedTextSchema.pipe(z.string().trim().min(1).max(2000)) });
 
 export const duelIdParamSchema = z.object({ id: z.string().regex(/^[A-Za-z0-9_-]{10,64}$/, 'not a duel id') });
 export const streamQuerySchema = z.strictObject({ turn: z.coerce.number().int().positive().optional() });

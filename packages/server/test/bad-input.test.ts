@@ -1,5 +1,6 @@
 import { errorBodySchema } from '@agora/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../src/db/dialect';
 import { DIALECTS, countRows } from './test-db';
 import { type TestArena, TEST_MODELS, startTestArena } from './test-arena';
 
@@ -207,6 +208,63 @@ describe.each(DIALECTS)('bad input gets a 4xx with the error body and changes no
       status: 400,
       code: 'invalid_request',
     },
+    // PostgreSQL refuses NUL in text: refused here on both stores, before anything is written.
+    {
+      name: 'a NUL in a prompt',
+      method: 'POST',
+      path: () => '/api/v1/duels',
+      body: { prompt: 'a\u0000b' },
+      status: 400,
+      code: 'invalid_request',
+    },
+    {
+      name: 'a NUL in a follow-up',
+      method: 'POST',
+      path: () => `/api/v1/duels/${readyDuel}/messages`,
+      body: { prompt: 'suite\u0000' },
+      status: 400,
+      code: 'invalid_request',
+    },
+    {
+      name: 'a NUL in a vote comment',
+      method: 'POST',
+      path: () => `/api/v1/duels/${readyDuel}/vote`,
+      body: { choice: 'a', comments: { a: 'x\u0000' } },
+      status: 400,
+      code: 'invalid_request',
+    },
+    {
+      name: 'a NUL in a reaction comment',
+      method: 'POST',
+      path: () => `/api/v1/duels/${readyDuel}/reactions`,
+      body: { side: 'a', turn: 1, value: 'dislike', comment: '\u0000' },
+      status: 400,
+      code: 'invalid_request',
+    },
+    {
+      name: 'a NUL in a report',
+      method: 'POST',
+      path: () => `/api/v1/duels/${readyDuel}/report`,
+      body: { reason: 'spam\u0000' },
+      status: 400,
+      code: 'invalid_request',
+    },
+    {
+      name: 'a lone surrogate in a prompt',
+      method: 'POST',
+      path: () => '/api/v1/duels',
+      body: '{"prompt": "bonjour \\ud800"}',
+      status: 400,
+      code: 'invalid_request',
+    },
+    {
+      name: 'a prompt of invisible characters only',
+      method: 'POST',
+      path: () => '/api/v1/duels',
+      body: { prompt: '\u200b\u2060\ufeff\u00a0\u3000' },
+      status: 400,
+      code: 'invalid_request',
+    },
     { name: 'an unknown route', method: 'GET', path: () => '/api/v1/nothing', status: 404, code: 'not_found' },
     { name: 'the admin API when it is off', method: 'GET', path: () => '/api/v1/admin/upstream-errors', status: 404, code: 'not_found' },
   ];
@@ -218,6 +276,35 @@ describe.each(DIALECTS)('bad input gets a 4xx with the error body and changes no
     expect(errorBodySchema.parse(response.json).error.code).toBe(code);
     expect(response.headers.get('x-request-id')).toMatch(/^[\w-]+$/);
     expect(await countRows(harness.store.location)).toEqual(before);
+  });
+
+  it('a follow-up whose turn cannot be stored leaves the duel as it was (the update and the insert are one transaction)', async () => {
+    const { client } = harness;
+    const created = await client.request('POST', '/api/v1/duels', { prompt: 'Bonjour' });
+    const duelId = created.json.id as string;
+    await client.stream(duelId);
+    // A stray row at the next turn's key makes the turn's insert fail after the duel's update.
+    const db = openDatabase(harness.store.location);
+    try {
+      await db
+        .insertInto('turns')
+        .values({
+          duel_id: duelId,
+          turn: 2,
+          prompt: 'x',
+          status: 'complete',
+          error_code: null,
+          frames: null,
+          started_at: '2026-01-01T00:00:00.000Z',
+          ended_at: null,
+        })
+        .execute();
+    } finally {
+      await db.destroy();
+    }
+    const response = await client.request('POST', `/api/v1/duels/${duelId}/messages`, { prompt: 'Et alors ?' });
+    expect(response.status).toBe(500);
+    expect(await harness.arena.store.duels.findById(duelId)).toMatchObject({ status: 'ready', turnCount: 1 });
   });
 
   it('a follow-up past the turn limit is refused', async () => {

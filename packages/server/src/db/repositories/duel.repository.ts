@@ -289,20 +289,24 @@ export class DuelRepository {
    * Returns false when another request changed the duel first (the caller answers 409).
    */
   async startFollowUpTurn(duelId: string, turn: TurnRecord): Promise<boolean> {
-    const updated = await this.db
-      .updateTable('duels')
-      .set({ status: 'streaming', turn_count: turn.turn, updated_at: turn.startedAt })
-      .where('id', '=', duelId)
-      .where('status', '=', 'ready')
-      .where('turn_count', '=', turn.turn - 1)
-      .executeTakeFirst();
-    if (Number(updated.numUpdatedRows) !== 1) return false;
-    await this.insertTurn(duelId, turn);
-    return true;
+    // One transaction: a duel counted as streaming a turn that was never inserted would be stuck for good.
+    const write = async (db: Kysely<Database>) => {
+      const updated = await db
+        .updateTable('duels')
+        .set({ status: 'streaming', turn_count: turn.turn, updated_at: turn.startedAt })
+        .where('id', '=', duelId)
+        .where('status', '=', 'ready')
+        .where('turn_count', '=', turn.turn - 1)
+        .executeTakeFirst();
+      if (Number(updated.numUpdatedRows) !== 1) return false;
+      await this.insertTurn(duelId, turn, db);
+      return true;
+    };
+    return this.db.isTransaction ? write(this.db) : this.db.transaction().execute(write);
   }
 
-  private async insertTurn(duelId: string, turn: TurnRecord): Promise<void> {
-    await insertTurnQuery.execute(this.db, {
+  private async insertTurn(duelId: string, turn: TurnRecord, db: Kysely<Database> = this.db): Promise<void> {
+    await insertTurnQuery.execute(db, {
       duel_id: duelId,
       turn: turn.turn,
       prompt: turn.prompt,
