@@ -23,6 +23,8 @@ const pace = { firstTokenMs: 200, tokensPerSecond: 30, answerTokens: 200 };
  * `AGORA_BENCH_ARENA=ttft,duels,votes` picks the measurements (those three by default); `ttft-floor`
  * measures the same time to first token through the least a Node.js relay can do (bare-relay.process.ts).
  */
+/** The bench's arena reads its own /metrics, which sits behind a token. */
+const BENCH_METRICS_TOKEN = 'bench-metrics-token-0123456789';
 const measurements = new Set((process.env.AGORA_BENCH_ARENA ?? 'ttft,duels,votes').split(','));
 /** Concurrent duels of the time-to-first-token measurement (`AGORA_BENCH_TTFT_DUELS`, 200 by default as in issue 2). */
 const ttftDuels = Number(process.env.AGORA_BENCH_TTFT_DUELS ?? 200);
@@ -121,7 +123,14 @@ function catalogue(baseUrl: string, prefix: 'paced' | 'instant'): string {
 async function startArena(databaseUrl: string, modelsPath: string): Promise<{ child: Child; baseUrl: string }> {
   const { child, match } = await startChild(
     join(root, 'packages/server/src/cli/main.ts'),
-    { PORT: '0', DATABASE_URL: databaseUrl, AGORA_MODELS: modelsPath, AGORA_LOG_LEVEL: 'info', AGORA_REPLAY_TTL_S: '5' },
+    {
+      PORT: '0',
+      DATABASE_URL: databaseUrl,
+      AGORA_MODELS: modelsPath,
+      AGORA_LOG_LEVEL: 'info',
+      AGORA_REPLAY_TTL_S: '5',
+      AGORA_METRICS_TOKEN: BENCH_METRICS_TOKEN,
+    },
     /"url":"(http:\/\/[^"]+)"/,
     { args: ['serve'], logFile: `${modelsPath}.arena.log`, nodeOptions: arenaNodeOptions, core: 0 },
   );
@@ -532,7 +541,9 @@ async function votesPerSecond(label: string, databaseUrl: string, upstreamUrl: s
     // Post-processing of the voted conversations runs in the same process, behind the votes: wait
     // until it has caught up, and count its CPU with the votes'.
     const postprocessed = async () => {
-      const metrics = await (await fetch(`${arena.baseUrl}/metrics`)).text();
+      const metrics = await (
+        await fetch(`${arena.baseUrl}/metrics`, { headers: { authorization: `Bearer ${BENCH_METRICS_TOKEN}` } })
+      ).text();
       // Final outcomes only: `flagged` counts some of the `done` again.
       return [...metrics.matchAll(/^agora_postprocess_conversations_total\{outcome="(?:done|failed)"\} (\d+)/gm)].reduce(
         (sum, match) => sum + Number(match[1]),

@@ -138,7 +138,7 @@ export async function createArena(
     datasets: new PublishedDatasetsService(store.datasets),
     metrics,
     logger,
-    settings: { maxPromptChars: config.maxPromptChars, adminToken: config.adminToken },
+    settings: { maxPromptChars: config.maxPromptChars, adminToken: config.adminToken, metricsToken: config.metricsToken },
   });
   leaderboardRefresh.start();
   postprocessJob?.start();

@@ -55,7 +55,7 @@ describe.each(DIALECTS)('operations ($name)', (dialect) => {
     });
     await client.stream(fine.json.id);
     await client.request('POST', `/api/v1/duels/${fine.json.id}/vote`, { choice: 'a' });
-    const response = await fetch(`${harness.baseUrl}/metrics`);
+    const response = await fetch(`${harness.baseUrl}/metrics`, { headers: { authorization: `Bearer ${adminToken}` } });
     const text = await response.text();
     expect(response.headers.get('content-type')).toContain('text/plain');
     expect(text).toMatch(/agora_http_requests_total\{method="POST",route="\/api\/v1\/duels",status="201"\} \d+/);
@@ -65,6 +65,34 @@ describe.each(DIALECTS)('operations ($name)', (dialect) => {
     expect(text).toContain(`agora_upstream_errors_total{model="${TEST_MODELS[0].id}",kind="http_error"} 2`);
     expect(text).toMatch(new RegExp(`agora_upstream_first_token_seconds_count\\{model="${TEST_MODELS[2].id}"\\} 1`));
     expect(text).toMatch(/agora_open_streams 0/);
+  });
+
+  it('keeps /metrics from visitors: the two-snapshot attack that named the sides of a duel before its vote gets nothing', async () => {
+    // The attack: read /metrics, play one duel up to its vote, read again; the models whose counters
+    // moved are the pair, and the side whose stream ended first has the smaller duration sum.
+    const snapshot = async () => {
+      const response = await fetch(`${harness.baseUrl}/metrics`);
+      return { status: response.status, text: await response.text() };
+    };
+    const before = await snapshot();
+    const duel = await harness.client.request('POST', '/api/v1/duels', { prompt: 'Qui êtes-vous ?' });
+    await harness.client.stream(duel.json.id);
+    const after = await snapshot();
+    for (const read of [before, after]) {
+      expect(read.status).toBe(401);
+      for (const model of TEST_MODELS) expect(read.text).not.toContain(model.id);
+    }
+    expect(JSON.parse(after.text)).toMatchObject({ error: { code: 'unauthorized' } });
+    // A wrong token is no better; without any token configured, the route does not exist.
+    expect((await fetch(`${harness.baseUrl}/metrics`, { headers: { authorization: 'Bearer wrong-token-of-some-length' } })).status).toBe(
+      401,
+    );
+    const closed = await startTestArena(dialect);
+    try {
+      expect(await closed.client.request('GET', '/metrics')).toMatchObject({ status: 404, json: { error: { code: 'not_found' } } });
+    } finally {
+      await closed.close();
+    }
   });
 
   it('gives operators the per-model error view behind the admin token', async () => {

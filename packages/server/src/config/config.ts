@@ -11,6 +11,7 @@ const environmentSchema = z.object({
     .default('sqlite:./data/agora.db'),
   AGORA_MODELS: z.string().min(1).default('./models.yaml'),
   AGORA_ADMIN_TOKEN: z.string().min(16, 'use at least 16 characters').optional(),
+  AGORA_METRICS_TOKEN: z.string().min(16, 'use at least 16 characters').optional(),
   AGORA_MAX_PROMPT_CHARS: z.coerce.number().int().min(1).max(1_000_000).default(60_000),
   AGORA_MAX_TURNS: z.coerce.number().int().min(1).max(100).default(10),
   AGORA_RETRIES: z.coerce.number().int().min(0).max(5).default(1),
@@ -51,6 +52,8 @@ export interface Config {
   database: { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string };
   modelsPath: string;
   adminToken: string | undefined;
+  /** Bearer token of `/metrics` (the admin token when unset); without either, `/metrics` is off. */
+  metricsToken: string | undefined;
   maxPromptChars: number;
   maxTurns: number;
   /** Retries of one upstream call, only before its first token and only for retryable errors. */
@@ -106,6 +109,7 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
       : { kind: 'postgres', url: values.DATABASE_URL },
     modelsPath: values.AGORA_MODELS,
     adminToken: values.AGORA_ADMIN_TOKEN,
+    metricsToken: values.AGORA_METRICS_TOKEN ?? values.AGORA_ADMIN_TOKEN,
     maxPromptChars: values.AGORA_MAX_PROMPT_CHARS,
     maxTurns: values.AGORA_MAX_TURNS,
     upstreamRetries: values.AGORA_RETRIES,

@@ -34,7 +34,7 @@ export interface AppServices {
   datasets: PublishedDatasetsService;
   metrics: PrometheusMetrics;
   logger: Logger;
-  settings: { maxPromptChars: number; adminToken: string | undefined };
+  settings: { maxPromptChars: number; adminToken: string | undefined; metricsToken: string | undefined };
 }
 
 /** The HTTP edge: routes, validation, the error body and request ids. No business logic here. */
@@ -64,7 +64,7 @@ export function createApp(services: AppServices): Hono<AppEnv> {
   app.use('/api/v1/duels/*', visitorCookie());
   app.use('/api/v1/duels', visitorCookie());
 
-  app.route('/', operationsRoutes(services.operations, services.metrics));
+  app.route('/', operationsRoutes(services.operations, services.metrics, services.settings.metricsToken));
   const web = existsSync(join(WEB_BUILD, 'index.html')) ? WEB_BUILD : undefined;
   if (!web)
     app.get('/', (c) =>

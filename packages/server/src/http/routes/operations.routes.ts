@@ -17,20 +17,29 @@ export const upstreamErrorsQuerySchema = z.strictObject({
     .default(24),
 });
 
-/** `/healthz` and `/metrics`. */
-export function operationsRoutes(operations: OperationsService, metrics: PrometheusMetrics): Hono<AppEnv> {
+/**
+ * `/healthz`, public, and `/metrics`, behind a bearer token: per-model counters and timings read
+ * before and after one duel would name its models and their sides before the vote.
+ */
+export function operationsRoutes(
+  operations: OperationsService,
+  metrics: PrometheusMetrics,
+  metricsToken: string | undefined,
+): Hono<AppEnv> {
   const routes = new Hono<AppEnv>();
   routes.get('/healthz', async (c) =>
     (await operations.isHealthy()) ? c.json({ status: 'ok' }) : c.json({ status: 'store_unavailable' }, 503),
   );
-  routes.get('/metrics', async (c) => c.text(await metrics.registry.metrics(), 200, { 'content-type': metrics.registry.contentType }));
+  routes.get('/metrics', requireBearer(metricsToken, 'metrics are off (set AGORA_METRICS_TOKEN or AGORA_ADMIN_TOKEN)'), async (c) =>
+    c.text(await metrics.registry.metrics(), 200, { 'content-type': metrics.registry.contentType }),
+  );
   return routes;
 }
 
 /** `/api/v1/admin/*`: off unless AGORA_ADMIN_TOKEN is set, then behind that bearer token. */
 export function adminRoutes(operations: OperationsService, review: ReviewService, adminToken: string | undefined): Hono<AppEnv> {
   const routes = new Hono<AppEnv>();
-  routes.use('*', requireAdmin(adminToken));
+  routes.use('*', requireBearer(adminToken, 'the admin API is off (set AGORA_ADMIN_TOKEN)'));
   routes.get('/upstream-errors', validate('query', upstreamErrorsQuerySchema), async (c) =>
     c.json(await operations.upstreamErrors(c.req.valid('query').hours)),
   );
@@ -38,13 +47,14 @@ export function adminRoutes(operations: OperationsService, review: ReviewService
   return routes;
 }
 
-function requireAdmin(adminToken: string | undefined): MiddlewareHandler<AppEnv> {
-  const expected = adminToken ? Buffer.from(`Bearer ${adminToken}`) : undefined;
+/** A route behind `Authorization: Bearer <token>`; without a token configured, the route does not exist. */
+function requireBearer(token: string | undefined, offMessage: string): MiddlewareHandler<AppEnv> {
+  const expected = token ? Buffer.from(`Bearer ${token}`) : undefined;
   return async (c, next) => {
-    if (!expected) throw new AppError('not_found', 'the admin API is off (set AGORA_ADMIN_TOKEN)');
+    if (!expected) throw new AppError('not_found', offMessage);
     const given = Buffer.from(c.req.header('authorization') ?? '');
     if (given.length !== expected.length || !timingSafeEqual(given, expected))
-      throw new AppError('unauthorized', 'a valid admin bearer token is required');
+      throw new AppError('unauthorized', 'a valid bearer token is required');
     await next();
   };
 }
