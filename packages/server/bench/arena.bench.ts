@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 /**
  * Arena benchmark (issue 2): against the fake upstream streaming at a realistic pace, in processes
  * of their own (arena server, fake upstream, and this load generator), all on loopback:
@@ -236,16 +237,19 @@ interface DuelTiming {
 async function arenaDuel(arenaUrl: string, body: { prompt: string } & Record<string, unknown>, tag?: string): Promise<DuelTiming> {
   const startedAt = wallClock();
   const started = performance.now();
+  // A visitor of its own, as a browser keeps its cookie: the duel and its stream are only that visitor's.
+  const visitor = { cookie: `agora_visitor=${randomBytes(16).toString('base64url')}` };
   const created = await postJson(
     `${arenaUrl}/api/v1/duels`,
     JSON.stringify(tag === undefined ? body : { ...body, prompt: `${body.prompt} #${tag}` }),
+    visitor,
   );
   const { id } = JSON.parse(created.text) as { id: string };
   const firstToken = { a: Number.NaN, b: Number.NaN };
   const firstTokenAt = { a: Number.NaN, b: Number.NaN };
   let complete = false;
   await new Promise<void>((resolve, reject) => {
-    const call = request(`${arenaUrl}/api/v1/duels/${id}/stream`, { agent }, (response) => {
+    const call = request(`${arenaUrl}/api/v1/duels/${id}/stream`, { agent, headers: visitor }, (response) => {
       let tail = '';
       response.setEncoding('utf8');
       response.on('data', (chunk: string) => {
@@ -499,25 +503,41 @@ async function votesPerSecond(label: string, databaseUrl: string, upstreamUrl: s
   try {
     // The first `warmup` votes are not counted: they load what the first votes of a server load once
     // (post-processing's language models, the JIT-compiled vote path), as on an arena that has been running.
-    const [total, warmup] = [4000, 200];
-    const ids: string[] = [];
+    const [total, warmup, clients] = [4000, 200, 32];
+    // Each client is a browser that keeps its visitor cookie (22 base64url characters); a duel is its creator's.
+    const visitor = (client: number) => ({ cookie: `agora_visitor=bench-visitor-${String(client).padStart(8, '0')}` });
+    const ids: { id: string; client: number }[] = [];
     for (let batch = 0; batch < (total + warmup) / 100; batch += 1) {
       const created = await Promise.all(
-        Array.from({ length: 100 }, () =>
-          postJson(`${arena.baseUrl}/api/v1/duels`, '{"prompt":"Bonjour"}').then((response) => JSON.parse(response.text) as { id: string }),
-        ),
+        Array.from({ length: 100 }, (_, index) => {
+          const client = (batch * 100 + index) % clients;
+          return postJson(`${arena.baseUrl}/api/v1/duels`, '{"prompt":"Bonjour"}', visitor(client)).then((response) => ({
+            id: (JSON.parse(response.text) as { id: string }).id,
+            client,
+          }));
+        }),
       );
-      ids.push(...created.map((duel) => duel.id));
+      ids.push(...created);
     }
     // Let every turn end and be stored before voting.
-    await Promise.all(ids.slice(-100).map((id) => fetch(`${arena.baseUrl}/api/v1/duels/${id}/stream`).then((response) => response.text())));
+    await Promise.all(
+      ids
+        .slice(-100)
+        .map(({ id, client }) =>
+          fetch(`${arena.baseUrl}/api/v1/duels/${id}/stream`, { headers: visitor(client) }).then((response) => response.text()),
+        ),
+    );
     await new Promise((resolve) => setTimeout(resolve, 1000));
     const choices = ['a', 'b', 'tie', 'both_bad'];
     const warmupIds = ids.splice(0, warmup);
     await Promise.all(
       Array.from({ length: 8 }, async (_, worker) => {
         for (let index = worker; index < warmupIds.length; index += 8)
-          await postJson(`${arena.baseUrl}/api/v1/duels/${warmupIds[index]}/vote`, JSON.stringify({ choice: 'a' }));
+          await postJson(
+            `${arena.baseUrl}/api/v1/duels/${warmupIds[index]!.id}/vote`,
+            JSON.stringify({ choice: 'a' }),
+            visitor(warmupIds[index]!.client),
+          );
       }),
     );
     // Post-processing of the warm-up votes runs within a second of them: let it finish.
@@ -526,17 +546,15 @@ async function votesPerSecond(label: string, databaseUrl: string, upstreamUrl: s
     let acknowledged = 0;
     const cpuBefore = cpuSeconds(arena.child.process.pid!);
     const started = performance.now();
-    // Each client is a browser that keeps its visitor cookie (22 base64url characters).
+    // Each client votes on the duels it created, one at a time.
     const worker = async (_: unknown, client: number) => {
-      const cookie = { cookie: `agora_visitor=bench-visitor-${String(client).padStart(8, '0')}` };
-      while (next < ids.length) {
-        const id = ids[next]!;
+      for (const { id } of ids.filter((duel) => duel.client === client)) {
         const body = JSON.stringify({ choice: choices[next++ % 4], tags: { a: ['useful'] } });
-        const response = await postJson(`${arena.baseUrl}/api/v1/duels/${id}/vote`, body, cookie);
+        const response = await postJson(`${arena.baseUrl}/api/v1/duels/${id}/vote`, body, visitor(client));
         if (response.status === 200) acknowledged += 1;
       }
     };
-    await Promise.all(Array.from({ length: 32 }, worker));
+    await Promise.all(Array.from({ length: clients }, worker));
     const seconds = (performance.now() - started) / 1000;
     // Post-processing of the voted conversations runs in the same process, behind the votes: wait
     // until it has caught up, and count its CPU with the votes'.

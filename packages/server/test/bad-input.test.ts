@@ -2,7 +2,7 @@ import { errorBodySchema } from '@agora/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/db/dialect';
 import { DIALECTS, countRows } from './test-db';
-import { type TestArena, TEST_MODELS, startTestArena } from './test-arena';
+import { ArenaClient, type TestArena, TEST_MODELS, startTestArena } from './test-arena';
 
 describe.each(DIALECTS)('bad input gets a 4xx with the error body and changes nothing ($name)', (dialect) => {
   let harness: TestArena;
@@ -305,6 +305,36 @@ describe.each(DIALECTS)('bad input gets a 4xx with the error body and changes no
     const response = await client.request('POST', `/api/v1/duels/${duelId}/messages`, { prompt: 'Et alors ?' });
     expect(response.status).toBe(500);
     expect(await harness.arena.store.duels.findById(duelId)).toMatchObject({ status: 'ready', turnCount: 1 });
+  });
+
+  it('a duel is its visitor’s: anyone else (another cookie, or none) finds nothing to read, continue, react to, vote on or report', async () => {
+    const { client } = harness;
+    const created = await client.request('POST', '/api/v1/duels', { prompt: 'Ma conversation' });
+    const duelId = created.json.id as string;
+    await client.stream(duelId);
+    const before = await countRows(harness.store.location);
+    const stranger = new ArenaClient(harness.baseUrl);
+    await stranger.request('GET', '/api/v1/models'); // no cookie yet: the first request to the duel API sets one
+    for (const intruder of [stranger, new ArenaClient(harness.baseUrl)]) {
+      for (const [method, path, body] of [
+        ['GET', `/api/v1/duels/${duelId}`, undefined],
+        ['GET', `/api/v1/duels/${duelId}/stream`, undefined],
+        ['POST', `/api/v1/duels/${duelId}/messages`, { prompt: 'Et moi ?' }],
+        ['POST', `/api/v1/duels/${duelId}/reactions`, { side: 'a', turn: 1, value: 'like' }],
+        ['POST', `/api/v1/duels/${duelId}/vote`, { choice: 'a' }],
+        ['POST', `/api/v1/duels/${duelId}/report`, { reason: 'spam' }],
+      ] as const) {
+        const response = await intruder.request(method, path, body);
+        expect(response.status, `${method} ${path}`).toBe(404);
+        expect(errorBodySchema.parse(response.json).error.code).toBe('duel_not_found');
+      }
+    }
+    expect(await countRows(harness.store.location)).toEqual(before);
+    // Its visitor reports it once: a second report adds nothing.
+    expect((await client.request('POST', `/api/v1/duels/${duelId}/report`, { reason: 'données personnelles' })).status).toBe(202);
+    expect((await client.request('POST', `/api/v1/duels/${duelId}/report`, { reason: 'encore' })).status).toBe(202);
+    expect((await countRows(harness.store.location)).reports).toBe(before.reports + 1);
+    expect((await client.request('POST', `/api/v1/duels/${duelId}/vote`, { choice: 'a' })).status).toBe(200);
   });
 
   it('a follow-up past the turn limit is refused', async () => {

@@ -6,9 +6,9 @@ import { DIALECTS } from './test-db';
 import { type TestArena, startTestArena } from './test-arena';
 
 /** The stream's body as the socket delivered it: one entry per chunk read. */
-function readChunks(baseUrl: string, duelId: string): Promise<string[]> {
+function readChunks(baseUrl: string, duelId: string, cookie: string | undefined): Promise<string[]> {
   return new Promise((resolve, reject) => {
-    request(`${baseUrl}/api/v1/duels/${duelId}/stream`, (response) => {
+    request(`${baseUrl}/api/v1/duels/${duelId}/stream`, { headers: cookie ? { cookie } : {} }, (response) => {
       const chunks: string[] = [];
       response.setEncoding('utf8');
       response.on('data', (chunk: string) => chunks.push(chunk));
@@ -37,7 +37,7 @@ describe.each(DIALECTS)('stream writes ($name)', (dialect) => {
       text: Array.from({ length: 80 }, (_, index) => `m${index}`).join(' '),
     };
     const created = await harness.client.request('POST', '/api/v1/duels', { prompt: 'beaucoup de mots' });
-    const chunks = await readChunks(harness.baseUrl, created.json.id);
+    const chunks = await readChunks(harness.baseUrl, created.json.id, harness.client.visitorCookie);
 
     const body = chunks.join('');
     const frames = [];

@@ -137,6 +137,11 @@ export class ArenaClient {
 
   constructor(readonly baseUrl: string) {}
 
+  /** The visitor cookie this client received (`name=value`), for requests made another way: a duel is only its visitor's. */
+  get visitorCookie(): string | undefined {
+    return this.cookie;
+  }
+
   async request(
     method: string,
     path: string,

@@ -126,9 +126,9 @@ export class DuelService {
   }
 
   /** A follow-up prompt, sent to both sides with each side's own history. */
-  async followUp(duelId: string, prompt: string): Promise<{ turn: number }> {
+  async followUp(duelId: string, prompt: string, visitorId: string): Promise<{ turn: number }> {
     const { store, runtime, settings } = this.dependencies;
-    const duel = await this.requireDuel(duelId);
+    const duel = await this.requireDuel(duelId, visitorId);
     this.throwIfConflict(checkFollowUp({ status: duel.status as DuelStatus, turnCount: duel.turnCount }, settings.maxTurns));
     const [turns, sideRecords] = await Promise.all([store.duels.listTurns(duelId), store.duels.listSides(duelId)]);
     const turn = duel.turnCount + 1;
@@ -166,8 +166,8 @@ export class DuelService {
   }
 
   /** The frames of a turn (the latest by default): live while it runs, from the store once it has ended. */
-  async openTurnStream(duelId: string, turn: number | undefined): Promise<TurnStream> {
-    const duel = await this.requireDuel(duelId);
+  async openTurnStream(duelId: string, turn: number | undefined, visitorId: string): Promise<TurnStream> {
+    const duel = await this.requireDuel(duelId, visitorId);
     const wanted = turn ?? duel.turnCount;
     const live = this.live.get(streamKey(duelId, wanted));
     if (live) return live;
@@ -177,9 +177,9 @@ export class DuelService {
     return TurnStream.fromStored(stored);
   }
 
-  async transcript(duelId: string): Promise<Transcript> {
+  async transcript(duelId: string, visitorId: string): Promise<Transcript> {
     const { store } = this.dependencies;
-    const duel = await this.requireDuel(duelId);
+    const duel = await this.requireDuel(duelId, visitorId);
     const [turns, sideRecords, reactions, vote] = await Promise.all([
       store.duels.listTurns(duelId),
       store.duels.listSides(duelId),
@@ -221,9 +221,9 @@ export class DuelService {
     };
   }
 
-  async react(duelId: string, request: ReactionRequest): Promise<Reaction> {
+  async react(duelId: string, request: ReactionRequest, visitorId: string): Promise<Reaction> {
     const { store, runtime } = this.dependencies;
-    const duel = await this.requireDuel(duelId);
+    const duel = await this.requireDuel(duelId, visitorId);
     const turnStatus = await store.duels.findTurnStatus(duelId, request.turn);
     if (turnStatus === undefined) throw new AppError('turn_not_found', `this duel has no turn ${request.turn}`);
     this.throwIfConflict(checkReaction({ status: duel.status as DuelStatus, turnCount: duel.turnCount }, turnStatus as TurnStatus));
@@ -253,10 +253,11 @@ export class DuelService {
     return reaction;
   }
 
-  async vote(duelId: string, request: VoteRequest): Promise<VoteResponse> {
+  async vote(duelId: string, request: VoteRequest, visitorId: string): Promise<VoteResponse> {
     const { store, runtime } = this.dependencies;
     const context = this.voteContexts.get(duelId) ?? (await store.duels.findVoteContext(duelId));
-    if (!context || !isPlayable(context.duel)) throw new AppError('duel_not_found', 'no duel with this id');
+    if (!context || !isPlayable(context.duel) || !isOwner(context.duel, visitorId))
+      throw new AppError('duel_not_found', 'no duel with this id');
     const { duel, sides: sideRecords } = context;
     this.throwIfConflict(checkVote({ status: duel.status as DuelStatus, turnCount: duel.turnCount }));
     const reveal = this.buildReveal(duel, sideRecords);
@@ -279,7 +280,7 @@ export class DuelService {
     // Voted or refused, the duel is no longer waiting for its vote here.
     this.voteContexts.forget(duelId);
     if (!recorded) {
-      const current = await this.requireDuel(duelId);
+      const current = await this.requireDuel(duelId, visitorId);
       this.throwIfConflict(checkVote({ status: current.status as DuelStatus, turnCount: current.turnCount }) ?? 'already_voted');
     }
     this.dependencies.metrics.voteRecorded(request.choice);
@@ -287,10 +288,11 @@ export class DuelService {
     return { reveal };
   }
 
-  async report(duelId: string, reason: string): Promise<void> {
-    await this.requireDuel(duelId);
+  /** A report by the duel's visitor; a duel is reported once (a second report changes nothing). */
+  async report(duelId: string, reason: string, visitorId: string): Promise<void> {
+    await this.requireDuel(duelId, visitorId);
     const { store, runtime } = this.dependencies;
-    await store.feedback.insertReport({ id: runtime.newId(), duelId, reason, createdAt: runtime.now().toISOString() });
+    await store.feedback.insertReportOnce({ id: runtime.newId(), duelId, reason, createdAt: runtime.now().toISOString() });
   }
 
   /** Resolves once every running turn has ended and been stored (graceful shutdown, tests). */
@@ -444,9 +446,14 @@ export class DuelService {
     if (unavailable.length > 0) throw new AppError('model_unavailable', `models not available right now: ${unavailable.join(', ')}`);
   }
 
-  private async requireDuel(duelId: string): Promise<DuelRecord> {
+  /**
+   * The duel, when it exists here and belongs to this visitor. Another visitor's duel is "not found"
+   * rather than forbidden: its id, if guessed or leaked, says nothing, and nobody else can read,
+   * continue, react to, vote on or report it.
+   */
+  private async requireDuel(duelId: string, visitorId: string): Promise<DuelRecord> {
     const duel = await this.dependencies.store.duels.findById(duelId);
-    if (!duel || !isPlayable(duel)) throw new AppError('duel_not_found', 'no duel with this id');
+    if (!duel || !isPlayable(duel) || !isOwner(duel, visitorId)) throw new AppError('duel_not_found', 'no duel with this id');
     return duel;
   }
 
@@ -468,6 +475,10 @@ function summaryOf({ text: _text, reasoning: _reasoning, ...summary }: TurnSideR
 
 function isPlayable(duel: DuelRecord): boolean {
   return duel.source === undefined || duel.source === 'arena';
+}
+
+function isOwner(duel: Pick<DuelRecord, 'visitorHash'>, visitorId: string): boolean {
+  return duel.visitorHash === hashVisitor(visitorId);
 }
 
 function hashVisitor(visitorId: string): string {

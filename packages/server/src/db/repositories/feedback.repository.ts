@@ -263,10 +263,21 @@ export class FeedbackRepository {
     return Number(row.count);
   }
 
-  async insertReport(report: { id: string; duelId: string; reason: string; createdAt: string }): Promise<void> {
+  /** Stores a report unless the duel already has one: one statement, so that two reports at once still make one. */
+  async insertReportOnce(report: { id: string; duelId: string; reason: string; createdAt: string }): Promise<void> {
     await this.db
       .insertInto('reports')
-      .values({ id: report.id, duel_id: report.duelId, reason: report.reason, created_at: report.createdAt })
+      .columns(['id', 'duel_id', 'reason', 'created_at'])
+      .expression(
+        this.db
+          .selectNoFrom((eb) => [
+            eb.val(report.id).as('id'),
+            eb.val(report.duelId).as('duel_id'),
+            eb.val(report.reason).as('reason'),
+            eb.val(report.createdAt).as('created_at'),
+          ])
+          .where((eb) => eb.not(eb.exists(eb.selectFrom('reports').select('id').where('duel_id', '=', report.duelId)))),
+      )
       .execute();
   }
 }

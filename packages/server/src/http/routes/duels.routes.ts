@@ -24,32 +24,32 @@ export function duelRoutes(duels: DuelService, metrics: ArenaMetrics, maxPromptC
     return c.json(created, 201);
   });
 
-  routes.get('/:id', id, async (c) => c.json(await duels.transcript(c.req.valid('param').id)));
+  routes.get('/:id', id, async (c) => c.json(await duels.transcript(c.req.valid('param').id, c.get('visitorId'))));
 
   routes.get('/:id/stream', id, validate('query', streamQuerySchema), async (c) => {
     const lastEventId = parseLastEventId(c.req.header('last-event-id'));
     const { id: duelId } = c.req.valid('param');
     const { turn } = c.req.valid('query');
     // Resolved before any byte is sent, so that an unknown duel or turn is still a 404.
-    const stream = await duels.openTurnStream(duelId, turn);
+    const stream = await duels.openTurnStream(duelId, turn, c.get('visitorId'));
     metrics.streamOpened();
     return sendFrames(c, stream, lastEventId, () => metrics.streamClosed());
   });
 
   routes.post('/:id/messages', id, validate('json', followUpRequestSchema(maxPromptChars)), async (c) =>
-    c.json(await duels.followUp(c.req.valid('param').id, c.req.valid('json').prompt), 201),
+    c.json(await duels.followUp(c.req.valid('param').id, c.req.valid('json').prompt, c.get('visitorId')), 201),
   );
 
   routes.post('/:id/reactions', id, validate('json', reactionRequestSchema), async (c) =>
-    c.json({ reaction: await duels.react(c.req.valid('param').id, c.req.valid('json')) }),
+    c.json({ reaction: await duels.react(c.req.valid('param').id, c.req.valid('json'), c.get('visitorId')) }),
   );
 
   routes.post('/:id/vote', id, validate('json', voteRequestSchema), async (c) =>
-    c.json(await duels.vote(c.req.valid('param').id, c.req.valid('json'))),
+    c.json(await duels.vote(c.req.valid('param').id, c.req.valid('json'), c.get('visitorId'))),
   );
 
   routes.post('/:id/report', id, validate('json', reportRequestSchema), async (c) => {
-    await duels.report(c.req.valid('param').id, c.req.valid('json').reason);
+    await duels.report(c.req.valid('param').id, c.req.valid('json').reason, c.get('visitorId'));
     return c.json({ status: 'received' }, 202);
   });
 
