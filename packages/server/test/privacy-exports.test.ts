@@ -30,6 +30,13 @@ const jsonl = (path: string): Record<string, unknown>[] =>
  * screened is absent from every dataset with its votes and reactions; no export holds a cookie, a
  * visitor id or an IP.
  */
+/** Comments a visitor typed with personal data in them: withheld from every export. */
+const PERSONAL_COMMENTS = {
+  reaction: 'Trop court, rappelez-moi au 06 12 34 56 78.',
+  voteA: 'Écrivez-moi à paul.martin@orange.fr pour la suite.',
+  voteB: 'Remboursez-moi sur FR76 3000 6000 0112 3456 7890 189 merci.',
+};
+
 describe.each(DIALECTS)('what the open datasets leave out ($name)', (dialect) => {
   let harness: TestArena;
   let folder: string;
@@ -37,6 +44,8 @@ describe.each(DIALECTS)('what the open datasets leave out ($name)', (dialect) =>
   /** A marker in each duel's prompt, found in exports only if the duel is. */
   const prompts = {
     clean: 'Explique la photosynthèse [marker-clean-7f3a] à un enfant.',
+    /** A clean conversation whose visitor typed personal data in the comments of its reaction and vote. */
+    commented: 'Donne trois idées de dîner [marker-commented-e4d2] pour la semaine.',
     includedFalsePositive:
       'Victor Hugo est né le 26 février 1802 [marker-fp-91c2] ; écris sa biographie à partir du 1er janvier 1990, né le 12/03/1985 ?',
     byRules: 'Mon adresse est amelie.rousseau@wanadoo.fr [marker-rules-2b8e], réponds-moi.',
@@ -81,12 +90,17 @@ describe.each(DIALECTS)('what the open datasets leave out ($name)', (dialect) =>
             turn: 1,
             value: 'dislike',
             tags: ['superficial'],
-            comment: `reaction ${key}`,
+            comment: key === 'commented' ? PERSONAL_COMMENTS.reaction : `reaction ${key}`,
           })
         ).status,
       ).toBe(200);
       expect(
-        (await harness.client.request('POST', `/api/v1/duels/${ids[key]}/vote`, { choice: 'a', comments: { a: `vote ${key}` } })).status,
+        (
+          await harness.client.request('POST', `/api/v1/duels/${ids[key]}/vote`, {
+            choice: 'a',
+            comments: key === 'commented' ? { a: PERSONAL_COMMENTS.voteA, b: PERSONAL_COMMENTS.voteB } : { a: `vote ${key}` },
+          })
+        ).status,
       ).toBe(200);
     }
     for (const key of ['reportedExcluded', 'reportedPending'] as const) {
@@ -132,7 +146,7 @@ describe.each(DIALECTS)('what the open datasets leave out ($name)', (dialect) =>
     expect(await harness.arena.store.annotations.find(ids.neverScreened)).toBeUndefined();
   });
 
-  it('exports only the clean conversation and the reviewed false positive, with their votes and reactions, in every dataset and format', async () => {
+  it('exports only the clean conversations and the reviewed false positive, with their votes and reactions, in every dataset and format; comments with personal data are withheld', async () => {
     const out = join(folder, 'export');
     const outcome = await runAgora(['export', '--out', out, '--format', 'parquet,jsonl'], '', environment);
     expect(outcome.stderr).toBe('');
@@ -140,18 +154,19 @@ describe.each(DIALECTS)('what the open datasets leave out ($name)', (dialect) =>
 
     const conversations = jsonl(join(out, 'conversations', 'train.jsonl'));
     const opening = (row: Record<string, unknown>) => String(row.opening_msg);
-    expect(conversations.map(opening).sort()).toEqual([prompts.clean, prompts.includedFalsePositive].sort());
-    expect(
-      jsonl(join(out, 'votes', 'train.jsonl'))
-        .map(opening)
-        .sort(),
-    ).toEqual([prompts.clean, prompts.includedFalsePositive].sort());
+    const published = [prompts.clean, prompts.commented, prompts.includedFalsePositive].sort();
+    expect(conversations.map(opening).sort()).toEqual(published);
+    const votes = jsonl(join(out, 'votes', 'train.jsonl'));
+    expect(votes.map(opening).sort()).toEqual(published);
+    // The commented conversation is published; its comments, which hold an e-mail, an IBAN and a phone number, are not.
+    expect(votes.find((row) => opening(row) === prompts.commented)).toMatchObject({ conv_comments_a: null, conv_comments_b: null });
+    expect(votes.find((row) => opening(row) === prompts.clean)).toMatchObject({ conv_comments_a: 'vote clean' });
     expect(
       jsonl(join(out, 'reactions', 'train.jsonl'))
         .map((row) => row.comment)
         .sort(),
-    ).toEqual(['reaction clean', 'reaction includedFalsePositive']);
-    expect(jsonl(join(out, 'dpo', 'train.jsonl'))).toHaveLength(2);
+    ).toEqual([null, 'reaction clean', 'reaction includedFalsePositive']);
+    expect(jsonl(join(out, 'dpo', 'train.jsonl'))).toHaveLength(3);
     expect(jsonl(join(out, 'kto', 'train.jsonl')).length).toBeGreaterThan(0);
 
     // Every byte of every file, Parquet and card included.
@@ -160,21 +175,24 @@ describe.each(DIALECTS)('what the open datasets leave out ($name)', (dialect) =>
       .join('\n');
     for (const [key, prompt] of Object.entries(prompts)) {
       const marker = /\[(marker-[^\]]+)\]/.exec(prompt)![1]!;
-      expect({ key, present: everything.includes(marker) }).toEqual({ key, present: key === 'clean' || key === 'includedFalsePositive' });
-      if (key !== 'clean' && key !== 'includedFalsePositive') {
+      const exported = key === 'clean' || key === 'commented' || key === 'includedFalsePositive';
+      expect({ key, present: everything.includes(marker) }).toEqual({ key, present: exported });
+      if (!exported) {
         expect({ key, present: everything.includes(`vote ${key}`) || everything.includes(`reaction ${key}`) }).toEqual({
           key,
           present: false,
         });
       }
     }
+    for (const personal of ['paul.martin@orange.fr', 'FR76 3000 6000 0112 3456 7890 189', '06 12 34 56 78'])
+      expect({ personal, present: everything.includes(personal) }).toEqual({ personal, present: false });
     const cookie = (harness.client as unknown as { cookie: string }).cookie.split('=')[1]!;
     const visitorHash = (await harness.arena.store.duels.findById(ids.clean))!.visitorHash;
     expect(cookie.length).toBeGreaterThan(10);
     expect(everything.includes(cookie)).toBe(false);
     expect(everything.includes(visitorHash)).toBe(false);
     expect(everything.includes('127.0.0.1')).toBe(false);
-    // The visitor can still be grouped: one salted id for both of their exported conversations.
+    // The visitor can still be grouped: one salted id for all of their exported conversations.
     expect(new Set(conversations.map((row) => row.visitor_id)).size).toBe(1);
     expect(String(conversations[0]!.visitor_id)).toMatch(/^[0-9a-f]{16,}$/);
   });

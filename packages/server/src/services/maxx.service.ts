@@ -43,6 +43,7 @@ import {
   voteSidePreference,
 } from '../domain/maxx/maxx-calibration';
 import { neutraliseFormatting } from '../domain/maxx/neutral-format';
+import { publishableComment } from '../domain/privacy';
 import { completeModelCall } from '../providers/complete-model-call';
 import { type ModelClient, ProviderCallError } from '../providers/spec';
 import { loadTokenCounter } from '../adapters/local-token-count';
@@ -724,7 +725,8 @@ function itemsOf(conversation: ExportableConversation, context: ReturnType<typeo
       conversation,
       turnIndex: index,
       originals: [{ side: reaction.side, model: disliked.modelId, text: disliked.text }],
-      reaction: { disliked: disliked.text, tags: reaction.tags, comment: reaction.comment },
+      // A comment with personal data is not sent to the role models either.
+      reaction: { disliked: disliked.text, tags: reaction.tags, comment: publishableComment(reaction.comment) },
       visitorPreference: dislikeSidePreference(
         reaction.side,
         conversation.reactions.some((other) => other.turn === reaction.turn && other.side !== reaction.side && !other.liked),

@@ -1,3 +1,4 @@
+import { publishableComment } from '../privacy';
 import type { ExportableConversation, ExportableReaction } from '../../db/repositories/dataset.repository';
 import { COMPARIA_COLUMNS, COMPARIA_TAGS, type ComparIaTable } from './export-columns';
 import { sourceMetaValue } from './source-meta';
@@ -202,8 +203,8 @@ export function voteRow(prepared: PreparedConversation): DatasetRow | null {
     selected_category: null,
     is_unedited_prompt: null,
     session_hash: null,
-    conv_comments_a: vote.commentA,
-    conv_comments_b: vote.commentB,
+    conv_comments_a: publishableComment(vote.commentA),
+    conv_comments_b: publishableComment(vote.commentB),
   };
   for (const tag of COMPARIA_TAGS) {
     row[`conv_${tag}_a`] = vote.tagsA.includes(tag);
@@ -250,7 +251,7 @@ function reactionRow(prepared: PreparedConversation, reaction: ExportableReactio
     session_hash: null,
     liked: reaction.liked,
     disliked: !reaction.liked,
-    comment: reaction.comment,
+    comment: publishableComment(reaction.comment),
   };
   for (const tag of COMPARIA_TAGS) row[tag] = reaction.tags.includes(tag);
   row.source = conversation.source;

@@ -11,4 +11,4 @@ export { findPaymentCards, isCardNumber, passesLuhn } from './payment-card';
 export { findPhoneNumbers } from './phone';
 export { PII_KINDS, type PiiFinding, type PiiKind, type Span } from './pii-kind';
 export { findPostalAddresses } from './postal-address';
-export { screenText, type PiiScreening } from './screen-text';
+export { publishableComment, screenText, type PiiScreening } from './screen-text';

@@ -44,6 +44,15 @@ const overlaps = (left: Span, right: Span) => left.start < right.end && right.st
  * French postal address, date of birth in context). Names of people are not looked for here:
  * telling a private person from a public figure or a fictional character needs the model layer.
  */
+/**
+ * A visitor's comment (on a vote or a reaction) as it may be published: withheld (null) when the
+ * rules find personal data in it. The comment is a field of its own, not part of the conversation,
+ * so it is dropped whole and the conversation stays; a conversation's own texts exclude it instead.
+ */
+export function publishableComment(comment: string | null): string | null {
+  return comment === null || screenText(comment).pii ? null : comment;
+}
+
 export function screenText(text: string): PiiScreening {
   const findings: PiiFinding[] = [];
   for (const [kind, detect] of DETECTORS) {
