@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCatalogue } from '../src/config/catalogue';
 import { DIALECTS } from './test-db';
@@ -93,6 +94,59 @@ describe.each(DIALECTS)('operations ($name)', (dialect) => {
     } finally {
       await closed.close();
     }
+  });
+
+  it('sends security headers: a CSP without inline scripts beyond the page’s own (by hash), no framing, nosniff, a referrer policy', async () => {
+    for (const path of ['/', '/leaderboard', '/api/v1/models']) {
+      const response = await fetch(`${harness.baseUrl}${path}`);
+      const csp = response.headers.get('content-security-policy') ?? '';
+      expect(csp).toContain("frame-ancestors 'none'");
+      expect(csp).toMatch(/script-src 'self'( 'sha256-[A-Za-z0-9+/]+=*')*;/);
+      expect(csp).not.toContain("script-src 'self' 'unsafe-inline'");
+      expect(csp).toContain("object-src 'none'");
+      expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(response.headers.get('x-frame-options')).toBe('DENY');
+      expect(response.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
+    }
+    // Every inline script of the page is allowed by its hash, and nothing else inline.
+    const page = await fetch(`${harness.baseUrl}/`);
+    const html = await page.text();
+    const csp = page.headers.get('content-security-policy')!;
+    const inline = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)];
+    expect(inline.length).toBeGreaterThan(0);
+    for (const [, body] of inline) expect(csp).toContain(`'sha256-${createHash('sha256').update(body!).digest('base64')}'`);
+  });
+
+  it('answers 404 for files that do not exist instead of the app’s page, and serves robots.txt', async () => {
+    for (const path of ['/.env', '/.git/config', '/wp-login.php', '/favicon.ico', '/api/v1/../.env']) {
+      const response = await fetch(`${harness.baseUrl}${path}`);
+      expect({ path, status: response.status }).toEqual({ path, status: 404 });
+      expect(await response.text()).not.toContain('<html');
+    }
+    const robots = await fetch(`${harness.baseUrl}/robots.txt`);
+    expect(robots.status).toBe(200);
+    expect(await robots.text()).toContain('Disallow: /api/');
+    // App routes still fall back to the page.
+    expect((await fetch(`${harness.baseUrl}/datasets`)).status).toBe(200);
+  });
+
+  it('refuses request bodies that are not JSON with 415, before reading them', async () => {
+    for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', undefined]) {
+      const response = await fetch(`${harness.baseUrl}/api/v1/duels`, {
+        method: 'POST',
+        headers: type ? { 'content-type': type } : {},
+        body: type === undefined ? new Blob(['{"prompt":"Bonjour"}']) : 'prompt=Bonjour',
+      });
+      expect({ type, status: response.status }).toEqual({ type, status: 415 });
+      expect(((await response.json()) as { error: { code: string } }).error.code).toBe('unsupported_media_type');
+    }
+    const json = await harness.client.request(
+      'POST',
+      '/api/v1/duels',
+      { prompt: 'Bonjour' },
+      { 'content-type': 'application/json; charset=utf-8' },
+    );
+    expect(json.status).toBe(201);
   });
 
   it('gives operators the per-model error view behind the admin token', async () => {

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serveStatic } from '@hono/node-server/serve-static';
@@ -17,6 +17,7 @@ import type { OperationsService } from '../services/operations.service';
 import type { ReviewService } from '../services/review.service';
 import type { AppEnv } from './app-env';
 import { errorBody, statusOfCode } from './errors';
+import { inlineScriptHashes, requireJsonBodies, securityHeaders } from './middleware/security';
 import { requestContext, visitorCookie } from './middleware/request-context';
 import { buildOpenApiDocument } from './openapi';
 import { duelRoutes } from './routes/duels.routes';
@@ -42,7 +43,9 @@ export function createApp(services: AppServices): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const openApi = JSON.stringify(buildOpenApiDocument(services.settings.maxPromptChars));
 
+  const web = existsSync(join(WEB_BUILD, 'index.html')) ? WEB_BUILD : undefined;
   app.use('*', requestContext(services.logger));
+  app.use('*', securityHeaders(web ? inlineScriptHashes(readFileSync(join(web, 'index.html'), 'utf8')) : []));
   app.use('*', async (c, next) => {
     const started = performance.now();
     await next();
@@ -61,11 +64,11 @@ export function createApp(services: AppServices): Hono<AppEnv> {
   });
   // JSON escapes can multiply a prompt's size by up to 6; the limit still stops abuse early.
   app.use('/api/*', limitBody(services.settings.maxPromptChars * 6 + 64 * 1024));
+  app.use('/api/*', requireJsonBodies());
   app.use('/api/v1/duels/*', visitorCookie());
   app.use('/api/v1/duels', visitorCookie());
 
   app.route('/', operationsRoutes(services.operations, services.metrics, services.settings.metricsToken));
-  const web = existsSync(join(WEB_BUILD, 'index.html')) ? WEB_BUILD : undefined;
   if (!web)
     app.get('/', (c) =>
       c.json({ name: 'Agora', api: '/api/v1', openapi: '/api/v1/openapi.json', models: '/api/v1/models', health: '/healthz' }),
@@ -105,7 +108,12 @@ function webApp(root: string): MiddlewareHandler<AppEnv> {
   const fallback = serveStatic<AppEnv>({ root, path: 'index.html', onFound: (_path, c) => c.header('cache-control', 'no-cache') });
   return async (c, next) => {
     if (c.req.path.startsWith('/api/')) return next();
-    return (await files(c, async () => {})) ?? fallback(c, next);
+    const found = await files(c, async () => {});
+    if (found) return found;
+    // A missing file (`/robots.txt` when there is none, `/.env`, `/x.php`) is a 404, not the app's page:
+    // only routes of the app (no dot in their last segment, no hidden segment) fall back to it.
+    if (/(^|\/)\.|\.[^/]*$/.test(c.req.path)) return next();
+    return fallback(c, next);
   };
 }
 

@@ -3,6 +3,7 @@ export type AppErrorCode =
   | 'invalid_request'
   | 'invalid_json'
   | 'payload_too_large'
+  | 'unsupported_media_type'
   | 'not_found'
   | 'duel_not_found'
   | 'turn_not_found'
