@@ -1,3 +1,5 @@
+import { TrustedProxies } from './http/client-address';
+import { limitConnectionsPerClient } from './http/connection-limits';
 import { serve, type ServerType } from '@hono/node-server';
 import type { Hono } from 'hono';
 import { pino, type Logger } from 'pino';
@@ -138,7 +140,12 @@ export async function createArena(
     datasets: new PublishedDatasetsService(store.datasets),
     metrics,
     logger,
-    settings: { maxPromptChars: config.maxPromptChars, adminToken: config.adminToken, metricsToken: config.metricsToken },
+    settings: {
+      maxPromptChars: config.maxPromptChars,
+      adminToken: config.adminToken,
+      metricsToken: config.metricsToken,
+      cookieSecure: config.cookieSecure,
+    },
   });
   leaderboardRefresh.start();
   postprocessJob?.start();
@@ -258,17 +265,33 @@ export async function loadStoreVoteTable(config: Config): Promise<VoteTable> {
 }
 
 /** Listens on the configured address; resolves once the socket is bound. */
-export function listen(arena: Arena, config: Pick<Config, 'port' | 'host'>): Promise<ServerType> {
+export function listen(
+  arena: Arena,
+  config: Pick<Config, 'port' | 'host' | 'requestTimeoutMs' | 'maxConnectionsPerClient' | 'trustedProxies'>,
+): Promise<ServerType> {
   return new Promise((resolve) => {
-    const server = serve({ fetch: arena.app.fetch, port: config.port, hostname: config.host }, (info) => {
-      arena.logger.info({ url: `http://${config.host}:${info.port}` }, 'agora is listening');
-      resolve(server);
-    });
-    // Longer than the usual proxy and client idle timeouts, so that the server is never the side that
-    // closes an idle keep-alive connection a client is about to reuse (that client would see ECONNRESET).
+    const server = serve(
+      {
+        fetch: arena.app.fetch,
+        port: config.port,
+        hostname: config.host,
+        // How often Node looks for requests past their time (30 s by default, longer than the limit itself).
+        serverOptions: { connectionsCheckingInterval: Math.min(1000, config.requestTimeoutMs / 2) },
+      },
+      (info) => {
+        arena.logger.info({ url: `http://${config.host}:${info.port}` }, 'agora is listening');
+        resolve(server);
+      },
+    );
     if ('keepAliveTimeout' in server) {
+      // Longer than the usual proxy and client idle timeouts, so that the server is never the side that
+      // closes an idle keep-alive connection a client is about to reuse (that client would see ECONNRESET).
       server.keepAliveTimeout = 65_000;
-      server.headersTimeout = 66_000;
+      // A request's headers and body must arrive in time: slow bodies (slowloris) are cut off with 408.
+      // Streams are answers, not requests: they are not bounded by this.
+      server.requestTimeout = config.requestTimeoutMs;
+      server.headersTimeout = Math.min(20_000, config.requestTimeoutMs);
+      limitConnectionsPerClient(server, config.maxConnectionsPerClient, new TrustedProxies(config.trustedProxies));
     }
   });
 }

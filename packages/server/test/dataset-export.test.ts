@@ -223,7 +223,8 @@ async function seed(store: Store, location: TestStore['location'], seeds: Seed[]
         createdAt: entry.at,
       });
     }
-    if (entry.report) await store.feedback.insertReportOnce({ id: `report-${id}`, duelId: id, reason: 'personal data', createdAt: entry.at });
+    if (entry.report)
+      await store.feedback.insertReportOnce({ id: `report-${id}`, duelId: id, reason: 'personal data', createdAt: entry.at });
     if (entry.decision)
       await store.reviews.decide(
         { duelId: id, decision: entry.decision, reason: null, reviewer: 'reviewer', decidedAt: entry.at },

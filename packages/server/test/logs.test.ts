@@ -1,8 +1,9 @@
+import { connect } from 'node:net';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { DIALECTS } from './test-db';
-import { TEST_MODELS, startTestArena } from './test-arena';
+import { TEST_MODELS, startTestArena, until } from './test-arena';
 
 describe('logs', () => {
   it('are JSON lines: each request with its id, each upstream call with the provider metadata', async () => {
@@ -48,5 +49,39 @@ describe('logs', () => {
       outputTokens: expect.any(Number),
       metadata: { servedModel: TEST_MODELS[3].upstream },
     });
+  });
+
+  it('count a body the client cut off as the client’s error, not as an unhandled 500', async () => {
+    const lines: Record<string, any>[] = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        for (const line of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(line));
+        done();
+      },
+    });
+    const harness = await startTestArena(DIALECTS[0]!, { logger: pino({ level: 'info' }, sink) });
+    try {
+      const { port } = new URL(harness.baseUrl);
+      // A chunked body that stops half-way: the client goes away before the end.
+      await new Promise<void>((resolve) => {
+        const socket = connect(Number(port), '127.0.0.1', () => {
+          socket.write(
+            'POST /api/v1/duels HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n8\r\n{"prompt\r\n',
+          );
+          setTimeout(() => {
+            socket.destroy();
+            resolve();
+          }, 100);
+        });
+      });
+      await until(
+        async () => lines.filter((line) => line.msg === 'request' && line.method === 'POST'),
+        (requests) => requests.length > 0,
+      );
+    } finally {
+      await harness.close();
+    }
+    expect(lines.filter((line) => line.level >= 50)).toEqual([]);
+    expect(lines.find((line) => line.msg === 'request' && line.method === 'POST')).toMatchObject({ status: 400 });
   });
 });

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 
 const booleanFlag = z.enum(['0', '1', 'true', 'false']).transform((value) => value === '1' || value === 'true');
@@ -43,6 +44,28 @@ const environmentSchema = z.object({
     .string()
     .regex(/^[^,\s]+(\s*,\s*[^,\s]+)*$/, 'a comma-separated list of cohort labels, e.g. school-2026,pilot')
     .optional(),
+  AGORA_COOKIE_SECURE: booleanFlag.default(false),
+  AGORA_REQUEST_TIMEOUT_S: z.coerce.number().positive().max(3600).default(30),
+  AGORA_MAX_CONNECTIONS_PER_CLIENT: z.coerce.number().int().min(1).max(100_000).default(256),
+  AGORA_TRUSTED_PROXIES: z
+    .string()
+    .transform((text, context) => {
+      const entries = text
+        .split(',')
+        .map((entry) => entry.trim())
+        .filter(Boolean);
+      for (const entry of entries) {
+        const [address, bits] = entry.split('/');
+        const family = isIP(address ?? '');
+        const maxBits = family === 6 ? 128 : 32;
+        if (family === 0 || (bits !== undefined && !(/^\d{1,3}$/.test(bits) && Number(bits) <= maxBits))) {
+          context.addIssue({ code: 'custom', message: `${JSON.stringify(entry)} is not an IP address or CIDR block (e.g. 10.0.0.0/8)` });
+          return z.NEVER;
+        }
+      }
+      return entries;
+    })
+    .default([]),
 });
 
 /** Everything the server reads from its environment, parsed once at boot. */
@@ -56,6 +79,14 @@ export interface Config {
   metricsToken: string | undefined;
   maxPromptChars: number;
   maxTurns: number;
+  /** The visitor cookie is `Secure` (sent over HTTPS only): on for any arena served over HTTPS, even through a proxy. */
+  cookieSecure: boolean;
+  /** The whole request (headers and body) must arrive within this; a slow body is cut off (408). */
+  requestTimeoutMs: number;
+  /** Open connections one client address may hold at once (trusted proxies excepted). */
+  maxConnectionsPerClient: number;
+  /** Addresses or CIDR blocks of reverse proxies whose `X-Forwarded-For` names the client. */
+  trustedProxies: string[];
   /** Retries of one upstream call, only before its first token and only for retryable errors. */
   upstreamRetries: number;
   /** How long a finished turn's frames stay in memory for reconnecting clients (they stay in the store anyway). */
@@ -111,6 +142,10 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
     adminToken: values.AGORA_ADMIN_TOKEN,
     metricsToken: values.AGORA_METRICS_TOKEN ?? values.AGORA_ADMIN_TOKEN,
     maxPromptChars: values.AGORA_MAX_PROMPT_CHARS,
+    cookieSecure: values.AGORA_COOKIE_SECURE,
+    requestTimeoutMs: values.AGORA_REQUEST_TIMEOUT_S * 1000,
+    maxConnectionsPerClient: values.AGORA_MAX_CONNECTIONS_PER_CLIENT,
+    trustedProxies: values.AGORA_TRUSTED_PROXIES,
     maxTurns: values.AGORA_MAX_TURNS,
     upstreamRetries: values.AGORA_RETRIES,
     replayTtlMs: values.AGORA_REPLAY_TTL_S * 1000,

@@ -35,7 +35,7 @@ export interface AppServices {
   datasets: PublishedDatasetsService;
   metrics: PrometheusMetrics;
   logger: Logger;
-  settings: { maxPromptChars: number; adminToken: string | undefined; metricsToken: string | undefined };
+  settings: { maxPromptChars: number; adminToken: string | undefined; metricsToken: string | undefined; cookieSecure: boolean };
 }
 
 /** The HTTP edge: routes, validation, the error body and request ids. No business logic here. */
@@ -65,8 +65,8 @@ export function createApp(services: AppServices): Hono<AppEnv> {
   // JSON escapes can multiply a prompt's size by up to 6; the limit still stops abuse early.
   app.use('/api/*', limitBody(services.settings.maxPromptChars * 6 + 64 * 1024));
   app.use('/api/*', requireJsonBodies());
-  app.use('/api/v1/duels/*', visitorCookie());
-  app.use('/api/v1/duels', visitorCookie());
+  app.use('/api/v1/duels/*', visitorCookie(services.settings.cookieSecure));
+  app.use('/api/v1/duels', visitorCookie(services.settings.cookieSecure));
 
   app.route('/', operationsRoutes(services.operations, services.metrics, services.settings.metricsToken));
   if (!web)
@@ -90,10 +90,20 @@ export function createApp(services: AppServices): Hono<AppEnv> {
     if (error instanceof HTTPException && error.status === 400) {
       return c.json(errorBody('invalid_json', `the request body is not valid JSON (${error.message})`), 400);
     }
+    if (c.req.raw.signal.aborted || isClientAbort(error)) {
+      // The client went away while its body was being read: its error, and nobody is left to read the answer.
+      c.get('logger')?.info({ requestId: c.get('requestId') }, 'request body cut off by the client');
+      return c.json(errorBody('invalid_request', 'the request body was cut off'), 400);
+    }
     c.get('logger')?.error({ err: error, requestId: c.get('requestId') }, 'unhandled error');
     return c.json(errorBody('internal_error', 'internal error'), 500);
   });
   return app;
+}
+
+/** Node's error for a request stream whose client disconnected before its end. */
+function isClientAbort(error: unknown): boolean {
+  return error instanceof Error && (error as NodeJS.ErrnoException).code === 'ECONNRESET' && error.message === 'aborted';
 }
 
 /** The built web app (`npm run build -w @agora/web`); without it `GET /` answers the JSON index. */

@@ -28,14 +28,20 @@ export function requestContext(logger: Logger): MiddlewareHandler<AppEnv> {
 }
 
 /** Visitors are pseudonymous: a random cookie, set when absent, stored only as a hash. */
-export function visitorCookie(): MiddlewareHandler<AppEnv> {
+export function visitorCookie(secure: boolean): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     // Mounted on `/api/v1/duels` and `/api/v1/duels/*`, which both match the bare path: one visitor per request.
     if (c.get('visitorId') !== undefined) return next();
     let visitorId = getCookie(c, VISITOR_COOKIE);
     if (!visitorId || !visitorPattern.test(visitorId)) {
       visitorId = randomBytes(16).toString('base64url');
-      const cookie = generateCookie(VISITOR_COOKIE, visitorId, { path: '/', httpOnly: true, sameSite: 'Lax', maxAge: 365 * 24 * 3600 });
+      const cookie = generateCookie(VISITOR_COOKIE, visitorId, {
+        path: '/',
+        httpOnly: true,
+        sameSite: 'Lax',
+        maxAge: 365 * 24 * 3600,
+        secure: secure || new URL(c.req.url).protocol === 'https:',
+      });
       c.header('set-cookie', cookie, { append: true });
       c.set('newVisitorCookie', cookie);
     }
