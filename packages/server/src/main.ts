@@ -22,6 +22,7 @@ import { PublishedDatasetsService } from './services/published-datasets.service'
 import { LeaderboardService } from './services/leaderboard.service';
 import { PairingPolicy } from './services/pairing-policy';
 import { type RankingComputer, WorkerRankingComputer } from './adapters/ranking-worker/ranking-computer';
+import { InterruptedTurnsJob } from './jobs/interrupted-turns.job';
 import { LeaderboardRefreshJob } from './jobs/leaderboard-refresh.job';
 import { PostprocessJob } from './jobs/postprocess.job';
 import { lazyLanguageDetector } from './adapters/lazy-language-detector';
@@ -90,7 +91,13 @@ export async function createArena(
     registry,
     metrics,
     runtime,
-    settings: { maxTurns: config.maxTurns, upstreamRetries: config.upstreamRetries, replayTtlMs: config.replayTtlMs },
+    settings: {
+      maxTurns: config.maxTurns,
+      upstreamRetries: config.upstreamRetries,
+      replayTtlMs: config.replayTtlMs,
+      // Every attempt of the slowest model, one replacement, and a minute of margin.
+      turnDeadlineMs: (config.upstreamRetries + 2) * Math.max(0, ...models.map((model) => model.options.totalTimeoutMs)) + 60_000,
+    },
     estimateImpact: createRevealImpactEstimator(catalogue, config.impact),
     onVoteRecorded: () => {
       leaderboardRefresh.voteRecorded();
@@ -147,6 +154,11 @@ export async function createArena(
       cookieSecure: config.cookieSecure,
     },
   });
+  const interruptedTurns = new InterruptedTurnsJob(() => duels.failInterruptedTurns(), 60_000, {
+    ended: (duelIds) => logger.warn({ duels: duelIds }, 'turns left streaming by a stopped process marked failed'),
+    error: (message, error) => logger.error({ err: error }, message),
+  });
+  await interruptedTurns.start();
   leaderboardRefresh.start();
   postprocessJob?.start();
   return {
@@ -160,6 +172,7 @@ export async function createArena(
     metrics,
     logger,
     close: async () => {
+      await interruptedTurns.stop();
       await duels.drain();
       await postprocessJob?.stop();
       await leaderboardRefresh.stop();

@@ -74,12 +74,14 @@ export interface TestArenaOptions {
   catalogue?: (fakeBaseUrl: string) => CatalogueModel[];
   runtime?: Runtime;
   logger?: Logger;
+  /** Another arena's store, kept when this one closes: a restart on the same data. */
+  store?: TestStore;
 }
 
 /** A real arena over real HTTP, on a fresh store of the dialect, with the fake upstream behind it. */
 export async function startTestArena(dialect: TestDialect, options: TestArenaOptions = {}): Promise<TestArena> {
   const fake = await new FakeUpstream().start();
-  const store: TestStore = await dialect.create();
+  const store: TestStore = options.store ?? (await dialect.create());
   const databaseUrl = store.location.kind === 'sqlite' ? `sqlite:${store.location.path}` : store.location.url;
   const environment = { DATABASE_URL: databaseUrl, PORT: '0', AGORA_LOG_LEVEL: 'silent', AGORA_REPLAY_TTL_S: '60', ...options.environment };
   const config = loadConfig(environment);
@@ -105,7 +107,7 @@ export async function startTestArena(dialect: TestDialect, options: TestArenaOpt
       });
       await arena.close();
       await fake.stop();
-      await store.drop();
+      if (!options.store) await store.drop();
     },
   };
 }
@@ -135,7 +137,13 @@ export class ArenaClient {
   readonly received: RecordedResponse[] = [];
   private cookie: string | undefined;
 
-  constructor(readonly baseUrl: string) {}
+  /** `cookie`: a visitor cookie (`name=value`) to start with, e.g. the same visitor on a restarted arena. */
+  constructor(
+    readonly baseUrl: string,
+    cookie?: string,
+  ) {
+    this.cookie = cookie;
+  }
 
   /** The visitor cookie this client received (`name=value`), for requests made another way: a duel is only its visitor's. */
   get visitorCookie(): string | undefined {

@@ -34,7 +34,13 @@ export interface DuelServiceDependencies {
   registry: ModelRegistry;
   metrics: ArenaMetrics;
   runtime: Runtime;
-  settings: { maxTurns: number; upstreamRetries: number; replayTtlMs: number };
+  settings: {
+    maxTurns: number;
+    upstreamRetries: number;
+    replayTtlMs: number;
+    /** Longer than any turn can last (every attempt of the slowest model, and a margin): a turn still streaming after it was cut by a crash. */
+    turnDeadlineMs: number;
+  };
   onTurnStored?: (duelId: string, status: 'complete' | 'failed') => void;
   onVoteRecorded?: (duelId: string) => void;
   estimateImpact?: RevealImpactEstimator;
@@ -293,6 +299,17 @@ export class DuelService {
     await this.requireDuel(duelId, visitorId);
     const { store, runtime } = this.dependencies;
     await store.feedback.insertReportOnce({ id: runtime.newId(), duelId, reason, createdAt: runtime.now().toISOString() });
+  }
+
+  /**
+   * Marks failed the turns a stopped process left `streaming` (kill -9, a crash): their duel could
+   * otherwise never be voted on ("turn in progress"). Safe with several instances: a live turn is
+   * never older than the deadline. Returns the duels it ended.
+   */
+  async failInterruptedTurns(): Promise<string[]> {
+    const { store, runtime, settings } = this.dependencies;
+    const now = runtime.now();
+    return store.duels.failInterruptedTurns(new Date(now.getTime() - settings.turnDeadlineMs).toISOString(), now.toISOString());
   }
 
   /** Resolves once every running turn has ended and been stored (graceful shutdown, tests). */

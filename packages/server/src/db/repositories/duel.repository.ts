@@ -315,6 +315,40 @@ export class DuelRepository {
     });
   }
 
+  /**
+   * Turns still `streaming` that started before `startedBefore`: no process can still be streaming
+   * them (it would have timed out), so the process that was died. Each is marked failed
+   * (`interrupted`) with its duel, which goes to post-processing, in one transaction.
+   */
+  async failInterruptedTurns(startedBefore: string, endedAt: string): Promise<string[]> {
+    return this.db.transaction().execute(async (db) => {
+      const stale = await db
+        .selectFrom('turns')
+        .select(['duel_id', 'turn'])
+        .where('status', '=', 'streaming')
+        .where('started_at', '<', startedBefore)
+        .execute();
+      for (const { duel_id: duelId, turn } of stale) {
+        await db
+          .updateTable('turns')
+          .set({ status: 'failed', error_code: 'interrupted', ended_at: endedAt })
+          .where('duel_id', '=', duelId)
+          .where('turn', '=', turn)
+          .where('status', '=', 'streaming')
+          .execute();
+        await db
+          .updateTable('duels')
+          .set({ status: 'failed', updated_at: endedAt })
+          .where('id', '=', duelId)
+          .where('status', '=', 'streaming')
+          .execute();
+      }
+      const duelIds = [...new Set(stale.map((row) => row.duel_id))];
+      await new AnnotationRepository(db).enqueue(duelIds, endedAt);
+      return duelIds;
+    });
+  }
+
   async findById(duelId: string): Promise<DuelRecord | undefined> {
     const row = await this.db.selectFrom('duels').select(duelColumns).where('id', '=', duelId).executeTakeFirst();
     return row ? toDuelRecord(row) : undefined;
