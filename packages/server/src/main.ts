@@ -152,6 +152,7 @@ export async function createArena(
       adminToken: config.adminToken,
       metricsToken: config.metricsToken,
       cookieSecure: config.cookieSecure,
+      cohortHosts: config.cohortHosts,
     },
   });
   const interruptedTurns = new InterruptedTurnsJob(() => duels.failInterruptedTurns(), 60_000, {

@@ -45,6 +45,16 @@ const environmentSchema = z.object({
     .regex(/^[^,\s]+(\s*,\s*[^,\s]+)*$/, 'a comma-separated list of cohort labels, e.g. school-2026,pilot')
     .optional(),
   AGORA_COOKIE_SECURE: booleanFlag.default(false),
+  AGORA_COHORT_HOSTS: z
+    .string()
+    .regex(
+      /^\s*[a-z0-9.-]+(:\d+)?\s*=\s*[^,\s=]+\s*(,\s*[a-z0-9.-]+(:\d+)?\s*=\s*[^,\s=]+\s*)*$/i,
+      'a comma-separated list of host=cohort, e.g. ecole.agora.example=school-2026',
+    )
+    .transform(
+      (text) => new Map(text.split(',').map((pair) => pair.split('=').map((part) => part.trim().toLowerCase()) as [string, string])),
+    )
+    .optional(),
   AGORA_REQUEST_TIMEOUT_S: z.coerce.number().positive().max(3600).default(30),
   AGORA_MAX_CONNECTIONS_PER_CLIENT: z.coerce.number().int().min(1).max(100_000).default(256),
   AGORA_TRUSTED_PROXIES: z
@@ -79,6 +89,8 @@ export interface Config {
   metricsToken: string | undefined;
   maxPromptChars: number;
   maxTurns: number;
+  /** Duels started through one of these hosts (the `Host` header, lowercase) belong to its cohort. */
+  cohortHosts: ReadonlyMap<string, string>;
   /** The visitor cookie is `Secure` (sent over HTTPS only): on for any arena served over HTTPS, even through a proxy. */
   cookieSecure: boolean;
   /** The whole request (headers and body) must arrive within this; a slow body is cut off (408). */
@@ -143,6 +155,7 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
     metricsToken: values.AGORA_METRICS_TOKEN ?? values.AGORA_ADMIN_TOKEN,
     maxPromptChars: values.AGORA_MAX_PROMPT_CHARS,
     cookieSecure: values.AGORA_COOKIE_SECURE,
+    cohortHosts: values.AGORA_COHORT_HOSTS ?? new Map(),
     requestTimeoutMs: values.AGORA_REQUEST_TIMEOUT_S * 1000,
     maxConnectionsPerClient: values.AGORA_MAX_CONNECTIONS_PER_CLIENT,
     trustedProxies: values.AGORA_TRUSTED_PROXIES,

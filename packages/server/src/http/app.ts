@@ -35,7 +35,13 @@ export interface AppServices {
   datasets: PublishedDatasetsService;
   metrics: PrometheusMetrics;
   logger: Logger;
-  settings: { maxPromptChars: number; adminToken: string | undefined; metricsToken: string | undefined; cookieSecure: boolean };
+  settings: {
+    maxPromptChars: number;
+    adminToken: string | undefined;
+    metricsToken: string | undefined;
+    cookieSecure: boolean;
+    cohortHosts: ReadonlyMap<string, string>;
+  };
 }
 
 /** The HTTP edge: routes, validation, the error body and request ids. No business logic here. */
@@ -77,7 +83,7 @@ export function createApp(services: AppServices): Hono<AppEnv> {
   app.route('/api/v1/models', modelRoutes(services.catalogue));
   app.route('/api/v1/datasets', datasetRoutes(services.datasets));
   app.route('/api/v1/leaderboard', leaderboardRoutes(services.leaderboards));
-  app.route('/api/v1/duels', duelRoutes(services.duels, services.metrics, services.settings.maxPromptChars));
+  app.route('/api/v1/duels', duelRoutes(services.duels, services.metrics, services.settings));
   app.route('/api/v1/admin', adminRoutes(services.operations, services.review, services.settings.adminToken));
   if (web) app.get('*', webApp(web));
 

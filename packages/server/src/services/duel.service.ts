@@ -77,7 +77,8 @@ export class DuelService {
 
   constructor(private readonly dependencies: DuelServiceDependencies) {}
 
-  async createDuel(request: CreateDuelRequest, visitorId: string): Promise<{ id: string; turn: number }> {
+  /** `cohort`: the operator's campaign this duel belongs to (private cohorts stay out of exports). */
+  async createDuel(request: CreateDuelRequest, visitorId: string, cohort: string | null = null): Promise<{ id: string; turn: number }> {
     const { catalogue, runtime, store } = this.dependencies;
     this.checkChosenModels(request.models);
     const outcome = drawDuel(
@@ -96,6 +97,7 @@ export class DuelService {
     const duel: DuelRecord = {
       id: runtime.newId(),
       visitorHash: hashVisitor(visitorId),
+      cohort,
       mode: request.mode,
       modelA: outcome.sides.a.modelId,
       modelB: outcome.sides.b.modelId,

@@ -24,6 +24,8 @@ export interface DuelRecord {
   createdAt: string;
   /** `arena` (the default when creating), or the dataset an imported duel comes from. */
   source?: string;
+  /** The operator's label for the campaign it belongs to (AGORA_COHORT_HOSTS); private cohorts stay out of exports. */
+  cohort?: string | null;
 }
 
 export interface TurnRecord {
@@ -145,6 +147,7 @@ const duelColumns = [
   'turn_count',
   'created_at',
   'source',
+  'cohort',
 ] as const;
 
 function toDuelRecord(row: Selectable<Pick<DuelsTable, (typeof duelColumns)[number]>>): DuelRecord {
@@ -160,6 +163,7 @@ function toDuelRecord(row: Selectable<Pick<DuelsTable, (typeof duelColumns)[numb
     turnCount: row.turn_count,
     createdAt: row.created_at,
     source: row.source,
+    cohort: row.cohort,
   };
 }
 
@@ -205,6 +209,7 @@ const insertDuelQuery = new PreparedQuery(
       status: string;
       turn_count: number;
       created_at: string;
+      cohort: string | null;
     },
   ) =>
     db.insertInto('duels').values({
@@ -219,6 +224,7 @@ const insertDuelQuery = new PreparedQuery(
       turn_count: values.turn_count,
       created_at: values.created_at,
       updated_at: values.created_at,
+      cohort: values.cohort,
     }),
 );
 
@@ -267,8 +273,12 @@ const insertVoteQuery = new PreparedQuery((db, values: ReturnType<typeof voteRow
 export class DuelRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
-  /** Inserts a new duel with its first turn, streaming. */
+  /** Inserts a new duel with its first turn, streaming, in one transaction (a duel without its turn would be stuck). */
   async createWithFirstTurn(duel: DuelRecord, prompt: string): Promise<void> {
+    if (!this.db.isTransaction) {
+      await this.db.transaction().execute((db) => new DuelRepository(db).createWithFirstTurn(duel, prompt));
+      return;
+    }
     await insertDuelQuery.execute(this.db, {
       id: duel.id,
       visitor_hash: duel.visitorHash,
@@ -280,6 +290,7 @@ export class DuelRepository {
       status: duel.status,
       turn_count: duel.turnCount,
       created_at: duel.createdAt,
+      cohort: duel.cohort ?? null,
     });
     await this.insertTurn(duel.id, { turn: 1, prompt, status: 'streaming', errorCode: null, startedAt: duel.createdAt, endedAt: null });
   }

@@ -15,12 +15,19 @@ import type { AppEnv } from '../app-env';
 import { sendFrames } from '../sse';
 import { validate } from '../validate';
 
-export function duelRoutes(duels: DuelService, metrics: ArenaMetrics, maxPromptChars: number): Hono<AppEnv> {
+export function duelRoutes(
+  duels: DuelService,
+  metrics: ArenaMetrics,
+  settings: { maxPromptChars: number; cohortHosts: ReadonlyMap<string, string> },
+): Hono<AppEnv> {
+  const { maxPromptChars, cohortHosts } = settings;
   const routes = new Hono<AppEnv>();
   const id = validate('param', duelIdParamSchema);
 
   routes.post('/', validate('json', createDuelRequestSchema(maxPromptChars)), async (c) => {
-    const created = await duels.createDuel(c.req.valid('json'), c.get('visitorId'));
+    // The host the visitor came through names the operator's cohort (a school's own address, say).
+    const cohort = cohortHosts.get((c.req.header('host') ?? '').toLowerCase()) ?? null;
+    const created = await duels.createDuel(c.req.valid('json'), c.get('visitorId'), cohort);
     return c.json(created, 201);
   });
 
