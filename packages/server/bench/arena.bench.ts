@@ -131,6 +131,15 @@ async function startArena(databaseUrl: string, modelsPath: string): Promise<{ ch
       AGORA_LOG_LEVEL: 'info',
       AGORA_REPLAY_TTL_S: '5',
       AGORA_METRICS_TOKEN: BENCH_METRICS_TOKEN,
+      // The bench is one address sending thousands of duels and votes: it measures the arena, not its limits.
+      ...Object.fromEntries(
+        [
+          'AGORA_LIMIT_PROMPTS_PER_HOUR',
+          'AGORA_LIMIT_PROMPTS_PER_HOUR_PER_ADDRESS',
+          'AGORA_LIMIT_VOTES_PER_MINUTE',
+          'AGORA_LIMIT_VOTES_PER_MINUTE_PER_ADDRESS',
+        ].map((name) => [name, '0']),
+      ),
     },
     /"url":"(http:\/\/[^"]+)"/,
     { args: ['serve'], logFile: `${modelsPath}.arena.log`, nodeOptions: arenaNodeOptions, core: 0 },

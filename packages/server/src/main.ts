@@ -22,6 +22,7 @@ import { PublishedDatasetsService } from './services/published-datasets.service'
 import { LeaderboardService } from './services/leaderboard.service';
 import { PairingPolicy } from './services/pairing-policy';
 import { type RankingComputer, WorkerRankingComputer } from './adapters/ranking-worker/ranking-computer';
+import { createRequestLimiter } from './adapters/request-limiter';
 import { InterruptedTurnsJob } from './jobs/interrupted-turns.job';
 import { LeaderboardRefreshJob } from './jobs/leaderboard-refresh.job';
 import { PostprocessJob } from './jobs/postprocess.job';
@@ -138,6 +139,10 @@ export async function createArena(
         },
       )
     : undefined;
+  const limiter = createRequestLimiter(
+    config.rateLimits,
+    config.database.kind === 'postgres' ? { postgresUrl: config.database.url } : undefined,
+  );
   const app = createApp({
     duels,
     operations,
@@ -145,6 +150,8 @@ export async function createArena(
     leaderboards,
     catalogue,
     datasets: new PublishedDatasetsService(store.datasets),
+    limiter,
+    trustedProxies: new TrustedProxies(config.trustedProxies),
     metrics,
     logger,
     settings: {
@@ -178,6 +185,7 @@ export async function createArena(
       await postprocessJob?.stop();
       await leaderboardRefresh.stop();
       await rankingComputer.close();
+      await limiter.close();
       await store.close();
     },
   };

@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
+import type { RateLimitPolicy } from '../services/rate-limits';
 
 const booleanFlag = z.enum(['0', '1', 'true', 'false']).transform((value) => value === '1' || value === 'true');
 
@@ -45,6 +46,12 @@ const environmentSchema = z.object({
     .regex(/^[^,\s]+(\s*,\s*[^,\s]+)*$/, 'a comma-separated list of cohort labels, e.g. school-2026,pilot')
     .optional(),
   AGORA_COOKIE_SECURE: booleanFlag.default(false),
+  AGORA_LIMIT_PROMPTS_PER_HOUR: z.coerce.number().int().min(0).max(1_000_000).default(60),
+  AGORA_LIMIT_PROMPTS_PER_HOUR_PER_ADDRESS: z.coerce.number().int().min(0).max(1_000_000).default(600),
+  AGORA_LIMIT_VOTES_PER_MINUTE: z.coerce.number().int().min(0).max(1_000_000).default(20),
+  AGORA_LIMIT_VOTES_PER_MINUTE_PER_ADDRESS: z.coerce.number().int().min(0).max(1_000_000).default(240),
+  AGORA_LIMIT_REPORTS_PER_HOUR: z.coerce.number().int().min(0).max(1_000_000).default(10),
+  AGORA_LIMIT_REPORTS_PER_HOUR_PER_ADDRESS: z.coerce.number().int().min(0).max(1_000_000).default(60),
   AGORA_COHORT_HOSTS: z
     .string()
     .regex(
@@ -91,6 +98,8 @@ export interface Config {
   maxTurns: number;
   /** Duels started through one of these hosts (the `Host` header, lowercase) belong to its cohort. */
   cohortHosts: ReadonlyMap<string, string>;
+  /** Requests per visitor and per client address (0: no limit); shared through PostgreSQL when the store is PostgreSQL. */
+  rateLimits: RateLimitPolicy;
   /** The visitor cookie is `Secure` (sent over HTTPS only): on for any arena served over HTTPS, even through a proxy. */
   cookieSecure: boolean;
   /** The whole request (headers and body) must arrive within this; a slow body is cut off (408). */
@@ -155,6 +164,20 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
     metricsToken: values.AGORA_METRICS_TOKEN ?? values.AGORA_ADMIN_TOKEN,
     maxPromptChars: values.AGORA_MAX_PROMPT_CHARS,
     cookieSecure: values.AGORA_COOKIE_SECURE,
+    rateLimits: {
+      prompts: {
+        perVisitor: { points: values.AGORA_LIMIT_PROMPTS_PER_HOUR, windowS: 3600 },
+        perAddress: { points: values.AGORA_LIMIT_PROMPTS_PER_HOUR_PER_ADDRESS, windowS: 3600 },
+      },
+      votes: {
+        perVisitor: { points: values.AGORA_LIMIT_VOTES_PER_MINUTE, windowS: 60 },
+        perAddress: { points: values.AGORA_LIMIT_VOTES_PER_MINUTE_PER_ADDRESS, windowS: 60 },
+      },
+      reports: {
+        perVisitor: { points: values.AGORA_LIMIT_REPORTS_PER_HOUR, windowS: 3600 },
+        perAddress: { points: values.AGORA_LIMIT_REPORTS_PER_HOUR_PER_ADDRESS, windowS: 3600 },
+      },
+    },
     cohortHosts: values.AGORA_COHORT_HOSTS ?? new Map(),
     requestTimeoutMs: values.AGORA_REQUEST_TIMEOUT_S * 1000,
     maxConnectionsPerClient: values.AGORA_MAX_CONNECTIONS_PER_CLIENT,

@@ -218,6 +218,13 @@ export interface DatasetBuildsTable {
   summary_json: string;
 }
 
+/** Rate-limit counters shared by instances (rate-limiter-flexible's layout). */
+export interface AgoraRateLimitsTable {
+  key: string;
+  points: number;
+  expire: string | number | null;
+}
+
 export interface Database {
   duels: DuelsTable;
   turns: TurnsTable;
@@ -235,4 +242,5 @@ export interface Database {
   maxx_items: MaxxItemsTable;
   maxx_claims: MaxxClaimsTable;
   dataset_builds: DatasetBuildsTable;
+  agora_rate_limits: AgoraRateLimitsTable;
 }

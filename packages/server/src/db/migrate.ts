@@ -7,6 +7,7 @@ import * as datasetExport from './migrations/2026_11_30_030000_dataset_export';
 import * as postprocessQueue from './migrations/2026_11_30_040000_postprocess_queue';
 import * as maxx from './migrations/2026_12_01_000000_maxx';
 import * as datasetBuilds from './migrations/2026_12_01_010000_dataset_builds';
+import * as rateLimits from './migrations/2026_12_01_020000_rate_limits';
 
 /** Every migration, by name; listed statically so that bundlers and tsx see them. */
 const migrations: Record<string, Migration> = {
@@ -17,6 +18,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_30_040000_postprocess_queue': postprocessQueue,
   '2026_12_01_000000_maxx': maxx,
   '2026_12_01_010000_dataset_builds': datasetBuilds,
+  '2026_12_01_020000_rate_limits': rateLimits,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

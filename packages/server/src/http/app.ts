@@ -10,6 +10,8 @@ import type { Logger } from 'pino';
 import type { PrometheusMetrics } from '../observability/prometheus-metrics';
 import { AppError } from '../services/app-error';
 import type { PublishedDatasetsService } from '../services/published-datasets.service';
+import type { RequestLimiter } from '../services/rate-limits';
+import type { TrustedProxies } from './client-address';
 import type { ArenaCatalogue } from '../services/arena-catalogue';
 import type { DuelService } from '../services/duel.service';
 import type { LeaderboardService } from '../services/leaderboard.service';
@@ -33,6 +35,8 @@ export interface AppServices {
   review: ReviewService;
   catalogue: ArenaCatalogue;
   datasets: PublishedDatasetsService;
+  limiter: RequestLimiter;
+  trustedProxies: TrustedProxies;
   metrics: PrometheusMetrics;
   logger: Logger;
   settings: {
@@ -83,7 +87,10 @@ export function createApp(services: AppServices): Hono<AppEnv> {
   app.route('/api/v1/models', modelRoutes(services.catalogue));
   app.route('/api/v1/datasets', datasetRoutes(services.datasets));
   app.route('/api/v1/leaderboard', leaderboardRoutes(services.leaderboards));
-  app.route('/api/v1/duels', duelRoutes(services.duels, services.metrics, services.settings));
+  app.route(
+    '/api/v1/duels',
+    duelRoutes(services.duels, services.metrics, services.settings, { limiter: services.limiter, trustedProxies: services.trustedProxies }),
+  );
   app.route('/api/v1/admin', adminRoutes(services.operations, services.review, services.settings.adminToken));
   if (web) app.get('*', webApp(web));
 

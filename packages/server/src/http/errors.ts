@@ -17,6 +17,7 @@ export const statusOfCode: Record<AppErrorCode, ContentfulStatusCode> = {
   turn_in_progress: 409,
   turn_limit_reached: 409,
   payload_too_large: 413,
+  rate_limited: 429,
   unsupported_media_type: 415,
   internal_error: 500,
   no_models_available: 503,

@@ -15,6 +15,7 @@ export type AppErrorCode =
   | 'turn_in_progress'
   | 'turn_limit_reached'
   | 'unauthorized'
+  | 'rate_limited'
   | 'store_unavailable'
   | 'internal_error';
 

@@ -14,17 +14,22 @@ import type { DuelService } from '../../services/duel.service';
 import type { AppEnv } from '../app-env';
 import { sendFrames } from '../sse';
 import { validate } from '../validate';
+import type { TrustedProxies } from '../client-address';
+import { rateLimited } from '../middleware/rate-limit';
+import type { RateLimitedAction, RequestLimiter } from '../../services/rate-limits';
 
 export function duelRoutes(
   duels: DuelService,
   metrics: ArenaMetrics,
   settings: { maxPromptChars: number; cohortHosts: ReadonlyMap<string, string> },
+  limits: { limiter: RequestLimiter; trustedProxies: TrustedProxies },
 ): Hono<AppEnv> {
   const { maxPromptChars, cohortHosts } = settings;
+  const limited = (action: RateLimitedAction) => rateLimited(limits.limiter, action, limits.trustedProxies);
   const routes = new Hono<AppEnv>();
   const id = validate('param', duelIdParamSchema);
 
-  routes.post('/', validate('json', createDuelRequestSchema(maxPromptChars)), async (c) => {
+  routes.post('/', limited('prompts'), validate('json', createDuelRequestSchema(maxPromptChars)), async (c) => {
     // The host the visitor came through names the operator's cohort (a school's own address, say).
     const cohort = cohortHosts.get((c.req.header('host') ?? '').toLowerCase()) ?? null;
     const created = await duels.createDuel(c.req.valid('json'), c.get('visitorId'), cohort);
@@ -43,7 +48,7 @@ export function duelRoutes(
     return sendFrames(c, stream, lastEventId, () => metrics.streamClosed());
   });
 
-  routes.post('/:id/messages', id, validate('json', followUpRequestSchema(maxPromptChars)), async (c) =>
+  routes.post('/:id/messages', limited('prompts'), id, validate('json', followUpRequestSchema(maxPromptChars)), async (c) =>
     c.json(await duels.followUp(c.req.valid('param').id, c.req.valid('json').prompt, c.get('visitorId')), 201),
   );
 
@@ -51,11 +56,11 @@ export function duelRoutes(
     c.json({ reaction: await duels.react(c.req.valid('param').id, c.req.valid('json'), c.get('visitorId')) }),
   );
 
-  routes.post('/:id/vote', id, validate('json', voteRequestSchema), async (c) =>
+  routes.post('/:id/vote', limited('votes'), id, validate('json', voteRequestSchema), async (c) =>
     c.json(await duels.vote(c.req.valid('param').id, c.req.valid('json'), c.get('visitorId'))),
   );
 
-  routes.post('/:id/report', id, validate('json', reportRequestSchema), async (c) => {
+  routes.post('/:id/report', limited('reports'), id, validate('json', reportRequestSchema), async (c) => {
     await duels.report(c.req.valid('param').id, c.req.valid('json').reason, c.get('visitorId'));
     return c.json({ status: 'received' }, 202);
   });

@@ -1,0 +1,68 @@
+import { createHash } from 'node:crypto';
+import pg from 'pg';
+import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { RateLimitDecision, RateLimitPolicy, RateLimitRule, RateLimitedAction, RequestLimiter } from '../services/rate-limits';
+
+/**
+ * The limits with rate-limiter-flexible: counters in this process's memory (one instance), or in
+ * PostgreSQL (several instances share them; the library keeps its own table, `agora_rate_limits`).
+ * Shared counters fall back to this process's memory while the database does not answer, and a
+ * client far over its limit is refused from memory without a database write.
+ */
+/** A visitor id is a credential and an address is personal data: counters are kept under their hash. */
+const hashed = (key: string) => createHash('sha256').update(key).digest('base64url').slice(0, 22);
+
+export function createRequestLimiter(policy: RateLimitPolicy, shared: { postgresUrl: string } | undefined): RequestLimiter {
+  const pool = shared ? new pg.Pool({ connectionString: shared.postgresUrl, max: 4 }) : undefined;
+  const limiter = (action: RateLimitedAction, scope: 'visitor' | 'address', rule: RateLimitRule): RateLimiterAbstract | undefined => {
+    if (rule.points === 0) return undefined;
+    const options = { keyPrefix: `${action}:${scope}`, points: rule.points, duration: rule.windowS };
+    if (!pool) return new RateLimiterMemory(options);
+    return new RateLimiterPostgres({
+      ...options,
+      storeClient: pool,
+      storeType: 'pool',
+      // Created by a migration of the store, so that instances starting together do not race to create it.
+      tableName: 'agora_rate_limits',
+      tableCreated: true,
+      clearExpiredByTimeout: true,
+      insuranceLimiter: new RateLimiterMemory(options),
+      inMemoryBlockOnConsumed: rule.points * 2,
+      inMemoryBlockDuration: rule.windowS,
+    });
+  };
+  const limiters = new Map(
+    Object.entries(policy).map(([action, rules]) => [
+      action,
+      [
+        limiter(action as RateLimitedAction, 'visitor', rules.perVisitor),
+        limiter(action as RateLimitedAction, 'address', rules.perAddress),
+      ],
+    ]),
+  );
+  return {
+    async consume(action, visitorId, address): Promise<RateLimitDecision> {
+      const [byVisitor, byAddress] = limiters.get(action) ?? [];
+      const outcomes = await Promise.all(
+        [
+          [byVisitor, visitorId],
+          [byAddress, address],
+        ].map(async ([counter, key]) => {
+          if (!counter) return 0;
+          try {
+            await (counter as RateLimiterAbstract).consume(hashed(key as string));
+            return 0;
+          } catch (refusal) {
+            // A refusal is a RateLimiterRes; anything else is the store failing with no insurance left: let it through.
+            return refusal instanceof RateLimiterRes ? Math.max(1, refusal.msBeforeNext) : 0;
+          }
+        }),
+      );
+      const wait = Math.max(...outcomes);
+      return wait > 0 ? { allowed: false, retryAfterMs: wait } : { allowed: true };
+    },
+    async close() {
+      await pool?.end();
+    },
+  };
+}

@@ -1,0 +1,33 @@
+import { getConnInfo } from '@hono/node-server/conninfo';
+import type { Context, MiddlewareHandler } from 'hono';
+import { AppError } from '../../services/app-error';
+import type { RateLimitedAction, RequestLimiter } from '../../services/rate-limits';
+import type { AppEnv } from '../app-env';
+import type { TrustedProxies } from '../client-address';
+
+/** The client's address: the socket's peer, or behind a trusted proxy the address it forwards. */
+export function clientAddress(c: Context<AppEnv>, trusted: TrustedProxies): string {
+  let peer: string | undefined;
+  try {
+    peer = getConnInfo(c).remote.address;
+  } catch {
+    // No socket (a request handed to the app in-process): one unknown address.
+  }
+  return trusted.clientOf(peer, c.req.header('x-forwarded-for'));
+}
+
+/**
+ * Counts the request against its action's limits (per visitor and per address) before anything
+ * else is done with it; past a limit, 429 `rate_limited` with `Retry-After` in seconds.
+ */
+export function rateLimited(limiter: RequestLimiter, action: RateLimitedAction, trusted: TrustedProxies): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const decision = await limiter.consume(action, c.get('visitorId'), clientAddress(c, trusted));
+    if (!decision.allowed) {
+      const seconds = Math.ceil(decision.retryAfterMs / 1000);
+      c.header('retry-after', String(seconds));
+      throw new AppError('rate_limited', `too many ${action} for now: try again in ${seconds} s`);
+    }
+    await next();
+  };
+}

@@ -1,0 +1,101 @@
+import { errorBodySchema } from '@agora/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DIALECTS } from './test-db';
+import { ArenaClient, type TestArena, startTestArena } from './test-arena';
+
+/** Small limits, and the loopback trusted as a proxy: each test speaks for its own client address. */
+const LIMITS = {
+  AGORA_LIMIT_PROMPTS_PER_HOUR: '3',
+  AGORA_LIMIT_PROMPTS_PER_HOUR_PER_ADDRESS: '5',
+  AGORA_LIMIT_VOTES_PER_MINUTE: '2',
+  AGORA_LIMIT_VOTES_PER_MINUTE_PER_ADDRESS: '100',
+  AGORA_LIMIT_REPORTS_PER_HOUR: '1',
+  AGORA_TRUSTED_PROXIES: '127.0.0.1,::1',
+};
+
+/** A client behind the trusted proxy, at `address`. */
+class ClientAt extends ArenaClient {
+  constructor(
+    baseUrl: string,
+    private readonly address: string,
+    cookie?: string,
+  ) {
+    super(baseUrl, cookie);
+  }
+  override request(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
+    return super.request(method, path, body, { 'x-forwarded-for': this.address, ...headers });
+  }
+}
+
+const expectLimited = (response: { status: number; json: unknown; headers: Headers }, maxSeconds: number) => {
+  expect(response.status).toBe(429);
+  expect(errorBodySchema.parse(response.json).error.code).toBe('rate_limited');
+  const retryAfter = Number(response.headers.get('retry-after'));
+  expect(retryAfter).toBeGreaterThan(0);
+  expect(retryAfter).toBeLessThanOrEqual(maxSeconds);
+};
+
+describe.each(DIALECTS)('rate limits ($name)', (dialect) => {
+  let harness: TestArena;
+  beforeAll(async () => {
+    harness = await startTestArena(dialect, { environment: LIMITS });
+    harness.fake.defaultBehaviour = { tokensPerSecond: 0 };
+  });
+  afterAll(() => harness.close());
+
+  it('a visitor gets its prompts per hour (new duels and follow-ups alike), then 429 with Retry-After', async () => {
+    const visitor = new ClientAt(harness.baseUrl, '198.51.100.1');
+    const first = await visitor.request('POST', '/api/v1/duels', { prompt: 'Un' });
+    await visitor.stream(first.json.id);
+    expect((await visitor.request('POST', `/api/v1/duels/${first.json.id}/messages`, { prompt: 'Deux' })).status).toBe(201);
+    await visitor.stream(first.json.id, { turn: 2 });
+    expect((await visitor.request('POST', '/api/v1/duels', { prompt: 'Trois' })).status).toBe(201);
+    expectLimited(await visitor.request('POST', '/api/v1/duels', { prompt: 'Quatre' }), 3600);
+    expectLimited(await visitor.request('POST', `/api/v1/duels/${first.json.id}/messages`, { prompt: 'Cinq' }), 3600);
+    // Another visitor at another address is not held back.
+    expect((await new ClientAt(harness.baseUrl, '198.51.100.2').request('POST', '/api/v1/duels', { prompt: 'Un' })).status).toBe(201);
+  });
+
+  it('a script without cookies is a new visitor each time, and still one address', async () => {
+    const statuses: number[] = [];
+    for (let index = 0; index < 7; index++)
+      statuses.push((await new ClientAt(harness.baseUrl, '203.0.113.9').request('POST', '/api/v1/duels', { prompt: `n°${index}` })).status);
+    expect(statuses).toEqual([201, 201, 201, 201, 201, 429, 429]);
+  });
+
+  it('a visitor gets its votes per minute, and one report an hour', async () => {
+    const visitor = new ClientAt(harness.baseUrl, '192.0.2.77');
+    const duels: string[] = [];
+    for (const prompt of ['A', 'B', 'C']) {
+      const created = await visitor.request('POST', '/api/v1/duels', { prompt });
+      await visitor.stream(created.json.id);
+      duels.push(created.json.id as string);
+    }
+    expect((await visitor.request('POST', `/api/v1/duels/${duels[0]}/vote`, { choice: 'a' })).status).toBe(200);
+    expect((await visitor.request('POST', `/api/v1/duels/${duels[1]}/vote`, { choice: 'b' })).status).toBe(200);
+    expectLimited(await visitor.request('POST', `/api/v1/duels/${duels[2]}/vote`, { choice: 'a' }), 60);
+    expect((await visitor.request('POST', `/api/v1/duels/${duels[0]}/report`, { reason: 'un souci' })).status).toBe(202);
+    expectLimited(await visitor.request('POST', `/api/v1/duels/${duels[1]}/report`, { reason: 'un autre' }), 3600);
+  });
+});
+
+describe('rate limits across two instances on one PostgreSQL', () => {
+  const postgres = DIALECTS.find((dialect) => dialect.name === 'postgres');
+  it.runIf(postgres)('count a visitor’s prompts on both instances together', async () => {
+    const first = await startTestArena(postgres!, { environment: LIMITS });
+    const second = await startTestArena(postgres!, { environment: LIMITS, store: first.store });
+    try {
+      const onFirst = new ClientAt(first.baseUrl, '198.51.100.50');
+      expect((await onFirst.request('POST', '/api/v1/duels', { prompt: 'Un' })).status).toBe(201);
+      const onSecond = new ClientAt(second.baseUrl, '198.51.100.50', onFirst.visitorCookie);
+      expect((await onSecond.request('POST', '/api/v1/duels', { prompt: 'Deux' })).status).toBe(201);
+      expect((await onFirst.request('POST', '/api/v1/duels', { prompt: 'Trois' })).status).toBe(201);
+      expectLimited(await onSecond.request('POST', '/api/v1/duels', { prompt: 'Quatre' }), 3600);
+      await first.arena.duels.drain();
+      await second.arena.duels.drain();
+    } finally {
+      await second.close();
+      await first.close();
+    }
+  });
+});
