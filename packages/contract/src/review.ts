@@ -85,3 +85,29 @@ export interface ReviewConversationBody extends ReviewItemBody {
   } | null;
   audit: AuditEntryBody[];
 }
+
+/** `GET /api/v1/admin/votes/flagged`: votes the integrity rules keep out of the leaderboard, newest first. */
+export const flaggedVotesSchema = z.object({
+  votes: z.array(
+    z.object({
+      duel_id: z.string(),
+      created_at: z.string(),
+      choice: z.enum(['a', 'b', 'tie', 'both_bad']),
+      model_a: z.string(),
+      model_b: z.string(),
+      /** What the rules found (too_fast, one_sided, address_burst, favours_one_model). */
+      flags: z.array(z.string()),
+      /** A reviewer's decision, if any: `count` puts the vote back in the leaderboard, `exclude` keeps it out. */
+      review: z.enum(['count', 'exclude']).nullable(),
+    }),
+  ),
+});
+export type FlaggedVotes = z.infer<typeof flaggedVotesSchema>;
+
+/** `PUT /api/v1/admin/votes/{id}`: a reviewer's decision on a vote. */
+export const voteReviewRequestSchema = z.strictObject({
+  decision: z.enum(['count', 'exclude']),
+  reviewer: z.string().trim().min(1).max(100),
+  reason: z.string().trim().max(2000).optional(),
+});
+export type VoteReviewRequest = z.infer<typeof voteReviewRequestSchema>;

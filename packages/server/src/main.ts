@@ -23,6 +23,7 @@ import { LeaderboardService } from './services/leaderboard.service';
 import { PairingPolicy } from './services/pairing-policy';
 import { type RankingComputer, WorkerRankingComputer } from './adapters/ranking-worker/ranking-computer';
 import { createRequestLimiter } from './adapters/request-limiter';
+import { VoteIntegrityService } from './services/vote-integrity';
 import { InterruptedTurnsJob } from './jobs/interrupted-turns.job';
 import { LeaderboardRefreshJob } from './jobs/leaderboard-refresh.job';
 import { PostprocessJob } from './jobs/postprocess.job';
@@ -118,7 +119,12 @@ export async function createArena(
     catalogue,
     computer: rankingComputer,
     runtime,
-    settings: { minVotes: config.leaderboard.minVotes, reactions: config.leaderboard.reactions, impact: config.impact },
+    settings: {
+      minVotes: config.leaderboard.minVotes,
+      reactions: config.leaderboard.reactions,
+      impact: config.impact,
+      integrity: config.integrity,
+    },
   });
   const leaderboardRefresh = new LeaderboardRefreshJob(
     leaderboards,
@@ -147,6 +153,7 @@ export async function createArena(
     duels,
     operations,
     review: new ReviewService(store, runtime),
+    integrity: new VoteIntegrityService(store, runtime, config.integrity),
     leaderboards,
     catalogue,
     datasets: new PublishedDatasetsService(store.datasets),
@@ -280,7 +287,7 @@ export async function loadStoreVoteTable(config: Config): Promise<VoteTable> {
   const db = openDatabase(config.database);
   try {
     await migrateToLatest(db);
-    return await storeVoteTable(createStore(db));
+    return await storeVoteTable(createStore(db), config.integrity);
   } finally {
     await db.destroy();
   }

@@ -11,6 +11,8 @@ describe.each(DIALECTS)('the live leaderboard ($name)', (dialect) => {
     harness = await startTestArena(dialect, {
       environment: {
         AGORA_POSTPROCESS: '0',
+        // The test votes as soon as the answers end: reading time is not what is tested here.
+        AGORA_INTEGRITY_MIN_VOTE_S: '0',
         AGORA_LEADERBOARD_EVERY_VOTES: '4',
         AGORA_LEADERBOARD_EVERY_S: '1',
         AGORA_LEADERBOARD_MIN_VOTES: '6',
@@ -123,7 +125,12 @@ describe.each(DIALECTS)('the live leaderboard ($name)', (dialect) => {
 describe.each(DIALECTS)('reactions as matches, when the operator turns them on ($name)', (dialect) => {
   it('ranks from likes and dislikes alone', async () => {
     const harness = await startTestArena(dialect, {
-      environment: { AGORA_LEADERBOARD_REACTIONS: '1', AGORA_LEADERBOARD_MIN_VOTES: '3', AGORA_LEADERBOARD_MIN_INTERVAL_S: '0' },
+      environment: {
+        AGORA_LEADERBOARD_REACTIONS: '1',
+        AGORA_LEADERBOARD_MIN_VOTES: '3',
+        AGORA_LEADERBOARD_MIN_INTERVAL_S: '0',
+        AGORA_INTEGRITY_MIN_VOTE_S: '0',
+      },
     });
     try {
       harness.fake.defaultBehaviour = { tokensPerSecond: 0 };
@@ -161,6 +168,7 @@ describe.each(DIALECTS)('views from post-processing: detected language and topic
       environment: {
         AGORA_ANNOTATION_MODEL: ANNOTATOR.id,
         AGORA_POSTPROCESS_EVERY_S: '0.1',
+        AGORA_INTEGRITY_MIN_VOTE_S: '0',
         AGORA_LEADERBOARD_MIN_VOTES: '3',
         AGORA_LEADERBOARD_MIN_INTERVAL_S: '0',
       },

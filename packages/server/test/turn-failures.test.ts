@@ -70,6 +70,8 @@ describe.each(matrix)('a failing side fails the whole turn ($name)', ({ dialect,
     harness = await startTestArena(dialect, {
       catalogue: (baseUrl) => catalogue(baseUrl, providerClient),
       runtime: { ...systemRuntime, random: () => coin },
+      // Up to 80 duels from one visitor in one test: a script, not someone to hold back.
+      environment: { AGORA_LIMIT_PROMPTS_PER_HOUR: '0', AGORA_LIMIT_PROMPTS_PER_HOUR_PER_ADDRESS: '0' },
     });
   });
   afterAll(() => harness.close());

@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import type { RateLimitPolicy } from '../services/rate-limits';
+import type { IntegrityRules } from '../domain/arena/vote-integrity';
 
 const booleanFlag = z.enum(['0', '1', 'true', 'false']).transform((value) => value === '1' || value === 'true');
 
@@ -46,6 +47,10 @@ const environmentSchema = z.object({
     .regex(/^[^,\s]+(\s*,\s*[^,\s]+)*$/, 'a comma-separated list of cohort labels, e.g. school-2026,pilot')
     .optional(),
   AGORA_COOKIE_SECURE: booleanFlag.default(false),
+  AGORA_INTEGRITY_MIN_VOTE_S: z.coerce.number().min(0).max(3600).default(2),
+  AGORA_INTEGRITY_ONE_SIDED_VOTES: z.coerce.number().int().min(2).max(100_000).default(10),
+  AGORA_INTEGRITY_BURST_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(60),
+  AGORA_INTEGRITY_FAVOURITE_VOTES: z.coerce.number().int().min(2).max(100_000).default(10),
   AGORA_LIMIT_PROMPTS_PER_HOUR: z.coerce.number().int().min(0).max(1_000_000).default(60),
   AGORA_LIMIT_PROMPTS_PER_HOUR_PER_ADDRESS: z.coerce.number().int().min(0).max(1_000_000).default(600),
   AGORA_LIMIT_VOTES_PER_MINUTE: z.coerce.number().int().min(0).max(1_000_000).default(20),
@@ -98,6 +103,8 @@ export interface Config {
   maxTurns: number;
   /** Duels started through one of these hosts (the `Host` header, lowercase) belong to its cohort. */
   cohortHosts: ReadonlyMap<string, string>;
+  /** Vote integrity rules (docs/arena.md#vote-integrity): the votes they flag stay out of the leaderboard. */
+  integrity: IntegrityRules;
   /** Requests per visitor and per client address (0: no limit); shared through PostgreSQL when the store is PostgreSQL. */
   rateLimits: RateLimitPolicy;
   /** The visitor cookie is `Secure` (sent over HTTPS only): on for any arena served over HTTPS, even through a proxy. */
@@ -164,6 +171,12 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
     metricsToken: values.AGORA_METRICS_TOKEN ?? values.AGORA_ADMIN_TOKEN,
     maxPromptChars: values.AGORA_MAX_PROMPT_CHARS,
     cookieSecure: values.AGORA_COOKIE_SECURE,
+    integrity: {
+      minVoteMs: values.AGORA_INTEGRITY_MIN_VOTE_S * 1000,
+      oneSidedVotes: values.AGORA_INTEGRITY_ONE_SIDED_VOTES,
+      burstVotesPerMinute: values.AGORA_INTEGRITY_BURST_PER_MINUTE,
+      favouriteVotes: values.AGORA_INTEGRITY_FAVOURITE_VOTES,
+    },
     rateLimits: {
       prompts: {
         perVisitor: { points: values.AGORA_LIMIT_PROMPTS_PER_HOUR, windowS: 3600 },

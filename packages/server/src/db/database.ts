@@ -103,6 +103,16 @@ export interface VotesTable {
   energy_a: string | null;
   energy_b: string | null;
   source_meta: string | null;
+  /** Hash of the client address the vote came from (integrity rules); null for imported votes. */
+  client_hash: string | null;
+}
+
+/** A reviewer's decision on a flagged vote. */
+export interface VoteReviewsTable {
+  duel_id: string;
+  decision: string;
+  reviewer: string;
+  decided_at: string;
 }
 
 export interface LeaderboardSnapshotsTable {
@@ -243,4 +253,5 @@ export interface Database {
   maxx_claims: MaxxClaimsTable;
   dataset_builds: DatasetBuildsTable;
   agora_rate_limits: AgoraRateLimitsTable;
+  vote_reviews: VoteReviewsTable;
 }

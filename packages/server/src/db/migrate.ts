@@ -8,6 +8,7 @@ import * as postprocessQueue from './migrations/2026_11_30_040000_postprocess_qu
 import * as maxx from './migrations/2026_12_01_000000_maxx';
 import * as datasetBuilds from './migrations/2026_12_01_010000_dataset_builds';
 import * as rateLimits from './migrations/2026_12_01_020000_rate_limits';
+import * as voteIntegrity from './migrations/2026_12_01_030000_vote_integrity';
 
 /** Every migration, by name; listed statically so that bundlers and tsx see them. */
 const migrations: Record<string, Migration> = {
@@ -19,6 +20,7 @@ const migrations: Record<string, Migration> = {
   '2026_12_01_000000_maxx': maxx,
   '2026_12_01_010000_dataset_builds': datasetBuilds,
   '2026_12_01_020000_rate_limits': rateLimits,
+  '2026_12_01_030000_vote_integrity': voteIntegrity,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

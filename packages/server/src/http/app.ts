@@ -17,6 +17,7 @@ import type { DuelService } from '../services/duel.service';
 import type { LeaderboardService } from '../services/leaderboard.service';
 import type { OperationsService } from '../services/operations.service';
 import type { ReviewService } from '../services/review.service';
+import type { VoteIntegrityService } from '../services/vote-integrity';
 import type { AppEnv } from './app-env';
 import { errorBody, statusOfCode } from './errors';
 import { inlineScriptHashes, requireJsonBodies, securityHeaders } from './middleware/security';
@@ -33,6 +34,7 @@ export interface AppServices {
   leaderboards: LeaderboardService;
   operations: OperationsService;
   review: ReviewService;
+  integrity: VoteIntegrityService;
   catalogue: ArenaCatalogue;
   datasets: PublishedDatasetsService;
   limiter: RequestLimiter;
@@ -91,7 +93,7 @@ export function createApp(services: AppServices): Hono<AppEnv> {
     '/api/v1/duels',
     duelRoutes(services.duels, services.metrics, services.settings, { limiter: services.limiter, trustedProxies: services.trustedProxies }),
   );
-  app.route('/api/v1/admin', adminRoutes(services.operations, services.review, services.settings.adminToken));
+  app.route('/api/v1/admin', adminRoutes(services.operations, services.review, services.integrity, services.settings.adminToken));
   if (web) app.get('*', webApp(web));
 
   app.notFound((c) => c.json(errorBody('not_found', `no route for ${c.req.method} ${c.req.path}`), 404));

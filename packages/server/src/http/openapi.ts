@@ -8,6 +8,8 @@ import {
   leaderboardQuerySchema,
   leaderboardSchema,
   modelListSchema,
+  flaggedVotesSchema,
+  voteReviewRequestSchema,
   publishedDatasetsSchema,
   reactionRequestSchema,
   reactionResponseSchema,
@@ -23,7 +25,7 @@ import {
   voteResponseSchema,
 } from '@agora/contract';
 import { z } from 'zod';
-import { upstreamErrorsQuerySchema } from './routes/operations.routes';
+import { flaggedVotesQuerySchema, upstreamErrorsQuerySchema } from './routes/operations.routes';
 
 interface Operation {
   method: 'get' | 'post' | 'put';
@@ -142,6 +144,21 @@ function operations(maxPromptChars: number): Operation[] {
       summary: 'Include or exclude a conversation from the open datasets; appended to the audit log (admin token)',
       body: reviewDecisionRequestSchema,
       responses: { 200: { description: 'decision and audit entry' }, ...errors(400, 401, 404) },
+    },
+    {
+      method: 'get',
+      path: '/api/v1/admin/votes/flagged',
+      summary:
+        'Votes the integrity rules keep out of the leaderboard (too fast, one-sided, bursts, favouring one model), newest first (admin token)',
+      query: flaggedVotesQuerySchema,
+      responses: { 200: { description: 'flagged votes', schema: flaggedVotesSchema }, ...errors(401) },
+    },
+    {
+      method: 'put',
+      path: '/api/v1/admin/votes/{id}',
+      summary: 'Count a flagged vote after all, or exclude any vote; appended to the audit log (admin token)',
+      body: voteReviewRequestSchema,
+      responses: { 200: { description: 'decision' }, ...errors(400, 401, 404) },
     },
     {
       method: 'get',

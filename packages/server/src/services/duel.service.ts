@@ -261,7 +261,8 @@ export class DuelService {
     return reaction;
   }
 
-  async vote(duelId: string, request: VoteRequest, visitorId: string): Promise<VoteResponse> {
+  /** `clientAddress`: where the vote came from, kept as a hash for the integrity rules (bursts, stuffing from one address). */
+  async vote(duelId: string, request: VoteRequest, visitorId: string, clientAddress: string): Promise<VoteResponse> {
     const { store, runtime } = this.dependencies;
     const context = this.voteContexts.get(duelId) ?? (await store.duels.findVoteContext(duelId));
     if (!context || !isPlayable(context.duel) || !isOwner(context.duel, visitorId))
@@ -283,6 +284,7 @@ export class DuelService {
       mode: duel.mode,
       locale: duel.locale,
       createdAt: now,
+      clientHash: hashClientAddress(clientAddress),
       ranking: { a: rankingData(sideRecords, 'a', reveal.a), b: rankingData(sideRecords, 'b', reveal.b) },
     });
     // Voted or refused, the duel is no longer waiting for its vote here.
@@ -498,6 +500,11 @@ function isPlayable(duel: DuelRecord): boolean {
 
 function isOwner(duel: Pick<DuelRecord, 'visitorHash'>, visitorId: string): boolean {
   return duel.visitorHash === hashVisitor(visitorId);
+}
+
+/** An address is personal data: only its hash is stored, enough to tell votes of one address apart from others. */
+function hashClientAddress(address: string): string {
+  return createHash('sha256').update(`agora-client:${address}`).digest('base64url').slice(0, 22);
 }
 
 function hashVisitor(visitorId: string): string {

@@ -1,3 +1,5 @@
+import { DEFAULT_INTEGRITY_RULES, type IntegrityRules } from '../domain/arena/vote-integrity';
+import { integrityOfVotes } from './vote-integrity';
 import type { LeaderboardBody, LeaderboardQuery, LeaderboardRow } from '@agora/contract';
 import { type ModelFacts, whPer1000OutputTokens } from '../domain/impact';
 import type { Leaderboard, LeaderboardRow as RankedRow } from '../domain/ranking';
@@ -13,6 +15,8 @@ export interface LeaderboardSettings {
   /** Add compar:IA's reaction matches to the votes (off by default: reactions are not votes). */
   reactions?: boolean;
   impact: { method: '0.9.1' | '0.8.2' | 'comparia-compat'; zone: string | undefined };
+  /** Vote integrity rules; votes they flag are left out (docs/arena.md#vote-integrity). */
+  integrity?: IntegrityRules;
 }
 
 type Available = LeaderboardBody['available'];
@@ -40,7 +44,9 @@ export class LeaderboardService {
   /** Recomputes every view and stores the snapshots; returns how many views were computed. */
   async refresh(): Promise<{ views: number; votes: number }> {
     const { store, computer, runtime, settings } = this.dependencies;
-    const votes = (await store.feedback.listRankingVotes()).map(toViewVote);
+    const records = await store.feedback.listRankingVotes();
+    const integrity = integrityOfVotes(records, settings.integrity ?? DEFAULT_INTEGRITY_RULES);
+    const votes = records.map((record) => toViewVote(record, integrity.get(record.duelId)));
     if (settings.reactions) votes.push(...reactionViewVotes(await store.feedback.listRankingReactions()));
     const counted = votes.filter((candidate) => !candidate.vote.flags?.length);
     const available = availableViews(counted, settings.minVotes);

@@ -1,3 +1,5 @@
+import { DEFAULT_INTEGRITY_RULES, type IntegrityRules } from '../domain/arena/vote-integrity';
+import { integrityOfVotes } from './vote-integrity';
 import {
   buildVoteTable,
   computeLeaderboard,
@@ -69,7 +71,9 @@ export async function rankVoteFile(path: string, options: RankVotesOptions = {})
 }
 
 /** The arena's stored votes as a ranking vote table (`agora leaderboard` without `--votes`): the rankable ones, as the live leaderboard counts them. */
-export async function storeVoteTable(store: Store): Promise<VoteTable> {
-  const votes = (await store.feedback.listRankingVotes()).map((record) => toViewVote(record).vote);
+export async function storeVoteTable(store: Store, integrity: IntegrityRules = DEFAULT_INTEGRITY_RULES): Promise<VoteTable> {
+  const records = await store.feedback.listRankingVotes();
+  const flags = integrityOfVotes(records, integrity);
+  const votes = records.map((record) => toViewVote(record, flags.get(record.duelId)).vote);
   return buildVoteTable(matchesFromArenaVotes(votes).matches);
 }

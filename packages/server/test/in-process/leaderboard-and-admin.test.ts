@@ -9,7 +9,7 @@ const [first, second, third] = TEST_MODELS.map((model) => model.id) as [string, 
 
 let harness: InProcessArena;
 beforeEach(async () => {
-  harness = await startInProcessArena({ AGORA_ADMIN_TOKEN: adminToken, AGORA_LEADERBOARD_MIN_VOTES: '1' });
+  harness = await startInProcessArena({ AGORA_ADMIN_TOKEN: adminToken, AGORA_LEADERBOARD_MIN_VOTES: '1', AGORA_INTEGRITY_MIN_VOTE_S: '0' });
 });
 afterEach(() => harness.close());
 

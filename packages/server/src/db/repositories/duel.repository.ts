@@ -266,6 +266,7 @@ const insertVoteQuery = new PreparedQuery((db, values: ReturnType<typeof voteRow
     tokens_b: values.tokens_b,
     energy_a: values.energy_a,
     energy_b: values.energy_b,
+    client_hash: values.client_hash,
   }),
 );
 
@@ -607,14 +608,14 @@ export class DuelRepository {
         select * from json_to_recordset(${JSON.stringify(firstVotes.map(voteRow))}::json) as v(
           duel_id text, choice text, model_a text, model_b text, tags_a text, tags_b text, comment_a text, comment_b text,
           identity_leak integer, mode text, locale text, created_at text, style_a text, style_b text,
-          tokens_a integer, tokens_b integer, energy_a text, energy_b text)
+          tokens_a integer, tokens_b integer, energy_a text, energy_b text, client_hash text)
       ), closed as (
         update duels set status = 'voted', updated_at = ${at}
         where id in (select duel_id from input) and status = 'ready'
         returning id
       ), recorded as (
-        insert into votes (duel_id, choice, model_a, model_b, tags_a, tags_b, comment_a, comment_b, identity_leak, mode, locale, created_at, style_a, style_b, tokens_a, tokens_b, energy_a, energy_b)
-        select duel_id, choice, model_a, model_b, tags_a, tags_b, comment_a, comment_b, identity_leak, mode, locale, created_at, style_a, style_b, tokens_a, tokens_b, energy_a, energy_b
+        insert into votes (duel_id, choice, model_a, model_b, tags_a, tags_b, comment_a, comment_b, identity_leak, mode, locale, created_at, style_a, style_b, tokens_a, tokens_b, energy_a, energy_b, client_hash)
+        select duel_id, choice, model_a, model_b, tags_a, tags_b, comment_a, comment_b, identity_leak, mode, locale, created_at, style_a, style_b, tokens_a, tokens_b, energy_a, energy_b, client_hash
         from input where duel_id in (select id from closed)
       ), queued as (
         insert into conversation_annotations (duel_id, status, attempts, next_attempt_at, turns_annotated, model_status, updated_at)

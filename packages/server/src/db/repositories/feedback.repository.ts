@@ -26,6 +26,8 @@ export interface VoteRecord {
   mode: string;
   locale: string | null;
   createdAt: string;
+  /** Hash of the client address it came from (integrity rules); absent for imported votes. */
+  clientHash?: string | null;
   /** What the ranking needs of each side, fixed when the vote is cast. */
   ranking?: { a: SideRankingData; b: SideRankingData };
 }
@@ -51,6 +53,15 @@ export interface RankingVoteRecord {
   languages: string[] | null;
   messageLanguages: TurnLanguages[] | null;
   categories: string[] | null;
+  /** What the integrity rules look at (docs/arena.md#vote-integrity). */
+  duelId: string;
+  createdAt: string;
+  source: string;
+  visitorHash: string;
+  clientHash: string | null;
+  /** When the duel's last turn ended (null when unknown). */
+  lastTurnEndedAt: string | null;
+  review: 'count' | 'exclude' | null;
 }
 
 /** A reaction with its duel's pairing, mode and locale, as the leaderboard reads it. */
@@ -91,6 +102,7 @@ export function voteRow(vote: VoteRecord) {
     tokens_b: vote.ranking?.b.outputTokens ?? null,
     energy_a: vote.ranking?.a.energyWh ? JSON.stringify(vote.ranking.a.energyWh) : null,
     energy_b: vote.ranking?.b.energyWh ? JSON.stringify(vote.ranking.b.energyWh) : null,
+    client_hash: vote.clientHash ?? null,
   };
 }
 
@@ -143,14 +155,26 @@ export class FeedbackRepository {
   async listRankingVotes(): Promise<RankingVoteRecord[]> {
     const rows = await this.db
       .selectFrom('votes')
+      .innerJoin('duels', 'duels.id', 'votes.duel_id')
+      .leftJoin('turns as last_turn', (join) =>
+        join.onRef('last_turn.duel_id', '=', 'votes.duel_id').onRef('last_turn.turn', '=', 'duels.turn_count'),
+      )
+      .leftJoin('vote_reviews as review', 'review.duel_id', 'votes.duel_id')
       .leftJoin('conversation_annotations as a', 'a.duel_id', 'votes.duel_id')
       .select([
-        'model_a',
-        'model_b',
-        'choice',
-        'identity_leak',
-        'mode',
-        'locale',
+        'votes.duel_id',
+        'votes.created_at',
+        'duels.source',
+        'duels.visitor_hash',
+        'votes.client_hash',
+        'last_turn.ended_at as last_turn_ended_at',
+        'review.decision as review',
+        'votes.model_a',
+        'votes.model_b',
+        'votes.choice',
+        'votes.identity_leak',
+        'votes.mode',
+        'votes.locale',
         'style_a',
         'style_b',
         'tokens_a',
@@ -184,7 +208,54 @@ export class FeedbackRepository {
       languages: jsonList(row.languages),
       messageLanguages: row.message_languages === null ? null : (JSON.parse(row.message_languages) as TurnLanguages[]),
       categories: jsonList(row.categories),
+      duelId: row.duel_id,
+      createdAt: row.created_at,
+      source: row.source,
+      visitorHash: row.visitor_hash,
+      clientHash: row.client_hash,
+      lastTurnEndedAt: row.last_turn_ended_at,
+      review: row.review === 'count' || row.review === 'exclude' ? row.review : null,
     }));
+  }
+
+  /**
+   * Records a reviewer's decision on a vote, with its line in the audit log of admin actions, in one
+   * transaction; false when the duel has no vote.
+   */
+  async reviewVote(review: {
+    duelId: string;
+    decision: 'count' | 'exclude';
+    reviewer: string;
+    reason: string | null;
+    at: string;
+    auditId: string;
+  }): Promise<boolean> {
+    const write = async (db: Kysely<Database>) => {
+      const vote = await db.selectFrom('votes').select('duel_id').where('duel_id', '=', review.duelId).executeTakeFirst();
+      if (!vote) return false;
+      const previous = await db.selectFrom('vote_reviews').select('decision').where('duel_id', '=', review.duelId).executeTakeFirst();
+      await db
+        .insertInto('vote_reviews')
+        .values({ duel_id: review.duelId, decision: review.decision, reviewer: review.reviewer, decided_at: review.at })
+        .onConflict((conflict) =>
+          conflict.column('duel_id').doUpdateSet({ decision: review.decision, reviewer: review.reviewer, decided_at: review.at }),
+        )
+        .execute();
+      await db
+        .insertInto('review_audit_log')
+        .values({
+          id: review.auditId,
+          duel_id: review.duelId,
+          decision: `vote:${review.decision}`,
+          previous_decision: previous ? `vote:${previous.decision}` : null,
+          reason: review.reason,
+          reviewer: review.reviewer,
+          created_at: review.at,
+        })
+        .execute();
+      return true;
+    };
+    return this.db.isTransaction ? write(this.db) : this.db.transaction().execute(write);
   }
 
   /** Every reaction with its duel's pairing, oldest duel first (for the optional reaction matches). */

@@ -4,7 +4,16 @@ import type { PairwiseVote, StyleCounts, VoteOutcome } from './vote-table';
 export type ArenaChoice = 'a' | 'b' | 'tie' | 'both_bad';
 
 /** Flags that keep a vote out of the leaderboard unless asked otherwise. */
-export const DEFAULT_EXCLUDED_FLAGS: readonly string[] = ['identity_leak', 'abuse'];
+export const DEFAULT_EXCLUDED_FLAGS: readonly string[] = [
+  'identity_leak',
+  'abuse',
+  // Vote integrity (domain/arena/vote-integrity.ts): patterns honest votes do not make, and reviewers' exclusions.
+  'too_fast',
+  'one_sided',
+  'address_burst',
+  'favours_one_model',
+  'excluded_by_reviewer',
+];
 
 /** One stored arena vote, reduced to what the ranking needs. */
 export interface ArenaVote {

@@ -58,14 +58,15 @@ export function voteLanguage(locale: string | null, detected?: DetectedLanguages
   return locale ? locale.split('-')[0]!.toLowerCase() : null;
 }
 
-export function toViewVote(record: RankingVoteRecord): ViewVote {
+/** `integrity`: the vote's integrity flags (docs/arena.md#vote-integrity), which keep it out like an identity leak. */
+export function toViewVote(record: RankingVoteRecord, integrity: readonly string[] = []): ViewVote {
   const style = record.a && record.b ? { a: record.a.style, b: record.b.style } : undefined;
   return {
     vote: {
       modelA: record.modelA,
       modelB: record.modelB,
       choice: record.choice as ArenaVote['choice'],
-      flags: record.identityLeak ? ['identity_leak'] : [],
+      flags: [...(record.identityLeak ? ['identity_leak'] : []), ...integrity],
       style,
       energy: { a: record.a?.energyWh ?? null, b: record.b?.energyWh ?? null },
     },

@@ -15,7 +15,7 @@ import type { AppEnv } from '../app-env';
 import { sendFrames } from '../sse';
 import { validate } from '../validate';
 import type { TrustedProxies } from '../client-address';
-import { rateLimited } from '../middleware/rate-limit';
+import { clientAddress, rateLimited } from '../middleware/rate-limit';
 import type { RateLimitedAction, RequestLimiter } from '../../services/rate-limits';
 
 export function duelRoutes(
@@ -57,7 +57,7 @@ export function duelRoutes(
   );
 
   routes.post('/:id/vote', limited('votes'), id, validate('json', voteRequestSchema), async (c) =>
-    c.json(await duels.vote(c.req.valid('param').id, c.req.valid('json'), c.get('visitorId'))),
+    c.json(await duels.vote(c.req.valid('param').id, c.req.valid('json'), c.get('visitorId'), clientAddress(c, limits.trustedProxies))),
   );
 
   routes.post('/:id/report', limited('reports'), id, validate('json', reportRequestSchema), async (c) => {

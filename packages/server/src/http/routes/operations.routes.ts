@@ -4,10 +4,14 @@ import { z } from 'zod';
 import { AppError } from '../../services/app-error';
 import type { OperationsService } from '../../services/operations.service';
 import type { ReviewService } from '../../services/review.service';
+import type { VoteIntegrityService } from '../../services/vote-integrity';
+import { duelIdParamSchema, voteReviewRequestSchema } from '@agora/contract';
 import type { PrometheusMetrics } from '../../observability/prometheus-metrics';
 import type { AppEnv } from '../app-env';
 import { validate } from '../validate';
 import { reviewRoutes } from './review.routes';
+
+export const flaggedVotesQuerySchema = z.strictObject({ limit: z.coerce.number().int().min(1).max(1000).default(200) });
 
 export const upstreamErrorsQuerySchema = z.strictObject({
   hours: z.coerce
@@ -37,13 +41,24 @@ export function operationsRoutes(
 }
 
 /** `/api/v1/admin/*`: off unless AGORA_ADMIN_TOKEN is set, then behind that bearer token. */
-export function adminRoutes(operations: OperationsService, review: ReviewService, adminToken: string | undefined): Hono<AppEnv> {
+export function adminRoutes(
+  operations: OperationsService,
+  review: ReviewService,
+  integrity: VoteIntegrityService,
+  adminToken: string | undefined,
+): Hono<AppEnv> {
   const routes = new Hono<AppEnv>();
   routes.use('*', requireBearer(adminToken, 'the admin API is off (set AGORA_ADMIN_TOKEN)'));
   routes.get('/upstream-errors', validate('query', upstreamErrorsQuerySchema), async (c) =>
     c.json(await operations.upstreamErrors(c.req.valid('query').hours)),
   );
   routes.route('/', reviewRoutes(review));
+  routes.get('/votes/flagged', validate('query', flaggedVotesQuerySchema), async (c) =>
+    c.json(await integrity.flagged(c.req.valid('query').limit)),
+  );
+  routes.put('/votes/:id', validate('param', duelIdParamSchema), validate('json', voteReviewRequestSchema), async (c) =>
+    c.json(await integrity.review(c.req.valid('param').id, c.req.valid('json'))),
+  );
   return routes;
 }
 

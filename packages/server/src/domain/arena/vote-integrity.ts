@@ -1,0 +1,110 @@
+/**
+ * Vote integrity (docs/arena.md#vote-integrity): patterns that a person voting honestly does not
+ * make, found over the whole vote history. A flagged vote is left out of the leaderboard until a
+ * reviewer says to count it; a reviewer can also exclude any vote. Pure: the leaderboard and the
+ * admin API both ask these rules.
+ */
+
+export const INTEGRITY_FLAGS = ['too_fast', 'one_sided', 'address_burst', 'favours_one_model', 'excluded_by_reviewer'] as const;
+export type IntegrityFlag = (typeof INTEGRITY_FLAGS)[number];
+
+/** What the rules look at of one vote. */
+export interface VoteFacts {
+  duelId: string;
+  createdAt: string;
+  /** Only the arena's own votes are judged; imported ones were curated by their publisher. */
+  source: string;
+  /** Hash of the visitor, and of the client address (null when unknown). */
+  visitor: string;
+  client: string | null;
+  choice: 'a' | 'b' | 'tie' | 'both_bad';
+  modelA: string;
+  modelB: string;
+  /** Milliseconds from the end of the last turn to the vote (null when unknown). */
+  votedAfterMs: number | null;
+  review: 'count' | 'exclude' | null;
+}
+
+export interface IntegrityRules {
+  /** A vote sooner than this after the answers ended was not cast after reading them. */
+  minVoteMs: number;
+  /** A visitor whose this-many votes or more all pick the same side (A, or B) votes by position. */
+  oneSidedVotes: number;
+  /** More votes than this from one address within any 60 seconds is a burst. */
+  burstVotesPerMinute: number;
+  /** A visitor or an address that picked the same model every time it appeared, this many times or more, favours it. */
+  favouriteVotes: number;
+}
+
+export const DEFAULT_INTEGRITY_RULES: IntegrityRules = { minVoteMs: 2000, oneSidedVotes: 10, burstVotesPerMinute: 60, favouriteVotes: 10 };
+
+/** The flags of each arena vote that has any (reviewers' decisions not applied: see {@link rankingFlags}). */
+export function integrityFlags(votes: readonly VoteFacts[], rules: IntegrityRules): Map<string, IntegrityFlag[]> {
+  const flags = new Map<string, Set<IntegrityFlag>>();
+  const flag = (vote: VoteFacts, name: IntegrityFlag) => {
+    const set = flags.get(vote.duelId) ?? new Set<IntegrityFlag>();
+    set.add(name);
+    flags.set(vote.duelId, set);
+  };
+  const arena = votes.filter((vote) => vote.source === 'arena');
+  for (const vote of arena) if (vote.votedAfterMs !== null && vote.votedAfterMs < rules.minVoteMs) flag(vote, 'too_fast');
+
+  const byVisitor = groupBy(arena, (vote) => vote.visitor);
+  const byClient = groupBy(
+    arena.filter((vote) => vote.client !== null),
+    (vote) => vote.client!,
+  );
+  for (const group of byVisitor.values()) {
+    if (group.length >= rules.oneSidedVotes && (group.every((vote) => vote.choice === 'a') || group.every((vote) => vote.choice === 'b')))
+      for (const vote of group) flag(vote, 'one_sided');
+  }
+  for (const group of [...byVisitor.values(), ...byClient.values()])
+    for (const vote of favouring(group, rules.favouriteVotes)) flag(vote, 'favours_one_model');
+  for (const group of byClient.values()) for (const vote of inBursts(group, rules.burstVotesPerMinute)) flag(vote, 'address_burst');
+
+  return new Map([...flags].map(([duelId, set]) => [duelId, INTEGRITY_FLAGS.filter((name) => set.has(name))]));
+}
+
+/**
+ * The flags that keep a vote out of the leaderboard once a reviewer has looked: none when they said
+ * to count it, `excluded_by_reviewer` when they excluded it, else the rules' flags.
+ */
+export function rankingFlags(review: VoteFacts['review'], flags: readonly IntegrityFlag[] | undefined): IntegrityFlag[] {
+  if (review === 'count') return [];
+  if (review === 'exclude') return ['excluded_by_reviewer'];
+  return [...(flags ?? [])];
+}
+
+/** The votes of a group for a model that the group picked every time it appeared, at least `threshold` times. */
+function favouring(group: readonly VoteFacts[], threshold: number): VoteFacts[] {
+  const byModel = new Map<string, VoteFacts[]>();
+  for (const vote of group) {
+    for (const model of [vote.modelA, vote.modelB]) byModel.set(model, [...(byModel.get(model) ?? []), vote]);
+  }
+  const favoured: VoteFacts[] = [];
+  for (const [model, votes] of byModel) {
+    if (votes.length < threshold) continue;
+    const picked = votes.every((vote) => (vote.choice === 'a' && vote.modelA === model) || (vote.choice === 'b' && vote.modelB === model));
+    if (picked) favoured.push(...votes);
+  }
+  return favoured;
+}
+
+/** The votes that fall in a 60-second window holding more than `limit` votes of the group. */
+function inBursts(group: readonly VoteFacts[], limit: number): VoteFacts[] {
+  const sorted = [...group].sort((left, right) => left.createdAt.localeCompare(right.createdAt));
+  const times = sorted.map((vote) => Date.parse(vote.createdAt));
+  const burst = new Set<number>();
+  let start = 0;
+  for (let end = 0; end < sorted.length; end++) {
+    while (times[end]! - times[start]! >= 60_000) start++;
+    if (end - start + 1 > limit) for (let index = start; index <= end; index++) burst.add(index);
+  }
+  return [...burst].map((index) => sorted[index]!);
+}
+
+function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) groups.set(key(item), [...(groups.get(key(item)) ?? []), item]);
+  return groups;
+}

@@ -1,0 +1,81 @@
+import type { FlaggedVotes, VoteReviewRequest } from '@agora/contract';
+import type { RankingVoteRecord } from '../db/repositories/feedback.repository';
+import type { Store } from '../db/unit-of-work';
+import { AppError } from './app-error';
+import type { Runtime } from './runtime';
+import { type IntegrityFlag, type IntegrityRules, type VoteFacts, integrityFlags, rankingFlags } from '../domain/arena/vote-integrity';
+
+/** A stored vote as the integrity rules see it. */
+export function voteFacts(record: RankingVoteRecord): VoteFacts {
+  const votedAfterMs = record.lastTurnEndedAt === null ? null : Date.parse(record.createdAt) - Date.parse(record.lastTurnEndedAt);
+  return {
+    duelId: record.duelId,
+    createdAt: record.createdAt,
+    source: record.source,
+    visitor: record.visitorHash,
+    client: record.clientHash,
+    choice: record.choice as VoteFacts['choice'],
+    modelA: record.modelA,
+    modelB: record.modelB,
+    votedAfterMs: Number.isNaN(votedAfterMs) ? null : votedAfterMs,
+    review: record.review,
+  };
+}
+
+/**
+ * The flags that keep each vote out of the leaderboard: the integrity rules' over the whole
+ * history, then the reviewers' decisions. Votes without any are not in the map.
+ */
+export function integrityOfVotes(records: readonly RankingVoteRecord[], rules: IntegrityRules): Map<string, IntegrityFlag[]> {
+  const facts = records.map(voteFacts);
+  const found = integrityFlags(facts, rules);
+  const result = new Map<string, IntegrityFlag[]>();
+  for (const vote of facts) {
+    const flags = rankingFlags(vote.review, found.get(vote.duelId));
+    if (flags.length > 0) result.set(vote.duelId, flags);
+  }
+  return result;
+}
+
+/** The admin's view of vote integrity: the votes the rules flag, and reviewers' decisions on them. */
+export class VoteIntegrityService {
+  constructor(
+    private readonly store: Store,
+    private readonly runtime: Pick<Runtime, 'now' | 'newId'>,
+    private readonly rules: IntegrityRules,
+  ) {}
+
+  /** Votes the rules flag or a reviewer excluded, newest first, with what a reviewer needs to decide. */
+  async flagged(limit: number): Promise<FlaggedVotes> {
+    const records = await this.store.feedback.listRankingVotes();
+    const found = integrityFlags(records.map(voteFacts), this.rules);
+    const listed = records
+      .filter((record) => found.has(record.duelId) || record.review !== null)
+      .sort((left, right) => right.createdAt.localeCompare(left.createdAt) || right.duelId.localeCompare(left.duelId))
+      .slice(0, limit);
+    return {
+      votes: listed.map((record) => ({
+        duel_id: record.duelId,
+        created_at: record.createdAt,
+        choice: record.choice as FlaggedVotes['votes'][number]['choice'],
+        model_a: record.modelA,
+        model_b: record.modelB,
+        flags: found.get(record.duelId) ?? [],
+        review: record.review,
+      })),
+    };
+  }
+
+  async review(duelId: string, request: VoteReviewRequest): Promise<{ duel_id: string; decision: 'count' | 'exclude' }> {
+    const recorded = await this.store.feedback.reviewVote({
+      duelId,
+      decision: request.decision,
+      reviewer: request.reviewer,
+      reason: request.reason ?? null,
+      at: this.runtime.now().toISOString(),
+      auditId: this.runtime.newId(),
+    });
+    if (!recorded) throw new AppError('not_found', 'no vote on this duel');
+    return { duel_id: duelId, decision: request.decision };
+  }
+}
