@@ -24,7 +24,7 @@ import { PairingPolicy } from './services/pairing-policy';
 import { type RankingComputer, WorkerRankingComputer } from './adapters/ranking-worker/ranking-computer';
 import { createRequestLimiter } from './adapters/request-limiter';
 import { VoteIntegrityService } from './services/vote-integrity';
-import { InterruptedTurnsJob } from './jobs/interrupted-turns.job';
+import { SweepJob } from './jobs/sweep.job';
 import { LeaderboardRefreshJob } from './jobs/leaderboard-refresh.job';
 import { PostprocessJob } from './jobs/postprocess.job';
 import { lazyLanguageDetector } from './adapters/lazy-language-detector';
@@ -169,11 +169,23 @@ export async function createArena(
       cohortHosts: config.cohortHosts,
     },
   });
-  const interruptedTurns = new InterruptedTurnsJob(() => duels.failInterruptedTurns(), 60_000, {
-    ended: (duelIds) => logger.warn({ duels: duelIds }, 'turns left streaming by a stopped process marked failed'),
+  const interruptedTurns = new SweepJob(() => duels.failInterruptedTurns(), 60_000, {
+    done: (duelIds) => {
+      if (duelIds.length > 0) logger.warn({ duels: duelIds }, 'turns left streaming by a stopped process marked failed');
+    },
     error: (message, error) => logger.error({ err: error }, message),
   });
   await interruptedTurns.start();
+  const retention =
+    config.retentionDays > 0
+      ? new SweepJob(() => operations.purgeVisitorTraces(config.retentionDays), 6 * 3600_000, {
+          done: (purged) => {
+            if (purged.duels + purged.votes > 0) logger.info({ purged }, 'visitor traces past the retention period forgotten');
+          },
+          error: (message, error) => logger.error({ err: error }, message),
+        })
+      : undefined;
+  await retention?.start();
   leaderboardRefresh.start();
   postprocessJob?.start();
   return {
@@ -188,6 +200,7 @@ export async function createArena(
     logger,
     close: async () => {
       await interruptedTurns.stop();
+      await retention?.stop();
       await duels.drain();
       await postprocessJob?.stop();
       await leaderboardRefresh.stop();

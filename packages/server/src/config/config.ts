@@ -47,6 +47,7 @@ const environmentSchema = z.object({
     .regex(/^[^,\s]+(\s*,\s*[^,\s]+)*$/, 'a comma-separated list of cohort labels, e.g. school-2026,pilot')
     .optional(),
   AGORA_COOKIE_SECURE: booleanFlag.default(false),
+  AGORA_RETENTION_DAYS: z.coerce.number().int().min(0).max(36_500).default(180),
   AGORA_INTEGRITY_MIN_VOTE_S: z.coerce.number().min(0).max(3600).default(2),
   AGORA_INTEGRITY_ONE_SIDED_VOTES: z.coerce.number().int().min(2).max(100_000).default(10),
   AGORA_INTEGRITY_BURST_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(60),
@@ -107,6 +108,8 @@ export interface Config {
   integrity: IntegrityRules;
   /** Requests per visitor and per client address (0: no limit); shared through PostgreSQL when the store is PostgreSQL. */
   rateLimits: RateLimitPolicy;
+  /** Days after which who played a duel is forgotten (visitor and address hashes); 0 keeps them. */
+  retentionDays: number;
   /** The visitor cookie is `Secure` (sent over HTTPS only): on for any arena served over HTTPS, even through a proxy. */
   cookieSecure: boolean;
   /** The whole request (headers and body) must arrive within this; a slow body is cut off (408). */
@@ -171,6 +174,7 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
     metricsToken: values.AGORA_METRICS_TOKEN ?? values.AGORA_ADMIN_TOKEN,
     maxPromptChars: values.AGORA_MAX_PROMPT_CHARS,
     cookieSecure: values.AGORA_COOKIE_SECURE,
+    retentionDays: values.AGORA_RETENTION_DAYS,
     integrity: {
       minVoteMs: values.AGORA_INTEGRITY_MIN_VOTE_S * 1000,
       oneSidedVotes: values.AGORA_INTEGRITY_ONE_SIDED_VOTES,

@@ -7,6 +7,15 @@ export class OperationsService {
     private readonly now: () => Date,
   ) {}
 
+  /**
+   * Forgets the visitor and address hashes of duels older than `days` (docs/operations.md#retention).
+   * Exports already publish only salted ids; this limits what the store itself keeps.
+   */
+  async purgeVisitorTraces(days: number): Promise<{ duels: number; votes: number }> {
+    const before = new Date(this.now().getTime() - days * 86_400_000).toISOString();
+    return this.store.duels.purgeVisitorTraces(before);
+  }
+
   /** True when the store answers. */
   async isHealthy(): Promise<boolean> {
     try {

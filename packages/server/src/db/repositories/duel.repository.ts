@@ -361,6 +361,30 @@ export class DuelRepository {
     });
   }
 
+  /**
+   * Forgets who played the arena's duels started before `before`: the visitor hash becomes
+   * `purged:<duel id>` (unique, so that no two purged conversations look like one visitor's, and no
+   * cookie matches it) and votes lose the hash of their client address. One transaction.
+   */
+  async purgeVisitorTraces(before: string): Promise<{ duels: number; votes: number }> {
+    return this.db.transaction().execute(async (db) => {
+      const duels = await db
+        .updateTable('duels')
+        .set({ visitor_hash: sql<string>`${'purged:'} || id` })
+        .where('created_at', '<', before)
+        .where('source', '=', 'arena')
+        .where('visitor_hash', 'not like', 'purged:%')
+        .executeTakeFirst();
+      const votes = await db
+        .updateTable('votes')
+        .set({ client_hash: null })
+        .where('created_at', '<', before)
+        .where('client_hash', 'is not', null)
+        .executeTakeFirst();
+      return { duels: Number(duels.numUpdatedRows), votes: Number(votes.numUpdatedRows) };
+    });
+  }
+
   async findById(duelId: string): Promise<DuelRecord | undefined> {
     const row = await this.db.selectFrom('duels').select(duelColumns).where('id', '=', duelId).executeTakeFirst();
     return row ? toDuelRecord(row) : undefined;

@@ -1,16 +1,16 @@
 /**
- * Ends the turns a stopped process left streaming: once at start (a restart after kill -9 finds
- * them at once), then every `everyMs` (another instance may have died). Errors are logged; the next
- * tick tries again.
+ * A store sweep run once at start (a restart finds the work at once), then every `everyMs`: ending
+ * turns a stopped process left streaming, forgetting visitor traces past the retention period.
+ * Errors are logged; the next tick tries again. One sweep at a time.
  */
-export class InterruptedTurnsJob {
+export class SweepJob<Result> {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> = Promise.resolve();
 
   constructor(
-    private readonly sweep: () => Promise<string[]>,
+    private readonly sweep: () => Promise<Result>,
     private readonly everyMs: number,
-    private readonly log: { ended: (duelIds: string[]) => void; error: (message: string, error: unknown) => void },
+    private readonly log: { done: (result: Result) => void; error: (message: string, error: unknown) => void },
   ) {}
 
   /** Runs the first sweep and resolves when it is done; later sweeps run in the background. */
@@ -28,10 +28,9 @@ export class InterruptedTurnsJob {
   private run(): Promise<void> {
     this.running = this.running.then(async () => {
       try {
-        const ended = await this.sweep();
-        if (ended.length > 0) this.log.ended(ended);
+        this.log.done(await this.sweep());
       } catch (error) {
-        this.log.error('ending interrupted turns failed', error);
+        this.log.error('a store sweep failed', error);
       }
     });
     return this.running;
