@@ -24,12 +24,13 @@ import { PairingPolicy } from './services/pairing-policy';
 import { type RankingComputer, WorkerRankingComputer } from './adapters/ranking-worker/ranking-computer';
 import { createRequestLimiter } from './adapters/request-limiter';
 import { VoteIntegrityService } from './services/vote-integrity';
+import { SingletonLease } from './services/singleton-lease';
 import { SweepJob } from './jobs/sweep.job';
 import { LeaderboardRefreshJob } from './jobs/leaderboard-refresh.job';
 import { PostprocessJob } from './jobs/postprocess.job';
 import { lazyLanguageDetector } from './adapters/lazy-language-detector';
 import { type ConversationAnnotator, createConversationAnnotator } from './adapters/conversation-annotator';
-import { PostprocessService } from './services/postprocess.service';
+import { PostprocessService, type PostprocessReport } from './services/postprocess.service';
 import { storeVoteTable } from './services/rank-votes';
 import { MaxxService, type MaxxRoleModel, type MaxxRoles, type MaxxSettings } from './services/maxx.service';
 import { MAXX_ROLES, type MaxxRole } from './adapters/maxx-steps';
@@ -98,6 +99,7 @@ export async function createArena(
       upstreamRetries: config.upstreamRetries,
       replayTtlMs: config.replayTtlMs,
       // Every attempt of the slowest model, one replacement, and a minute of margin.
+      severalInstances: config.severalInstances,
       turnDeadlineMs: (config.upstreamRetries + 2) * Math.max(0, ...models.map((model) => model.options.totalTimeoutMs)) + 60_000,
     },
     estimateImpact: createRevealImpactEstimator(catalogue, config.impact),
@@ -126,15 +128,32 @@ export async function createArena(
       integrity: config.integrity,
     },
   });
+  // Several instances: one of them fits the leaderboard and post-processes at a time (a lease in the
+  // store); the others read the snapshots it stores.
+  const singleton = config.severalInstances ? new SingletonLease(store, runtime) : undefined;
   const leaderboardRefresh = new LeaderboardRefreshJob(
-    leaderboards,
-    config.leaderboard,
+    singleton
+      ? {
+          refresh: () =>
+            singleton.whenHeld(
+              'leaderboard',
+              3 * config.leaderboard.everyMs,
+              () => leaderboards.refresh(),
+              () => leaderboards.reloadLatest(),
+            ),
+        }
+      : leaderboards,
+    { ...config.leaderboard, everyTickEvenWithoutVotes: config.severalInstances },
     (message, error) => logger.error({ err: error }, message),
     () => pairing.update(leaderboards.latestOverall()),
   );
   const postprocessJob = config.postprocess.enabled
     ? new PostprocessJob(
-        createPostprocessService(config, store, runtime, createAnnotator(config, models, overrides.fetch)),
+        singletonPostprocess(
+          createPostprocessService(config, store, runtime, createAnnotator(config, models, overrides.fetch)),
+          singleton,
+          config,
+        ),
         { everyMs: config.postprocess.everyMs, afterVoteMs: Math.min(config.postprocess.everyMs, 1000), batchSize: 50 },
         (message, error) => logger.error({ err: error }, message),
         (report) => {
@@ -208,6 +227,25 @@ export async function createArena(
       await limiter.close();
       await store.close();
     },
+  };
+}
+
+/** With several instances, post-processing passes run where the lease is held (each conversation is annotated once). */
+function singletonPostprocess(
+  service: PostprocessService,
+  singleton: SingletonLease | undefined,
+  config: Config,
+): Pick<PostprocessService, 'runDue'> {
+  if (!singleton) return service;
+  const idle: PostprocessReport = { processed: 0, done: 0, flagged: 0, retrying: 0, failed: 0 };
+  return {
+    runDue: (limit) =>
+      singleton.whenHeld(
+        'postprocess',
+        Math.max(30_000, 6 * config.postprocess.everyMs),
+        () => service.runDue(limit),
+        () => Promise.resolve(idle),
+      ),
   };
 }
 

@@ -47,6 +47,7 @@ const environmentSchema = z.object({
     .regex(/^[^,\s]+(\s*,\s*[^,\s]+)*$/, 'a comma-separated list of cohort labels, e.g. school-2026,pilot')
     .optional(),
   AGORA_COOKIE_SECURE: booleanFlag.default(false),
+  AGORA_INSTANCES: z.enum(['one', 'several']).default('one'),
   AGORA_RETENTION_DAYS: z.coerce.number().int().min(0).max(36_500).default(180),
   AGORA_INTEGRITY_MIN_VOTE_S: z.coerce.number().min(0).max(3600).default(2),
   AGORA_INTEGRITY_ONE_SIDED_VOTES: z.coerce.number().int().min(2).max(100_000).default(10),
@@ -110,6 +111,8 @@ export interface Config {
   rateLimits: RateLimitPolicy;
   /** Days after which who played a duel is forgotten (visitor and address hashes); 0 keeps them. */
   retentionDays: number;
+  /** Several instances share the store (docs/decisions/0005-several-instances.md). */
+  severalInstances: boolean;
   /** The visitor cookie is `Secure` (sent over HTTPS only): on for any arena served over HTTPS, even through a proxy. */
   cookieSecure: boolean;
   /** The whole request (headers and body) must arrive within this; a slow body is cut off (408). */
@@ -163,6 +166,8 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
     throw new ConfigError(`${String(issue.path[0])}: ${issue.message} (got ${JSON.stringify(present[String(issue.path[0])])})`);
   }
   const values = parsed.data;
+  if (values.AGORA_INSTANCES === 'several' && values.DATABASE_URL.startsWith('sqlite:'))
+    throw new ConfigError('AGORA_INSTANCES: several instances share a PostgreSQL store (DATABASE_URL=postgres://…), not an SQLite file');
   return {
     port: values.PORT,
     host: values.HOST,
@@ -174,6 +179,7 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
     metricsToken: values.AGORA_METRICS_TOKEN ?? values.AGORA_ADMIN_TOKEN,
     maxPromptChars: values.AGORA_MAX_PROMPT_CHARS,
     cookieSecure: values.AGORA_COOKIE_SECURE,
+    severalInstances: values.AGORA_INSTANCES === 'several',
     retentionDays: values.AGORA_RETENTION_DAYS,
     integrity: {
       minVoteMs: values.AGORA_INTEGRITY_MIN_VOTE_S * 1000,

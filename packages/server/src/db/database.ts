@@ -213,9 +213,9 @@ export interface MaxxItemsTable {
   created_at: string;
 }
 
-/** A worker's lease on an item of an optimised-set run. */
-export interface MaxxClaimsTable {
-  item_key: string;
+/** Who holds a piece of work until when: an item of an optimised-set run, an instance's singleton job. */
+export interface LeasesTable {
+  lease_key: string;
   owner: string;
   lease_until: string;
 }
@@ -235,6 +235,14 @@ export interface AgoraRateLimitsTable {
   expire: string | number | null;
 }
 
+/** A frame of a turn still streaming, shared with the other instances. */
+export interface LiveFramesTable {
+  duel_id: string;
+  turn: number;
+  frame_id: number;
+  event_json: string;
+}
+
 export interface Database {
   duels: DuelsTable;
   turns: TurnsTable;
@@ -250,7 +258,8 @@ export interface Database {
   deployment_settings: DeploymentSettingsTable;
   llm_calls: LlmCallsTable;
   maxx_items: MaxxItemsTable;
-  maxx_claims: MaxxClaimsTable;
+  leases: LeasesTable;
+  live_frames: LiveFramesTable;
   dataset_builds: DatasetBuildsTable;
   agora_rate_limits: AgoraRateLimitsTable;
   vote_reviews: VoteReviewsTable;

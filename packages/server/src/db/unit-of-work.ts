@@ -6,6 +6,7 @@ import { DatasetRepository } from './repositories/dataset.repository';
 import { DuelRepository } from './repositories/duel.repository';
 import { FeedbackRepository } from './repositories/feedback.repository';
 import { LeaderboardRepository } from './repositories/leaderboard.repository';
+import { LeaseRepository } from './repositories/lease.repository';
 import { MaxxRepository } from './repositories/maxx.repository';
 import { ReviewRepository } from './repositories/review.repository';
 
@@ -19,6 +20,7 @@ export interface Repositories {
   reviews: ReviewRepository;
   datasets: DatasetRepository;
   maxx: MaxxRepository;
+  leases: LeaseRepository;
 }
 
 /** What services get: repositories, transactions and a health probe, without Kysely itself. */
@@ -39,6 +41,7 @@ const bind = (db: Kysely<Database>): Repositories => ({
   reviews: new ReviewRepository(db),
   datasets: new DatasetRepository(db),
   maxx: new MaxxRepository(db),
+  leases: new LeaseRepository(db),
 });
 
 export function createStore(db: Kysely<Database>): Store {

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import type { LeaderboardService } from '../services/leaderboard.service';
 import { LeaderboardRefreshJob } from './leaderboard-refresh.job';
 
 function countingService(durationMs = 0) {
@@ -18,11 +17,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 describe('LeaderboardRefreshJob', () => {
   it('refreshes at start, then after every K votes', async () => {
     const service = countingService();
-    const job = new LeaderboardRefreshJob(
-      service as unknown as LeaderboardService,
-      { everyVotes: 3, everyMs: 60_000, minIntervalMs: 0 },
-      () => {},
-    );
+    const job = new LeaderboardRefreshJob(service, { everyVotes: 3, everyMs: 60_000, minIntervalMs: 0 }, () => {});
     job.start();
     await job.idle();
     expect(service.refreshes).toBe(1);
@@ -38,11 +33,7 @@ describe('LeaderboardRefreshJob', () => {
 
   it('refreshes after T when votes arrived, not when none did', async () => {
     const service = countingService();
-    const job = new LeaderboardRefreshJob(
-      service as unknown as LeaderboardService,
-      { everyVotes: 1000, everyMs: 50, minIntervalMs: 0 },
-      () => {},
-    );
+    const job = new LeaderboardRefreshJob(service, { everyVotes: 1000, everyMs: 50, minIntervalMs: 0 }, () => {});
     job.start();
     await sleep(160);
     expect(service.refreshes).toBe(1);
@@ -55,11 +46,7 @@ describe('LeaderboardRefreshJob', () => {
 
   it('runs one refresh at a time and keeps them apart by the minimum interval under a burst', async () => {
     const service = countingService(20);
-    const job = new LeaderboardRefreshJob(
-      service as unknown as LeaderboardService,
-      { everyVotes: 1, everyMs: 60_000, minIntervalMs: 150 },
-      () => {},
-    );
+    const job = new LeaderboardRefreshJob(service, { everyVotes: 1, everyMs: 60_000, minIntervalMs: 150 }, () => {});
     job.start();
     for (let vote = 0; vote < 200; vote += 1) job.voteRecorded();
     await sleep(100);
@@ -79,11 +66,7 @@ describe('LeaderboardRefreshJob', () => {
         return { views: 0, votes: 0 };
       },
     };
-    const job = new LeaderboardRefreshJob(
-      service as unknown as LeaderboardService,
-      { everyVotes: 1, everyMs: 60_000, minIntervalMs: 0 },
-      (message) => errors.push(message),
-    );
+    const job = new LeaderboardRefreshJob(service, { everyVotes: 1, everyMs: 60_000, minIntervalMs: 0 }, (message) => errors.push(message));
     job.start();
     await job.idle();
     job.voteRecorded();

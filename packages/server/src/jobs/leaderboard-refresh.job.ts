@@ -7,6 +7,8 @@ export interface LeaderboardRefreshSchedule {
   everyMs: number;
   /** Never two refreshes closer than this: under a burst of votes, K would otherwise mean a refresh every few milliseconds. */
   minIntervalMs: number;
+  /** Refresh every T milliseconds even without a vote here (several instances: the votes may arrive at another one). */
+  everyTickEvenWithoutVotes?: boolean;
 }
 
 /**
@@ -23,7 +25,7 @@ export class LeaderboardRefreshJob {
   private lastStartedAt = Number.NEGATIVE_INFINITY;
 
   constructor(
-    private readonly leaderboards: LeaderboardService,
+    private readonly leaderboards: Pick<LeaderboardService, 'refresh'>,
     private readonly schedule: LeaderboardRefreshSchedule,
     private readonly logError: (message: string, error: unknown) => void,
     private readonly onRefreshed: () => void = () => {},
@@ -32,7 +34,7 @@ export class LeaderboardRefreshJob {
   start(): void {
     this.trigger();
     this.timer = setInterval(() => {
-      if (this.votesSinceRefresh > 0) this.trigger();
+      if (this.votesSinceRefresh > 0 || this.schedule.everyTickEvenWithoutVotes) this.trigger();
     }, this.schedule.everyMs);
     this.timer.unref();
   }

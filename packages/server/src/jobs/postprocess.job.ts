@@ -24,7 +24,7 @@ export class PostprocessJob {
   private stopped = false;
 
   constructor(
-    private readonly service: PostprocessService,
+    private readonly service: Pick<PostprocessService, 'runDue'>,
     private readonly schedule: PostprocessSchedule,
     private readonly logError: (message: string, error: unknown) => void,
     private readonly onPass: (report: PostprocessReport) => void = () => {},

@@ -40,6 +40,12 @@ export interface DuelServiceDependencies {
     replayTtlMs: number;
     /** Longer than any turn can last (every attempt of the slowest model, and a margin): a turn still streaming after it was cut by a crash. */
     turnDeadlineMs: number;
+    /**
+     * Several instances share the store (docs/decisions/0005-several-instances.md): live frames go
+     * through the store so that any instance can stream any turn, and vote contexts are read from
+     * the store, never from this process's memory.
+     */
+    severalInstances?: boolean;
   };
   onTurnStored?: (duelId: string, status: 'complete' | 'failed') => void;
   onVoteRecorded?: (duelId: string) => void;
@@ -177,12 +183,94 @@ export class DuelService {
   async openTurnStream(duelId: string, turn: number | undefined, visitorId: string): Promise<TurnStream> {
     const duel = await this.requireDuel(duelId, visitorId);
     const wanted = turn ?? duel.turnCount;
-    const live = this.live.get(streamKey(duelId, wanted));
+    const key = streamKey(duelId, wanted);
+    const live = this.live.get(key);
     if (live) return live;
     const stored = await this.dependencies.store.duels.findTurnFrames(duelId, wanted);
     if (stored === undefined) throw new AppError('turn_not_found', `this duel has no turn ${wanted}`);
-    if (stored === null) return interruptedTurn(wanted);
-    return TurnStream.fromStored(stored);
+    if (stored !== null) return TurnStream.fromStored(stored);
+    if (!this.dependencies.settings.severalInstances) return interruptedTurn(wanted);
+    // Another instance may be running it: follow its frames through the store, shared by this instance's readers.
+    const followed = this.followElsewhere(duelId, wanted);
+    this.live.set(key, followed);
+    void this.untilEnded(followed).then(() => {
+      const forget = setTimeout(() => this.forgetStream(key, followed), this.dependencies.settings.replayTtlMs);
+      forget.unref();
+    });
+    return followed;
+  }
+
+  /**
+   * A turn run by another instance, followed through the store: its live frames as they are
+   * appended (polled), then, once the turn is stored, the rest of its final frames; a turn that
+   * ended without frames (its instance died) ends as interrupted.
+   */
+  private followElsewhere(duelId: string, turn: number): TurnStream {
+    const { store, logError } = this.dependencies;
+    const stream = new TurnStream();
+    const pushAfter = (frames: readonly { id: number; event: StreamEvent }[]) => {
+      for (const frame of frames) if (frame.id > stream.lastId && !stream.isEnded) stream.push(frame.event);
+    };
+    // The turn ended without its frames (its instance died), or following it failed: it ends as interrupted here.
+    const endInterrupted = () => {
+      if (stream.isEnded) return;
+      if (stream.lastId === 0) stream.push({ type: 'turn-start', turn });
+      for (const frame of interruptedTurn(turn).snapshot().slice(1)) stream.push(frame.event);
+    };
+    const follow = async () => {
+      for (;;) {
+        const status = await store.duels.findTurnStatus(duelId, turn);
+        if (status !== 'streaming') {
+          const final = await store.duels.findTurnFrames(duelId, turn);
+          if (final) pushAfter(final);
+          endInterrupted();
+          return;
+        }
+        pushAfter(await store.duels.liveFramesAfter(duelId, turn, stream.lastId));
+        if (stream.isEnded) return;
+        await new Promise((resolve) => setTimeout(resolve, FOLLOW_POLL_MS));
+      }
+    };
+    follow().catch((error: unknown) => {
+      logError(`following turn ${turn} of duel ${duelId} from the store failed`, error);
+      endInterrupted();
+    });
+    return stream;
+  }
+
+  private async untilEnded(stream: TurnStream): Promise<void> {
+    for await (const _frames of stream.follow(stream.lastId)) {
+      // Only the end matters here.
+    }
+  }
+
+  /**
+   * Appends the frames of a turn this instance runs to the store every {@link FOLLOW_POLL_MS}, for
+   * the other instances; `stop` flushes the rest and then drops them (call it once the turn is stored).
+   */
+  private publishFrames(duelId: string, turn: number, stream: TurnStream): { stop: () => Promise<void> } {
+    const { store, logError } = this.dependencies;
+    let sent = 0;
+    let writing: Promise<void> = Promise.resolve();
+    const flush = () => {
+      const frames = stream.snapshot().slice(sent);
+      if (frames.length > 0) {
+        sent += frames.length;
+        writing = writing
+          .then(() => store.duels.appendLiveFrames(duelId, turn, frames))
+          .catch((error: unknown) => logError(`sharing the frames of turn ${turn} of duel ${duelId} failed`, error));
+      }
+      return writing;
+    };
+    const timer = setInterval(() => void flush(), FOLLOW_POLL_MS);
+    timer.unref();
+    return {
+      stop: async () => {
+        clearInterval(timer);
+        await flush();
+        await store.duels.dropLiveFrames(duelId, turn).catch((error: unknown) => logError(`dropping live frames of duel ${duelId}`, error));
+      },
+    };
   }
 
   async transcript(duelId: string, visitorId: string): Promise<Transcript> {
@@ -264,7 +352,9 @@ export class DuelService {
   /** `clientAddress`: where the vote came from, kept as a hash for the integrity rules (bursts, stuffing from one address). */
   async vote(duelId: string, request: VoteRequest, visitorId: string, clientAddress: string): Promise<VoteResponse> {
     const { store, runtime } = this.dependencies;
-    const context = this.voteContexts.get(duelId) ?? (await store.duels.findVoteContext(duelId));
+    // With several instances, another one may have run a follow-up since this one cached the context.
+    const cached = this.dependencies.settings.severalInstances ? undefined : this.voteContexts.get(duelId);
+    const context = cached ?? (await store.duels.findVoteContext(duelId));
     if (!context || !isPlayable(context.duel) || !isOwner(context.duel, visitorId))
       throw new AppError('duel_not_found', 'no duel with this id');
     const { duel, sides: sideRecords } = context;
@@ -345,12 +435,14 @@ export class DuelService {
       retries: settings.upstreamRetries,
       logUpstream: this.dependencies.logUpstream,
     };
+    const publisher = settings.severalInstances ? this.publishFrames(duelId, plan.turn, stream) : undefined;
     const task = runTurn(plan, stream, dependencies, duelStored?.cancel)
       .then(async (outcome) => {
         await duelStored?.committed;
         await this.finishTurn(duel, earlierSides, plan, stream, outcome);
       })
       .catch((error: unknown) => this.abandonTurn(duelId, plan.turn, stream, error))
+      .then(() => publisher?.stop())
       .finally(() => {
         this.running.delete(task);
         const forget = setTimeout(() => this.forgetStream(key, stream), settings.replayTtlMs);
@@ -484,6 +576,9 @@ export class DuelService {
 }
 
 const streamKey = (duelId: string, turn: number) => `${duelId}:${turn}`;
+
+/** How often live frames are shared with, and read by, the other instances: the latency a follower adds. */
+const FOLLOW_POLL_MS = 100;
 
 /**
  * Only duels played here exist for visitors. Imported ones (compar:IA) have ids derived from public

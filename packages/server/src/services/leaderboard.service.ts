@@ -112,6 +112,14 @@ export class LeaderboardService {
     return { model: modelId, points };
   }
 
+  /** Reads the latest snapshots again from the store: another instance computed them (several instances). */
+  async reloadLatest(): Promise<{ views: number; votes: number }> {
+    const snapshots = await this.dependencies.store.leaderboards.latestSnapshots();
+    this.latest = new Map(snapshots.map((snapshot) => [snapshot.view, snapshot.body]));
+    this.loaded = true;
+    return { views: snapshots.length, votes: 0 };
+  }
+
   private async loadLatest(): Promise<void> {
     if (this.loaded) return;
     const snapshots = await this.dependencies.store.leaderboards.latestSnapshots();

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../database';
+import { LeaseRepository } from './lease.repository';
 import type { CalibrationRecord } from '../../domain/maxx/maxx-calibration';
 
 export interface LlmCallRecord {
@@ -79,18 +80,7 @@ export class MaxxRepository {
    * never both get an item.
    */
   async claimItem(itemKey: string, owner: string, now: string, leaseUntil: string): Promise<boolean> {
-    const taken = await this.db
-      .insertInto('maxx_claims')
-      .values({ item_key: itemKey, owner, lease_until: leaseUntil })
-      .onConflict((conflict) =>
-        conflict
-          .column('item_key')
-          .doUpdateSet({ owner, lease_until: leaseUntil })
-          .where((eb) => eb.or([eb('maxx_claims.lease_until', '<', now), eb('maxx_claims.owner', '=', owner)])),
-      )
-      .returning('item_key')
-      .executeTakeFirst();
-    return taken !== undefined;
+    return new LeaseRepository(this.db).claim(itemKey, owner, now, leaseUntil);
   }
 
   /** The keys of the items of a run that already have an outcome. */
