@@ -202,3 +202,38 @@ describe('arena in a real browser', () => {
     await context.close();
   });
 });
+
+describe('a visitor past the prompt limit', () => {
+  let arena: TestArena;
+  let browser: Browser;
+  beforeAll(async () => {
+    [arena, browser] = await Promise.all([startArena({ AGORA_LIMIT_PROMPTS_PER_HOUR: '1' }), launchBrowser()]);
+    arena.fake.defaultBehaviour = { tokensPerSecond: 0, text: ANSWER };
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await arena?.close();
+  });
+
+  it('is told to wait, in their language, instead of a generic error', async () => {
+    for (const locale of ['fr-FR', 'en-GB']) {
+      const { page, context, errors } = await newPage(browser, { locale });
+      await page.goto(arena.baseUrl);
+      await acceptTerms(page);
+      await page.getByTestId('prompt').fill('Première question');
+      await page.getByTestId('prompt').press('Enter');
+      await page.getByTestId('vote-panel').waitFor();
+      // A second duel in another tab of the same browser: the hour's one prompt is spent.
+      const second = await context.newPage();
+      await second.goto(arena.baseUrl);
+      await second.getByTestId('prompt').fill('Deuxième question');
+      await second.getByTestId('prompt').press('Enter');
+      await second.getByTestId('error-card').waitFor();
+      const text = await second.getByTestId('error-card').innerText();
+      expect(text).toMatch(locale === 'fr-FR' ? /Réessayez dans \d+ min/ : /Try again in \d+ min/);
+      await screenshot(second, `arena-rate-limited-${locale.slice(0, 2)}`);
+      expect(errors).toEqual([]);
+      await context.close();
+    }
+  });
+});

@@ -18,6 +18,8 @@ export class ApiError extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
+    /** Seconds to wait before trying again, when the server says (429 `rate_limited`). */
+    readonly retryAfterS?: number,
   ) {
     super(message);
   }
@@ -40,7 +42,13 @@ async function request<T>(method: string, path: string, body?: unknown, signal?:
   }
   if (!response.ok) {
     const error = (json as { error?: { code?: string; message?: string } } | undefined)?.error;
-    throw new ApiError(response.status, error?.code ?? `http_${response.status}`, error?.message ?? response.statusText);
+    const retryAfter = Number(response.headers.get('retry-after'));
+    throw new ApiError(
+      response.status,
+      error?.code ?? `http_${response.status}`,
+      error?.message ?? response.statusText,
+      Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : undefined,
+    );
   }
   return json as T;
 }

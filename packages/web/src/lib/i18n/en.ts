@@ -69,6 +69,7 @@ export const en: Messages = {
   'arena.error_title': 'This duel could not finish',
   'arena.error_body':
     'One of the two models did not answer properly. To stay fair, no answer is shown on its own and this duel cannot be voted on.',
+  'arena.rate_limited': 'You have sent many prompts in a short time. Try again in {minutes} min.',
   'arena.error_code': 'Code: {code}',
   'arena.retry': 'Retry',
   'arena.no_models': 'Fewer than two models are available.',

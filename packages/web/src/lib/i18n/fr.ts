@@ -67,6 +67,7 @@ export const fr = {
   'arena.error_title': 'Ce duel n’a pas pu aboutir',
   'arena.error_body':
     'L’un des deux modèles n’a pas répondu correctement. Pour rester équitable, aucune réponse n’est montrée seule et ce duel ne peut pas être voté.',
+  'arena.rate_limited': 'Vous avez envoyé beaucoup de questions en peu de temps. Réessayez dans {minutes} min.',
   'arena.error_code': 'Code : {code}',
   'arena.retry': 'Réessayer',
   'arena.no_models': 'Moins de deux modèles sont disponibles.',

@@ -52,7 +52,7 @@ export class DuelManager {
   id = $state<string | null>(null);
   phase = $state<DuelPhase>('idle');
   turns = $state<TurnState[]>([]);
-  failure = $state<{ code: string; message: string; retryable: boolean } | null>(null);
+  failure = $state<{ code: string; message: string; retryable: boolean; retryAfterS?: number } | null>(null);
   reveal = $state<{ a: Reveal; b: Reveal } | null>(null);
   choice = $state<VoteChoice | null>(null);
   private request: DuelRequest | null = null;
@@ -213,7 +213,12 @@ export class DuelManager {
   private fail(error: unknown): void {
     if ((error as Error)?.name === 'AbortError') return;
     const code = error instanceof ApiError ? error.code : 'network';
-    this.failure = { code, message: error instanceof Error ? error.message : String(error), retryable: true };
+    this.failure = {
+      code,
+      message: error instanceof Error ? error.message : String(error),
+      retryable: true,
+      ...(error instanceof ApiError && error.retryAfterS !== undefined ? { retryAfterS: error.retryAfterS } : {}),
+    };
     const current = this.turns.at(-1);
     if (current && current.status === 'streaming') current.status = 'failed';
     this.phase = 'failed';
