@@ -79,7 +79,11 @@ export function rankingFlags(review: VoteFacts['review'], flags: readonly Integr
 function favouring(group: readonly VoteFacts[], threshold: number): VoteFacts[] {
   const byModel = new Map<string, VoteFacts[]>();
   for (const vote of group) {
-    for (const model of [vote.modelA, vote.modelB]) byModel.set(model, [...(byModel.get(model) ?? []), vote]);
+    for (const model of [vote.modelA, vote.modelB]) {
+      const votes = byModel.get(model);
+      if (votes) votes.push(vote);
+      else byModel.set(model, [vote]);
+    }
   }
   const favoured: VoteFacts[] = [];
   for (const [model, votes] of byModel) {
@@ -92,7 +96,7 @@ function favouring(group: readonly VoteFacts[], threshold: number): VoteFacts[] 
 
 /** The votes that fall in a 60-second window holding more than `limit` votes of the group. */
 function inBursts(group: readonly VoteFacts[], limit: number): VoteFacts[] {
-  const sorted = [...group].sort((left, right) => left.createdAt.localeCompare(right.createdAt));
+  const sorted = [...group].sort((left, right) => (left.createdAt < right.createdAt ? -1 : left.createdAt > right.createdAt ? 1 : 0));
   const times = sorted.map((vote) => Date.parse(vote.createdAt));
   const burst = new Set<number>();
   let start = 0;
@@ -105,6 +109,11 @@ function inBursts(group: readonly VoteFacts[], limit: number): VoteFacts[] {
 
 function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
   const groups = new Map<string, T[]>();
-  for (const item of items) groups.set(key(item), [...(groups.get(key(item)) ?? []), item]);
+  // Pushed in place: a school's address may hold many thousands of votes.
+  for (const item of items) {
+    const group = groups.get(key(item));
+    if (group) group.push(item);
+    else groups.set(key(item), [item]);
+  }
   return groups;
 }
