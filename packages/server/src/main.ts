@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import { TrustedProxies } from './http/client-address';
 import { limitConnectionsPerClient } from './http/connection-limits';
 import { serve, type ServerType } from '@hono/node-server';
@@ -86,7 +87,8 @@ export async function createArena(
   await migrateToLatest(db);
   const store = createStore(db);
   const runtime = overrides.runtime ?? systemRuntime;
-  const metrics = new PrometheusMetrics();
+  // Several instances: each labels its series with its host name and process id.
+  const metrics = new PrometheusMetrics(config.severalInstances ? `${hostname()}:${process.pid}` : undefined);
   const pairing = new PairingPolicy(config.pairing, catalogue);
   const duels = new DuelService({
     store,

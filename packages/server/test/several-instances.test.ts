@@ -14,6 +14,7 @@ describe.runIf(postgres)('several instances on one PostgreSQL', () => {
   let second: TestArena;
   const environment = {
     AGORA_INSTANCES: 'several',
+    AGORA_METRICS_TOKEN: 'several-instances-metrics-token',
     AGORA_ANNOTATION_MODEL: ANNOTATOR.id,
     AGORA_POSTPROCESS_EVERY_S: '0.2',
     AGORA_INTEGRITY_MIN_VOTE_S: '0',
@@ -71,6 +72,14 @@ describe.runIf(postgres)('several instances on one PostgreSQL', () => {
     expect(vote.status).toBe(200);
     expect((await onSecond.request('GET', `/api/v1/duels/${duelId}`)).json).toMatchObject({ status: 'voted', turns: [{}, {}] });
   }, 30_000);
+
+  it('labels each instance’s metrics with its instance', async () => {
+    const admin = { authorization: 'Bearer several-instances-metrics-token' };
+    for (const arena of [first, second]) {
+      const text = await (await fetch(`${arena.baseUrl}/metrics`, { headers: admin })).text();
+      expect(text).toMatch(/agora_http_requests_total\{[^}]*instance="[^"]+:\d+"/);
+    }
+  });
 
   it('post-processes each conversation once, and both instances show the leaderboard one of them fits', async () => {
     first.fake.defaultBehaviour = { tokensPerSecond: 0 };

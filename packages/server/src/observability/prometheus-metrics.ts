@@ -58,7 +58,9 @@ export class PrometheusMetrics implements ArenaMetrics {
   });
   private readonly openStreams = new Gauge({ name: 'agora_open_streams', help: 'Open SSE connections', registers: [this.registry] });
 
-  constructor() {
+  /** `instance`: a label on every series, so that the figures of several instances sharing a store stay apart. */
+  constructor(instance?: string) {
+    if (instance !== undefined) this.registry.setDefaultLabels({ instance });
     collectDefaultMetrics({ register: this.registry, prefix: 'agora_' });
   }
 
