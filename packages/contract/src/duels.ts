@@ -23,6 +23,9 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 /** A letter, digit, punctuation or symbol: what makes a text visible (spaces, joiners and format characters do not). */
 const VISIBLE_CHARACTER = /[\p{L}\p{N}\p{P}\p{S}]/u;
 
+/** The largest turn number a request may name: well above any turn limit, within a 32-bit integer column. */
+const MAX_TURN_NUMBER = 10_000;
+
 /** Text a person typed: refused (400) with control characters or broken Unicode, the same on every store. */
 export const typedTextSchema = z
   .string()
@@ -70,7 +73,7 @@ export const reactionValueSchema = z.enum(['like', 'dislike']).nullable();
 /** `POST /api/v1/duels/{id}/reactions`: like or dislike one finished answer; `value: null` removes it. */
 export const reactionRequestSchema = z.strictObject({
   side: sideSchema,
-  turn: z.number().int().positive(),
+  turn: z.number().int().positive().max(MAX_TURN_NUMBER),
   value: reactionValueSchema,
   tags: tagListSchema.optional(),
   comment: commentSchema.optional(),
@@ -167,4 +170,4 @@ export type Transcript = z.infer<typeof transcriptSchema>;
 export const reportRequestSchema = z.strictObject({ reason: typedTextSchema.pipe(z.string().trim().min(1).max(2000)) });
 
 export const duelIdParamSchema = z.object({ id: z.string().regex(/^[A-Za-z0-9_-]{10,64}$/, 'not a duel id') });
-export const streamQuerySchema = z.strictObject({ turn: z.coerce.number().int().positive().optional() });
+export const streamQuerySchema = z.strictObject({ turn: z.coerce.number().int().positive().max(MAX_TURN_NUMBER).optional() });

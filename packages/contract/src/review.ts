@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { typedTextSchema } from './duels';
 
 /**
  * The review admin API (`/api/v1/admin/review…`, behind AGORA_ADMIN_TOKEN): conversations flagged
@@ -19,14 +20,14 @@ export type ReviewQueueQuery = z.infer<typeof reviewQueueQuerySchema>;
 export const reviewDecisionRequestSchema = z.strictObject({
   decision: z.enum(['include', 'exclude']),
   /** Who decided (the admin token is shared; the log needs a name). */
-  reviewer: z.string().trim().min(1).max(100),
-  reason: z.string().trim().max(2000).optional(),
+  reviewer: typedTextSchema.pipe(z.string().trim().min(1).max(100)),
+  reason: typedTextSchema.pipe(z.string().trim().max(2000)).optional(),
 });
 export type ReviewDecisionRequest = z.infer<typeof reviewDecisionRequestSchema>;
 
 export const auditLogQuerySchema = z.strictObject({
   limit: z.coerce.number().int().min(1).max(1000).default(100),
-  duel_id: z.string().min(1).max(100).optional(),
+  duel_id: typedTextSchema.pipe(z.string().min(1).max(100)).optional(),
 });
 
 export interface ReviewDecisionBody {
@@ -107,7 +108,7 @@ export type FlaggedVotes = z.infer<typeof flaggedVotesSchema>;
 /** `PUT /api/v1/admin/votes/{id}`: a reviewer's decision on a vote. */
 export const voteReviewRequestSchema = z.strictObject({
   decision: z.enum(['count', 'exclude']),
-  reviewer: z.string().trim().min(1).max(100),
-  reason: z.string().trim().max(2000).optional(),
+  reviewer: typedTextSchema.pipe(z.string().trim().min(1).max(100)),
+  reason: typedTextSchema.pipe(z.string().trim().max(2000)).optional(),
 });
 export type VoteReviewRequest = z.infer<typeof voteReviewRequestSchema>;

@@ -131,7 +131,8 @@ async function startArena(databaseUrl: string, modelsPath: string): Promise<{ ch
       AGORA_LOG_LEVEL: 'info',
       AGORA_REPLAY_TTL_S: '5',
       AGORA_METRICS_TOKEN: BENCH_METRICS_TOKEN,
-      // The bench is one address sending thousands of duels and votes: it measures the arena, not its limits.
+      // The bench is one address sending thousands of duels and votes over hundreds of connections: it measures the arena, not its limits.
+      AGORA_MAX_CONNECTIONS_PER_CLIENT: '100000',
       ...Object.fromEntries(
         [
           'AGORA_LIMIT_PROMPTS_PER_HOUR',

@@ -265,6 +265,22 @@ describe.each(DIALECTS)('bad input gets a 4xx with the error body and changes no
       status: 400,
       code: 'invalid_request',
     },
+    // PostgreSQL's turn column is a 32-bit integer: a larger turn number answered 500 there.
+    {
+      name: 'a stream of a turn past any integer column',
+      method: 'GET',
+      path: () => `/api/v1/duels/${readyDuel}/stream?turn=2147483648`,
+      status: 400,
+      code: 'invalid_request',
+    },
+    {
+      name: 'a reaction on a turn past any integer column',
+      method: 'POST',
+      path: () => `/api/v1/duels/${readyDuel}/reactions`,
+      body: { side: 'a', turn: 2147483648, value: 'like' },
+      status: 400,
+      code: 'invalid_request',
+    },
     { name: 'an unknown route', method: 'GET', path: () => '/api/v1/nothing', status: 404, code: 'not_found' },
     { name: 'the admin API when it is off', method: 'GET', path: () => '/api/v1/admin/upstream-errors', status: 404, code: 'not_found' },
   ];

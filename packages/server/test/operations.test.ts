@@ -149,6 +149,22 @@ describe.each(DIALECTS)('operations ($name)', (dialect) => {
     expect(json.status).toBe(201);
   });
 
+  it('refuses NUL and other control characters in admin inputs with 400, on both stores (PostgreSQL answered 500)', async () => {
+    const admin = { authorization: `Bearer ${adminToken}` };
+    const nulCursor = Buffer.from(JSON.stringify(['\u0000', 'x'])).toString('base64url');
+    for (const [method, path, body] of [
+      ['GET', '/api/v1/admin/review/%00', undefined],
+      ['GET', '/api/v1/admin/review-log?duel_id=%00', undefined],
+      ['GET', `/api/v1/admin/review?cursor=${nulCursor}`, undefined],
+      ['PUT', '/api/v1/admin/review/AAAAAAAAAAAAAAAAAAAAAA', { decision: 'exclude', reviewer: 'a\u0000b' }],
+      ['PUT', '/api/v1/admin/review/AAAAAAAAAAAAAAAAAAAAAA', { decision: 'exclude', reviewer: 'alice', reason: '\u0000' }],
+      ['PUT', '/api/v1/admin/votes/AAAAAAAAAAAAAAAAAAAAAA', { decision: 'exclude', reviewer: 'a\u0000b' }],
+    ] as const) {
+      const response = await harness.client.request(method, path, body, admin);
+      expect({ path, status: response.status, code: response.json?.error?.code }).toEqual({ path, status: 400, code: 'invalid_request' });
+    }
+  });
+
   it('gives operators the per-model error view behind the admin token', async () => {
     // Its own arena: the view counts every failure in the store, so no other test may add to it or be needed for it.
     const own = await startTestArena(dialect, { environment: { AGORA_ADMIN_TOKEN: adminToken } });

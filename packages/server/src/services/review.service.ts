@@ -1,3 +1,4 @@
+import { typedTextSchema } from '@agora/contract';
 import type {
   AuditEntryBody,
   ReviewConversationBody,
@@ -135,7 +136,9 @@ function encodeCursor(cursor: QueueCursor): string {
 function decodeCursor(text: string): QueueCursor {
   try {
     const [createdAt, duelId] = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as unknown[];
-    if (typeof createdAt === 'string' && typeof duelId === 'string') return { createdAt, duelId };
+    // Whatever a client made of it must still be text the store can compare (no NUL: PostgreSQL refuses it).
+    if (typeof createdAt === 'string' && typeof duelId === 'string' && typedTextSchema.safeParse(createdAt + duelId).success)
+      return { createdAt, duelId };
   } catch {
     // fall through to the error below
   }

@@ -1,11 +1,12 @@
-import { auditLogQuerySchema, reviewDecisionRequestSchema, reviewQueueQuerySchema } from '@agora/contract';
+import { auditLogQuerySchema, reviewDecisionRequestSchema, reviewQueueQuerySchema, typedTextSchema } from '@agora/contract';
 import { Hono } from 'hono';
 import { z } from 'zod';
 import type { ReviewService } from '../../services/review.service';
 import type { AppEnv } from '../app-env';
 import { validate } from '../validate';
 
-const duelIdParam = validate('param', z.strictObject({ id: z.string().min(1).max(100) }));
+// Imported conversations have ids of their source's own form: any typed text, bounded.
+const duelIdParam = validate('param', z.strictObject({ id: typedTextSchema.pipe(z.string().min(1).max(100)) }));
 
 /** `/api/v1/admin/review…` (mounted behind the admin token): queues, one conversation, decisions, the audit log. */
 export function reviewRoutes(review: ReviewService): Hono<AppEnv> {
