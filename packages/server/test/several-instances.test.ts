@@ -15,6 +15,8 @@ describe.runIf(postgres)('several instances on one PostgreSQL', () => {
   const environment = {
     AGORA_INSTANCES: 'several',
     AGORA_METRICS_TOKEN: 'several-instances-metrics-token',
+    AGORA_ADMIN_TOKEN: 'several-instances-admin-token',
+    AGORA_TRUSTED_PROXIES: '127.0.0.1,::1',
     AGORA_ANNOTATION_MODEL: ANNOTATOR.id,
     AGORA_POSTPROCESS_EVERY_S: '0.2',
     AGORA_INTEGRITY_MIN_VOTE_S: '0',
@@ -110,4 +112,42 @@ describe.runIf(postgres)('several instances on one PostgreSQL', () => {
         20_000,
       );
   }, 60_000);
+
+  it('flags a vote-stuffing script whose votes are spread over both instances, and either instance lists them', async () => {
+    first.fake.defaultBehaviour = { tokensPerSecond: 0 };
+    second.fake.defaultBehaviour = { tokensPerSecond: 0 };
+    const stuffed: string[] = [];
+    // Ten votes (the default threshold), alternating between the instances.
+    for (const [index, arena] of Array.from({ length: 10 }, (_, index) => (index % 2 ? second : first)).entries()) {
+      // A new cookie each time, one address, always the same model.
+      const script = new ArenaClient(arena.baseUrl);
+      const headers = { 'x-forwarded-for': '203.0.113.99' };
+      const created = await script.request(
+        'POST',
+        '/api/v1/duels',
+        { prompt: `Bourrage ${index}`, mode: 'custom', models: ['kestrix-8b', index % 2 ? 'miravel-24b' : 'sollary-32b'] },
+        headers,
+      );
+      await script.stream(created.json.id);
+      const duel = await first.arena.store.duels.findById(created.json.id);
+      expect(
+        (
+          await script.request(
+            'POST',
+            `/api/v1/duels/${created.json.id}/vote`,
+            { choice: duel!.modelA === 'kestrix-8b' ? 'a' : 'b' },
+            headers,
+          )
+        ).status,
+      ).toBe(200);
+      stuffed.push(created.json.id as string);
+    }
+    for (const arena of [first, second]) {
+      const flagged = await new ArenaClient(arena.baseUrl).request('GET', '/api/v1/admin/votes/flagged', undefined, {
+        authorization: 'Bearer several-instances-admin-token',
+      });
+      const flags = new Map((flagged.json.votes as { duel_id: string; flags: string[] }[]).map((vote) => [vote.duel_id, vote.flags]));
+      for (const id of stuffed) expect(flags.get(id)).toContain('favours_one_model');
+    }
+  }, 30_000);
 });
