@@ -26,6 +26,7 @@ import { errorBodySchema } from '@agora/contract';
 import { parseCatalogue } from '../packages/server/src/config/catalogue';
 import { ArenaClient, TEST_MODELS, type TestArena, startTestArena, testCatalogueYaml } from '../packages/server/test/test-arena';
 import { DIALECTS } from '../packages/server/test/test-db';
+import { describeError, printChecks, runScript } from './script-checks';
 
 // ---------------------------------------------------------------------------------------------
 // Options
@@ -1129,7 +1130,6 @@ const sink = new Writable({
   },
 });
 const processErrors: string[] = [];
-const describeError = (error: unknown) => (error instanceof Error ? (error.stack ?? error.message) : String(error));
 process.on('unhandledRejection', (reason) => processErrors.push(`unhandledRejection: ${describeError(reason)}`));
 process.on('uncaughtException', (error) => processErrors.push(`uncaughtException: ${describeError(error)}`));
 
@@ -1395,17 +1395,7 @@ async function main(): Promise<number> {
     ['the arena closed', closeError === undefined],
   ];
   lines.push('', 'checks:');
-  for (const [name, ok] of checks) lines.push(`  ${ok ? 'ok  ' : 'FAIL'} ${name}`);
-  const failed = checks.filter(([, ok]) => !ok).length;
-  lines.push(failed === 0 ? 'fuzz-api: all checks passed' : `fuzz-api: ${failed} check(s) FAILED`);
-  process.stdout.write(`${lines.join('\n')}\n`);
-  return failed === 0 ? 0 : 1;
+  return printChecks('fuzz-api', lines, checks);
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    process.stderr.write(`fuzz-api: ${describeError(error)}\n`);
-    process.exit(1);
-  },
-);
+runScript('fuzz-api', main);

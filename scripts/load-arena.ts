@@ -35,6 +35,7 @@ import { parseCatalogue } from '../packages/server/src/config/catalogue';
 import type { FakeBehaviour, FakeUpstream } from '../packages/server/test/fake-upstream/fake-upstream';
 import { ArenaClient, type TestArena, startTestArena } from '../packages/server/test/test-arena';
 import { DIALECTS } from '../packages/server/test/test-db';
+import { describeError, printChecks, runScript } from './script-checks';
 
 // ---------------------------------------------------------------------------------------------
 // Options
@@ -296,10 +297,6 @@ const processErrors: string[] = [];
 process.on('unhandledRejection', (reason) => processErrors.push(`unhandledRejection: ${describeError(reason)}`));
 process.on('uncaughtException', (error) => processErrors.push(`uncaughtException: ${describeError(error)}`));
 process.on('warning', (warning) => processErrors.push(`warning: ${warning.name}: ${warning.message}`));
-
-function describeError(error: unknown): string {
-  return error instanceof Error ? (error.stack ?? `${error.name}: ${error.message}`) : String(error);
-}
 
 // ---------------------------------------------------------------------------------------------
 // Memory and event loop
@@ -1082,17 +1079,7 @@ async function main(): Promise<number> {
     ['the arena closed', closeError === undefined],
   ];
   lines.push('checks:');
-  for (const [name, ok] of checks) lines.push(`  ${ok ? 'ok  ' : 'FAIL'} ${name}`);
-  const failed = checks.filter(([, ok]) => !ok).length;
-  lines.push(failed === 0 ? 'load-arena: all checks passed' : `load-arena: ${failed} check(s) FAILED`);
-  process.stdout.write(`${lines.join('\n')}\n`);
-  return failed === 0 ? 0 : 1;
+  return printChecks('load-arena', lines, checks);
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    process.stderr.write(`load-arena: ${describeError(error)}\n`);
-    process.exit(1);
-  },
-);
+runScript('load-arena', main);
