@@ -1,3 +1,4 @@
+import { jsonOfModelAnswer } from './model-json';
 import { z } from 'zod';
 import type { ModelClient, ModelMessage } from '../providers/spec';
 import { completeModelCall } from '../providers/complete-model-call';
@@ -80,14 +81,8 @@ export class AnnotationAnswerError extends Error {
 
 /** Reads the model's answer (a JSON object, possibly in a ```json fence); unknown categories are dropped. */
 export function parseAnnotationAnswer(text: string): ConversationTopics {
-  const unfenced = text
-    .trim()
-    .replace(/^```(?:json)?\s*/i, '')
-    .replace(/\s*```$/, '');
-  let value: unknown;
-  try {
-    value = JSON.parse(unfenced);
-  } catch {
+  const value = jsonOfModelAnswer(text);
+  if (value === undefined) {
     throw new AnnotationAnswerError(`the annotation model did not answer JSON: ${JSON.stringify(text.slice(0, 120))}`);
   }
   const parsed = answerSchema.safeParse(value);

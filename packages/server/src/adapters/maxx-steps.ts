@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { ChatMessage } from '../domain/datasets/export-columns';
 import type { ComplaintVerdict, CriticRubric } from '../domain/maxx/maxx-rules';
 import type { ModelMessage } from '../providers/spec';
+import { jsonOfModelAnswer } from './model-json';
 
 /**
  * The LLM steps of the optimised preference set (docs/datasets.md#maxx-steps): each builds its
@@ -215,16 +216,8 @@ export function parseJsonAnswer<Schema extends z.ZodType>(
   text: string,
   schema: Schema,
 ): { success: true; data: z.infer<Schema> } | { success: false; error: string } {
-  const unfenced = text
-    .trim()
-    .replace(/^```(?:json)?\s*/i, '')
-    .replace(/\s*```$/, '');
-  let value: unknown;
-  try {
-    value = JSON.parse(unfenced);
-  } catch {
-    return { success: false, error: 'not JSON' };
-  }
+  const value = jsonOfModelAnswer(text);
+  if (value === undefined) return { success: false, error: 'not JSON' };
   const result = schema.safeParse(value);
   return result.success ? { success: true, data: result.data } : { success: false, error: z.prettifyError(result.error).slice(0, 300) };
 }
