@@ -1,20 +1,26 @@
 import { connect } from 'node:net';
 import { Writable } from 'node:stream';
-import { pino } from 'pino';
+import { type Logger, pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { DIALECTS } from './test-db';
 import { TEST_MODELS, startTestArena, until } from './test-arena';
 
+/** A logger whose JSON lines are kept, parsed, for assertions. */
+function collectedLogs(): { lines: Record<string, any>[]; logger: Logger } {
+  const lines: Record<string, any>[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      for (const line of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(line));
+      done();
+    },
+  });
+  return { lines, logger: pino({ level: 'info' }, sink) };
+}
+
 describe('logs', () => {
   it('are JSON lines: each request with its id, each upstream call with the provider metadata', async () => {
-    const lines: Record<string, any>[] = [];
-    const sink = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        for (const line of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(line));
-        done();
-      },
-    });
-    const harness = await startTestArena(DIALECTS[0]!, { logger: pino({ level: 'info' }, sink) });
+    const { lines, logger } = collectedLogs();
+    const harness = await startTestArena(DIALECTS[0]!, { logger });
     try {
       harness.fake.behave(TEST_MODELS[0].upstream, { httpStatus: 503, failTimes: 5 });
       const created = await harness.client.request(
@@ -52,14 +58,8 @@ describe('logs', () => {
   });
 
   it('count a body the client cut off as the client’s error, not as an unhandled 500', async () => {
-    const lines: Record<string, any>[] = [];
-    const sink = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        for (const line of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(line));
-        done();
-      },
-    });
-    const harness = await startTestArena(DIALECTS[0]!, { logger: pino({ level: 'info' }, sink) });
+    const { lines, logger } = collectedLogs();
+    const harness = await startTestArena(DIALECTS[0]!, { logger });
     try {
       const { port } = new URL(harness.baseUrl);
       // A chunked body that stops half-way: the client goes away before the end.
