@@ -43,23 +43,21 @@ export function createRequestLimiter(policy: RateLimitPolicy, shared: { postgres
   return {
     async consume(action, visitorId, address): Promise<RateLimitDecision> {
       const [byVisitor, byAddress] = limiters.get(action) ?? [];
-      const outcomes = await Promise.all(
-        [
-          [byVisitor, visitorId],
-          [byAddress, address],
-        ].map(async ([counter, key]) => {
-          if (!counter) return 0;
-          try {
-            await (counter as RateLimiterAbstract).consume(hashed(key as string));
-            return 0;
-          } catch (refusal) {
-            // A refusal is a RateLimiterRes; anything else is the store failing with no insurance left: let it through.
-            return refusal instanceof RateLimiterRes ? Math.max(1, refusal.msBeforeNext) : 0;
-          }
-        }),
-      );
-      const wait = Math.max(...outcomes);
-      return wait > 0 ? { allowed: false, retryAfterMs: wait } : { allowed: true };
+      // The address first: a script without cookies is a new visitor on every request, and its
+      // requests past the address's limit must not each leave a visitor counter behind.
+      for (const [counter, key] of [
+        [byAddress, address],
+        [byVisitor, visitorId],
+      ] as const) {
+        if (!counter) continue;
+        try {
+          await counter.consume(hashed(key));
+        } catch (refusal) {
+          // A refusal is a RateLimiterRes; anything else is the store failing with no insurance left: let it through.
+          if (refusal instanceof RateLimiterRes) return { allowed: false, retryAfterMs: Math.max(1, refusal.msBeforeNext) };
+        }
+      }
+      return { allowed: true };
     },
     async close() {
       await pool?.end();
