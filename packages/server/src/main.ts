@@ -90,6 +90,10 @@ export async function createArena(
   // Several instances: each labels its series with its host name and process id.
   const metrics = new PrometheusMetrics(config.severalInstances ? `${hostname()}:${process.pid}` : undefined);
   const pairing = new PairingPolicy(config.pairing, catalogue);
+  const limiter = createRequestLimiter(
+    config.rateLimits,
+    config.database.kind === 'postgres' ? { postgresUrl: config.database.url } : undefined,
+  );
   const duels = new DuelService({
     store,
     catalogue,
@@ -110,6 +114,7 @@ export async function createArena(
       postprocessJob?.voteRecorded();
     },
     pairing,
+    limiter,
     logError: (message, error) => logger.error({ err: error }, message),
     logUpstream: (entry) =>
       entry.status === 'complete'
@@ -166,10 +171,6 @@ export async function createArena(
         },
       )
     : undefined;
-  const limiter = createRequestLimiter(
-    config.rateLimits,
-    config.database.kind === 'postgres' ? { postgresUrl: config.database.url } : undefined,
-  );
   const app = createApp({
     duels,
     operations,

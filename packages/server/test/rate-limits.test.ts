@@ -1,7 +1,8 @@
 import { errorBodySchema } from '@agora/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from './test-db';
-import { ArenaClient, type TestArena, startTestArena } from './test-arena';
+import { parseCatalogue } from '../src/config/catalogue';
+import { ArenaClient, TEST_MODELS, type TestArena, startTestArena, testCatalogueYaml } from './test-arena';
 
 /** Small limits, and the loopback trusted as a proxy: each test speaks for its own client address. */
 const LIMITS = {
@@ -76,6 +77,78 @@ describe.each(DIALECTS)('rate limits ($name)', (dialect) => {
     expectLimited(await visitor.request('POST', `/api/v1/duels/${duels[2]}/vote`, { choice: 'a' }), 60);
     expect((await visitor.request('POST', `/api/v1/duels/${duels[0]}/report`, { reason: 'un souci' })).status).toBe(202);
     expectLimited(await visitor.request('POST', `/api/v1/duels/${duels[1]}/report`, { reason: 'un autre' }), 3600);
+  });
+});
+
+/** Zephyrine and Brontal cost a lot: 100 characters an hour per visitor for them. */
+const EXPENSIVE = ['zephyrine-405b', 'brontal-120b'];
+const expensiveCatalogue = (baseUrl: string) =>
+  parseCatalogue(
+    testCatalogueYaml(baseUrl).replace(/( {2}- id: (\S+)\n)/g, (entry, _line, id: string) =>
+      EXPENSIVE.includes(id) ? `${entry}    expensive: true\n` : entry,
+    ),
+    'test-models.yaml',
+    {},
+  );
+const upstreamOf = (id: string) => TEST_MODELS.find((model) => model.id === id)!.upstream;
+
+describe.each(DIALECTS)('characters sent to costly models ($name)', (dialect) => {
+  let harness: TestArena;
+  beforeAll(async () => {
+    harness = await startTestArena(dialect, {
+      environment: { AGORA_LIMIT_EXPENSIVE_CHARS_PER_HOUR: '100', AGORA_TRUSTED_PROXIES: '127.0.0.1,::1' },
+      catalogue: expensiveCatalogue,
+    });
+    harness.fake.defaultBehaviour = { tokensPerSecond: 0 };
+  });
+  afterAll(() => harness.close());
+
+  it('a visitor who chose a costly model gets its characters, then 429; the conversation sent again counts', async () => {
+    expect(
+      expensiveCatalogue('http://127.0.0.1:9')
+        .filter((model) => model.entry.expensive)
+        .map((model) => model.entry.id),
+    ).toEqual(EXPENSIVE);
+    const visitor = new ClientAt(harness.baseUrl, '198.51.100.80');
+    const chosen = { mode: 'custom', models: ['zephyrine-405b', 'miravel-24b'] };
+    const first = await visitor.request('POST', '/api/v1/duels', { ...chosen, prompt: 'x'.repeat(40) });
+    expect(first.status).toBe(201);
+    const frames = await visitor.stream(first.json.id);
+    const replyChars = frames.reduce((sum, { event }) => sum + (event.type === 'text-delta' ? event.text.length : 0), 0);
+    // 40 + 10 characters would fit in 100; the follow-up also sends the first prompt and the replies again, and does not.
+    expect(replyChars).toBeGreaterThan(2 * 60);
+    expectLimited(await visitor.request('POST', `/api/v1/duels/${first.json.id}/messages`, { prompt: 'y'.repeat(10) }), 3600);
+    expectLimited(await visitor.request('POST', '/api/v1/duels', { ...chosen, prompt: 'z'.repeat(61) }), 3600);
+    // A cheap pair is not counted, and another visitor has its own budget.
+    expect(
+      (await visitor.request('POST', '/api/v1/duels', { mode: 'custom', models: ['miravel-24b', 'kestrix-8b'], prompt: 'w'.repeat(61) }))
+        .status,
+    ).toBe(201);
+    expect(
+      (await new ClientAt(harness.baseUrl, '198.51.100.81').request('POST', '/api/v1/duels', { ...chosen, prompt: 'v'.repeat(61) })).status,
+    ).toBe(201);
+    await harness.arena.duels.drain();
+  });
+
+  it('past its budget a visitor still gets duels, drawn among the other models', async () => {
+    const visitor = new ClientAt(harness.baseUrl, '198.51.100.90');
+    expect(
+      (await visitor.request('POST', '/api/v1/duels', { mode: 'custom', models: ['brontal-120b', 'kestrix-8b'], prompt: 'x'.repeat(90) }))
+        .status,
+    ).toBe(201);
+    await harness.arena.duels.drain();
+    const before = EXPENSIVE.map((id) => harness.fake.requestsFor(upstreamOf(id)).length);
+    for (let index = 0; index < 12; index++)
+      expect((await visitor.request('POST', '/api/v1/duels', { mode: 'random', prompt: `${index} ${'q'.repeat(30)}` })).status).toBe(201);
+    await harness.arena.duels.drain();
+    expect(EXPENSIVE.map((id) => harness.fake.requestsFor(upstreamOf(id)).length)).toEqual(before);
+    // A visitor with budget left draws them as before (12 draws that all miss both of 6 models: about 1 in 10^5).
+    const fresh = new ClientAt(harness.baseUrl, '198.51.100.91');
+    for (let index = 0; index < 12; index++) await fresh.request('POST', '/api/v1/duels', { mode: 'random', prompt: `${index}` });
+    await harness.arena.duels.drain();
+    expect(EXPENSIVE.map((id) => harness.fake.requestsFor(upstreamOf(id)).length).some((count, index) => count > before[index]!)).toBe(
+      true,
+    );
   });
 });
 

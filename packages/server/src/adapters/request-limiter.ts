@@ -41,7 +41,7 @@ export function createRequestLimiter(policy: RateLimitPolicy, shared: { postgres
     ]),
   );
   return {
-    async consume(action, visitorId, address): Promise<RateLimitDecision> {
+    async consume(action, { visitorId, address }, points = 1): Promise<RateLimitDecision> {
       const [byVisitor, byAddress] = limiters.get(action) ?? [];
       // The address first: a script without cookies is a new visitor on every request, and its
       // requests past the address's limit must not each leave a visitor counter behind.
@@ -51,13 +51,28 @@ export function createRequestLimiter(policy: RateLimitPolicy, shared: { postgres
       ] as const) {
         if (!counter) continue;
         try {
-          await counter.consume(hashed(key));
+          await counter.consume(hashed(key), points);
         } catch (refusal) {
           // A refusal is a RateLimiterRes; anything else is the store failing with no insurance left: let it through.
           if (refusal instanceof RateLimiterRes) return { allowed: false, retryAfterMs: Math.max(1, refusal.msBeforeNext) };
         }
       }
       return { allowed: true };
+    },
+    async remaining(action, { visitorId, address }) {
+      const [byVisitor, byAddress] = limiters.get(action) ?? [];
+      let left = { points: Number.POSITIVE_INFINITY, resetMs: 0 };
+      for (const [counter, key] of [
+        [byAddress, address],
+        [byVisitor, visitorId],
+      ] as const) {
+        if (!counter) continue;
+        // No counter yet (null) is a whole budget; a store that does not answer counts as one too, like consume.
+        const state = await counter.get(hashed(key)).catch(() => null);
+        const points = state ? Math.max(0, state.remainingPoints) : counter.points;
+        if (points < left.points) left = { points, resetMs: state?.msBeforeNext ?? 0 };
+      }
+      return left;
     },
     async close() {
       await pool?.end();

@@ -41,6 +41,8 @@ const catalogueEntrySchema = z.strictObject({
     .regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'YYYY-MM')
     .nullish(),
   status: modelStatusSchema.default('enabled'),
+  /** Costly to call: the characters a visitor and an address send it are limited (AGORA_LIMIT_EXPENSIVE_CHARS_*). */
+  expensive: z.boolean().default(false),
   /** Other names the model may call itself (any script or language), for the identity-leak check. */
   aliases: z.array(z.string().min(2)).optional(),
   provider: providerSchema,

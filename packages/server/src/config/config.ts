@@ -59,6 +59,8 @@ const environmentSchema = z.object({
   AGORA_LIMIT_VOTES_PER_MINUTE_PER_ADDRESS: z.coerce.number().int().min(0).max(1_000_000).default(240),
   AGORA_LIMIT_REPORTS_PER_HOUR: z.coerce.number().int().min(0).max(1_000_000).default(10),
   AGORA_LIMIT_REPORTS_PER_HOUR_PER_ADDRESS: z.coerce.number().int().min(0).max(1_000_000).default(60),
+  AGORA_LIMIT_EXPENSIVE_CHARS_PER_HOUR: z.coerce.number().int().min(0).max(1_000_000_000).default(30_000),
+  AGORA_LIMIT_EXPENSIVE_CHARS_PER_HOUR_PER_ADDRESS: z.coerce.number().int().min(0).max(1_000_000_000).default(300_000),
   AGORA_COHORT_HOSTS: z
     .string()
     .regex(
@@ -199,6 +201,10 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
       reports: {
         perVisitor: { points: values.AGORA_LIMIT_REPORTS_PER_HOUR, windowS: 3600 },
         perAddress: { points: values.AGORA_LIMIT_REPORTS_PER_HOUR_PER_ADDRESS, windowS: 3600 },
+      },
+      expensive_chars: {
+        perVisitor: { points: values.AGORA_LIMIT_EXPENSIVE_CHARS_PER_HOUR, windowS: 3600 },
+        perAddress: { points: values.AGORA_LIMIT_EXPENSIVE_CHARS_PER_HOUR_PER_ADDRESS, windowS: 3600 },
       },
     },
     cohortHosts: values.AGORA_COHORT_HOSTS ?? new Map(),

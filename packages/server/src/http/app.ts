@@ -100,6 +100,7 @@ export function createApp(services: AppServices): Hono<AppEnv> {
   app.onError((error, c) => {
     if (error instanceof AppError) {
       if (error.isReportable) c.get('logger')?.error({ err: error, requestId: c.get('requestId') }, error.message);
+      if (error.retryAfterS !== undefined) c.header('retry-after', String(error.retryAfterS));
       return c.json(errorBody(error.code, error.message, error.issues), statusOfCode[error.code]);
     }
     if (error instanceof HTTPException && error.status === 400) {

@@ -16,6 +16,7 @@ export type AppErrorCode =
   | 'turn_limit_reached'
   | 'unauthorized'
   | 'rate_limited'
+  | 'proof_required'
   | 'store_unavailable'
   | 'internal_error';
 
@@ -25,12 +26,15 @@ export class AppError extends Error {
   constructor(
     readonly code: AppErrorCode,
     message: string,
-    options?: { cause?: unknown; issues?: { path: (string | number)[]; message: string }[] },
+    options?: { cause?: unknown; issues?: { path: (string | number)[]; message: string }[]; retryAfterS?: number },
   ) {
     super(message, { cause: options?.cause });
     this.issues = options?.issues;
+    this.retryAfterS = options?.retryAfterS;
   }
   readonly issues: { path: (string | number)[]; message: string }[] | undefined;
+  /** When the same request may succeed again (`rate_limited`), in whole seconds: the `Retry-After` header. */
+  readonly retryAfterS: number | undefined;
 
   /** Unexpected failures are logged with their stack; expected ones are not. */
   get isReportable(): boolean {

@@ -44,6 +44,10 @@ export class ArenaCatalogue {
     return this.byId.has(modelId);
   }
 
+  isExpensive(modelId: string): boolean {
+    return this.byId.get(modelId)?.entry.expensive ?? false;
+  }
+
   isDrawable(modelId: string): boolean {
     const model = this.byId.get(modelId);
     return model !== undefined && isDrawable(model);
@@ -51,9 +55,12 @@ export class ArenaCatalogue {
 
   /** Models the pairing policy may draw. */
   candidates(): PairingCandidate[] {
-    return [...this.byId.values()]
-      .filter(isDrawable)
-      .map((model) => ({ id: model.entry.id, paramsB: model.entry.params_b, reasoning: model.entry.reasoning }));
+    return [...this.byId.values()].filter(isDrawable).map((model) => ({
+      id: model.entry.id,
+      paramsB: model.entry.params_b,
+      reasoning: model.entry.reasoning,
+      expensive: model.entry.expensive,
+    }));
   }
 
   callOptions(modelId: string): ModelCallOptions {

@@ -12,7 +12,7 @@ import type {
   VoteResponse,
 } from '@agora/contract';
 import { checkFollowUp, checkReaction, checkVote, type DuelConflict, type TurnStatus } from '../domain/arena/duel-rules';
-import { drawDuel } from '../domain/arena/pairing';
+import { drawDuel, type PairingCandidate } from '../domain/arena/pairing';
 import type { DuelRecord, FinishedTurn, TurnSideRecord, TurnSideSummary } from '../db/repositories/duel.repository';
 import type { SideRankingData, VoteRecord } from '../db/repositories/feedback.repository';
 import type { Store } from '../db/unit-of-work';
@@ -21,6 +21,7 @@ import { AppError } from './app-error';
 import type { ArenaCatalogue } from './arena-catalogue';
 import type { ArenaMetrics } from './arena-metrics';
 import type { PairingPolicy } from './pairing-policy';
+import { rateLimitedError, type RequestLimiter, type Requester } from './rate-limits';
 import { RecentVoteContexts } from './recent-vote-contexts';
 import { GroupCommit } from './group-commit';
 import type { RevealImpactEstimator } from './reveal-impact';
@@ -52,6 +53,8 @@ export interface DuelServiceDependencies {
   estimateImpact?: RevealImpactEstimator;
   /** Pair weights for the draw; uniform without it. */
   pairing?: PairingPolicy;
+  /** Counts the characters each requester sends to models marked `expensive`; no such limit without it. */
+  limiter?: RequestLimiter;
   logError: (message: string, error: unknown) => void;
   logUpstream?: (entry: UpstreamLogEntry) => void;
 }
@@ -64,6 +67,8 @@ const conflictMessages: Record<DuelConflict, string> = {
 };
 
 const sides: readonly Side[] = ['a', 'b'];
+
+const EXPENSIVE_LIMIT_MESSAGE = 'too many characters sent to costly models for now';
 
 /**
  * The duel lifecycle: draw two anonymous models, run turns in the background, take reactions and
@@ -84,21 +89,25 @@ export class DuelService {
   constructor(private readonly dependencies: DuelServiceDependencies) {}
 
   /** `cohort`: the operator's campaign this duel belongs to (private cohorts stay out of exports). */
-  async createDuel(request: CreateDuelRequest, visitorId: string, cohort: string | null = null): Promise<{ id: string; turn: number }> {
+  async createDuel(request: CreateDuelRequest, requester: Requester, cohort: string | null = null): Promise<{ id: string; turn: number }> {
     const { catalogue, runtime, store } = this.dependencies;
+    const visitorId = requester.visitorId;
     this.checkChosenModels(request.models);
+    const { candidates, withoutExpensive } = await this.affordableCandidates(request, requester);
     const outcome = drawDuel(
       { mode: request.mode, chosen: request.models, pairWeight: this.dependencies.pairing?.pairWeight() },
-      catalogue.candidates(),
+      candidates,
       runtime.random,
     );
     if (!outcome.ok) {
       if (outcome.reason === 'unknown_models') throw new AppError('unknown_models', `unknown models: ${outcome.unknown.join(', ')}`);
+      if (withoutExpensive) throw rateLimitedError(EXPENSIVE_LIMIT_MESSAGE, withoutExpensive.resetMs);
       throw new AppError(
         'no_models_available',
         `not enough models available for mode ${request.mode}${catalogue.setupHint() ? `: ${catalogue.setupHint()}` : ''}`,
       );
     }
+    await this.spendOnExpensive([outcome.sides.a.modelId, outcome.sides.b.modelId], request.prompt.length, requester);
     const now = runtime.now().toISOString();
     const duel: DuelRecord = {
       id: runtime.newId(),
@@ -140,11 +149,17 @@ export class DuelService {
   }
 
   /** A follow-up prompt, sent to both sides with each side's own history. */
-  async followUp(duelId: string, prompt: string, visitorId: string): Promise<{ turn: number }> {
+  async followUp(duelId: string, prompt: string, requester: Requester): Promise<{ turn: number }> {
     const { store, runtime, settings } = this.dependencies;
-    const duel = await this.requireDuel(duelId, visitorId);
+    const duel = await this.requireDuel(duelId, requester.visitorId);
     this.throwIfConflict(checkFollowUp({ status: duel.status as DuelStatus, turnCount: duel.turnCount }, settings.maxTurns));
     const [turns, sideRecords] = await Promise.all([store.duels.listTurns(duelId), store.duels.listSides(duelId)]);
+    // Each side is sent the whole conversation again: that is what a costly model is paid for.
+    const sentChars = (side: Side) =>
+      prompt.length +
+      turns.reduce((sum, past) => sum + past.prompt.length, 0) +
+      sideRecords.filter((record) => record.side === side).reduce((sum, record) => sum + record.text.length, 0);
+    await this.spendOnExpensive([duel.modelA, duel.modelB], Math.max(sentChars('a'), sentChars('b')), requester);
     const turn = duel.turnCount + 1;
     this.voteContexts.forget(duelId);
     const started = await store.duels.startFollowUpTurn(duelId, {
@@ -548,6 +563,32 @@ export class DuelService {
       return { model: this.dependencies.catalogue.card(modelId), output_tokens: outputTokens, ...(impact ? { impact } : {}) };
     };
     return { a: revealSide('a', duel.modelA), b: revealSide('b', duel.modelB) };
+  }
+
+  /**
+   * The models this request may draw: all of them, or, once the requester's budget of characters
+   * for costly models cannot pay for this prompt, only the others (a visitor who chose a costly
+   * model is told to wait instead).
+   */
+  private async affordableCandidates(
+    request: CreateDuelRequest,
+    requester: Requester,
+  ): Promise<{ candidates: PairingCandidate[]; withoutExpensive?: { resetMs: number } }> {
+    const { catalogue, limiter } = this.dependencies;
+    const candidates = catalogue.candidates();
+    if (!limiter || !candidates.some((model) => model.expensive)) return { candidates };
+    const left = await limiter.remaining('expensive_chars', requester);
+    if (left.points >= request.prompt.length) return { candidates };
+    if (request.models?.some((id) => catalogue.isExpensive(id))) throw rateLimitedError(EXPENSIVE_LIMIT_MESSAGE, left.resetMs);
+    return { candidates: candidates.filter((model) => !model.expensive), withoutExpensive: { resetMs: left.resetMs } };
+  }
+
+  /** Counts the characters sent when one of the duel's models is costly; past the budget, 429. */
+  private async spendOnExpensive(modelIds: readonly string[], chars: number, requester: Requester): Promise<void> {
+    const { catalogue, limiter } = this.dependencies;
+    if (!limiter || !modelIds.some((id) => catalogue.isExpensive(id))) return;
+    const decision = await limiter.consume('expensive_chars', requester, Math.max(1, chars));
+    if (!decision.allowed) throw rateLimitedError(EXPENSIVE_LIMIT_MESSAGE, decision.retryAfterMs);
   }
 
   private checkChosenModels(chosen: readonly string[] | undefined): void {

@@ -1,11 +1,14 @@
 /**
  * Rate limits of the public API (docs/operations.md#rate-limits): how many prompts (new duels and
  * follow-ups, each two paid model calls), votes and reports one visitor and one client address may
- * send in a window. Both keys count: a script without cookies is a new visitor each time, and
- * still one address; a school behind one address is many visitors.
+ * send in a window, and how many characters they may send to models the catalogue marks
+ * `expensive`. Both keys count: a script without cookies is a new visitor each time, and still one
+ * address; a school behind one address is many visitors.
  */
 
-export const RATE_LIMITED_ACTIONS = ['prompts', 'votes', 'reports'] as const;
+import { AppError } from './app-error';
+
+export const RATE_LIMITED_ACTIONS = ['prompts', 'votes', 'reports', 'expensive_chars'] as const;
 export type RateLimitedAction = (typeof RATE_LIMITED_ACTIONS)[number];
 
 /** `points` per `windowS` seconds; 0 points: no limit. */
@@ -18,8 +21,23 @@ export type RateLimitPolicy = Record<RateLimitedAction, { perVisitor: RateLimitR
 
 export type RateLimitDecision = { allowed: true } | { allowed: false; retryAfterMs: number };
 
-/** Counts one request of an action for a visitor and an address, and says whether it may go on. */
+/** Who sends a request, as the limits count it. */
+export interface Requester {
+  visitorId: string;
+  address: string;
+}
+
+/** Counts requests (or characters) of an action for a visitor and an address, and says whether they may go on. */
 export interface RequestLimiter {
-  consume(action: RateLimitedAction, visitorId: string, address: string): Promise<RateLimitDecision>;
+  /** Counts `points` (1 by default) against both keys; refused as soon as either is spent. */
+  consume(action: RateLimitedAction, requester: Requester, points?: number): Promise<RateLimitDecision>;
+  /** What is left under both keys without counting anything: Infinity when the action has no limit. */
+  remaining(action: RateLimitedAction, requester: Requester): Promise<{ points: number; resetMs: number }>;
   close(): Promise<void>;
+}
+
+/** 429 `rate_limited`, with `Retry-After` in whole seconds. */
+export function rateLimitedError(what: string, retryAfterMs: number): AppError {
+  const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
+  return new AppError('rate_limited', `${what}: try again in ${seconds} s`, { retryAfterS: seconds });
 }

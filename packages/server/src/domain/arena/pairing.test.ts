@@ -3,12 +3,12 @@ import { systemRuntime } from '../../services/runtime';
 import { type PairingCandidate, type RandomSource, drawDuel, drawReplacement, rolePools } from './pairing';
 
 const models: PairingCandidate[] = [
-  { id: 'giant', paramsB: 405, reasoning: false },
-  { id: 'big', paramsB: 120, reasoning: true },
-  { id: 'mid', paramsB: 70, reasoning: false },
-  { id: 'small', paramsB: 24, reasoning: true },
-  { id: 'tiny', paramsB: 3, reasoning: false },
-  { id: 'mystery', paramsB: null, reasoning: false },
+  { id: 'giant', paramsB: 405, reasoning: false, expensive: false },
+  { id: 'big', paramsB: 120, reasoning: true, expensive: false },
+  { id: 'mid', paramsB: 70, reasoning: false, expensive: false },
+  { id: 'small', paramsB: 24, reasoning: true, expensive: false },
+  { id: 'tiny', paramsB: 3, reasoning: false, expensive: false },
+  { id: 'mystery', paramsB: null, reasoning: false, expensive: false },
 ];
 
 /** mulberry32: a small seeded generator, so that the statistical tests below are reproducible. */

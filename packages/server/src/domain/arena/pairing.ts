@@ -9,6 +9,8 @@ export interface PairingCandidate {
   /** Total parameters in billions; null when unknown (such a model is never "small" or "big"). */
   paramsB: number | null;
   reasoning: boolean;
+  /** Marked costly in the catalogue: left out of the draw for a requester whose budget for such models is spent. */
+  expensive: boolean;
 }
 
 /** Upper bound (inclusive) of the small-models pool, in billions of parameters. */

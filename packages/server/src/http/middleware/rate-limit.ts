@@ -1,7 +1,6 @@
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context, MiddlewareHandler } from 'hono';
-import { AppError } from '../../services/app-error';
-import type { RateLimitedAction, RequestLimiter } from '../../services/rate-limits';
+import { rateLimitedError, type RateLimitedAction, type RequestLimiter } from '../../services/rate-limits';
 import type { AppEnv } from '../app-env';
 import type { TrustedProxies } from '../client-address';
 
@@ -22,12 +21,8 @@ export function clientAddress(c: Context<AppEnv>, trusted: TrustedProxies): stri
  */
 export function rateLimited(limiter: RequestLimiter, action: RateLimitedAction, trusted: TrustedProxies): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const decision = await limiter.consume(action, c.get('visitorId'), clientAddress(c, trusted));
-    if (!decision.allowed) {
-      const seconds = Math.ceil(decision.retryAfterMs / 1000);
-      c.header('retry-after', String(seconds));
-      throw new AppError('rate_limited', `too many ${action} for now: try again in ${seconds} s`);
-    }
+    const decision = await limiter.consume(action, { visitorId: c.get('visitorId'), address: clientAddress(c, trusted) });
+    if (!decision.allowed) throw rateLimitedError(`too many ${action} for now`, decision.retryAfterMs);
     await next();
   };
 }

@@ -7,7 +7,7 @@ import {
   streamQuerySchema,
   voteRequestSchema,
 } from '@agora/contract';
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import { AppError } from '../../services/app-error';
 import type { ArenaMetrics } from '../../services/arena-metrics';
 import type { DuelService } from '../../services/duel.service';
@@ -16,7 +16,7 @@ import { sendFrames } from '../sse';
 import { validate } from '../validate';
 import type { TrustedProxies } from '../client-address';
 import { clientAddress, rateLimited } from '../middleware/rate-limit';
-import type { RateLimitedAction, RequestLimiter } from '../../services/rate-limits';
+import type { RateLimitedAction, RequestLimiter, Requester } from '../../services/rate-limits';
 
 export function duelRoutes(
   duels: DuelService,
@@ -26,13 +26,17 @@ export function duelRoutes(
 ): Hono<AppEnv> {
   const { maxPromptChars, cohortHosts } = settings;
   const limited = (action: RateLimitedAction) => rateLimited(limits.limiter, action, limits.trustedProxies);
+  const requester = (c: Context<AppEnv>): Requester => ({
+    visitorId: c.get('visitorId'),
+    address: clientAddress(c, limits.trustedProxies),
+  });
   const routes = new Hono<AppEnv>();
   const id = validate('param', duelIdParamSchema);
 
   routes.post('/', limited('prompts'), validate('json', createDuelRequestSchema(maxPromptChars)), async (c) => {
     // The host the visitor came through names the operator's cohort (a school's own address, say).
     const cohort = cohortHosts.get((c.req.header('host') ?? '').toLowerCase()) ?? null;
-    const created = await duels.createDuel(c.req.valid('json'), c.get('visitorId'), cohort);
+    const created = await duels.createDuel(c.req.valid('json'), requester(c), cohort);
     return c.json(created, 201);
   });
 
@@ -49,7 +53,7 @@ export function duelRoutes(
   });
 
   routes.post('/:id/messages', limited('prompts'), id, validate('json', followUpRequestSchema(maxPromptChars)), async (c) =>
-    c.json(await duels.followUp(c.req.valid('param').id, c.req.valid('json').prompt, c.get('visitorId')), 201),
+    c.json(await duels.followUp(c.req.valid('param').id, c.req.valid('json').prompt, requester(c)), 201),
   );
 
   routes.post('/:id/reactions', id, validate('json', reactionRequestSchema), async (c) =>
