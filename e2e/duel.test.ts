@@ -237,3 +237,48 @@ describe('a visitor past the prompt limit', () => {
     }
   });
 });
+
+describe('an arena that asks for a proof of work before each duel', () => {
+  let arena: TestArena;
+  let browser: Browser;
+  beforeAll(async () => {
+    [arena, browser] = await Promise.all([startArena({ AGORA_PROOF_OF_WORK: '400' }), launchBrowser()]);
+    arena.fake.defaultBehaviour = { tokensPerSecond: 0, text: ANSWER };
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await arena?.close();
+  });
+
+  it('solves it in the browser, ahead, for each duel, and a request without one is refused', async () => {
+    const { page, errors } = await newPage(browser, { locale: 'fr-FR' });
+    const challenges: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().endsWith('/api/v1/challenge')) challenges.push(request.url());
+    });
+    await page.goto(arena.baseUrl);
+    await acceptTerms(page);
+    for (const prompt of ['Première question', 'Deuxième question']) {
+      await page.getByTestId('prompt').fill(prompt);
+      await page.getByTestId('prompt').press('Enter');
+      await page.getByTestId('vote-panel').waitFor();
+      await page.locator('[data-choice="a"]').click();
+      await page.getByTestId('vote-submit').click();
+      await page.getByTestId('reveal').waitFor();
+      await page.getByTestId('new-duel').click();
+    }
+    // One challenge per duel, and the next one prepared.
+    expect(challenges.length).toBe(3);
+    const bare = await page.evaluate(async () => {
+      const response = await fetch('/api/v1/duels', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"prompt":"x"}',
+      });
+      return { status: response.status, body: await response.json() };
+    });
+    expect(bare.status).toBe(403);
+    expect(bare.body.error.code).toBe('proof_required');
+    expect(errors).toEqual([]);
+  });
+});

@@ -43,6 +43,39 @@ const modelIdSchema = z.string().min(1).max(200);
 export const promptSchema = (maxChars: number) =>
   typedTextSchema.refine((prompt) => VISIBLE_CHARACTER.test(prompt), 'the prompt has no visible character').pipe(z.string().max(maxChars));
 
+/**
+ * `GET /api/v1/challenge`: a signed proof-of-work challenge (ALTCHA, PBKDF2/SHA-256) that the
+ * browser solves before it may start a duel, when the operator turned proof of work on.
+ */
+export const proofChallengeSchema = z.object({
+  challenge: z.object({
+    parameters: z.object({
+      algorithm: z.literal('PBKDF2/SHA-256'),
+      nonce: z.string().max(256),
+      salt: z.string().max(256),
+      cost: z.number().int().positive(),
+      keyLength: z.number().int().positive().max(64),
+      keyPrefix: z.string().max(128),
+      keySignature: z.string().max(256).optional(),
+      expiresAt: z.number().int().optional(),
+      data: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])).optional(),
+    }),
+    signature: z.string().max(256),
+  }),
+});
+export type ProofChallenge = z.infer<typeof proofChallengeSchema>['challenge'];
+
+/** A solution to a challenge: the counter found and its derived key (hex). */
+export const proofSolutionSchema = z.object({
+  counter: z.number().int().nonnegative(),
+  derivedKey: z.string().regex(/^[0-9a-f]{1,256}$/),
+  time: z.number().optional(),
+});
+
+/** The proof sent with a new duel: the challenge as it was received and its solution. */
+export const proofSchema = z.strictObject({ challenge: proofChallengeSchema.shape.challenge, solution: proofSolutionSchema });
+export type Proof = z.infer<typeof proofSchema>;
+
 /** `POST /api/v1/duels`. */
 export const createDuelRequestSchema = (maxPromptChars: number) =>
   z
@@ -51,6 +84,8 @@ export const createDuelRequestSchema = (maxPromptChars: number) =>
       mode: duelModeSchema.default('random'),
       models: z.array(modelIdSchema).min(1).max(2).optional(),
       locale: localeSchema.optional(),
+      /** A solved proof-of-work challenge (`GET /api/v1/challenge`), when the arena asks for one. */
+      proof: proofSchema.optional(),
     })
     .refine((body) => (body.mode === 'custom') === (body.models !== undefined), {
       message: 'models is required with mode custom and only allowed with it',

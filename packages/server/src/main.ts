@@ -24,6 +24,7 @@ import { LeaderboardService } from './services/leaderboard.service';
 import { PairingPolicy } from './services/pairing-policy';
 import { type RankingComputer, WorkerRankingComputer } from './adapters/ranking-worker/ranking-computer';
 import { createRequestLimiter } from './adapters/request-limiter';
+import { createProofOfWork } from './adapters/proof-of-work';
 import { VoteIntegrityService } from './services/vote-integrity';
 import { SingletonLease } from './services/singleton-lease';
 import { SweepJob } from './jobs/sweep.job';
@@ -90,10 +91,9 @@ export async function createArena(
   // Several instances: each labels its series with its host name and process id.
   const metrics = new PrometheusMetrics(config.severalInstances ? `${hostname()}:${process.pid}` : undefined);
   const pairing = new PairingPolicy(config.pairing, catalogue);
-  const limiter = createRequestLimiter(
-    config.rateLimits,
-    config.database.kind === 'postgres' ? { postgresUrl: config.database.url } : undefined,
-  );
+  const sharedCounters = config.database.kind === 'postgres' ? { postgresUrl: config.database.url } : undefined;
+  const limiter = createRequestLimiter(config.rateLimits, sharedCounters);
+  const proofOfWork = config.proofOfWork ? createProofOfWork(config.proofOfWork, sharedCounters) : undefined;
   const duels = new DuelService({
     store,
     catalogue,
@@ -115,6 +115,7 @@ export async function createArena(
     },
     pairing,
     limiter,
+    proofOfWork,
     logError: (message, error) => logger.error({ err: error }, message),
     logUpstream: (entry) =>
       entry.status === 'complete'
@@ -180,6 +181,7 @@ export async function createArena(
     catalogue,
     datasets: new PublishedDatasetsService(store.datasets),
     limiter,
+    proofOfWork,
     trustedProxies: new TrustedProxies(config.trustedProxies),
     metrics,
     logger,
@@ -228,6 +230,7 @@ export async function createArena(
       await leaderboardRefresh.stop();
       await rankingComputer.close();
       await limiter.close();
+      await proofOfWork?.close();
       await store.close();
     },
   };

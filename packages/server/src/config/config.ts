@@ -59,6 +59,8 @@ const environmentSchema = z.object({
   AGORA_LIMIT_VOTES_PER_MINUTE_PER_ADDRESS: z.coerce.number().int().min(0).max(1_000_000).default(240),
   AGORA_LIMIT_REPORTS_PER_HOUR: z.coerce.number().int().min(0).max(1_000_000).default(10),
   AGORA_LIMIT_REPORTS_PER_HOUR_PER_ADDRESS: z.coerce.number().int().min(0).max(1_000_000).default(60),
+  AGORA_PROOF_OF_WORK: z.coerce.number().int().min(0).max(10_000_000).default(0),
+  AGORA_PROOF_OF_WORK_SECRET: z.string().min(16, 'at least 16 characters').optional(),
   AGORA_LIMIT_EXPENSIVE_CHARS_PER_HOUR: z.coerce.number().int().min(0).max(1_000_000_000).default(30_000),
   AGORA_LIMIT_EXPENSIVE_CHARS_PER_HOUR_PER_ADDRESS: z.coerce.number().int().min(0).max(1_000_000_000).default(300_000),
   AGORA_COHORT_HOSTS: z
@@ -111,6 +113,8 @@ export interface Config {
   integrity: IntegrityRules;
   /** Requests per visitor and per client address (0: no limit); shared through PostgreSQL when the store is PostgreSQL. */
   rateLimits: RateLimitPolicy;
+  /** A proof of work before each new duel, of at most this many attempts (docs/operations.md#proof-of-work); off without it. */
+  proofOfWork: { maxAttempts: number; secret: string | undefined } | undefined;
   /** Days after which who played a duel is forgotten (visitor and address hashes); 0 keeps them. */
   retentionDays: number;
   /** Several instances share the store (docs/decisions/0005-several-instances.md). */
@@ -170,6 +174,8 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
   const values = parsed.data;
   if (values.AGORA_INSTANCES === 'several' && values.DATABASE_URL.startsWith('sqlite:'))
     throw new ConfigError('AGORA_INSTANCES: several instances share a PostgreSQL store (DATABASE_URL=postgres://…), not an SQLite file');
+  if (values.AGORA_INSTANCES === 'several' && values.AGORA_PROOF_OF_WORK > 0 && !values.AGORA_PROOF_OF_WORK_SECRET)
+    throw new ConfigError('AGORA_PROOF_OF_WORK_SECRET: several instances must sign proof-of-work challenges with one shared secret');
   return {
     port: values.PORT,
     host: values.HOST,
@@ -207,6 +213,8 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
         perAddress: { points: values.AGORA_LIMIT_EXPENSIVE_CHARS_PER_HOUR_PER_ADDRESS, windowS: 3600 },
       },
     },
+    proofOfWork:
+      values.AGORA_PROOF_OF_WORK > 0 ? { maxAttempts: values.AGORA_PROOF_OF_WORK, secret: values.AGORA_PROOF_OF_WORK_SECRET } : undefined,
     cohortHosts: values.AGORA_COHORT_HOSTS ?? new Map(),
     requestTimeoutMs: values.AGORA_REQUEST_TIMEOUT_S * 1000,
     maxConnectionsPerClient: values.AGORA_MAX_CONNECTIONS_PER_CLIENT,

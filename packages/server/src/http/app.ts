@@ -10,6 +10,7 @@ import type { Logger } from 'pino';
 import type { PrometheusMetrics } from '../observability/prometheus-metrics';
 import { AppError } from '../services/app-error';
 import type { PublishedDatasetsService } from '../services/published-datasets.service';
+import type { ProofOfWork } from '../services/proof-of-work';
 import type { RequestLimiter } from '../services/rate-limits';
 import type { TrustedProxies } from './client-address';
 import type { ArenaCatalogue } from '../services/arena-catalogue';
@@ -27,6 +28,7 @@ import { duelRoutes } from './routes/duels.routes';
 import { leaderboardRoutes } from './routes/leaderboard.routes';
 import { modelRoutes } from './routes/models.routes';
 import { datasetRoutes } from './routes/datasets.routes';
+import { challengeRoutes } from './routes/challenge.routes';
 import { adminRoutes, operationsRoutes } from './routes/operations.routes';
 
 export interface AppServices {
@@ -38,6 +40,8 @@ export interface AppServices {
   catalogue: ArenaCatalogue;
   datasets: PublishedDatasetsService;
   limiter: RequestLimiter;
+  /** Present when the operator asks for a proof of work before each duel. */
+  proofOfWork: ProofOfWork | undefined;
   trustedProxies: TrustedProxies;
   metrics: PrometheusMetrics;
   logger: Logger;
@@ -88,6 +92,7 @@ export function createApp(services: AppServices): Hono<AppEnv> {
   app.get('/api/v1/openapi.json', (c) => c.body(openApi, 200, { 'content-type': 'application/json' }));
   app.route('/api/v1/models', modelRoutes(services.catalogue));
   app.route('/api/v1/datasets', datasetRoutes(services.datasets));
+  app.route('/api/v1/challenge', challengeRoutes(services.proofOfWork));
   app.route('/api/v1/leaderboard', leaderboardRoutes(services.leaderboards));
   app.route(
     '/api/v1/duels',

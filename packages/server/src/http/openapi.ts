@@ -1,5 +1,6 @@
 import {
   createDuelRequestSchema,
+  proofChallengeSchema,
   duelCreatedSchema,
   errorBodySchema,
   followUpRequestSchema,
@@ -60,7 +61,13 @@ function operations(maxPromptChars: number): Operation[] {
       path: '/api/v1/duels',
       summary: 'Start a duel: two anonymous models answer the prompt',
       body: createDuelRequestSchema(maxPromptChars),
-      responses: { 201: { description: 'created', schema: duelCreatedSchema }, ...errors(400, 503) },
+      responses: { 201: { description: 'created', schema: duelCreatedSchema }, ...errors(400, 403, 429, 503) },
+    },
+    {
+      method: 'get',
+      path: '/api/v1/challenge',
+      summary: 'A proof-of-work challenge to solve and send as `proof` with the next duel (404 when the arena asks for none)',
+      responses: { 200: { description: 'challenge', schema: proofChallengeSchema }, ...errors(404) },
     },
     {
       method: 'get',

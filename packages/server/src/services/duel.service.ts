@@ -21,6 +21,7 @@ import { AppError } from './app-error';
 import type { ArenaCatalogue } from './arena-catalogue';
 import type { ArenaMetrics } from './arena-metrics';
 import type { PairingPolicy } from './pairing-policy';
+import { type ProofOfWork, requireProof } from './proof-of-work';
 import { rateLimitedError, type RequestLimiter, type Requester } from './rate-limits';
 import { RecentVoteContexts } from './recent-vote-contexts';
 import { GroupCommit } from './group-commit';
@@ -55,6 +56,8 @@ export interface DuelServiceDependencies {
   pairing?: PairingPolicy;
   /** Counts the characters each requester sends to models marked `expensive`; no such limit without it. */
   limiter?: RequestLimiter;
+  /** Asks for a solved challenge before each new duel; none without it. */
+  proofOfWork?: ProofOfWork;
   logError: (message: string, error: unknown) => void;
   logUpstream?: (entry: UpstreamLogEntry) => void;
 }
@@ -92,6 +95,7 @@ export class DuelService {
   async createDuel(request: CreateDuelRequest, requester: Requester, cohort: string | null = null): Promise<{ id: string; turn: number }> {
     const { catalogue, runtime, store } = this.dependencies;
     const visitorId = requester.visitorId;
+    if (this.dependencies.proofOfWork) await requireProof(this.dependencies.proofOfWork, request.proof);
     this.checkChosenModels(request.models);
     const { candidates, withoutExpensive } = await this.affordableCandidates(request, requester);
     const outcome = drawDuel(

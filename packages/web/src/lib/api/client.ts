@@ -3,6 +3,7 @@ import {
   type LeaderboardBody,
   type DuelMode,
   type ModelList,
+  type Proof,
   type PublishedDatasets,
   type ReactionRequest,
   type ReceivedFrame,
@@ -56,7 +57,7 @@ async function request<T>(method: string, path: string, body?: unknown, signal?:
 export const api = {
   models: () => request<ModelList>('GET', '/api/v1/models'),
   datasets: () => request<PublishedDatasets>('GET', '/api/v1/datasets'),
-  createDuel: (body: { prompt: string; mode: DuelMode; models?: string[]; locale?: string }) =>
+  createDuel: (body: { prompt: string; mode: DuelMode; models?: string[]; locale?: string; proof?: Proof }) =>
     request<{ id: string; turn: number }>('POST', '/api/v1/duels', body satisfies Partial<CreateDuelRequest>),
   followUp: (id: string, prompt: string) =>
     request<{ turn: number }>('POST', `/api/v1/duels/${encodeURIComponent(id)}/messages`, { prompt }),

@@ -1,5 +1,6 @@
 import type { DuelMode, Reveal, Side, Tag, VoteChoice } from '@agora/contract';
 import { ApiError, api, streamTurn } from '../api/client';
+import { takeProof } from '../api/proof-of-work';
 import { renderMarkdown } from '../utils/markdown';
 import { BlockSplitter } from '../utils/stream-blocks';
 
@@ -71,11 +72,22 @@ export class DuelManager {
     this.request = request;
     this.phase = 'starting';
     try {
-      const created = await api.createDuel(request);
+      const created = await this.createDuel(request);
       this.id = created.id;
       await this.streamTurn(created.turn, request.prompt);
     } catch (error) {
       this.fail(error);
+    }
+  }
+
+  /** Creates the duel, with a proof of work when the arena asks for one (a refused proof is solved again, once). */
+  private async createDuel(request: DuelRequest): Promise<{ id: string; turn: number }> {
+    const send = async (proof: Awaited<ReturnType<typeof takeProof>>) => api.createDuel({ ...request, ...(proof ? { proof } : {}) });
+    try {
+      return await send(await takeProof());
+    } catch (error) {
+      if (!(error instanceof ApiError && error.code === 'proof_required')) throw error;
+      return send(await takeProof({ fresh: true }));
     }
   }
 
