@@ -124,8 +124,20 @@ describe.each(matrix)('a failing side fails the whole turn ($name)', ({ dialect,
         true,
       );
       expect(await arena.store.feedback.findVote(id)).toBeUndefined();
-      // What the visitor saw of the healthy side equals what was stored: nothing is lost, nothing is shown as complete.
-      expect(sides.find((side) => side.side !== failingSide)!.text).toBe(streamedText(frames)[failingSide === 'a' ? 'b' : 'a']);
+      // What the visitor saw live of the healthy side was stored (for operators), and never shown as complete.
+      expect(sides.find((side) => side.side !== failingSide)!.text.startsWith(streamedText(frames)[failingSide === 'a' ? 'b' : 'a'])).toBe(
+        true,
+      );
+      // Once failed, the turn is withheld for both sides: a replay and the transcript show no answer.
+      const replay = await client.stream(id);
+      expect(replay.filter(({ event }) => ['text-delta', 'reasoning-delta', 'side-end'].includes(event.type))).toEqual([]);
+      expect(replay.at(-1)!.event).toEqual({ type: 'turn-end', turn: 1, status: 'failed' });
+      const transcript = await client.request('GET', `/api/v1/duels/${id}`);
+      expect(transcript.json.turns[0]).toMatchObject({
+        status: 'failed',
+        a: { text: '', reasoning: null },
+        b: { text: '', reasoning: null },
+      });
     });
   });
 

@@ -11,7 +11,15 @@ import type {
   VoteRequest,
   VoteResponse,
 } from '@agora/contract';
-import { checkFollowUp, checkReaction, checkVote, type DuelConflict, type TurnStatus } from '../domain/arena/duel-rules';
+import {
+  answersOfCompletedTurns,
+  checkFollowUp,
+  checkReaction,
+  checkVote,
+  duelStatusAfterTurn,
+  type DuelConflict,
+  type TurnStatus,
+} from '../domain/arena/duel-rules';
 import { drawDuel, type PairingCandidate } from '../domain/arena/pairing';
 import type { DuelRecord, FinishedTurn, TurnSideRecord, TurnSideSummary } from '../db/repositories/duel.repository';
 import type { SideRankingData, VoteRecord } from '../db/repositories/feedback.repository';
@@ -70,6 +78,9 @@ const conflictMessages: Record<DuelConflict, string> = {
 };
 
 const sides: readonly Side[] = ['a', 'b'];
+
+/** What a failed turn's replay leaves out: both sides' answers. */
+const WITHHELD_FROM_FAILED_TURNS = new Set<StreamEvent['type']>(['text-delta', 'reasoning-delta', 'side-end']);
 
 const EXPENSIVE_LIMIT_MESSAGE = 'too many characters sent to costly models for now';
 
@@ -158,11 +169,18 @@ export class DuelService {
     const duel = await this.requireDuel(duelId, requester.visitorId);
     this.throwIfConflict(checkFollowUp({ status: duel.status as DuelStatus, turnCount: duel.turnCount }, settings.maxTurns));
     const [turns, sideRecords] = await Promise.all([store.duels.listTurns(duelId), store.duels.listSides(duelId)]);
+    // A failed turn was never shown: the models go on from the turns both completed.
+    const history = (side: Side) =>
+      turns.flatMap((past) => {
+        if (past.status !== 'complete') return [];
+        const answer = sideRecords.find((record) => record.turn === past.turn && record.side === side);
+        return [
+          { role: 'user' as const, content: past.prompt },
+          { role: 'assistant' as const, content: answer?.text ?? '' },
+        ];
+      });
     // Each side is sent the whole conversation again: that is what a costly model is paid for.
-    const sentChars = (side: Side) =>
-      prompt.length +
-      turns.reduce((sum, past) => sum + past.prompt.length, 0) +
-      sideRecords.filter((record) => record.side === side).reduce((sum, record) => sum + record.text.length, 0);
+    const sentChars = (side: Side) => history(side).reduce((sum, message) => sum + message.content.length, prompt.length);
     await this.spendOnExpensive([duel.modelA, duel.modelB], Math.max(sentChars('a'), sentChars('b')), requester);
     const turn = duel.turnCount + 1;
     this.voteContexts.forget(duelId);
@@ -175,14 +193,6 @@ export class DuelService {
       endedAt: null,
     });
     if (!started) throw new AppError('turn_in_progress', conflictMessages.turn_in_progress);
-    const history = (side: Side) =>
-      turns.flatMap((past) => {
-        const answer = sideRecords.find((record) => record.turn === past.turn && record.side === side);
-        return [
-          { role: 'user' as const, content: past.prompt },
-          { role: 'assistant' as const, content: answer?.text ?? '' },
-        ];
-      });
     this.startTurn(
       duel,
       {
@@ -301,7 +311,9 @@ export class DuelService {
       store.feedback.listReactions(duelId),
       store.feedback.findVote(duelId),
     ]);
-    const answer = (turn: number, side: Side) => {
+    const answer = (turn: number, status: string, side: Side) => {
+      // A failed turn is withheld for both sides: one side's answer alone is never shown.
+      if (status === 'failed') return { text: '', reasoning: null };
       const record = sideRecords.find((candidate) => candidate.turn === turn && candidate.side === side);
       const liveText = this.live.get(streamKey(duelId, turn))?.text[side] ?? '';
       return { text: record?.text ?? liveText, reasoning: record?.reasoning || null };
@@ -314,8 +326,8 @@ export class DuelService {
         turn: turn.turn,
         prompt: turn.prompt,
         status: turn.status as TurnStatus,
-        a: answer(turn.turn, 'a'),
-        b: answer(turn.turn, 'b'),
+        a: answer(turn.turn, turn.status, 'a'),
+        b: answer(turn.turn, turn.status, 'b'),
       })),
       reactions: reactions.map((reaction) => ({
         side: reaction.side,
@@ -490,13 +502,19 @@ export class DuelService {
           {
             type: 'turn-error',
             code: outcome.failure.kind,
-            message: 'One of the two models could not answer, so this turn is not shown or counted. Start a new duel or try again.',
+            message:
+              plan.turn === 1
+                ? 'One of the two models could not answer, so this turn is not shown or counted. Start a new duel or try again.'
+                : 'One of the two models could not answer, so this turn is not shown or counted. You can vote on the earlier turns or send the message again.',
             retryable: outcome.failure.isRetryable,
           },
         ]
       : [];
     closing.push({ type: 'turn-end', turn: plan.turn, status: outcome.status });
-    const frames = [...stream.snapshot(), ...closing.map((event, index) => ({ id: stream.lastId + index + 1, event }))];
+    const frames = [...stream.snapshot(), ...closing.map((event, index) => ({ id: stream.lastId + index + 1, event }))].filter(
+      // A failed turn is withheld for both sides: a replay gives its start, its error and its end, no answer.
+      ({ event }) => outcome.status === 'complete' || !WITHHELD_FROM_FAILED_TURNS.has(event.type),
+    );
     const endedAt = this.dependencies.runtime.now().toISOString();
     const finished: FinishedTurn = {
       duelId,
@@ -519,7 +537,7 @@ export class DuelService {
           createdAt: failure.at.toISOString(),
         })),
       ),
-      duelStatus: outcome.status === 'complete' ? 'ready' : 'failed',
+      duelStatus: duelStatusAfterTurn(plan.turn, outcome.status),
       models: plan.turn === 1 ? { a: outcome.sides.a.modelId, b: outcome.sides.b.modelId } : undefined,
     };
     await this.dependencies.store.transaction(async (repositories) => {
@@ -537,6 +555,8 @@ export class DuelService {
       sides: [...earlierSides, ...finished.sides.map(summaryOf)],
     });
     for (const event of closing) stream.push(event);
+    // Reconnections to a failed turn replay it from the store, where its answers are withheld.
+    if (outcome.status === 'failed') this.forgetStream(streamKey(duelId, plan.turn), stream);
     this.dependencies.metrics.turnEnded(outcome.status);
     this.dependencies.onTurnStored?.(duelId, outcome.status);
   }
@@ -556,8 +576,8 @@ export class DuelService {
 
   private buildReveal(duel: DuelRecord, sideRecords: readonly TurnSideSummary[]): { a: Reveal; b: Reveal } {
     const revealSide = (side: Side, modelId: string): Reveal => {
-      const answers = sideRecords
-        .filter((record) => record.side === side && record.status === 'complete')
+      const answers = answersOfCompletedTurns(sideRecords)
+        .filter((record) => record.side === side)
         .map((record) => ({
           outputTokens: record.outputTokens ?? 0,
           latencySeconds: record.durationMs === null ? null : record.durationMs / 1000,
@@ -684,11 +704,11 @@ function toSideRecord(turn: number, outcome: SideOutcome): TurnSideRecord {
   };
 }
 
-/** Style counts summed over a side's complete answers, its output tokens and the energy shown on the reveal. */
+/** Style counts summed over a side's answers of completed turns, its output tokens and the energy shown on the reveal. */
 function rankingData(sideRecords: readonly TurnSideSummary[], side: Side, reveal: Reveal): SideRankingData {
   const style = { len: 0, headers: 0, lists: 0, bold: 0 };
-  for (const record of sideRecords) {
-    if (record.side !== side || record.status !== 'complete' || !record.style) continue;
+  for (const record of answersOfCompletedTurns(sideRecords)) {
+    if (record.side !== side || !record.style) continue;
     style.len += record.style.len;
     style.headers += record.style.headers;
     style.lists += record.style.lists;

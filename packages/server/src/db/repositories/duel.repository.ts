@@ -1,3 +1,4 @@
+import { duelStatusAfterTurn } from '../../domain/arena/duel-rules';
 import type { StreamEvent } from '@agora/contract';
 import { type Kysely, PostgresAdapter, type Selectable, sql } from 'kysely';
 import type { Database, DuelsTable, TurnSidesTable, TurnsTable } from '../database';
@@ -330,7 +331,9 @@ export class DuelRepository {
   /**
    * Turns still `streaming` that started before `startedBefore`: no process can still be streaming
    * them (it would have timed out), so the process that was died. Each is marked failed
-   * (`interrupted`) with its duel, which goes to post-processing, in one transaction.
+   * (`interrupted`), and its duel with it when it was the first turn (an interrupted follow-up leaves
+   * the duel votable on its earlier turns: `duelStatusAfterTurn`); failed duels go to
+   * post-processing. One transaction.
    */
   async failInterruptedTurns(startedBefore: string, endedAt: string): Promise<string[]> {
     return this.db.transaction().execute(async (db) => {
@@ -340,6 +343,7 @@ export class DuelRepository {
         .where('status', '=', 'streaming')
         .where('started_at', '<', startedBefore)
         .execute();
+      const failedDuels: string[] = [];
       for (const { duel_id: duelId, turn } of stale) {
         await db
           .updateTable('turns')
@@ -348,16 +352,17 @@ export class DuelRepository {
           .where('turn', '=', turn)
           .where('status', '=', 'streaming')
           .execute();
+        const status = duelStatusAfterTurn(turn, 'failed');
         await db
           .updateTable('duels')
-          .set({ status: 'failed', updated_at: endedAt })
+          .set({ status, updated_at: endedAt })
           .where('id', '=', duelId)
           .where('status', '=', 'streaming')
           .execute();
+        if (status === 'failed') failedDuels.push(duelId);
       }
-      const duelIds = [...new Set(stale.map((row) => row.duel_id))];
-      await new AnnotationRepository(db).enqueue(duelIds, endedAt);
-      return duelIds;
+      await new AnnotationRepository(db).enqueue([...new Set(failedDuels)], endedAt);
+      return [...new Set(stale.map((row) => row.duel_id))];
     });
   }
 

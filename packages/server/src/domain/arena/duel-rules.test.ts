@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkFollowUp, checkReaction, checkVote } from './duel-rules';
+import { answersOfCompletedTurns, checkFollowUp, checkReaction, checkVote, duelStatusAfterTurn } from './duel-rules';
 
 describe('duel rules', () => {
   it.each([
@@ -26,5 +26,27 @@ describe('duel rules', () => {
     ['voted', 'complete', 'already_voted'],
   ] as const)('a reaction on a %s duel, %s turn → %s', (status, turn, conflict) => {
     expect(checkReaction({ status, turnCount: 2 }, turn)).toBe(conflict);
+  });
+
+  it('a failed first turn fails the duel; a failed follow-up leaves it ready for a vote on the turns before', () => {
+    expect(duelStatusAfterTurn(1, 'complete')).toBe('ready');
+    expect(duelStatusAfterTurn(1, 'failed')).toBe('failed');
+    expect(duelStatusAfterTurn(2, 'failed')).toBe('ready');
+    expect(duelStatusAfterTurn(7, 'complete')).toBe('ready');
+  });
+
+  it('a vote judges the answers of turns both sides completed, never one side of a failed turn', () => {
+    const answers = [
+      { turn: 1, side: 'a', status: 'complete' },
+      { turn: 1, side: 'b', status: 'complete' },
+      { turn: 2, side: 'a', status: 'complete' },
+      { turn: 2, side: 'b', status: 'failed' },
+      { turn: 3, side: 'a', status: 'cancelled' },
+      { turn: 3, side: 'b', status: 'complete' },
+      { turn: 4, side: 'a', status: 'complete' },
+      { turn: 4, side: 'b', status: 'complete' },
+    ];
+    expect(answersOfCompletedTurns(answers).map(({ turn, side }) => `${turn}${side}`)).toEqual(['1a', '1b', '4a', '4b']);
+    expect(answersOfCompletedTurns([])).toEqual([]);
   });
 });
