@@ -170,6 +170,8 @@ export type RevealImpact = z.infer<typeof revealImpactSchema>;
 export const revealSchema = z.object({
   model: modelCardSchema,
   output_tokens: z.number().int().nonnegative(),
+  /** What the answers' output tokens cost at the catalogue's price, in US dollars; absent without a price. */
+  output_cost_usd: z.number().nonnegative().optional(),
   /** Absent when the model's size is unknown (EcoLogits has no estimate for it). */
   impact: revealImpactSchema.optional(),
 });

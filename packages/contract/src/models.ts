@@ -21,6 +21,14 @@ export const modelCardSchema = z.object({
   status: modelStatusSchema,
   /** False when the model is enabled in the catalogue but cannot be drawn (its key is not set). */
   available: z.boolean(),
+  /** The parameter counts are the operator's estimate (the maker does not publish them). */
+  params_estimated: z.boolean().optional(),
+  /** A few sentences from the operator about the model. */
+  description: z.string().optional(),
+  /** Where the licence and its reuse conditions are written. */
+  license_url: z.string().optional(),
+  /** What the provider charges, in US dollars per million tokens. */
+  pricing: z.object({ input_per_million_usd: z.number(), output_per_million_usd: z.number() }).optional(),
 });
 export type ModelCard = z.infer<typeof modelCardSchema>;
 
@@ -29,5 +37,26 @@ export const modelListSchema = z.object({
   /** Operator guidance when fewer than two models can be drawn (e.g. which key variables to set). */
   setup_hint: z.string().optional(),
   demo: z.boolean(),
+  /** The operator's limits, so that the web app says them before the server refuses. */
+  limits: z.object({ max_prompt_chars: z.number().int().positive(), max_turns: z.number().int().positive() }),
 });
 export type ModelList = z.infer<typeof modelListSchema>;
+
+/** The pages whose text the operator sets in files (docs/operations.md#site-pages). */
+export const sitePageNameSchema = z.enum(['methodology', 'terms', 'privacy', 'legal', 'accessibility']);
+export type SitePageName = z.infer<typeof sitePageNameSchema>;
+
+/** `GET /api/v1/pages/{name}?locale=xx`: a page's Markdown, in the asked language or the nearest one the operator wrote. */
+export const sitePageSchema = z.object({ name: sitePageNameSchema, locale: z.string(), markdown: z.string() });
+export type SitePage = z.infer<typeof sitePageSchema>;
+export const sitePageParamSchema = z.object({ name: sitePageNameSchema });
+export const sitePageQuerySchema = z.strictObject({
+  locale: z
+    .string()
+    .regex(/^[a-z]{2,3}$/, 'a language code such as fr')
+    .optional(),
+});
+
+/** `GET /api/v1/stats`: the arena's vote counter, and the operator's goal when one is set. */
+export const arenaStatsSchema = z.object({ votes: z.number().int().nonnegative(), vote_goal: z.number().int().positive().nullable() });
+export type ArenaStats = z.infer<typeof arenaStatsSchema>;

@@ -25,6 +25,8 @@ import { PairingPolicy } from './services/pairing-policy';
 import { type RankingComputer, WorkerRankingComputer } from './adapters/ranking-worker/ranking-computer';
 import { createRequestLimiter } from './adapters/request-limiter';
 import { createProofOfWork } from './adapters/proof-of-work';
+import { BUNDLED_PAGES, sitePageFiles } from './adapters/site-page-files';
+import { SiteService } from './services/site.service';
 import { VoteIntegrityService } from './services/vote-integrity';
 import { SingletonLease } from './services/singleton-lease';
 import { SweepJob } from './jobs/sweep.job';
@@ -180,6 +182,7 @@ export async function createArena(
     leaderboards,
     catalogue,
     datasets: new PublishedDatasetsService(store.datasets),
+    site: new SiteService(store, sitePageFiles(config.pagesDir ? [config.pagesDir, BUNDLED_PAGES] : [BUNDLED_PAGES]), config.voteGoal),
     limiter,
     proofOfWork,
     trustedProxies: new TrustedProxies(config.trustedProxies),
@@ -187,6 +190,7 @@ export async function createArena(
     logger,
     settings: {
       maxPromptChars: config.maxPromptChars,
+      maxTurns: config.maxTurns,
       adminToken: config.adminToken,
       metricsToken: config.metricsToken,
       cookieSecure: config.cookieSecure,
@@ -350,12 +354,17 @@ export async function loadStoreVoteTable(config: Config): Promise<VoteTable> {
   }
 }
 
-/** Listens on the configured address; resolves once the socket is bound. */
+/** The address is taken (another Agora, or anything else): one line for the operator, not a stack trace. */
+export class AddressInUseError extends Error {
+  override readonly name = 'AddressInUseError';
+}
+
+/** Listens on the configured address; resolves once the socket is bound, rejects with {@link AddressInUseError} when it is taken. */
 export function listen(
   arena: Arena,
   config: Pick<Config, 'port' | 'host' | 'requestTimeoutMs' | 'maxConnectionsPerClient' | 'trustedProxies'>,
 ): Promise<ServerType> {
-  return new Promise((resolve) => {
+  return new Promise((resolve, reject) => {
     const server = serve(
       {
         fetch: arena.app.fetch,
@@ -369,6 +378,15 @@ export function listen(
         resolve(server);
       },
     );
+    server.once('error', (error: NodeJS.ErrnoException) => {
+      reject(
+        error.code === 'EADDRINUSE'
+          ? new AddressInUseError(
+              `port ${config.port} on ${config.host} is already in use: stop the program that holds it, or start Agora on another port (PORT=3001 npm start)`,
+            )
+          : error,
+      );
+    });
     if ('keepAliveTimeout' in server) {
       // Longer than the usual proxy and client idle timeouts, so that the server is never the side that
       // closes an idle keep-alive connection a client is about to reuse (that client would see ECONNRESET).

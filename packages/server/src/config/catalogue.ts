@@ -35,6 +35,12 @@ const catalogueEntrySchema = z.strictObject({
   arch: architectureSchema,
   params_b: z.number().positive().nullable(),
   active_params_b: z.number().positive().nullish(),
+  /** The parameter counts are an estimate (shown as such): the maker does not publish them. */
+  params_estimated: z.boolean().default(false),
+  /** A few sentences about the model, shown on its sheet. */
+  description: z.string().min(1).max(2000).optional(),
+  /** Where the licence and its reuse conditions are written. */
+  license_url: z.url().optional(),
   reasoning: z.boolean().default(false),
   release_date: z
     .string()

@@ -59,6 +59,8 @@ const environmentSchema = z.object({
   AGORA_LIMIT_VOTES_PER_MINUTE_PER_ADDRESS: z.coerce.number().int().min(0).max(1_000_000).default(240),
   AGORA_LIMIT_REPORTS_PER_HOUR: z.coerce.number().int().min(0).max(1_000_000).default(10),
   AGORA_LIMIT_REPORTS_PER_HOUR_PER_ADDRESS: z.coerce.number().int().min(0).max(1_000_000).default(60),
+  AGORA_PAGES_DIR: z.string().min(1).optional(),
+  AGORA_VOTE_GOAL: z.coerce.number().int().positive().optional(),
   AGORA_PROOF_OF_WORK: z.coerce.number().int().min(0).max(10_000_000).default(0),
   AGORA_PROOF_OF_WORK_SECRET: z.string().min(16, 'at least 16 characters').optional(),
   AGORA_LIMIT_EXPENSIVE_CHARS_PER_HOUR: z.coerce.number().int().min(0).max(1_000_000_000).default(30_000),
@@ -113,6 +115,10 @@ export interface Config {
   integrity: IntegrityRules;
   /** Requests per visitor and per client address (0: no limit); shared through PostgreSQL when the store is PostgreSQL. */
   rateLimits: RateLimitPolicy;
+  /** Folder of the operator's pages (`<name>.<locale>.md`); the bundled texts without it. */
+  pagesDir: string | undefined;
+  /** The vote counter's goal, shown beside it. */
+  voteGoal: number | undefined;
   /** A proof of work before each new duel, of at most this many attempts (docs/operations.md#proof-of-work); off without it. */
   proofOfWork: { maxAttempts: number; secret: string | undefined } | undefined;
   /** Days after which who played a duel is forgotten (visitor and address hashes); 0 keeps them. */
@@ -213,6 +219,8 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
         perAddress: { points: values.AGORA_LIMIT_EXPENSIVE_CHARS_PER_HOUR_PER_ADDRESS, windowS: 3600 },
       },
     },
+    pagesDir: values.AGORA_PAGES_DIR,
+    voteGoal: values.AGORA_VOTE_GOAL,
     proofOfWork:
       values.AGORA_PROOF_OF_WORK > 0 ? { maxAttempts: values.AGORA_PROOF_OF_WORK, secret: values.AGORA_PROOF_OF_WORK_SECRET } : undefined,
     cohortHosts: values.AGORA_COHORT_HOSTS ?? new Map(),

@@ -11,6 +11,7 @@ import type { PrometheusMetrics } from '../observability/prometheus-metrics';
 import { AppError } from '../services/app-error';
 import type { PublishedDatasetsService } from '../services/published-datasets.service';
 import type { ProofOfWork } from '../services/proof-of-work';
+import type { SiteService } from '../services/site.service';
 import type { RequestLimiter } from '../services/rate-limits';
 import type { TrustedProxies } from './client-address';
 import type { ArenaCatalogue } from '../services/arena-catalogue';
@@ -29,6 +30,7 @@ import { leaderboardRoutes } from './routes/leaderboard.routes';
 import { modelRoutes } from './routes/models.routes';
 import { datasetRoutes } from './routes/datasets.routes';
 import { challengeRoutes } from './routes/challenge.routes';
+import { siteRoutes } from './routes/site.routes';
 import { adminRoutes, operationsRoutes } from './routes/operations.routes';
 
 export interface AppServices {
@@ -39,6 +41,7 @@ export interface AppServices {
   integrity: VoteIntegrityService;
   catalogue: ArenaCatalogue;
   datasets: PublishedDatasetsService;
+  site: SiteService;
   limiter: RequestLimiter;
   /** Present when the operator asks for a proof of work before each duel. */
   proofOfWork: ProofOfWork | undefined;
@@ -47,6 +50,7 @@ export interface AppServices {
   logger: Logger;
   settings: {
     maxPromptChars: number;
+    maxTurns: number;
     adminToken: string | undefined;
     metricsToken: string | undefined;
     cookieSecure: boolean;
@@ -90,8 +94,9 @@ export function createApp(services: AppServices): Hono<AppEnv> {
       c.json({ name: 'Agora', api: '/api/v1', openapi: '/api/v1/openapi.json', models: '/api/v1/models', health: '/healthz' }),
     );
   app.get('/api/v1/openapi.json', (c) => c.body(openApi, 200, { 'content-type': 'application/json' }));
-  app.route('/api/v1/models', modelRoutes(services.catalogue));
+  app.route('/api/v1/models', modelRoutes(services.catalogue, services.settings));
   app.route('/api/v1/datasets', datasetRoutes(services.datasets));
+  app.route('/api/v1', siteRoutes(services.site));
   app.route('/api/v1/challenge', challengeRoutes(services.proofOfWork));
   app.route('/api/v1/leaderboard', leaderboardRoutes(services.leaderboards));
   app.route(

@@ -44,6 +44,11 @@ export class ArenaCatalogue {
     return this.byId.has(modelId);
   }
 
+  /** US dollars per million output tokens, when the catalogue gives a price. */
+  outputPricePerMillion(modelId: string): number | undefined {
+    return this.byId.get(modelId)?.entry.pricing?.output_per_million_usd;
+  }
+
   isExpensive(modelId: string): boolean {
     return this.byId.get(modelId)?.entry.expensive ?? false;
   }
@@ -109,5 +114,9 @@ function toCard(model: CatalogueModel): ModelCard {
     release_date: entry.release_date ?? null,
     status: entry.status,
     available: isDrawable(model),
+    ...(entry.params_estimated ? { params_estimated: true } : {}),
+    ...(entry.description ? { description: entry.description } : {}),
+    ...(entry.license_url ? { license_url: entry.license_url } : {}),
+    ...(entry.pricing ? { pricing: entry.pricing } : {}),
   };
 }

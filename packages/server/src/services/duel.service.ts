@@ -584,7 +584,13 @@ export class DuelService {
         }));
       const impact = this.dependencies.estimateImpact?.(modelId, answers, duel.locale);
       const outputTokens = answers.reduce((sum, answer) => sum + answer.outputTokens, 0);
-      return { model: this.dependencies.catalogue.card(modelId), output_tokens: outputTokens, ...(impact ? { impact } : {}) };
+      const price = this.dependencies.catalogue.outputPricePerMillion(modelId);
+      return {
+        model: this.dependencies.catalogue.card(modelId),
+        output_tokens: outputTokens,
+        ...(price !== undefined ? { output_cost_usd: (outputTokens * price) / 1_000_000 } : {}),
+        ...(impact ? { impact } : {}),
+      };
     };
     return { a: revealSide('a', duel.modelA), b: revealSide('b', duel.modelB) };
   }

@@ -26,6 +26,8 @@ export interface FakeBehaviour {
   noUsage?: boolean;
   /** Only the first N requests get `httpStatus`; later ones stream normally. */
   failTimes?: number;
+  /** Every N-th request gets `httpStatus` (503 when unset); the others stream normally. */
+  failEvery?: number;
   /** Sent as `Retry-After` (seconds) with `httpStatus`. */
   retryAfterS?: number;
 }
@@ -141,15 +143,20 @@ export class FakeUpstream {
       this.openResponses.delete(response);
       if (!record.completed) record.aborted = true;
     });
-    const failing = behaviour.failTimes === undefined || this.requestsFor(model).length <= behaviour.failTimes;
-    if (behaviour.httpStatus && failing) {
+    const seen = this.requestsFor(model).length;
+    const failing =
+      behaviour.failEvery !== undefined
+        ? seen % behaviour.failEvery === 0
+        : behaviour.failTimes === undefined || seen <= behaviour.failTimes;
+    const httpStatus = behaviour.httpStatus ?? (behaviour.failEvery !== undefined ? 503 : undefined);
+    if (httpStatus && failing) {
       await sleep(behaviour.firstTokenDelayMs ?? 0);
       response
-        .writeHead(behaviour.httpStatus, {
+        .writeHead(httpStatus, {
           'content-type': 'application/json',
           ...(behaviour.retryAfterS === undefined ? {} : { 'retry-after': String(behaviour.retryAfterS) }),
         })
-        .end(JSON.stringify({ error: { message: `fake error ${behaviour.httpStatus}`, type: 'fake' } }));
+        .end(JSON.stringify({ error: { message: `fake error ${httpStatus}`, type: 'fake' } }));
       record.completed = true;
       return;
     }

@@ -15,9 +15,15 @@ export function registerServeCommand(program: Command): void {
       try {
         const config = loadConfig(environment);
         // Loaded here so that other commands do not pay for the whole server at start.
-        const { closeOnSignals, createArena, listen } = await import('../../main');
+        const { AddressInUseError, closeOnSignals, createArena, listen } = await import('../../main');
         const arena = await createArena(config, environment);
-        closeOnSignals(arena, await listen(arena, config));
+        try {
+          closeOnSignals(arena, await listen(arena, config));
+        } catch (error) {
+          await arena.close();
+          if (error instanceof AddressInUseError) throw new CliUsageError(error.message);
+          throw error;
+        }
       } catch (error) {
         if (error instanceof ConfigError || error instanceof CatalogueError) throw new CliUsageError(error.message);
         throw error;

@@ -3,11 +3,16 @@ import { Hono } from 'hono';
 import type { ArenaCatalogue } from '../../services/arena-catalogue';
 import type { AppEnv } from '../app-env';
 
-export function modelRoutes(catalogue: ArenaCatalogue): Hono<AppEnv> {
+export function modelRoutes(catalogue: ArenaCatalogue, limits: { maxPromptChars: number; maxTurns: number }): Hono<AppEnv> {
   const routes = new Hono<AppEnv>();
   routes.get('/', (c) => {
     const hint = catalogue.setupHint();
-    const body: ModelList = { models: catalogue.publicCards(), demo: catalogue.isDemo, ...(hint ? { setup_hint: hint } : {}) };
+    const body: ModelList = {
+      models: catalogue.publicCards(),
+      demo: catalogue.isDemo,
+      ...(hint ? { setup_hint: hint } : {}),
+      limits: { max_prompt_chars: limits.maxPromptChars, max_turns: limits.maxTurns },
+    };
     return c.json(body);
   });
   return routes;

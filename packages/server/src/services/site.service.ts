@@ -1,0 +1,39 @@
+import type { ArenaStats, SitePage, SitePageName } from '@agora/contract';
+import type { Store } from '../db/unit-of-work';
+import { AppError } from './app-error';
+
+/** Reads the operator's text of a page in one language, or undefined when there is none. */
+export type SitePageSource = (name: SitePageName, locale: string) => Promise<string | undefined>;
+
+/** Languages tried after the visitor's, in order: most operators write English or French. */
+const FALLBACK_LOCALES = ['en', 'fr'];
+/** The vote counter is read at most this often (a count over the whole votes table). */
+const STATS_TTL_MS = 30_000;
+
+/** The site around the arena: the operator's pages (methodology, terms, privacy, legal, accessibility) and the vote counter. */
+export class SiteService {
+  private stats: { value: ArenaStats; at: number } | undefined;
+
+  constructor(
+    private readonly store: Store,
+    private readonly pages: SitePageSource,
+    private readonly voteGoal: number | undefined,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** The page in `locale`, else in the first fallback language written. */
+  async page(name: SitePageName, locale: string | undefined): Promise<SitePage> {
+    for (const candidate of [...new Set([...(locale ? [locale] : []), ...FALLBACK_LOCALES])]) {
+      const markdown = await this.pages(name, candidate);
+      if (markdown !== undefined) return { name, locale: candidate, markdown };
+    }
+    throw new AppError('not_found', `no text for the page ${name}`);
+  }
+
+  async voteCounter(): Promise<ArenaStats> {
+    if (this.stats && this.now() - this.stats.at < STATS_TTL_MS) return this.stats.value;
+    const value = { votes: await this.store.feedback.countVotes(), vote_goal: this.voteGoal ?? null };
+    this.stats = { value, at: this.now() };
+    return value;
+  }
+}
