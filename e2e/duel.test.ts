@@ -180,7 +180,11 @@ describe('arena in a real browser', () => {
     arena.fake.defaultBehaviour = { tokensPerSecond: 400, text: ANSWER };
     const { page, context } = await newPage(browser);
     await page.goto(arena.baseUrl);
-    await tabTo(page, '[data-testid="terms"] button');
+    // The terms dialog holds the focus until accepted: tick the box, then accept, by keyboard.
+    await page.getByTestId('terms').waitFor();
+    await tabTo(page, '[data-testid="terms-agree"]');
+    await page.keyboard.press('Space');
+    await tabTo(page, '[data-testid="terms-accept"]');
     await page.keyboard.press('Enter');
     await tabTo(page, '#prompt');
     await page.keyboard.type('Une question au clavier');

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { type Browser, type BrowserContext, type Page, chromium } from 'playwright-core';
-import { type TestArena, startTestArena } from '../packages/server/test/test-arena';
+import { type TestArena, type TestArenaOptions, startTestArena } from '../packages/server/test/test-arena';
 import { DIALECTS } from '../packages/server/test/test-db';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -32,9 +32,10 @@ export async function launchBrowser(): Promise<Browser> {
   });
 }
 
-/** A real arena (SQLite, fake upstream) serving the built SPA at `/`. */
-export function startArena(environment: Record<string, string> = {}): Promise<TestArena> {
+/** A real arena (SQLite, fake upstream) serving the built SPA at `/`; `catalogue` replaces the test models. */
+export function startArena(environment: Record<string, string> = {}, catalogue?: TestArenaOptions['catalogue']): Promise<TestArena> {
   return startTestArena(DIALECTS[0]!, {
+    catalogue,
     // The tests vote as soon as the answers end, from one address: reading time and limits are tested elsewhere.
     environment: {
       AGORA_LEADERBOARD_MIN_VOTES: '1',
@@ -69,10 +70,15 @@ export async function newPage(
   return { context, page, errors };
 }
 
-/** Accepts the terms notice when it is shown (once per browser profile). */
+/** Accepts the terms dialog when this browser profile has not yet (it blocks the arena until then). */
 export async function acceptTerms(page: Page): Promise<void> {
+  await page.getByTestId('prompt').waitFor();
+  if (await page.evaluate(() => localStorage.getItem('agora.terms-accepted') === '1')) return;
   const terms = page.getByTestId('terms');
-  if (await terms.isVisible()) await terms.getByRole('button').click();
+  await terms.waitFor();
+  await terms.getByTestId('terms-agree').check();
+  await terms.getByTestId('terms-accept').click();
+  await terms.waitFor({ state: 'detached' });
 }
 
 export async function screenshot(page: Page, name: string, fullPage = true): Promise<void> {

@@ -25,6 +25,16 @@ const PAGES = [
   { path: '/leaderboard', name: 'leaderboard' },
   { path: '/models', name: 'models' },
   { path: '/datasets', name: 'datasets' },
+  { path: '/methodology', name: 'methodology' },
+  { path: '/terms', name: 'terms' },
+  { path: '/privacy', name: 'privacy' },
+  { path: '/legal', name: 'legal' },
+  { path: '/accessibility', name: 'accessibility' },
+] as const;
+/** Pages whose title is not a message (a model's name): checked with axe and photographed, not for their language. */
+const OTHER_PAGES = [
+  { path: '/models/zephyrine-405b', name: 'model-sheet' },
+  { path: '/no-such-page', name: 'not-found' },
 ] as const;
 const KEYS = Object.keys(fr);
 
@@ -42,6 +52,15 @@ async function castVotes(arena: TestArena): Promise<void> {
     const vote = await arena.client.request('POST', `/api/v1/duels/${created.json.id}/vote`, { choice });
     expect(vote.status).toBe(200);
   }
+}
+
+/** Photographs the first-visit terms dialog, checks it with axe, then accepts it. */
+async function acceptTermsAfterShot(page: Page, name: string): Promise<void> {
+  await page.getByTestId('prompt').waitFor();
+  if (await page.evaluate(() => localStorage.getItem('agora.terms-accepted') === '1')) return;
+  await page.getByTestId('terms').waitFor();
+  await screenshot(page, name, false);
+  await acceptTerms(page);
 }
 
 /** Text visible on the page that is a catalogue key (a message that was not translated). */
@@ -160,7 +179,9 @@ describe('pages in a real browser', () => {
       await expect.poll(() => page.locator('h1').innerText()).not.toBe(french);
       expect(await page.evaluate(() => document.documentElement.lang)).toBe('en');
       expect(await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
-      expect(Object.values(en)).toContain(await page.locator('h1').innerText());
+      // The title is a message, or the operator's English text of the page.
+      if (!['/methodology', '/terms', '/privacy', '/legal', '/accessibility'].includes(path))
+        expect(Object.values(en)).toContain(await page.locator('h1').innerText());
       expect(await visibleKeys(page)).toEqual([]);
       await page.getByTestId('locale').selectOption('fr');
       await expect.poll(() => page.locator('h1').innerText()).toBe(french);
@@ -178,11 +199,13 @@ describe('pages in a real browser', () => {
     for (const colorScheme of ['light', 'dark'] as const) {
       for (const viewport of [DESKTOP, PHONE]) {
         const { page, context } = await newPage(browser, { colorScheme, viewport });
-        for (const { path, name } of PAGES) {
+        for (const { path, name } of [...PAGES, ...OTHER_PAGES]) {
           await page.goto(`${arena.baseUrl}${path}`);
           await page.locator('h1').waitFor();
           if (path === '/leaderboard') await page.getByTestId('leaderboard-table').waitFor();
           if (path === '/models') await page.getByTestId('model-list').waitFor();
+          if (path.startsWith('/models/')) await page.getByTestId('sheet-ranking').waitFor();
+          if (path === '/') await acceptTermsAfterShot(page, `terms-dialog-${viewport === DESKTOP ? 'desktop' : 'phone'}-${colorScheme}`);
           found.push(...(await axeViolations(page)).map((violation) => `${path} (${colorScheme}): ${violation}`));
           expect(await hasHorizontalOverflow(page), `${path} overflows at ${viewport.width}px`).toBe(false);
           await screenshot(page, `${name}-${viewport === DESKTOP ? 'desktop' : 'phone'}-${colorScheme}`);
@@ -210,11 +233,6 @@ describe('pages in a real browser', () => {
         await page.getByTestId('reveal').waitFor();
         found.push(...(await axeViolations(page)).map((violation) => `/ reveal (${colorScheme}): ${violation}`));
         await screenshot(page, `arena-duel-${viewport === DESKTOP ? 'desktop' : 'phone'}-${colorScheme}`);
-        // The models page's detail view.
-        await page.goto(`${arena.baseUrl}/models`);
-        await page.getByTestId('model-list').locator('button').first().click();
-        await page.getByTestId('model-details').waitFor();
-        found.push(...(await axeViolations(page)).map((violation) => `/models details (${colorScheme}): ${violation}`));
         await context.close();
       }
     }
@@ -268,21 +286,38 @@ describe('pages in a real browser', () => {
     await context.close();
   });
 
-  it('filters the model catalogue and opens the details of a model; the theme can be switched', async () => {
-    const { page, context } = await newPage(browser);
+  it('filters the model catalogue and opens a model’s sheet, with its ranking; the theme can be switched', async () => {
+    const { page, context, errors } = await newPage(browser);
     await page.goto(`${arena.baseUrl}/models`);
     const cards = page.getByTestId('model-list').locator('> li');
     await expect.poll(() => cards.count()).toBe(6);
+    expect(await page.getByRole('status').first().innerText()).toBe('Modèles : 6');
     await page.getByTestId('filter-organisation').selectOption('Quorvex Labs');
     await expect.poll(() => cards.count()).toBe(2);
     await page.getByTestId('filter-size').selectOption('small');
     await expect.poll(() => cards.count()).toBe(1);
-    await cards.first().getByRole('button').click();
-    const details = page.getByTestId('model-details');
-    expect(await details.innerText()).toContain('Quorvex Labs');
-    await page.getByRole('link', { name: /Lancer un duel/ }).click();
+    await cards.first().getByTestId('model-link').click();
+    await expect.poll(() => page.getByTestId('sheet-title').innerText()).toBe('Kestrix Nano');
+    expect(await page.getByTestId('sheet-facts').innerText()).toContain('Apache 2.0');
+    await page.getByTestId('sheet-ranking').waitFor();
+    await page.getByTestId('sheet-duel').click();
     await expect.poll(() => page.getByTestId('vs-banner').innerText()).toContain('Kestrix Nano');
-    await page.getByLabel('Thème').selectOption('dark');
+    // From the leaderboard, a model's name leads to its sheet.
+    await page.goto(`${arena.baseUrl}/leaderboard`);
+    await page.getByTestId('leaderboard-table').getByRole('link', { name: 'Zephyrine Ultra' }).click();
+    await expect.poll(() => page.getByTestId('sheet-title').innerText()).toBe('Zephyrine Ultra');
+    // An unknown model, and an unknown page, say so in the visitor's language.
+    await page.goto(`${arena.baseUrl}/models/no-such-model`);
+    await page.getByTestId('sheet-not-found').waitFor();
+    await page.goto(`${arena.baseUrl}/no-such-page`);
+    expect(await page.getByTestId('error-page').innerText()).toBe(fr['error.not_found']);
+    // The models page says so when the API is down, rather than "no model matches".
+    await page.route('**/api/v1/models', (route) => route.fulfill({ status: 503, body: 'down' }));
+    await page.goto(`${arena.baseUrl}/models`);
+    await page.getByTestId('models-error').waitFor();
+    await page.unroute('**/api/v1/models');
+    expect(errors.filter((error) => !/503/.test(error))).toEqual([]);
+    await page.getByLabel('Apparence').selectOption('dark');
     expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
     await context.close();
   });

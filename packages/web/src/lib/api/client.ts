@@ -5,6 +5,10 @@ import {
   type ModelList,
   type Proof,
   type PublishedDatasets,
+  type Transcript,
+  type ArenaStats,
+  type SitePage,
+  type SitePageName,
   type ReactionRequest,
   type ReceivedFrame,
   type Side,
@@ -57,8 +61,12 @@ async function request<T>(method: string, path: string, body?: unknown, signal?:
 export const api = {
   models: () => request<ModelList>('GET', '/api/v1/models'),
   datasets: () => request<PublishedDatasets>('GET', '/api/v1/datasets'),
+  stats: () => request<ArenaStats>('GET', '/api/v1/stats'),
+  page: (name: SitePageName, locale: string) =>
+    request<SitePage>('GET', `/api/v1/pages/${encodeURIComponent(name)}?locale=${encodeURIComponent(locale)}`),
   createDuel: (body: { prompt: string; mode: DuelMode; models?: string[]; locale?: string; proof?: Proof }) =>
     request<{ id: string; turn: number }>('POST', '/api/v1/duels', body satisfies Partial<CreateDuelRequest>),
+  transcript: (id: string) => request<Transcript>('GET', `/api/v1/duels/${encodeURIComponent(id)}`),
   followUp: (id: string, prompt: string) =>
     request<{ turn: number }>('POST', `/api/v1/duels/${encodeURIComponent(id)}/messages`, { prompt }),
   react: (id: string, body: ReactionRequest) => request<unknown>('POST', `/api/v1/duels/${encodeURIComponent(id)}/reactions`, body),
