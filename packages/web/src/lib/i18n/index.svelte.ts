@@ -1,16 +1,22 @@
-import { en } from './en';
-import { fr, type MessageKey, type Messages } from './fr';
+import type { MessageKey, Messages } from './fr';
 
 /**
- * The message catalogue. Adding a language is one file (a `Messages` object) plus one line here;
- * the type checker refuses a file with a missing key.
+ * The languages of the interface. Adding one is one file (a `Messages` object: the type checker
+ * refuses a file with a missing key) plus one line here. Each catalogue is its own chunk,
+ * downloaded when its language is chosen: a visitor loads one catalogue, not all of them.
  */
-export const CATALOGUES: Record<string, Messages> = { fr, en };
+export const LANGUAGES: Record<string, { name: string; load: () => Promise<Messages> }> = {
+  fr: { name: 'Français', load: () => import('./fr').then((module) => module.fr) },
+  en: { name: 'English', load: () => import('./en').then((module) => module.en) },
+  da: { name: 'Dansk', load: () => import('./da').then((module) => module.da) },
+  sv: { name: 'Svenska', load: () => import('./sv').then((module) => module.sv) },
+  lt: { name: 'Lietuvių', load: () => import('./lt').then((module) => module.lt) },
+};
 export const DEFAULT_LOCALE = 'fr';
 const STORAGE_KEY = 'agora.locale';
 
 /** The first supported language of the browser's list, else French. */
-export function pickLocale(preferred: readonly string[], supported: readonly string[] = Object.keys(CATALOGUES)): string {
+export function pickLocale(preferred: readonly string[], supported: readonly string[] = Object.keys(LANGUAGES)): string {
   for (const tag of preferred) {
     const base = tag.toLowerCase().split('-')[0]!;
     if (supported.includes(base)) return base;
@@ -20,19 +26,25 @@ export function pickLocale(preferred: readonly string[], supported: readonly str
 
 class I18n {
   locale = $state(DEFAULT_LOCALE);
+  private messages = $state.raw<Messages | null>(null);
 
-  init(): void {
+  /** Picks the visitor's language (their earlier choice, else the browser's) and loads it; the app renders after. */
+  async init(): Promise<void> {
     let stored: string | null = null;
     try {
       stored = localStorage.getItem(STORAGE_KEY);
     } catch {
       // Storage refused: the browser's languages decide.
     }
-    this.set(stored && CATALOGUES[stored] ? stored : pickLocale(navigator.languages ?? [navigator.language]), false);
+    await this.set(stored && LANGUAGES[stored] ? stored : pickLocale(navigator.languages ?? [navigator.language]), false);
   }
 
-  set(locale: string, remember = true): void {
-    if (!CATALOGUES[locale]) return;
+  /** Switches the whole interface to `locale` once its catalogue has arrived (no reload, no half-translated page). */
+  async set(locale: string, remember = true): Promise<void> {
+    const language = LANGUAGES[locale];
+    if (!language) return;
+    const messages = await language.load();
+    this.messages = messages;
     this.locale = locale;
     document.documentElement.lang = locale;
     if (remember) {
@@ -46,7 +58,7 @@ class I18n {
 
   /** The message in the current locale, `{name}` placeholders filled in. */
   t = (key: MessageKey, params: Record<string, string | number> = {}): string => {
-    const template = CATALOGUES[this.locale]?.[key] ?? fr[key] ?? key;
+    const template = this.messages?.[key] ?? key;
     return template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
   };
 

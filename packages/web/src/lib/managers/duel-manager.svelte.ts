@@ -11,6 +11,8 @@ export interface Block {
 }
 
 export interface PaneState {
+  /** The answer as the model wrote it (Markdown), for "copy the answer". */
+  text: string;
   /** Finished paragraphs, rendered once (sanitised HTML). */
   blocks: Block[];
   /** The paragraph being streamed, shown as plain text until it finishes. */
@@ -52,7 +54,7 @@ export interface DuelRequest {
 /** What the visitor was doing when the failure came: what "try again" sends again. */
 type PendingAction = { kind: 'start'; request: DuelRequest } | { kind: 'follow-up'; prompt: string } | { kind: 'stream'; turn: TurnState };
 
-const emptyPane = (): PaneState => ({ blocks: [], tail: '', reasoning: '', done: false, outputTokens: null });
+const emptyPane = (): PaneState => ({ text: '', blocks: [], tail: '', reasoning: '', done: false, outputTokens: null });
 const emptyReaction = (): ReactionState => ({ value: null, tags: [], comment: '', saved: false });
 let blockKeys = 0;
 
@@ -183,7 +185,13 @@ export class DuelManager {
       };
       if (turn.status === 'complete') {
         for (const side of ['a', 'b'] as const) {
-          state[side] = { ...emptyPane(), blocks: renderBlocks(turn[side].text), reasoning: turn[side].reasoning ?? '', done: true };
+          state[side] = {
+            ...emptyPane(),
+            text: turn[side].text,
+            blocks: renderBlocks(turn[side].text),
+            reasoning: turn[side].reasoning ?? '',
+            done: true,
+          };
         }
       }
       for (const reaction of transcript.reactions.filter((candidate) => candidate.turn === turn.turn)) {
@@ -313,6 +321,7 @@ export class DuelManager {
       state.turn,
       {
         text: (side, text) => {
+          state[side].text += text;
           const finished = splitters[side].push(text);
           if (finished.length > 0) addBlocks(side, finished);
           state[side].tail = splitters[side].tail;
