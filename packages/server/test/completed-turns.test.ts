@@ -57,6 +57,10 @@ describe.each(DIALECTS)('a duel whose follow-up failed ($name)', (dialect) => {
     ]);
     expect(transcript.turns[1]).toMatchObject({ a: { text: '', reasoning: null }, b: { text: '', reasoning: null } });
     expect(transcript.turns[0]!.a.text.length).toBeGreaterThan(0);
+    // Still blind: nothing the visitor can read names a model before the vote.
+    const readable = JSON.stringify([failed, replay, transcript]);
+    for (const model of TEST_MODELS)
+      for (const name of [model.id, model.name, model.organisation, model.upstream]) expect(readable).not.toContain(name);
     // Nothing of the failed turn can be reacted to.
     const reaction = await client.request('POST', `/api/v1/duels/${duelId}/reactions`, { side: 'a', turn: 2, value: 'like' });
     expect(reaction).toMatchObject({ status: 409, json: { error: { code: 'duel_failed' } } });
