@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type StoreLocation } from '../src/db/dialect';
 import { migrateToLatest } from '../src/db/migrate';
@@ -227,6 +228,43 @@ for (const dialect of DIALECTS) {
       }
       expect(await dumpStore(parquetStore.location)).toEqual(await dumpStore(jsonlStore.location));
     });
+
+    it('stores the same rows from Parquet files DuckDB wrote in every codec compar:IA and Hugging Face use', async () => {
+      const expected = await dumpStore(jsonlStore.location);
+      const duckdb = await DuckDBInstance.create(':memory:');
+      const connection = await duckdb.connect();
+      try {
+        for (const codec of ['zstd', 'lz4', 'snappy', 'gzip'] as const) {
+          const files: ComparIaFiles = {};
+          for (const dataset of ['conversations', 'votes', 'reactions'] as const) {
+            files[dataset] = join(directory, `${dialect.name}-${dataset}.${codec}.parquet`);
+            // Another writer than the project's own, in compar:IA's column layout (the fixture's).
+            await connection.run(
+              `COPY (SELECT * FROM read_parquet('${fixtures}${dataset}.parquet')) TO '${files[dataset]}' (FORMAT parquet, COMPRESSION ${codec})`,
+            );
+            const codecs = await connection.runAndReadAll(
+              `SELECT DISTINCT compression FROM parquet_metadata('${files[dataset]}') WHERE compression <> 'UNCOMPRESSED'`,
+            );
+            expect(codecs.getRows().flat()).toEqual([{ zstd: 'ZSTD', lz4: 'LZ4_RAW', snappy: 'SNAPPY', gzip: 'GZIP' }[codec]]);
+          }
+          const target = await dialect.create();
+          try {
+            const store = await openTestStore(target.location);
+            try {
+              await new ComparIaImportService(store).importFiles(files);
+            } finally {
+              await store.close();
+            }
+            expect(await dumpStore(target.location), codec).toEqual(expected);
+          } finally {
+            await target.drop();
+          }
+        }
+      } finally {
+        connection.closeSync();
+        duckdb.closeSync();
+      }
+    }, 60_000);
 
     it('adds nothing when run again, from either format, gzipped or not', async () => {
       const before = await dumpStore(jsonlStore.location);

@@ -7,9 +7,15 @@ import {
   type Compressors,
   type FileMetaData,
 } from 'hyparquet';
+import { compressors as allCodecs } from 'hyparquet-compressors';
 import { VoteFileError } from './vote-file-error';
 
+/**
+ * Every codec compar:IA and Hugging Face files use: ZSTD, LZ4 and LZ4_RAW from hyparquet's own
+ * codec package (fzstd and a JS LZ4); GZIP and Brotli through Node's native zlib, which is faster.
+ */
 const COMPRESSORS: Compressors = {
+  ...allCodecs,
   GZIP: (input) => {
     try {
       return gunzipSync(input);
@@ -20,7 +26,8 @@ const COMPRESSORS: Compressors = {
   BROTLI: (input) => brotliDecompressSync(input),
 };
 
-const SUPPORTED_CODECS = new Set(['UNCOMPRESSED', 'SNAPPY', 'GZIP', 'BROTLI']);
+/** LZO is the one codec no JS decoder reads (no writer in use today produces it). */
+const SUPPORTED_CODECS = new Set(['UNCOMPRESSED', 'SNAPPY', 'GZIP', 'BROTLI', 'ZSTD', 'LZ4', 'LZ4_RAW']);
 
 /** An opened Parquet file: its top-level column names and a row-group iterator. */
 export interface ParquetFile {
@@ -30,11 +37,7 @@ export interface ParquetFile {
   rows(columns: readonly string[]): AsyncGenerator<Record<string, unknown>[]>;
 }
 
-/**
- * Opens a Parquet file with the pure-JS hyparquet reader. Codecs: uncompressed, Snappy, GZIP and
- * Brotli (Node's zlib); ZSTD and LZ4 are refused with a clear message, since Node 20 has no
- * decoder for them.
- */
+/** Opens a Parquet file with the pure-JS hyparquet reader, in any codec but LZO (refused with a clear message). */
 export async function openParquetFile(path: string): Promise<ParquetFile> {
   const file = await asyncBufferFromFile(path);
   let metadata: FileMetaData;
@@ -76,7 +79,7 @@ function assertCodecs(path: string, metadata: FileMetaData, columns: readonly st
         throw new VoteFileError(
           path,
           undefined,
-          `Parquet column ${meta.path_in_schema.join('.')} is ${meta.codec}-compressed; the built-in reader handles uncompressed, Snappy, GZIP and Brotli (convert the file, e.g. to JSONL or Snappy Parquet)`,
+          `Parquet column ${meta.path_in_schema.join('.')} is ${meta.codec}-compressed, which no reader here decodes (convert the file, e.g. to ZSTD Parquet or JSONL)`,
         );
       }
     }
