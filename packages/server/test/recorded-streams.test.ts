@@ -58,3 +58,37 @@ describe.each([
     expect(parts.at(-1)).toMatchObject({ type: 'finish', finishReason: 'stop', usage: { outputTokens: 14 } });
   });
 });
+
+describe.each([
+  [
+    'direct client',
+    (replayed: typeof globalThis.fetch) =>
+      new OpenAiCompatibleModelClient({ baseUrl: 'http://recorded.invalid/v1', model: 'magistral-medium-latest', fetch: replayed }),
+  ],
+  [
+    'AI SDK client',
+    (replayed: typeof globalThis.fetch) =>
+      new AiSdkModelClient({
+        type: 'openai-compatible',
+        baseUrl: 'http://recorded.invalid/v1',
+        model: 'magistral-medium-latest',
+        fetch: replayed,
+      }),
+  ],
+] as const)('a Mistral reasoning stream (typed content parts) through the %s', (_name, create) => {
+  it('streams the thinking parts as reasoning and the text parts as the answer, apart, with the usage', async () => {
+    const parts = await collect(create(replay('mistral/magistral-thinking.chunks.txt')));
+    const joined = (type: string) =>
+      parts
+        .filter((part) => part.type === type)
+        .map((part) => (part as { delta: string }).delta)
+        .join('');
+    expect(joined('reasoning-delta')).toBe('La personne dit bonjour en français ; je réponds poliment.');
+    expect(joined('text-delta')).toBe('Bonjour ! Comment puis-je vous aider ?');
+    // The reasoning comes first, and no reasoning text leaks into the answer.
+    const firstText = parts.findIndex((part) => part.type === 'text-delta');
+    const lastReasoning = parts.findLastIndex((part) => part.type === 'reasoning-delta');
+    expect(lastReasoning).toBeLessThan(firstText);
+    expect(parts.at(-1)).toMatchObject({ type: 'finish', finishReason: 'stop', usage: { outputTokens: 31 } });
+  });
+});

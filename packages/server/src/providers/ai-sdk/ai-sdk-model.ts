@@ -2,6 +2,7 @@ import { createAnthropic } from '@ai-sdk/anthropic';
 import { createOpenAI } from '@ai-sdk/openai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { LanguageModelV3 } from '@ai-sdk/provider';
+import { withFlatContentParts } from '../openai-compatible/content-parts';
 import { type ModelCallOptions, type ModelClient, type ModelStreamResult, readerParts } from '../spec';
 import { convertToAiSdkPrompt } from './convert-to-ai-sdk-prompt';
 import { mapAiSdkStream } from './map-ai-sdk-stream';
@@ -23,7 +24,13 @@ function createLanguageModel(settings: AiSdkProviderSettings): LanguageModelV3 {
   switch (settings.type) {
     case 'openai-compatible':
       // includeUsage asks for `stream_options.include_usage`; without it real servers send no token counts.
-      return createOpenAICompatible({ ...common, name: 'openai-compatible', includeUsage: true }).chatModel(settings.model);
+      // Mistral's typed content parts become the fields the provider reads (it expects a string).
+      return createOpenAICompatible({
+        ...common,
+        fetch: withFlatContentParts(settings.fetch),
+        name: 'openai-compatible',
+        includeUsage: true,
+      }).chatModel(settings.model);
     case 'openai':
       // `.chat()`: the default OpenAI model speaks /v1/responses, which compatible servers do not have.
       return createOpenAI({ ...common, apiKey: settings.apiKey ?? '' }).chat(settings.model);

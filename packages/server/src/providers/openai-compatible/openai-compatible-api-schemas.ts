@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { contentPartsSchema } from './content-parts';
 
 /** The fields of a streamed chat-completion chunk the arena reads; everything else is ignored. */
 export const chatCompletionChunkSchema = z.object({
@@ -7,7 +8,8 @@ export const chatCompletionChunkSchema = z.object({
       z.object({
         delta: z
           .object({
-            content: z.string().nullish(),
+            // A string, or Mistral's typed parts (thinking, then text).
+            content: z.union([z.string(), contentPartsSchema]).nullish(),
             // vLLM, DeepSeek and llama.cpp say `reasoning_content`; OpenRouter says `reasoning`.
             reasoning_content: z.string().nullish(),
             reasoning: z.string().nullish(),

@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import { ProviderCallError, type ModelStreamPart, type ModelUsage, readerParts } from '../spec';
 import { chatCompletionChunkSchema } from './openai-compatible-api-schemas';
+import { splitContentParts } from './content-parts';
 import { mapFinishReason } from './map-openai-compatible-finish-reason';
 import { SseDataParser } from './parse-sse-events';
 
@@ -70,14 +71,15 @@ export class ChatCompletionStreamMapper {
       };
     }
     const choice = choices?.[0];
-    const reasoning = choice?.delta?.reasoning_content ?? choice?.delta?.reasoning;
+    const contentParts = Array.isArray(choice?.delta?.content) ? splitContentParts(choice.delta.content) : undefined;
+    const reasoning = (choice?.delta?.reasoning_content ?? choice?.delta?.reasoning ?? '') + (contentParts?.reasoning ?? '');
     if (reasoning) {
       if (!this.reasoningStarted) parts.push({ type: 'reasoning-start', id: 'reasoning-0' });
       this.reasoningStarted = true;
       parts.push({ type: 'reasoning-delta', id: 'reasoning-0', delta: reasoning });
     }
-    const content = choice?.delta?.content;
-    if (content) {
+    const content = contentParts ? contentParts.text : choice?.delta?.content;
+    if (typeof content === 'string' && content) {
       if (!this.textStarted) parts.push({ type: 'text-start', id: 'text-0' });
       this.textStarted = true;
       parts.push({ type: 'text-delta', id: 'text-0', delta: content });
