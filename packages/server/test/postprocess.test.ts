@@ -296,8 +296,8 @@ describe.each(DIALECTS)('the post-processing queue ($name)', (dialect) => {
     ).toEqual([]);
   });
 
-  it('keeps a conversation queued when it grew while a pass annotated it (a follow-up, then a failed turn)', async () => {
-    harness = await startTestArena(dialect, { environment: { AGORA_POSTPROCESS: '0' } });
+  it('keeps a conversation queued when it grew while a pass annotated it (a follow-up, then the vote)', async () => {
+    harness = await startTestArena(dialect, { environment: { AGORA_POSTPROCESS: '0', AGORA_INTEGRITY_MIN_VOTE_S: '0' } });
     harness.fake.defaultBehaviour = { tokensPerSecond: 0 };
     const duelId = await finishedDuel('Combien de lunes a Mars ?');
     const { store } = harness.arena;
@@ -309,13 +309,11 @@ describe.each(DIALECTS)('the post-processing queue ($name)', (dialect) => {
       limit: 10,
     });
     expect(listed).toMatchObject({ duelId, turnCount: 1 });
-    // …meanwhile the visitor follows up and the second turn fails: the failure queues the conversation…
-    // (The upstream fails before the follow-up: its requests leave while the turn commits, so they
-    // may reach the upstream before the follow-up's answer reaches the test.)
-    harness.fake.defaultBehaviour = { httpStatus: 500 };
+    // …meanwhile the visitor follows up and votes: the vote queues the conversation, two turns now…
     expect((await harness.client.request('POST', `/api/v1/duels/${duelId}/messages`, { prompt: 'Et Jupiter ?' })).status).toBe(201);
     await harness.client.stream(duelId, { turn: 2 });
-    expect((await store.duels.findById(duelId))!.status).toBe('failed');
+    expect((await harness.client.request('POST', `/api/v1/duels/${duelId}/vote`, { choice: 'a' })).status).toBe(200);
+    expect((await store.duels.findById(duelId))!.status).toBe('voted');
     expect(await store.annotations.find(duelId)).toMatchObject({ status: 'pending', turnsAnnotated: 0 });
     // …and the pass, storing what it made of one turn, leaves the queued row as it is.
     const now = new Date().toISOString();
