@@ -158,6 +158,8 @@ async function seed(store: Store, location: TestStore['location'], seeds: Seed[]
         ttftMs: 10,
         durationMs: 100,
         identityLeak: false,
+        servedModel: null,
+        servedModelMismatch: false,
         style: null,
       });
       await store.duels.finishTurn({

@@ -55,6 +55,9 @@ export interface TurnSidesTable {
   identity_leak: number;
   style: string | null;
   source_meta: string | null;
+  /** The model the provider said it served, and whether that is another than the catalogue's. */
+  served_model: string | null;
+  served_model_mismatch: Generated<number>;
 }
 
 export interface UpstreamErrorsTable {
@@ -93,6 +96,8 @@ export interface VotesTable {
   comment_a: string | null;
   comment_b: string | null;
   identity_leak: number;
+  /** A side's provider served another model than the catalogue's: left out of the leaderboard. */
+  served_model_mismatch: Generated<number>;
   mode: string;
   locale: string | null;
   created_at: string;

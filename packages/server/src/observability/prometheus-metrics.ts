@@ -38,6 +38,12 @@ export class PrometheusMetrics implements ArenaMetrics {
     labelNames: ['model'],
     registers: [this.registry],
   });
+  private readonly servedModelMismatches = new Counter({
+    name: 'agora_served_model_mismatches_total',
+    help: 'Answers whose provider said it served another model than the catalogue names',
+    labelNames: ['model'],
+    registers: [this.registry],
+  });
   private readonly turns = new Counter({
     name: 'agora_turns_total',
     help: 'Duel turns by outcome',
@@ -75,6 +81,9 @@ export class PrometheusMetrics implements ArenaMetrics {
   }
   modelReplaced(modelId: string): void {
     this.replacements.inc({ model: modelId });
+  }
+  servedModelMismatch(modelId: string): void {
+    this.servedModelMismatches.inc({ model: modelId });
   }
   turnEnded(status: 'complete' | 'failed'): void {
     this.turns.inc({ status });

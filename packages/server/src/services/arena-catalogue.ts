@@ -44,6 +44,11 @@ export class ArenaCatalogue {
     return this.byId.has(modelId);
   }
 
+  /** The model name the provider is asked for (`provider.model`). */
+  providerModel(modelId: string): string {
+    return this.require(modelId).entry.provider.model;
+  }
+
   /** US dollars per million output tokens, when the catalogue gives a price. */
   outputPricePerMillion(modelId: string): number | undefined {
     return this.byId.get(modelId)?.entry.pricing?.output_per_million_usd;

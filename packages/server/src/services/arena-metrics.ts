@@ -6,6 +6,8 @@ export interface ArenaMetrics {
   turnEnded(status: 'complete' | 'failed'): void;
   voteRecorded(choice: string): void;
   modelReplaced(modelId: string): void;
+  /** An answer whose provider said it served another model than the catalogue's. */
+  servedModelMismatch(modelId: string): void;
   streamOpened(): void;
   streamClosed(): void;
 }
@@ -17,6 +19,7 @@ export const noMetrics: ArenaMetrics = {
   turnEnded: () => {},
   voteRecorded: () => {},
   modelReplaced: () => {},
+  servedModelMismatch: () => {},
   streamOpened: () => {},
   streamClosed: () => {},
 };

@@ -402,6 +402,7 @@ export class DuelService {
       commentA: request.comments?.a ?? null,
       commentB: request.comments?.b ?? null,
       identityLeak: sideRecords.some((record) => record.identityLeak),
+      servedModelMismatch: sideRecords.some((record) => record.servedModelMismatch),
       mode: duel.mode,
       locale: duel.locale,
       createdAt: now,
@@ -706,6 +707,8 @@ function toSideRecord(turn: number, outcome: SideOutcome): TurnSideRecord {
     ttftMs: outcome.ttftMs,
     durationMs: outcome.durationMs,
     identityLeak: outcome.identityLeak,
+    servedModel: outcome.metadata.servedModel ?? null,
+    servedModelMismatch: outcome.servedModelMismatch,
     style: outcome.style,
   };
 }

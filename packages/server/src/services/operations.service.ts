@@ -32,4 +32,14 @@ export class OperationsService {
     const rows = await this.store.duels.countUpstreamErrorsByModel(since);
     return { since, models: rows.map((row) => ({ model: row.modelId, kind: row.kind, count: row.count })) };
   }
+
+  /**
+   * Answers whose provider said it served another model than the catalogue's, over the last `hours`:
+   * a router's fallback or a provider's substitution, whose votes stay out of the leaderboard.
+   */
+  async servedModelMismatches(hours: number): Promise<{ since: string; models: { model: string; served: string; answers: number }[] }> {
+    const since = new Date(this.now().getTime() - hours * 3600_000).toISOString();
+    const rows = await this.store.duels.countServedModelMismatches(since);
+    return { since, models: rows.map((row) => ({ model: row.modelId, served: row.servedModel, answers: row.count })) };
+  }
 }

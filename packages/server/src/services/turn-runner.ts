@@ -1,6 +1,7 @@
 import type { Side } from '@agora/contract';
 import { drawReplacement, type RandomSource } from '../domain/arena/pairing';
 import { namesOwnIdentity } from '../domain/arena/identity-leak';
+import { servedModelDiffers } from '../domain/arena/served-model';
 import { type StyleCounts, countStyleElements } from '../domain/ranking';
 import type { ModelRegistry } from '../providers/registry';
 import { type ModelMessage, type ModelStreamPart, ProviderCallError } from '../providers/spec';
@@ -45,6 +46,8 @@ export interface SideOutcome {
   durationMs: number | null;
   status: 'complete' | 'failed' | 'cancelled';
   identityLeak: boolean;
+  /** The provider said it served another model than the catalogue's (domain/arena/served-model.ts). */
+  servedModelMismatch: boolean;
   /** The provider's metadata of the last call. */
   metadata: UpstreamMetadata;
   /** Style counts of the answer for style-controlled rankings, counted when it completes. */
@@ -145,6 +148,7 @@ async function runSide(
     durationMs: null,
     status: 'failed',
     identityLeak: false,
+    servedModelMismatch: false,
     metadata: {},
     style: null,
     failures: [],
@@ -156,6 +160,8 @@ async function runSide(
       await streamOnce(outcome, sidePlan, plan.prompt, stream, turnController.signal, dependencies);
       outcome.status = 'complete';
       outcome.identityLeak = namesOwnIdentity(`${outcome.text}\n${outcome.reasoning}`, dependencies.catalogue.lexicon(outcome.modelId));
+      outcome.servedModelMismatch = servedModelDiffers(dependencies.catalogue.providerModel(outcome.modelId), outcome.metadata.servedModel);
+      if (outcome.servedModelMismatch) dependencies.metrics.servedModelMismatch(outcome.modelId);
       // Tokens counted here with one tokenizer for every model, so that lengths compare across vendors.
       outcome.style = countStyleElements([outcome.text], await loadTokenCounter());
       stream.push({ type: 'side-end', side, output_tokens: outcome.outputTokens });

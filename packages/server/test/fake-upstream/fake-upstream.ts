@@ -28,6 +28,8 @@ export interface FakeBehaviour {
   failTimes?: number;
   /** Every N-th request gets `httpStatus` (503 when unset); the others stream normally. */
   failEvery?: number;
+  /** The model name the stream reports as served (a router's fallback, a substitution); the requested one by default. */
+  servedModel?: string;
   /** Sent as `Retry-After` (seconds) with `httpStatus`. */
   retryAfterS?: number;
 }
@@ -164,7 +166,8 @@ export class FakeUpstream {
     response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
     const prompt = lastUserPrompt(body);
     const text = typeof behaviour.text === 'function' ? behaviour.text(prompt) : (behaviour.text ?? defaultText(prompt));
-    const writer = protocol === 'openai' ? new OpenAiWriter(response, model) : new AnthropicWriter(response, model);
+    const served = behaviour.servedModel ?? model;
+    const writer = protocol === 'openai' ? new OpenAiWriter(response, served) : new AnthropicWriter(response, served);
     await streamAnswer(writer, response, record, behaviour, text);
   }
 }

@@ -49,6 +49,8 @@ describe('agora export', () => {
         ttftMs: 1,
         durationMs: 2,
         identityLeak: false,
+        servedModel: null,
+        servedModelMismatch: false,
         style: null,
       });
       await store.duels.finishTurn({

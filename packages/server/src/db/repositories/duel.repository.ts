@@ -52,12 +52,15 @@ export interface TurnSideRecord {
   ttftMs: number | null;
   durationMs: number | null;
   identityLeak: boolean;
+  /** What the provider said it served (its stream's `model`), and whether that is another model than the catalogue's. */
+  servedModel: string | null;
+  servedModelMismatch: boolean;
   /** Style counts of the answer (tokens counted locally, headers, list items, bold), null when it did not complete. */
   style: { len: number; headers: number; lists: number; bold: number } | null;
 }
 
 /** A side's answer without its text: what votes, reactions and reveals need. */
-export type TurnSideSummary = Omit<TurnSideRecord, 'text' | 'reasoning'>;
+export type TurnSideSummary = Omit<TurnSideRecord, 'text' | 'reasoning' | 'servedModel'>;
 
 export interface UpstreamErrorRecord {
   id: string;
@@ -99,10 +102,11 @@ const summaryColumns = [
   'ttft_ms',
   'duration_ms',
   'identity_leak',
+  'served_model_mismatch',
   'style',
 ] as const;
 
-function toSideSummary(row: Pick<TurnSidesTable, (typeof summaryColumns)[number]>): TurnSideSummary {
+function toSideSummary(row: Pick<Selectable<TurnSidesTable>, (typeof summaryColumns)[number]>): TurnSideSummary {
   return {
     turn: row.turn,
     side: row.side as 'a' | 'b',
@@ -115,12 +119,13 @@ function toSideSummary(row: Pick<TurnSidesTable, (typeof summaryColumns)[number]
     ttftMs: row.ttft_ms,
     durationMs: row.duration_ms,
     identityLeak: row.identity_leak === 1,
+    servedModelMismatch: row.served_model_mismatch === 1,
     style: row.style ? (JSON.parse(row.style) as TurnSideRecord['style']) : null,
   };
 }
 
 function toSideRecord(row: Selectable<TurnSidesTable>): TurnSideRecord {
-  return { ...toSideSummary(row), text: row.text, reasoning: row.reasoning };
+  return { ...toSideSummary(row), text: row.text, reasoning: row.reasoning, servedModel: row.served_model };
 }
 
 function toTurnRecord(
@@ -188,6 +193,7 @@ const voteContextQuery = new PreparedQuery((db, values: { duelId: string }) =>
       'turn_sides.ttft_ms',
       'turn_sides.duration_ms',
       'turn_sides.identity_leak',
+      'turn_sides.served_model_mismatch',
       'turn_sides.style',
     ])
     .where('duels.id', '=', values.duelId)
@@ -258,6 +264,7 @@ const insertVoteQuery = new PreparedQuery((db, values: ReturnType<typeof voteRow
     comment_a: values.comment_a,
     comment_b: values.comment_b,
     identity_leak: values.identity_leak,
+    served_model_mismatch: values.served_model_mismatch,
     mode: values.mode,
     locale: values.locale,
     created_at: values.created_at,
@@ -438,6 +445,7 @@ export class DuelRepository {
               model_id: row.model_id!,
               status: row.side_status!,
               identity_leak: row.identity_leak!,
+              served_model_mismatch: row.served_model_mismatch!,
             }),
           ],
     );
@@ -563,6 +571,8 @@ export class DuelRepository {
           ttft_ms: side.ttftMs,
           duration_ms: side.durationMs,
           identity_leak: side.identityLeak ? 1 : 0,
+          served_model: side.servedModel,
+          served_model_mismatch: side.servedModelMismatch ? 1 : 0,
           style: side.style ? JSON.stringify(side.style) : null,
         })),
       )
@@ -664,15 +674,15 @@ export class DuelRepository {
       with input as (
         select * from json_to_recordset(${JSON.stringify(firstVotes.map(voteRow))}::json) as v(
           duel_id text, choice text, model_a text, model_b text, tags_a text, tags_b text, comment_a text, comment_b text,
-          identity_leak integer, mode text, locale text, created_at text, style_a text, style_b text,
+          identity_leak integer, served_model_mismatch integer, mode text, locale text, created_at text, style_a text, style_b text,
           tokens_a integer, tokens_b integer, energy_a text, energy_b text, client_hash text)
       ), closed as (
         update duels set status = 'voted', updated_at = ${at}
         where id in (select duel_id from input) and status = 'ready'
         returning id
       ), recorded as (
-        insert into votes (duel_id, choice, model_a, model_b, tags_a, tags_b, comment_a, comment_b, identity_leak, mode, locale, created_at, style_a, style_b, tokens_a, tokens_b, energy_a, energy_b, client_hash)
-        select duel_id, choice, model_a, model_b, tags_a, tags_b, comment_a, comment_b, identity_leak, mode, locale, created_at, style_a, style_b, tokens_a, tokens_b, energy_a, energy_b, client_hash
+        insert into votes (duel_id, choice, model_a, model_b, tags_a, tags_b, comment_a, comment_b, identity_leak, served_model_mismatch, mode, locale, created_at, style_a, style_b, tokens_a, tokens_b, energy_a, energy_b, client_hash)
+        select duel_id, choice, model_a, model_b, tags_a, tags_b, comment_a, comment_b, identity_leak, served_model_mismatch, mode, locale, created_at, style_a, style_b, tokens_a, tokens_b, energy_a, energy_b, client_hash
         from input where duel_id in (select id from closed)
       ), queued as (
         insert into conversation_annotations (duel_id, status, attempts, next_attempt_at, turns_annotated, model_status, updated_at)
@@ -715,5 +725,20 @@ export class DuelRepository {
       .orderBy('kind')
       .execute();
     return rows.map((row) => ({ modelId: row.model_id, kind: row.kind, count: Number(row.count) }));
+  }
+
+  /** Answers whose provider named another model than the catalogue's, per model and served name, since a time. */
+  async countServedModelMismatches(since: string): Promise<{ modelId: string; servedModel: string; count: number }[]> {
+    const rows = await this.db
+      .selectFrom('turn_sides')
+      .innerJoin('turns', (join) => join.onRef('turns.duel_id', '=', 'turn_sides.duel_id').onRef('turns.turn', '=', 'turn_sides.turn'))
+      .select(['turn_sides.model_id', 'turn_sides.served_model', (eb) => eb.fn.countAll<string | number>().as('count')])
+      .where('turn_sides.served_model_mismatch', '=', 1)
+      .where('turns.started_at', '>=', since)
+      .groupBy(['turn_sides.model_id', 'turn_sides.served_model'])
+      .orderBy('turn_sides.model_id')
+      .orderBy('turn_sides.served_model')
+      .execute();
+    return rows.map((row) => ({ modelId: row.model_id, servedModel: row.served_model ?? '', count: Number(row.count) }));
   }
 }

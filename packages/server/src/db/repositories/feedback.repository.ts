@@ -23,6 +23,8 @@ export interface VoteRecord {
   commentA: string | null;
   commentB: string | null;
   identityLeak: boolean;
+  /** A side's provider served another model than the catalogue's (domain/arena/served-model.ts). */
+  servedModelMismatch?: boolean;
   mode: string;
   locale: string | null;
   createdAt: string;
@@ -45,6 +47,7 @@ export interface RankingVoteRecord {
   modelB: string;
   choice: string;
   identityLeak: boolean;
+  servedModelMismatch: boolean;
   mode: string;
   locale: string | null;
   a: SideRankingData | null;
@@ -93,6 +96,7 @@ export function voteRow(vote: VoteRecord) {
     comment_a: vote.commentA,
     comment_b: vote.commentB,
     identity_leak: vote.identityLeak ? 1 : 0,
+    served_model_mismatch: vote.servedModelMismatch ? 1 : 0,
     mode: vote.mode,
     locale: vote.locale,
     created_at: vote.createdAt,
@@ -173,6 +177,7 @@ export class FeedbackRepository {
         'votes.model_b',
         'votes.choice',
         'votes.identity_leak',
+        'votes.served_model_mismatch',
         'votes.mode',
         'votes.locale',
         'style_a',
@@ -201,6 +206,7 @@ export class FeedbackRepository {
       modelB: row.model_b,
       choice: row.choice,
       identityLeak: row.identity_leak === 1,
+      servedModelMismatch: row.served_model_mismatch === 1,
       mode: row.mode,
       locale: row.locale,
       a: side(row.style_a, row.tokens_a, row.energy_a),

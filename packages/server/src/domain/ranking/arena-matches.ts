@@ -7,6 +7,8 @@ export type ArenaChoice = 'a' | 'b' | 'tie' | 'both_bad';
 export const DEFAULT_EXCLUDED_FLAGS: readonly string[] = [
   'identity_leak',
   'abuse',
+  // A provider served another model than the catalogue says (domain/arena/served-model.ts): the vote judged an unknown model.
+  'served_model_mismatch',
   // Vote integrity (domain/arena/vote-integrity.ts): patterns honest votes do not make, and reviewers' exclusions.
   'too_fast',
   'one_sided',

@@ -66,7 +66,11 @@ export function toViewVote(record: RankingVoteRecord, integrity: readonly string
       modelA: record.modelA,
       modelB: record.modelB,
       choice: record.choice as ArenaVote['choice'],
-      flags: [...(record.identityLeak ? ['identity_leak'] : []), ...integrity],
+      flags: [
+        ...(record.identityLeak ? ['identity_leak'] : []),
+        ...(record.servedModelMismatch ? ['served_model_mismatch'] : []),
+        ...integrity,
+      ],
       style,
       energy: { a: record.a?.energyWh ?? null, b: record.b?.energyWh ?? null },
     },

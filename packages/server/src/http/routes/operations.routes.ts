@@ -52,6 +52,9 @@ export function adminRoutes(
   routes.get('/upstream-errors', validate('query', upstreamErrorsQuerySchema), async (c) =>
     c.json(await operations.upstreamErrors(c.req.valid('query').hours)),
   );
+  routes.get('/served-models', validate('query', upstreamErrorsQuerySchema), async (c) =>
+    c.json(await operations.servedModelMismatches(c.req.valid('query').hours)),
+  );
   routes.route('/', reviewRoutes(review));
   routes.get('/votes/flagged', validate('query', flaggedVotesQuerySchema), async (c) =>
     c.json(await integrity.flagged(c.req.valid('query').limit)),
