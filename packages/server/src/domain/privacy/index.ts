@@ -6,6 +6,22 @@
 export { findBirthDates } from './birth-date';
 export { findEmails } from './email';
 export { findIbans, isValidIban } from './iban';
+export {
+  NATIONAL_ID_KINDS,
+  findNationalIdMatches,
+  findNationalIds,
+  isValidAsmensKodas,
+  isValidBelgianNationalNumber,
+  isValidBsn,
+  isValidCodiceFiscale,
+  isValidCpr,
+  isValidDni,
+  isValidNie,
+  isValidPesel,
+  isValidPersonnummer,
+  isValidSteuerId,
+  type NationalIdKind,
+} from './national-id';
 export { findNirs, isValidNir, nirKey } from './nir';
 export { findPaymentCards, isCardNumber, passesLuhn } from './payment-card';
 export { findPhoneNumbers } from './phone';

@@ -1,9 +1,11 @@
 import { findBirthDates } from './birth-date';
 import { findEmails } from './email';
 import { findIbans } from './iban';
+import { findNationalIdMatches } from './national-id';
 import { findNirs } from './nir';
 import { findPaymentCards } from './payment-card';
 import { findPhoneNumbers } from './phone';
+import { NATIONAL_ID_KINDS } from './national-id';
 import { PII_KINDS, type PiiFinding, type PiiKind, type Span } from './pii-kind';
 import { findPostalAddresses } from './postal-address';
 
@@ -17,24 +19,34 @@ export interface PiiScreening {
   findings: PiiFinding[];
 }
 
-const DETECTORS: ReadonlyArray<readonly [PiiKind, (text: string) => Span[]]> = [
-  ['email', findEmails],
-  ['iban', findIbans],
-  ['nir', findNirs],
-  ['card', findPaymentCards],
-  ['phone', findPhoneNumbers],
-  ['address', findPostalAddresses],
-  ['birth_date', findBirthDates],
+const single =
+  (kind: PiiKind, find: (text: string) => Span[]) =>
+  (text: string): PiiFinding[] =>
+    find(text).map((span) => ({ kind, ...span }));
+
+/** In the order a number is claimed: a stronger check first (see {@link OUTRANKED_BY}). */
+const DETECTORS: ReadonlyArray<(text: string) => PiiFinding[]> = [
+  single('email', findEmails),
+  single('iban', findIbans),
+  single('nir', findNirs),
+  single('card', findPaymentCards),
+  findNationalIdMatches,
+  single('phone', findPhoneNumbers),
+  single('address', findPostalAddresses),
+  single('birth_date', findBirthDates),
 ];
 
 /**
  * A number claimed by a checksum detector is not also reported by a weaker one: digits inside an
  * IBAN are neither a card nor a NIR, and a NIR or card number is not a phone number.
  */
+const CHECKSUMMED: readonly PiiKind[] = ['iban', 'nir', 'card'];
 const OUTRANKED_BY: Partial<Record<PiiKind, readonly PiiKind[]>> = {
   nir: ['iban'],
   card: ['iban', 'nir'],
-  phone: ['iban', 'nir', 'card', 'email'],
+  ...Object.fromEntries(NATIONAL_ID_KINDS.map((kind) => [kind, CHECKSUMMED])),
+  // A phone number is only a shape: any identifier validated by its checksum or date wins.
+  phone: [...CHECKSUMMED, 'email', ...NATIONAL_ID_KINDS],
 };
 
 const overlaps = (left: Span, right: Span) => left.start < right.end && right.start < left.end;
@@ -55,11 +67,11 @@ export function publishableComment(comment: string | null): string | null {
 
 export function screenText(text: string): PiiScreening {
   const findings: PiiFinding[] = [];
-  for (const [kind, detect] of DETECTORS) {
-    const stronger = OUTRANKED_BY[kind] ?? [];
-    for (const span of detect(text)) {
-      const claimed = findings.some((found) => stronger.includes(found.kind) && overlaps(found, span));
-      if (!claimed) findings.push({ kind, start: span.start, end: span.end });
+  for (const detect of DETECTORS) {
+    for (const found of detect(text)) {
+      const stronger = OUTRANKED_BY[found.kind] ?? [];
+      const claimed = findings.some((other) => stronger.includes(other.kind) && overlaps(other, found));
+      if (!claimed) findings.push(found);
     }
   }
   findings.sort((left, right) => left.start - right.start || left.end - right.end);
