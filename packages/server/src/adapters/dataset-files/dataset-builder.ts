@@ -85,7 +85,7 @@ export class DatasetBuilder {
           const vote = voteRow(prepared);
           if (vote !== null) add('votes', vote);
         }
-        if (wants('reactions')) for (const row of reactionRows(prepared)) add('reactions', row);
+        if (wants('reactions')) for (const row of reactionRows(prepared, this.context)) add('reactions', row);
       }
       if (training) {
         const rows = preferenceRows(prepared, preferenceOptions);

@@ -215,17 +215,17 @@ export function voteRow(prepared: PreparedConversation): DatasetRow | null {
 }
 
 /** One row per reaction on an exported turn (a reaction on a turn not exported is left out). */
-export function reactionRows(prepared: PreparedConversation): DatasetRow[] {
+export function reactionRows(prepared: PreparedConversation, context: RowContext): DatasetRow[] {
   const { conversation } = prepared;
   const rows: DatasetRow[] = [];
   for (const reaction of conversation.reactions) {
-    const row = reactionRow(prepared, reaction);
+    const row = reactionRow(prepared, reaction, context);
     if (row !== null) rows.push(row);
   }
   return rows;
 }
 
-function reactionRow(prepared: PreparedConversation, reaction: ExportableReaction): DatasetRow | null {
+function reactionRow(prepared: PreparedConversation, reaction: ExportableReaction, context: RowContext): DatasetRow | null {
   const { conversation } = prepared;
   const turn = conversation.turns.find((candidate) => candidate.turn === reaction.turn);
   if (turn === undefined) return null;
@@ -254,6 +254,23 @@ function reactionRow(prepared: PreparedConversation, reaction: ExportableReactio
     comment: publishableComment(reaction.comment),
   };
   for (const tag of COMPARIA_TAGS) row[tag] = reaction.tags.includes(tag);
+  // The conversation's figures, as compar:IA's reactions file repeats them on every row.
+  const factsA = context.model(conversation.modelA);
+  const factsB = context.model(conversation.modelB);
+  const tokensA = totalTokens(conversation, 'a');
+  const tokensB = totalTokens(conversation, 'b');
+  Object.assign(row, {
+    categories: conversation.categories,
+    model_a_active_params: factsA?.activeParamsB ?? null,
+    model_b_active_params: factsB?.activeParamsB ?? null,
+    total_conv_a_output_tokens: tokensA,
+    total_conv_b_output_tokens: tokensB,
+    total_conv_a_kwh: kwh(factsA, tokensA),
+    total_conv_b_kwh: kwh(factsB, tokensB),
+    // compar:IA publishes where its visitors were; Agora does not collect it: always null.
+    country: null,
+    city: null,
+  });
   row.source = conversation.source;
   return withSourceMeta('reactions', withPairMeta(row, conversation), reaction.sourceMeta);
 }
