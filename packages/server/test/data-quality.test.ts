@@ -8,7 +8,8 @@ describe('personal-data set', () => {
 
   // The set is French: the other countries' identifiers have their own generated tests (domain/privacy/national-id.test.ts).
   const labelled = scores.filter((score) => score.truePositives + score.falseNegatives > 0);
-  it('labels the French kinds', () => expect(labelled.map((score) => score.kind)).toEqual(['email', 'phone', 'nir', 'iban', 'card', 'address', 'birth_date']));
+  it('labels the French kinds', () =>
+    expect(labelled.map((score) => score.kind)).toEqual(['email', 'phone', 'nir', 'iban', 'card', 'address', 'birth_date']));
 
   it.each(labelled.map((score) => [score.kind, score] as const))('detects every labelled %s', (_kind, score) => {
     expect(score.truePositives).toBeGreaterThanOrEqual(20);

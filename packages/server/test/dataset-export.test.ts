@@ -247,6 +247,9 @@ const catalogue = () => {
   kestrix.entry = { ...kestrix.entry, license: 'Quorvex Proprietary', open_weights: false };
   const zephyrine = models.find((model) => model.entry.id === 'zephyrine-405b')!;
   zephyrine.options = { ...zephyrine.options, systemPrompt: 'You are a helpful assistant.' };
+  const brontal = models.find((model) => model.entry.id === 'brontal-120b')!;
+  // The operator read Brontal's terms: conditions on training, whatever its licence's name says.
+  brontal.entry = { ...brontal.entry, training_use: 'check_licence' };
   return models;
 };
 
@@ -441,6 +444,36 @@ describe.each(DIALECTS)('agora export on $name', (dialect) => {
       ['public cohort', 'brontal-120b', false, 'both_bad_vote'],
     ]);
     expect(kto[0]!.completion).toEqual([{ role: 'assistant', content: 'answer b to clean voted' }]);
+  });
+
+  it('says in every row and in the card what each answer may be used for, from the model licences', async () => {
+    const result = await run();
+    const folder = join(result.cardPath, '..');
+    const expectedUse: Record<string, string> = {
+      'zephyrine-405b': 'allowed',
+      'miravel-24b': 'allowed',
+      'brontal-120b': 'check_licence',
+      'kestrix-8b': 'evaluation_only',
+    };
+    const useOf = (model: string) => expectedUse[model] ?? 'allowed';
+    const rank = ['allowed', 'check_licence', 'evaluation_only'];
+    for (const dataset of ['conversations', 'votes'] as const) {
+      const rows = await readRows(join(folder, dataset, 'train-00000.parquet'));
+      expect(rows.length).toBeGreaterThan(0);
+      for (const row of rows) expect([row.training_use_a, row.training_use_b]).toEqual([useOf(row.model_a_name), useOf(row.model_b_name)]);
+    }
+    for (const row of await readRows(join(folder, 'reactions', 'train-00000.parquet')))
+      expect(row.training_use).toBe(useOf(row.refers_to_model));
+    const pairs = await readRows(join(folder, 'dpo', 'train-00000.parquet'));
+    const worst = (a: string, b: string) => (rank.indexOf(a) > rank.indexOf(b) ? a : b);
+    for (const row of pairs) expect(row.training_use).toBe(worst(useOf(row.model_chosen), useOf(row.model_rejected)));
+    expect(pairs.map((row) => row.training_use)).toContain('check_licence');
+    for (const row of await readRows(join(folder, 'kto', 'train-00000.parquet'))) expect(row.training_use).toBe(useOf(row.model));
+    const card = readFileSync(result.cardPath, 'utf8');
+    expect(card).toContain('## Training use');
+    expect(card).toContain('| `kestrix-8b` | Quorvex Proprietary | closed | `evaluation_only` |');
+    expect(card).toContain('| `brontal-120b` | Apache 2.0 | open | `check_licence` |');
+    expect(card).toContain('| `miravel-24b` | Apache 2.0 | open | `allowed` |');
   });
 
   it('applies the language, topic, date, licence and preference-strength filters', async () => {

@@ -41,6 +41,8 @@ const catalogueEntrySchema = z.strictObject({
   description: z.string().min(1).max(2000).optional(),
   /** Where the licence and its reuse conditions are written. */
   license_url: z.url().optional(),
+  /** What its answers may be used for in the datasets, when the licence's default reading is wrong (domain/datasets/training-use.ts). */
+  training_use: z.enum(['allowed', 'check_licence', 'evaluation_only']).optional(),
   reasoning: z.boolean().default(false),
   release_date: z
     .string()

@@ -126,6 +126,12 @@ export class DatasetExportService {
         request,
         privateCohortCount: this.settings.privateCohorts.length,
         exportedAt: this.now().toISOString(),
+        models: [...this.models].map(([id, facts]) => ({
+          id,
+          license: facts.license,
+          openWeights: facts.openWeights,
+          trainingUse: facts.trainingUse,
+        })),
       };
       const cardPath = join(request.outDir, 'README.md');
       writeFileSync(cardPath, buildDatasetCard(card));

@@ -73,7 +73,11 @@ export class DatasetBuilder {
     const add = (name: DatasetName, row: DatasetRow) => {
       for (const writer of this.writers.get(name)!) writer.add(row);
     };
-    const preferenceOptions = { minStrength: this.minStrength, modelAllowed: this.modelAllowed };
+    const preferenceOptions = {
+      minStrength: this.minStrength,
+      modelAllowed: this.modelAllowed,
+      trainingUse: (modelId: string) => this.context.model(modelId)?.trainingUse ?? ('check_licence' as const),
+    };
     const raw = wants('conversations') || wants('votes') || wants('reactions');
     const training = wants('dpo') || wants('kto') || wants('reward');
     for (const conversation of batch) {
@@ -82,7 +86,7 @@ export class DatasetBuilder {
       if (raw && this.modelAllowed(conversation.modelA) && this.modelAllowed(conversation.modelB)) {
         if (wants('conversations')) add('conversations', conversationRow(prepared, this.context));
         if (wants('votes')) {
-          const vote = voteRow(prepared);
+          const vote = voteRow(prepared, this.context);
           if (vote !== null) add('votes', vote);
         }
         if (wants('reactions')) for (const row of reactionRows(prepared, this.context)) add('reactions', row);

@@ -1,6 +1,7 @@
 import { publishableComment } from '../privacy';
 import type { ExportableConversation, ExportableReaction } from '../../db/repositories/dataset.repository';
 import { COMPARIA_COLUMNS, COMPARIA_TAGS, type ComparIaTable } from './export-columns';
+import type { TrainingUse } from './training-use';
 import { sourceMetaValue } from './source-meta';
 import type { ChatMessage, DatasetRow } from './export-columns';
 
@@ -8,6 +9,8 @@ import type { ChatMessage, DatasetRow } from './export-columns';
 export interface ExportModelFacts {
   license: string;
   openWeights: boolean;
+  /** What its answers may be used for (domain/datasets/training-use.ts). */
+  trainingUse: TrainingUse;
   totalParamsB: number | null;
   activeParamsB: number | null;
   /** Energy of one million output tokens (Wh, midpoint), null when the model size is unknown. */
@@ -151,6 +154,9 @@ const kwh = (facts: ExportModelFacts | undefined, tokens: number | null): number
     ? null
     : ((facts.whPerMillionTokens / 1_000_000) * tokens) / 1000;
 
+/** An answer of a model outside the catalogue: nobody has read its terms. */
+const useOf = (facts: ExportModelFacts | undefined): TrainingUse => facts?.trainingUse ?? 'check_licence';
+
 export function conversationRow(prepared: PreparedConversation, context: RowContext): DatasetRow {
   const { conversation } = prepared;
   const factsA = context.model(conversation.modelA);
@@ -180,13 +186,15 @@ export function conversationRow(prepared: PreparedConversation, context: RowCont
     model_b_active_params: factsB?.activeParamsB ?? null,
     total_conv_a_kwh: kwh(factsA, tokensA),
     total_conv_b_kwh: kwh(factsB, tokensB),
+    training_use_a: useOf(factsA),
+    training_use_b: useOf(factsB),
     source: conversation.source,
   };
   return withSourceMeta('conversations', row, conversation.sourceMeta);
 }
 
 /** The vote row, or null when the conversation has no vote. */
-export function voteRow(prepared: PreparedConversation): DatasetRow | null {
+export function voteRow(prepared: PreparedConversation, context: RowContext): DatasetRow | null {
   const { conversation } = prepared;
   const vote = conversation.vote;
   if (vote === null) return null;
@@ -210,6 +218,8 @@ export function voteRow(prepared: PreparedConversation): DatasetRow | null {
     row[`conv_${tag}_a`] = vote.tagsA.includes(tag);
     row[`conv_${tag}_b`] = vote.tagsB.includes(tag);
   }
+  row.training_use_a = useOf(context.model(conversation.modelA));
+  row.training_use_b = useOf(context.model(conversation.modelB));
   row.source = conversation.source;
   return withSourceMeta('votes', withPairMeta(row, conversation), vote.sourceMeta);
 }
@@ -270,6 +280,7 @@ function reactionRow(prepared: PreparedConversation, reaction: ExportableReactio
     // compar:IA publishes where its visitors were; Agora does not collect it: always null.
     country: null,
     city: null,
+    training_use: useOf(context.model(reaction.modelId)),
   });
   row.source = conversation.source;
   return withSourceMeta('reactions', withPairMeta(row, conversation), reaction.sourceMeta);

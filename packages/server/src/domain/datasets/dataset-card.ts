@@ -3,6 +3,7 @@ import type { ColumnType } from './export-columns';
 import { DATASETS, type DatasetName } from './export-columns';
 import type { DatasetFormat } from '../../adapters/dataset-files/dataset-writers';
 import type { ExportFilters } from './export-filters';
+import type { TrainingUse } from './training-use';
 
 export interface DatasetCardInput {
   files: readonly { dataset: DatasetName; format: DatasetFormat; path: string; rows: number }[];
@@ -17,6 +18,8 @@ export interface DatasetCardInput {
   request: ExportFilters;
   privateCohortCount: number;
   exportedAt: string;
+  /** The catalogue's models with their licence and what their answers may be used for. */
+  models: readonly { id: string; license: string; openWeights: boolean; trainingUse: TrainingUse }[];
 }
 
 const TYPE_NAMES: Record<ColumnType, string> = {
@@ -100,7 +103,7 @@ function body(
     for (const column of DATASETS[dataset].columns)
       lines.push(`| \`${column.name}\` | ${TYPE_NAMES[column.type]} | ${column.description} |`);
   }
-  return [...lines, '', ...filtering(input), '', ...caveats(input)];
+  return [...lines, '', ...filtering(input), '', ...trainingUse(input), '', ...caveats(input)];
 }
 
 function filtering(input: DatasetCardInput): string[] {
@@ -132,6 +135,21 @@ function filtering(input: DatasetCardInput): string[] {
     `Of ${exclusions.conversations} conversations in the store: ${exclusions.notScreened} not screened yet, ${exclusions.screeningFailed} whose screening failed, ${exclusions.flagged} flagged as containing personal data, ${exclusions.reportedNotReviewed} reported and not reviewed, ${exclusions.reviewerExcluded} excluded by a reviewer, ${exclusions.privateCohort} in private cohorts (${input.privateCohortCount} configured); ${exclusions.reviewerIncluded} flagged or reported ones were included by a reviewer.`,
     '',
     filters.length > 0 ? `Filters of this export: ${filters.join('; ')}.` : 'No further filter was applied.',
+  ];
+}
+
+/** What each model's answers may be used for: the card's statement beside the `training_use` columns. */
+function trainingUse(input: DatasetCardInput): string[] {
+  return [
+    '## Training use',
+    '',
+    "Every answer is someone's model output, under that model's terms. Answers of proprietary models may be used to evaluate models, **not to train them** (their vendors' terms forbid training competing models on their outputs): their rows say `evaluation_only`. Answers of open-weights models under a licence that allows it say `allowed`; other open licences (community licences, use policies) say `check_licence`: read the licence before training. `dpo` and `reward` pairs take the most restrictive use of their two answers. Filter on the `training_use` columns before training.",
+    '',
+    '| model | licence | weights | training use |',
+    '|---|---|---|---|',
+    ...[...input.models]
+      .sort((left, right) => (left.id < right.id ? -1 : 1))
+      .map((model) => `| \`${model.id}\` | ${model.license} | ${model.openWeights ? 'open' : 'closed'} | \`${model.trainingUse}\` |`),
   ];
 }
 

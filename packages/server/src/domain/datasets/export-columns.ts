@@ -91,6 +91,15 @@ const pair = [
   cia('turns.prompt of turn 1', 'opening_msg', 'string', 'first user message'),
 ];
 
+/** The values of the training-use columns (domain/datasets/training-use.ts). */
+const TRAINING_USE_MEANING =
+  "`allowed` (open weights under a licence that allows it), `check_licence` (open weights under a licence with conditions: read it first), `evaluation_only` (a proprietary model's answers: evaluation, never training)";
+
+const trainingUsePair = [
+  col('training_use_a', 'string', `what side A's answers may be used for: ${TRAINING_USE_MEANING}`),
+  col('training_use_b', 'string', "what side B's answers may be used for"),
+];
+
 const training = [
   col('language', 'string', "language of the turn's user message (ISO 639-1, else 639-3), else of the conversation"),
   col('categories', 'strings', 'topics of the conversation'),
@@ -101,6 +110,7 @@ const training = [
 const pairTraining = [
   col('model_chosen', 'string', 'model of the chosen answer'),
   col('model_rejected', 'string', 'model of the rejected answer'),
+  col('training_use', 'string', `what the pair may be used for, the most restrictive of its two answers: ${TRAINING_USE_MEANING}`),
   col(
     'context_from',
     'string',
@@ -141,6 +151,7 @@ export const DATASETS: Readonly<Record<DatasetName, DatasetDefinition>> = {
       cia(null, 'model_b_active_params', 'float', 'active parameters of model B, billions'),
       cia(null, 'total_conv_a_kwh', 'float', "estimated energy of side A's answers, kWh (EcoLogits, compar:IA's per-token formula)"),
       cia(null, 'total_conv_b_kwh', 'float', "estimated energy of side B's answers, kWh"),
+      ...trainingUsePair,
       col('source', 'string', 'Agora: `arena` (played here) or the imported dataset (`comparia`)'),
     ],
   },
@@ -165,6 +176,7 @@ export const DATASETS: Readonly<Record<DatasetName, DatasetDefinition>> = {
         cia('votes.tags_a', `conv_${tag}_a`, 'bool', `side A tagged ${TAG_MEANING[tag]}`),
         cia('votes.tags_b', `conv_${tag}_b`, 'bool', `side B tagged ${TAG_MEANING[tag]}`),
       ]),
+      ...trainingUsePair,
       col('source', 'string', 'Agora: `arena` or the imported dataset'),
     ],
   },
@@ -200,6 +212,7 @@ export const DATASETS: Readonly<Record<DatasetName, DatasetDefinition>> = {
       cia(null, 'total_conv_b_kwh', 'float', "estimated energy of side B's answers, kWh"),
       cia(null, 'country', 'string', 'always null: Agora does not collect where visitors are (compar:IA publishes it)'),
       cia(null, 'city', 'string', 'always null, as `country`'),
+      col('training_use', 'string', `what the answer reacted to may be used for: ${TRAINING_USE_MEANING}`),
       col('source', 'string', 'Agora: `arena` or the imported dataset'),
     ],
   },
@@ -222,6 +235,7 @@ export const DATASETS: Readonly<Record<DatasetName, DatasetDefinition>> = {
       col('label', 'bool', 'true = desirable (like), false = undesirable (dislike, or both-bad vote)'),
       col('label_source', 'string', '`reaction` (a like or dislike on this answer) or `both_bad_vote`'),
       col('model', 'string', 'model of the completion'),
+      col('training_use', 'string', `what the completion may be used for: ${TRAINING_USE_MEANING}`),
       ...training,
     ],
   },

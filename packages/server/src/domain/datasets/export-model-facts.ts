@@ -1,6 +1,7 @@
 import type { CatalogueModel } from '../../config/catalogue';
 import { whPerMillionOutputTokens } from '../impact';
 import type { ExportModelFacts } from './conversation-rows';
+import { trainingUseOf } from './training-use';
 
 export interface ImpactMethodSettings {
   method: '0.9.1' | '0.8.2' | 'comparia-compat';
@@ -23,6 +24,7 @@ export function exportModelFacts(models: readonly CatalogueModel[], impact: Impa
     facts.set(entry.id, {
       license: entry.license,
       openWeights: entry.open_weights,
+      trainingUse: trainingUseOf({ license: entry.license, openWeights: entry.open_weights, trainingUse: entry.training_use }),
       totalParamsB: entry.params_b,
       activeParamsB: entry.active_params_b ?? entry.params_b,
       whPerMillionTokens,

@@ -1,4 +1,5 @@
 import { negativeTags, positiveTags } from '@agora/contract';
+import { mostRestrictive, type TrainingUse } from './training-use';
 import type { ExportableVote } from '../../db/repositories/dataset.repository';
 import type { PreparedConversation } from './conversation-rows';
 import type { ChatMessage, DatasetRow } from './export-columns';
@@ -11,6 +12,8 @@ export interface PreferenceOptions {
   minStrength: PreferenceStrength;
   /** Whether answers of this model may be published in training sets (licence filters). */
   modelAllowed(modelId: string): boolean;
+  /** What answers of this model may be used for (domain/datasets/training-use.ts). */
+  trainingUse(modelId: string): TrainingUse;
 }
 
 export interface PreferenceRows {
@@ -84,6 +87,7 @@ function addPairs(prepared: PreparedConversation, vote: ExportableVote, options:
       const extra = {
         model_chosen: chosenModel,
         model_rejected: rejectedModel,
+        training_use: mostRestrictive([options.trainingUse(chosenModel), options.trainingUse(rejectedModel)]),
         context_from: shared ? 'shared' : 'chosen',
         pref_strength: strength,
         ...turnColumns(prepared, index),
@@ -113,6 +117,7 @@ function addUnpaired(prepared: PreparedConversation, vote: ExportableVote | null
         label: reaction ? reaction.liked : false,
         label_source: reaction ? 'reaction' : 'both_bad_vote',
         model: turn[side].modelId,
+        training_use: options.trainingUse(turn[side].modelId),
         ...turnColumns(prepared, index),
       });
     }
