@@ -41,7 +41,9 @@ describe('the arena’s states in a real browser', () => {
   it('a model failure: its own card in each language, the prompt kept, and "try again" sends it again', async () => {
     for (const locale of LOCALES) {
       for (const [width, viewport] of VIEWPORTS) {
-        const { page, context, errors } = await newPage(browser, { locale, viewport });
+        // Phones in the dark theme, desktops in the light one: both themes of every state are photographed.
+        const scheme = width === 'phone' ? 'dark' : 'light';
+        const { page, context, errors } = await newPage(browser, { locale, viewport, colorScheme: scheme });
         arena.fake.defaultBehaviour = { httpStatus: 500, text: ANSWER };
         await page.goto(arena.baseUrl);
         await acceptTerms(page);
@@ -52,7 +54,7 @@ describe('the arena’s states in a real browser', () => {
         expect(await page.getByTestId('duel').innerText()).toContain(`Une question qui échoue (${locale})`);
         expect(await page.getByTestId('pane-a').count()).toBe(0);
         expect(await axeViolations(page)).toEqual([]);
-        await screenshot(page, `arena-error-model-${locale.slice(0, 2)}-${width}`);
+        await screenshot(page, `arena-error-model-${locale.slice(0, 2)}-${width}-${scheme}`);
         arena.fake.defaultBehaviour = { tokensPerSecond: 0, text: ANSWER };
         await card.getByTestId('retry').click();
         await page.getByTestId('vote-panel').waitFor();
@@ -140,7 +142,8 @@ describe('the arena’s states in a real browser', () => {
   it('a failed follow-up shows neither answer and leaves the earlier turn votable', async () => {
     for (const [width, viewport] of VIEWPORTS) {
       arena.fake.reset();
-      const { page, context, errors } = await newPage(browser, { locale: 'fr-FR', viewport });
+      const scheme = width === 'phone' ? 'dark' : 'light';
+      const { page, context, errors } = await newPage(browser, { locale: 'fr-FR', viewport, colorScheme: scheme });
       await page.goto(`${arena.baseUrl}/?vs=zephyrine-405b,miravel-24b`);
       await acceptTerms(page);
       await send(page, 'Un premier échange');
@@ -156,7 +159,7 @@ describe('the arena’s states in a real browser', () => {
       expect(await page.getByTestId('follow-up').inputValue()).toBe('Une relance qui échoue');
       await page.getByTestId('vote-panel').waitFor();
       expect(await axeViolations(page)).toEqual([]);
-      await screenshot(page, `arena-follow-up-failed-fr-${width}`);
+      await screenshot(page, `arena-follow-up-failed-fr-${width}-${scheme}`);
       await page.locator('[data-choice="a"]').click();
       await page.getByTestId('vote-submit').click();
       await page.getByTestId('reveal').waitFor();
