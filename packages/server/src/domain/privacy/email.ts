@@ -1,23 +1,40 @@
 import type { Span } from './pii-kind';
 
-const EMAIL =
-  /(?<![\p{L}\p{N}._%+-])[\p{L}\p{N}._%+'-]+@(?:[\p{L}\p{N}](?:[\p{L}\p{N}-]*[\p{L}\p{N}])?\.)+\p{L}{2,24}(?![\p{L}\p{N}-]|\.[\p{L}\p{N}])/gu;
+/**
+ * Every pattern here starts only at the beginning of a run of address characters (its lookbehind
+ * excludes each character a local part may hold, the apostrophe and a preceding dot included) and
+ * every repetition is bounded (a local part is at most 64 characters, RFC 5321): a match attempt
+ * never restarts inside a long run, so screening time stays linear in the length of the text, even
+ * for a 60,000-character prompt built to make it slow.
+ */
+const NOT_INSIDE_A_RUN = String.raw`(?<![\p{L}\p{N}._%+'-]|\.\s)`;
+const ATOM = String.raw`[\p{L}\p{N}_%+'-]{1,64}`;
+const EMAIL = new RegExp(
+  String.raw`${NOT_INSIDE_A_RUN}[\p{L}\p{N}._%+'-]{1,64}@(?:[\p{L}\p{N}](?:[\p{L}\p{N}-]{0,62}[\p{L}\p{N}])?\.){1,8}\p{L}{2,24}(?![\p{L}\p{N}-]|\.[\p{L}\p{N}])`,
+  'gu',
+);
 
 /**
  * Addresses written so that machines miss them, or cut short. Two forms:
  * - with an `@`: spaces around it and around the dots (`paul . martin @ orange . fr`), or a domain
  *   with no top-level part (`paul.martin@orange`); spaces before the `@` count only with spaces
  *   after it, so a `@handle` after a word stays out;
- * - with a word for the `@`: `(at)`, `[at]`, or ` at ` / ` arobase ` when the dots are words too
- *   (`paul.martin at orange dot fr`); "available at github.com" is prose, not an address.
+ * - with a word for the `@` (`(at)`, `[at]`, `[ät]`, ` at `, ` arobase `, ` arroba `, ` chez `)
+ *   when the dots are words too (`dot`, `point`, `punto`, `punkt`): `paul.martin at orange dot fr`,
+ *   `maria.garcia arroba gmail punto com`; "available at github.com" is prose, not an address.
  */
-const LOCAL = String.raw`[\p{L}\p{N}_%+'-]+(?:\s?\.\s?[\p{L}\p{N}_%+'-]+)*`;
-const LABEL = String.raw`[\p{L}][\p{L}\p{N}-]*`;
-const WITH_AT_SIGN = new RegExp(String.raw`(?<![\p{L}\p{N}._%+-])${LOCAL}(?:@|\s+@\s+)${LABEL}(?:\s?\.\s?[\p{L}\p{N}-]+)*`, 'gu');
-const DOT_WORD = String.raw`(?:\s*[([{]\s*(?:dot|point)\s*[)\]}]\s*|\s+(?:dot|point)\s+)`;
+const LOCAL = String.raw`${ATOM}(?:\s?\.\s?${ATOM}){0,7}`;
+const LABEL = String.raw`\p{L}[\p{L}\p{N}-]{0,62}`;
+const WITH_AT_SIGN = new RegExp(
+  String.raw`${NOT_INSIDE_A_RUN}${LOCAL}(?:@|\s{1,3}@\s{1,3})${LABEL}(?:\s?\.\s?[\p{L}\p{N}-]{1,63}){0,7}`,
+  'gu',
+);
+const AT_WORDS = String.raw`at|[äa]t|arobase|arroba|chez`;
+const DOT_WORDS = String.raw`dot|point|punto|punkt`;
+const DOT_WORD = String.raw`(?:\s{0,3}[([{]\s{0,3}(?:${DOT_WORDS})\s{0,3}[)\]}]\s{0,3}|\s{1,3}(?:${DOT_WORDS})\s{1,3})`;
 const WITH_AT_WORD = new RegExp(
-  String.raw`(?<![\p{L}\p{N}._%+-])[\p{L}\p{N}_%+'-]+(?:\.[\p{L}\p{N}_%+'-]+)*` +
-    String.raw`(?:\s*[([{]\s*(?:at|arobase)\s*[)\]}]\s*${LABEL}(?:(?:\.|${DOT_WORD})[\p{L}\p{N}-]+)+|\s+(?:at|arobase)\s+${LABEL}(?:${DOT_WORD}[\p{L}\p{N}-]+)+)`,
+  String.raw`${NOT_INSIDE_A_RUN}${ATOM}(?:\.${ATOM}){0,7}` +
+    String.raw`(?:\s{0,3}[([{]\s{0,3}(?:${AT_WORDS})\s{0,3}[)\]}]\s{0,3}${LABEL}(?:(?:\.|${DOT_WORD})[\p{L}\p{N}-]{1,63}){1,7}|\s{1,3}(?:${AT_WORDS})\s{1,3}${LABEL}(?:${DOT_WORD}[\p{L}\p{N}-]{1,63}){1,7})`,
   'giu',
 );
 
@@ -30,8 +47,8 @@ const DENSITY_SUFFIX = /^\d+x\./i;
 /** The words of an obfuscated address, reduced to `local@domain` for the checks above. */
 function normalised(address: string): string {
   return address
-    .replace(/\s*[([{]\s*(?:at|arobase)\s*[)\]}]\s*|\s(?:at|arobase)\s/giu, '@')
-    .replace(/\s*[([{]\s*(?:dot|point)\s*[)\]}]\s*|\s(?:dot|point)\s/giu, '.')
+    .replace(/\s*[([{]\s*(?:at|ät|arobase|arroba|chez)\s*[)\]}]\s*|\s(?:at|ät|arobase|arroba|chez)\s/giu, '@')
+    .replace(/\s*[([{]\s*(?:dot|point|punto|punkt)\s*[)\]}]\s*|\s(?:dot|point|punto|punkt)\s/giu, '.')
     .replace(/\s+/g, '');
 }
 
@@ -42,25 +59,39 @@ function normalised(address: string): string {
  * *.test, …), `name@2x.png` file names and version pins (`vite@8.3.8`) are skipped.
  */
 export function findEmails(text: string): Span[] {
-  const spans: Span[] = [];
-  const covered = (start: number, end: number) => spans.some((span) => span.start < end && start < span.end);
+  const found: Span[] = [];
   for (const match of text.matchAll(EMAIL)) {
     const address = match[0];
     const domain = address.slice(address.lastIndexOf('@') + 1);
     const local = address.slice(0, address.lastIndexOf('@'));
-    if (RESERVED_DOMAIN.test(domain) || DENSITY_SUFFIX.test(domain) || /^[.]|[.]$/.test(local)) continue;
-    spans.push({ start: match.index, end: match.index + address.length });
+    if (RESERVED_DOMAIN.test(domain) || DENSITY_SUFFIX.test(domain) || /^[.]|[.]$/.test(local) || isSshRemote(text, match)) continue;
+    found.push({ start: match.index, end: match.index + address.length });
   }
   for (const match of [...text.matchAll(WITH_AT_SIGN), ...text.matchAll(WITH_AT_WORD)]) {
-    const start = match.index;
-    const end = start + match[0].length;
-    if (covered(start, end)) continue;
     const address = normalised(match[0]);
     const at = address.lastIndexOf('@');
     const local = address.slice(0, at);
     const domain = address.slice(at + 1);
-    if (at <= 0 || !/\p{L}/u.test(local) || RESERVED_DOMAIN.test(domain) || DENSITY_SUFFIX.test(domain)) continue;
-    spans.push({ start, end });
+    if (at <= 0 || !/\p{L}/u.test(local) || RESERVED_DOMAIN.test(domain) || DENSITY_SUFFIX.test(domain) || isSshRemote(text, match))
+      continue;
+    found.push({ start: match.index, end: match.index + match[0].length });
   }
-  return spans.sort((left, right) => left.start - right.start);
+  return firstOfOverlapping(found);
+}
+
+/** `git@github.com:user/repo.git`: a host to clone from, not a person's address. */
+function isSshRemote(text: string, match: RegExpMatchArray): boolean {
+  return /^git@/i.test(match[0]) && text[match.index! + match[0].length] === ':';
+}
+
+/** The spans by start, each dropped when it overlaps one kept before it: one sort, one pass. */
+export function firstOfOverlapping(spans: Span[]): Span[] {
+  const kept: Span[] = [];
+  let end = -1;
+  for (const span of spans.sort((left, right) => left.start - right.start || right.end - left.end)) {
+    if (span.start < end) continue;
+    kept.push(span);
+    end = span.end;
+  }
+  return kept;
 }

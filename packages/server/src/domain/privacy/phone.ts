@@ -1,4 +1,5 @@
 import { findPhoneNumbersInText } from 'libphonenumber-js/max';
+import { firstOfOverlapping } from './email';
 import type { Span } from './pii-kind';
 
 /**
@@ -20,12 +21,13 @@ import type { Span } from './pii-kind';
  * (`0.123456789`: a lone 0 first), short public numbers (112, 15, 3919).
  */
 const INTERNATIONAL =
-  /(?<![\p{L}\p{N}+]|\d[ \u00A0./-])(?:\+|00)[ \u00A0]?\(?\d{1,4}\)?(?:[ \u00A0./-]{0,2}\(?\d{1,5}\)?){1,8}(?![\p{L}\p{N}])/gu;
-const TRUNK = /(?<![\p{L}\p{N}.,/+-]|\d[ \u00A0./-])\(?0\d{1,4}\)?(?:[ \u00A0./-]?\d{1,5})*(?![\p{L}\p{N}])/gu;
+  /(?<![\p{L}\p{N}+.,]|\d[ \u00A0\u2009\u202F_./-])(?:\+|00)[ \u00A0\u2009\u202F]?\(?[1-9]\d{0,3}\)?(?:[ \u00A0\u2009\u202F_./-]{0,2}\(?\d{1,5}\)?){1,8}(?![\p{L}\p{N}])/gu;
+const TRUNK = /(?<![\p{L}\p{N}.,/+-]|\d[ \u00A0\u2009\u202F_./-])\(?0\d{1,4}\)?(?:[ \u00A0\u2009\u202F_./-]?\d{1,5})*(?![\p{L}\p{N}])/gu;
 const NANP =
-  /(?<![\p{L}\p{N}.,/-]|\d[ \u00A0./-])(?:\(\d{2,4}\)[ \u00A0]?\d{3,5}|\d{3}[ \u00A0.-]\d{3})[ \u00A0.-]\d{4}(?![\p{L}\p{N}]|[.,/-]\d)/gu;
+  /(?<![\p{L}\p{N}.,/-]|\d[ \u00A0\u2009\u202F_./-])(?:\(\d{2,4}\)[ \u00A0\u2009\u202F]?\d{3,5}|\d{3}[ \u00A0\u2009\u202F_.-]\d{3})[ \u00A0\u2009\u202F_.-]\d{4}(?![\p{L}\p{N}]|[.,/-]\d)/gu;
 /** Four pairs of digits after a trunk 0 (`06 03 85 36`): the 8-digit plans of smaller countries; a date is never four pairs. */
-const FOUR_PAIRS = /(?<![\p{L}\p{N}.,/+-]|\d[ \u00A0./-])0\d([ \u00A0.-])\d{2}\1\d{2}\1\d{2}(?![\p{L}\p{N}]|[ \u00A0.,/-]\d)/gu;
+const FOUR_PAIRS =
+  /(?<![\p{L}\p{N}.,/+-]|\d[ \u00A0\u2009\u202F_./-])0\d([ \u00A0\u2009\u202F_.-])\d{2}\1\d{2}\1\d{2}(?![\p{L}\p{N}]|[ \u00A0.,/-]\d)/gu;
 const EXTENSION = /^[ \u00A0,]*(?:\(?\s*(?:ext\.?|extension|poste|p\.|x|#|tel\.?\s*ext\.?)\s*\d{1,6}\)?)/iu;
 
 /** Digits in a span of text. */
@@ -36,12 +38,33 @@ function withExtension(text: string, end: number): number {
   return extension ? end + extension[0].length : end;
 }
 
+/**
+ * Plans without a trunk prefix (Spain, Portugal, Poland, Denmark, Norway…) write a national number as
+ * plain groups of digits (`612 345 678`, `601-234-567`, `91 23 45 67`), as are prices and company
+ * numbers: such a group counts only after a word that announces a phone number, in one of the
+ * arena's languages, shortly before it.
+ */
+const PHONE_WORD =
+  /(?:t[ée]l(?:[ée]phone|efon(?:o|nummer|u)?|efono|\.)?|phone|mobile?|portable|cell|call|appel(?:le[rz]?)?|rappel(?:le[rz]?)?|ll[áa]m(?:a|ame|anos)|ligu?e|zadzwo[ńn]|numer(?:u)?|n[uú]mero|nummer|ring|sms|whatsapp|skambink|numeris)(?!\p{L})[^\n\d]{0,20}$/iu;
+const LOCAL_GROUPS =
+  /(?<![\p{L}\p{N}.,/+-]|\d[ \u00A0\u2009\u202F_./-])\d{2,3}(?:[ \u00A0\u2009\u202F_.-]\d{2,3}){2,3}(?![\p{L}\p{N}]|[.,/-]\d)/gu;
+
+/** Where a phone number can start: a + or a 0 before a digit, each with the 40 characters after it; overlapping ones merged. */
+function candidateWindows(text: string): Span[] {
+  const windows: Span[] = [];
+  for (const match of text.matchAll(/\+\s?\(?\d|(?<!\d)0\s?\d/g)) {
+    const start = match.index;
+    const last = windows.at(-1);
+    // A window grows while candidates keep coming, up to 200 characters; then a new one starts.
+    if (last && start < last.end && last.end - last.start < 200) last.end = Math.min(text.length, start + 40);
+    else windows.push({ start, end: Math.min(text.length, start + 40) });
+  }
+  return windows;
+}
+
 export function findPhoneNumbers(text: string): Span[] {
   const spans: Span[] = [];
-  const add = (start: number, end: number) => {
-    const span = { start, end: withExtension(text, end) };
-    if (!spans.some((other) => other.start < span.end && span.start < other.end)) spans.push(span);
-  };
+  const add = (start: number, end: number) => spans.push({ start, end: withExtension(text, end) });
   for (const match of text.matchAll(INTERNATIONAL)) {
     const digits = digitCount(match[0]);
     if (digits >= 8 && digits <= 17) add(match.index, match.index + match[0].length);
@@ -51,11 +74,22 @@ export function findPhoneNumbers(text: string): Span[] {
     if (digits >= 9 && digits <= 12) add(match.index, match.index + match[0].length);
   }
   for (const pattern of [NANP, FOUR_PAIRS]) for (const match of text.matchAll(pattern)) add(match.index, match.index + match[0].length);
-  // Valid French numbers in any other writing libphonenumber reads (with a + or a trunk 0 written).
-  for (const found of findPhoneNumbersInText(text, { defaultCountry: 'FR' })) {
-    const written = text.slice(found.startsAt, found.endsAt);
-    // `0.413228853` is a decimal, not 04 13 22 88 53.
-    if (found.number.isValid() && /^(?:\+|0)/.test(written) && !/^0[.,]\d+$/.test(written)) add(found.startsAt, found.endsAt);
+  for (const match of text.matchAll(LOCAL_GROUPS)) {
+    const digits = digitCount(match[0]);
+    if (digits >= 8 && digits <= 10 && PHONE_WORD.test(text.slice(Math.max(0, match.index - 40), match.index)))
+      add(match.index, match.index + match[0].length);
   }
-  return spans.sort((left, right) => left.start - right.start);
+  // Valid French numbers written compact, in pairs, as service numbers (`0 800 130 000`) or with a +,
+  // that the shapes above missed; not digit lists (`0 1 2 3 4 5 6 7 8 9`), versions (`0.12.345.6789`)
+  // or decimals (`0.413228853`). libphonenumber reads only short windows where a number can start (a +
+  // or a 0 before a digit): its cost on long texts of digits would otherwise grow with the text.
+  for (const window of candidateWindows(text)) {
+    for (const found of findPhoneNumbersInText(text.slice(window.start, window.end), { defaultCountry: 'FR' })) {
+      const start = window.start + found.startsAt;
+      const end = window.start + found.endsAt;
+      const written = text.slice(start, end);
+      if (found.number.isValid() && /^(?:\+|0\d(?:[ .-]?\d{2}){4}$|0 ?8\d{2}(?: ?\d{3}){2}$)/.test(written)) add(start, end);
+    }
+  }
+  return firstOfOverlapping(spans);
 }

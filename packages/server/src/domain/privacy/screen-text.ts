@@ -67,14 +67,37 @@ export function publishableComment(comment: string | null): string | null {
 
 export function screenText(text: string): PiiScreening {
   const findings: PiiFinding[] = [];
+  // Spans kept so far, per kind, in start order: a claim is checked by binary search, not against every finding.
+  const kept = new Map<PiiKind, PiiFinding[]>();
   for (const detect of DETECTORS) {
+    const fresh: PiiFinding[] = [];
     for (const found of detect(text)) {
       const stronger = OUTRANKED_BY[found.kind] ?? [];
-      const claimed = findings.some((other) => stronger.includes(other.kind) && overlaps(other, found));
-      if (!claimed) findings.push(found);
+      if (!stronger.some((kind) => overlapsAny(kept.get(kind), found))) fresh.push(found);
     }
+    for (const found of fresh) {
+      findings.push(found);
+      const list = kept.get(found.kind) ?? [];
+      list.push(found);
+      kept.set(found.kind, list);
+    }
+    for (const list of kept.values()) list.sort((left, right) => left.start - right.start);
   }
   findings.sort((left, right) => left.start - right.start || left.end - right.end);
-  const kinds = PII_KINDS.filter((kind) => findings.some((found) => found.kind === kind));
+  const kinds = PII_KINDS.filter((kind) => kept.has(kind));
   return { pii: kinds.length > 0, kinds, findings };
+}
+
+/** Whether `span` overlaps one of `sorted` (non-overlapping spans of one detector, by start). */
+function overlapsAny(sorted: readonly Span[] | undefined, span: Span): boolean {
+  if (!sorted || sorted.length === 0) return false;
+  let low = 0;
+  let high = sorted.length;
+  // The last span that starts before `span` ends is the only one that can overlap it.
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (sorted[middle]!.start < span.end) low = middle + 1;
+    else high = middle;
+  }
+  return low > 0 && overlaps(sorted[low - 1]!, span);
 }
