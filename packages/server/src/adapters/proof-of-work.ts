@@ -12,7 +12,7 @@ export const PROOF_ATTEMPT_COST = 1000;
 export const PROOF_TTL_S = 15 * 60;
 
 export interface ProofOfWorkSettings {
-  /** The most attempts a challenge can take (the secret counter is drawn between half of it and it). */
+  /** The most attempts a challenge can take (the secret counter is drawn uniformly up to it: N/2 on average, for a browser and a script alike). */
   maxAttempts: number;
   /** Signs challenges; every instance of one arena needs the same one. */
   secret: string | undefined;
@@ -45,7 +45,8 @@ export function createProofOfWork(settings: ProofOfWorkSettings, shared: { postg
       const challenge = await createChallenge({
         algorithm: 'PBKDF2/SHA-256',
         cost: PROOF_ATTEMPT_COST,
-        counter: randomInt(Math.ceil(settings.maxAttempts / 2), settings.maxAttempts),
+        // Uniform from 0: a range that starts higher would tell a script where to start searching.
+        counter: randomInt(0, settings.maxAttempts),
         deriveKey,
         expiresAt: new Date(Date.now() + PROOF_TTL_S * 1000),
         hmacSignatureSecret,

@@ -106,7 +106,6 @@ export class DuelService {
   async createDuel(request: CreateDuelRequest, requester: Requester, cohort: string | null = null): Promise<{ id: string; turn: number }> {
     const { catalogue, runtime, store } = this.dependencies;
     const visitorId = requester.visitorId;
-    if (this.dependencies.proofOfWork) await requireProof(this.dependencies.proofOfWork, request.proof);
     this.checkChosenModels(request.models);
     const { candidates, withoutExpensive } = await this.affordableCandidates(request, requester);
     const outcome = drawDuel(
@@ -122,6 +121,8 @@ export class DuelService {
         `not enough models available for mode ${request.mode}${catalogue.setupHint() ? `: ${catalogue.setupHint()}` : ''}`,
       );
     }
+    // The proof is spent only by a request that would start a duel: a refused one keeps it.
+    if (this.dependencies.proofOfWork) await requireProof(this.dependencies.proofOfWork, request.proof);
     await this.spendOnExpensive([outcome.sides.a.modelId, outcome.sides.b.modelId], request.prompt.length, requester);
     const now = runtime.now().toISOString();
     const duel: DuelRecord = {
