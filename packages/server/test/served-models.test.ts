@@ -24,7 +24,7 @@ describe.each(DIALECTS)('a provider serving another model ($name)', (dialect) =>
   it('is flagged per answer, listed for operators, counted in /metrics, and its vote is left out of the ranking', async () => {
     const { client, fake, arena } = harness;
     // Miravel's provider answers with a release of the same model (not a discrepancy), Kestrix's with another model.
-    fake.behave(upstreamOf('miravel-24b'), { tokensPerSecond: 0, servedModel: `${upstreamOf('miravel-24b')}-2025-11` });
+    fake.behave(upstreamOf('miravel-24b'), { tokensPerSecond: 0, servedModel: `${upstreamOf('miravel-24b')}-20251104` });
     fake.behave(upstreamOf('kestrix-8b'), { tokensPerSecond: 0, servedModel: 'quorvex/kestrix-nano-lite' });
     const vote = async (models: string[], choice: 'a' | 'b') => {
       const created = await client.request('POST', '/api/v1/duels', { prompt: 'Bonjour', mode: 'custom', models });
