@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { arenaStatsSchema, errorBodySchema, sitePageSchema } from '@agora/contract';
@@ -12,6 +12,8 @@ describe.each(DIALECTS)('the site around the arena ($name)', (dialect) => {
   beforeAll(async () => {
     pages = mkdtempSync(join(tmpdir(), 'agora-pages-'));
     writeFileSync(join(pages, 'legal.fr.md'), '# Mentions légales\n\nÉditeur : la Ville de Test.\n');
+    // A folder where a page should be: not a page, and never a 500.
+    mkdirSync(join(pages, 'privacy.de.md'));
     harness = await startTestArena(dialect, {
       environment: { AGORA_PAGES_DIR: pages, AGORA_VOTE_GOAL: '50000', AGORA_INTEGRITY_MIN_VOTE_S: '0' },
     });
@@ -32,8 +34,12 @@ describe.each(DIALECTS)('the site around the arena ($name)', (dialect) => {
       locale: 'fr',
       markdown: expect.stringContaining('Ville de Test'),
     });
-    // No English legal notice from the operator: the bundled one.
-    expect((await get('/api/v1/pages/legal?locale=en')).json.markdown).toContain('has not written this page yet');
+    // No English legal notice from the operator: their French one beats the bundled placeholder.
+    expect((await get('/api/v1/pages/legal?locale=en')).json).toMatchObject({
+      locale: 'fr',
+      markdown: expect.stringContaining('Ville de Test'),
+    });
+    expect((await get('/api/v1/pages/privacy?locale=de')).json).toMatchObject({ locale: 'en' });
     // Danish is written by nobody: English.
     expect((await get('/api/v1/pages/methodology?locale=da')).json).toMatchObject({
       locale: 'en',

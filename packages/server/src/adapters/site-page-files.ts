@@ -7,19 +7,17 @@ import type { SitePageSource } from '../services/site.service';
 export const BUNDLED_PAGES = fileURLToPath(new URL('./site-pages/', import.meta.url));
 
 /**
- * The operator's pages as Markdown files, `<name>.<locale>.md`, looked up in each folder in turn
- * (the operator's, then the bundled texts). Read on each request so that an edit shows without a
- * restart: they are small, and browsers cache the answer.
+ * Pages as Markdown files, `<name>.<locale>.md` in one folder, read on each request so that an edit
+ * shows without a restart (they are small, and browsers cache the answer). Anything that is not a
+ * readable regular file (missing, a folder, unreadable) counts as not written: the next language or
+ * source answers, never a 500.
  */
-export function sitePageFiles(folders: readonly string[]): SitePageSource {
+export function sitePageFiles(folder: string): SitePageSource {
   return async (name, locale) => {
-    for (const folder of folders) {
-      try {
-        return await readFile(join(folder, `${name}.${locale}.md`), 'utf8');
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-      }
+    try {
+      return await readFile(join(folder, `${name}.${locale}.md`), 'utf8');
+    } catch {
+      return undefined;
     }
-    return undefined;
   };
 }

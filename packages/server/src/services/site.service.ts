@@ -2,7 +2,7 @@ import type { ArenaStats, SitePage, SitePageName } from '@agora/contract';
 import type { Store } from '../db/unit-of-work';
 import { AppError } from './app-error';
 
-/** Reads the operator's text of a page in one language, or undefined when there is none. */
+/** Reads the text of a page in one language from one source, or undefined when it has none. */
 export type SitePageSource = (name: SitePageName, locale: string) => Promise<string | undefined>;
 
 /** Languages tried after the visitor's, in order: most operators write English or French. */
@@ -16,16 +16,20 @@ export class SiteService {
 
   constructor(
     private readonly store: Store,
-    private readonly pages: SitePageSource,
+    /** The operator's texts first, then the bundled ones: any text the operator wrote beats every bundled one. */
+    private readonly sources: readonly SitePageSource[],
     private readonly voteGoal: number | undefined,
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** The page in `locale`, else in the first fallback language written. */
+  /** The page in `locale`, else in the first fallback language written, the operator's sources before the bundled ones. */
   async page(name: SitePageName, locale: string | undefined): Promise<SitePage> {
-    for (const candidate of [...new Set([...(locale ? [locale] : []), ...FALLBACK_LOCALES])]) {
-      const markdown = await this.pages(name, candidate);
-      if (markdown !== undefined) return { name, locale: candidate, markdown };
+    const locales = [...new Set([...(locale ? [locale] : []), ...FALLBACK_LOCALES])];
+    for (const source of this.sources) {
+      for (const candidate of locales) {
+        const markdown = await source(name, candidate);
+        if (markdown !== undefined) return { name, locale: candidate, markdown };
+      }
     }
     throw new AppError('not_found', `no text for the page ${name}`);
   }
