@@ -148,8 +148,8 @@ export class DuelService {
       turn: 1,
       prompt: request.prompt,
       sides: {
-        a: { modelId: duel.modelA, history: [], replacementPool: outcome.sides.a.replacementPool },
-        b: { modelId: duel.modelB, history: [], replacementPool: outcome.sides.b.replacementPool },
+        a: { modelId: duel.modelA, history: [], replacementPool: this.uncharged(outcome.sides.a.replacementPool, duel) },
+        b: { modelId: duel.modelB, history: [], replacementPool: this.uncharged(outcome.sides.b.replacementPool, duel) },
       },
     };
     const cancel = new AbortController();
@@ -224,6 +224,9 @@ export class DuelService {
     const followed = this.followElsewhere(duelId, wanted);
     this.live.set(key, followed);
     void this.untilEnded(followed).then(() => {
+      // A failed turn is replayed from the store, where its answers are withheld; a completed one stays a while.
+      const failed = followed.snapshot().some(({ event }) => event.type === 'turn-end' && event.status === 'failed');
+      if (failed) return this.forgetStream(key, followed);
       const forget = setTimeout(() => this.forgetStream(key, followed), this.dependencies.settings.replayTtlMs);
       forget.unref();
     });
@@ -354,7 +357,11 @@ export class DuelService {
     const duel = await this.requireDuel(duelId, visitorId);
     const turnStatus = await store.duels.findTurnStatus(duelId, request.turn);
     if (turnStatus === undefined) throw new AppError('turn_not_found', `this duel has no turn ${request.turn}`);
-    this.throwIfConflict(checkReaction({ status: duel.status as DuelStatus, turnCount: duel.turnCount }, turnStatus as TurnStatus));
+    const conflict = checkReaction({ status: duel.status as DuelStatus, turnCount: duel.turnCount }, turnStatus as TurnStatus);
+    // A failed follow-up in a duel that goes on: say so, not that the whole duel is over.
+    if (conflict === 'duel_failed' && duel.status !== 'failed')
+      throw new AppError('duel_failed', 'this turn failed: its answers are withheld, and nothing of it can be reacted to');
+    this.throwIfConflict(conflict);
     const answer = (await store.duels.listSideSummaries(duelId)).find(
       (record) => record.turn === request.turn && record.side === request.side,
     )!;
@@ -613,6 +620,17 @@ export class DuelService {
     if (left.points >= request.prompt.length) return { candidates };
     if (request.models?.some((id) => catalogue.isExpensive(id))) throw rateLimitedError(EXPENSIVE_LIMIT_MESSAGE, left.resetMs);
     return { candidates: candidates.filter((model) => !model.expensive), withoutExpensive: { resetMs: left.resetMs } };
+  }
+
+  /**
+   * A replacement for a side that fails before its first token: when nothing was charged for costly
+   * models (neither drawn model is one), it is drawn among the others, or it would be a costly call
+   * for free.
+   */
+  private uncharged(pool: readonly string[], duel: DuelRecord): string[] {
+    const { catalogue, limiter } = this.dependencies;
+    if (!limiter || catalogue.isExpensive(duel.modelA) || catalogue.isExpensive(duel.modelB)) return [...pool];
+    return pool.filter((id) => !catalogue.isExpensive(id));
   }
 
   /** Counts the characters sent when one of the duel's models is costly; past the budget, 429. */
