@@ -182,7 +182,11 @@ export async function createArena(
     leaderboards,
     catalogue,
     datasets: new PublishedDatasetsService(store.datasets),
-    site: new SiteService(store, [...(config.pagesDir ? [sitePageFiles(config.pagesDir)] : []), sitePageFiles(BUNDLED_PAGES)], config.voteGoal),
+    site: new SiteService(
+      store,
+      [...(config.pagesDir ? [sitePageFiles(config.pagesDir)] : []), sitePageFiles(BUNDLED_PAGES)],
+      config.voteGoal,
+    ),
     limiter,
     proofOfWork,
     trustedProxies: new TrustedProxies(config.trustedProxies),
