@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# `npm run check`: type checks, lint and format check. They are independent, so they run side by
+# side (about 35 s instead of 58 s on 2 cores); each one's output is printed whole, after it ends,
+# and the check fails when any of them does.
+set -uo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+logs=$(mktemp -d)
+trap 'rm -rf "$logs"' EXIT
+steps=(typecheck lint format:check)
+pids=()
+for step in "${steps[@]}"; do
+  npm run --silent "$step" >"$logs/$step.log" 2>&1 &
+  pids+=($!)
+done
+failed=0
+for index in "${!steps[@]}"; do
+  if wait "${pids[$index]}"; then status=ok; else status=FAILED; failed=1; fi
+  echo "== npm run ${steps[$index]}: $status"
+  cat "$logs/${steps[$index]}.log"
+done
+exit "$failed"
