@@ -27,6 +27,7 @@ import { parseCatalogue } from '../packages/server/src/config/catalogue';
 import { ArenaClient, TEST_MODELS, type TestArena, startTestArena, testCatalogueYaml } from '../packages/server/test/test-arena';
 import { DIALECTS } from '../packages/server/test/test-db';
 import { describeError, printChecks, runScript } from './script-checks';
+import { seededRandom } from '../packages/server/test/seeded-random';
 
 // ---------------------------------------------------------------------------------------------
 // Options
@@ -100,17 +101,6 @@ const ENVIRONMENT: Record<string, string> = {
 
 // ---------------------------------------------------------------------------------------------
 // Seeded randomness (mulberry32): case i depends on the seed and i only.
-
-function seededRandom(start: number): () => number {
-  let state = start >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 class Dice {
   constructor(readonly next: () => number) {}

@@ -36,6 +36,7 @@ import type { FakeBehaviour, FakeUpstream } from '../packages/server/test/fake-u
 import { ArenaClient, type TestArena, startTestArena } from '../packages/server/test/test-arena';
 import { DIALECTS } from '../packages/server/test/test-db';
 import { describeError, printChecks, runScript } from './script-checks';
+import { seededRandom } from '../packages/server/test/seeded-random';
 
 // ---------------------------------------------------------------------------------------------
 // Options
@@ -122,16 +123,6 @@ if (!dialect) usage('--store postgres needs TEST_DATABASE_URL: export TEST_DATAB
 // ---------------------------------------------------------------------------------------------
 // Seeded randomness (mulberry32): the same seed plays the same duels with the same catalogue.
 
-function seededRandom(start: number): () => number {
-  let state = start >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const random = seededRandom(seed);
 const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { systemRuntime } from '../../services/runtime';
 import { type PairingCandidate, type RandomSource, drawDuel, drawReplacement, rolePools } from './pairing';
+import { seededRandom } from '../../../test/seeded-random';
 
 const models: PairingCandidate[] = [
   { id: 'giant', paramsB: 405, reasoning: false, expensive: false },
@@ -10,18 +11,6 @@ const models: PairingCandidate[] = [
   { id: 'tiny', paramsB: 3, reasoning: false, expensive: false },
   { id: 'mystery', paramsB: null, reasoning: false, expensive: false },
 ];
-
-/** mulberry32: a small seeded generator, so that the statistical tests below are reproducible. */
-function seeded(seed: number): RandomSource {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Two-sided p-value of a binomial(n, ½) count, by the normal approximation with continuity correction (n is in the thousands). */
 function binomialHalfPValue(successes: number, trials: number): number {
@@ -67,7 +56,7 @@ function sideCounts(draws: number, random: RandomSource): Map<string, { a: numbe
 
 describe('drawDuel', () => {
   it('puts each model on A and B in balanced proportions over 10,000 draws (binomial test, p > 0.001)', () => {
-    for (const [modelId, count] of sideCounts(10_000, seeded(2026))) {
+    for (const [modelId, count] of sideCounts(10_000, seededRandom(2026))) {
       expect(count.a + count.b, modelId).toBeGreaterThan(1000);
       expect(binomialHalfPValue(count.a, count.a + count.b), modelId).toBeGreaterThan(0.001);
     }
@@ -80,7 +69,7 @@ describe('drawDuel', () => {
   });
 
   it('would catch a biased coin', () => {
-    const random = seeded(7);
+    const random = seededRandom(7);
     // A coin that puts the first model on A 55 % of the time: the custom-mode choices reveal it.
     const biased: RandomSource = () => random() * 0.91;
     const pValues = [...sideCounts(10_000, biased)].map(([, count]) => binomialHalfPValue(count.a, count.a + count.b));
@@ -88,7 +77,7 @@ describe('drawDuel', () => {
   });
 
   it('draws every model of the random pool about equally often', () => {
-    const random = seeded(11);
+    const random = seededRandom(11);
     const counts = new Map<string, number>();
     for (let draw = 0; draw < 12_000; draw += 1) {
       const outcome = drawDuel({ mode: 'random' }, models, random);
@@ -102,7 +91,7 @@ describe('drawDuel', () => {
     ['small-models', ['small', 'tiny'], ['small', 'tiny']],
     ['reasoning', ['big', 'small'], ['big', 'small']],
   ] as const)('%s draws both models from its pool only', (mode, first, second) => {
-    const random = seeded(3);
+    const random = seededRandom(3);
     for (let draw = 0; draw < 500; draw += 1) {
       const outcome = drawDuel({ mode }, models, random);
       expect(outcome.ok).toBe(true);
@@ -114,7 +103,7 @@ describe('drawDuel', () => {
   });
 
   it('big-vs-small always pairs one model ≥ 100 B with one ≤ 60 B, on either side', () => {
-    const random = seeded(5);
+    const random = seededRandom(5);
     const bigOnA = { yes: 0, no: 0 };
     for (let draw = 0; draw < 2000; draw += 1) {
       const outcome = drawDuel({ mode: 'big-vs-small' }, models, random);
@@ -135,7 +124,7 @@ describe('drawDuel', () => {
   });
 
   it('custom mode keeps the chosen models, gives one chosen model a random rival, and never marks them replaceable', () => {
-    const random = seeded(9);
+    const random = seededRandom(9);
     const both = drawDuel({ mode: 'custom', chosen: ['mid', 'tiny'] }, models, random);
     expect(both.ok && [both.sides.a.modelId, both.sides.b.modelId].sort()).toEqual(['mid', 'tiny']);
     expect(both.ok && [both.sides.a.replacementPool, both.sides.b.replacementPool]).toEqual([[], []]);
@@ -151,21 +140,21 @@ describe('drawDuel', () => {
   });
 
   it('reports unknown custom ids and pools too small to draw from', () => {
-    expect(drawDuel({ mode: 'custom', chosen: ['mid', 'ghost'] }, models, seeded(1))).toEqual({
+    expect(drawDuel({ mode: 'custom', chosen: ['mid', 'ghost'] }, models, seededRandom(1))).toEqual({
       ok: false,
       reason: 'unknown_models',
       unknown: ['ghost'],
     });
-    expect(drawDuel({ mode: 'reasoning' }, models.slice(0, 2), seeded(1))).toEqual({
+    expect(drawDuel({ mode: 'reasoning' }, models.slice(0, 2), seededRandom(1))).toEqual({
       ok: false,
       reason: 'not_enough_models',
       mode: 'reasoning',
     });
-    expect(drawDuel({ mode: 'random' }, models.slice(0, 1), seeded(1))).toMatchObject({ ok: false, reason: 'not_enough_models' });
+    expect(drawDuel({ mode: 'random' }, models.slice(0, 1), seededRandom(1))).toMatchObject({ ok: false, reason: 'not_enough_models' });
   });
 
   it('follows optional pair weights, never drawing a zero-weight pair, within the mode pools', () => {
-    const random = seeded(4);
+    const random = seededRandom(4);
     const pairWeight = (first: string, second: string) =>
       [first, second].includes('tiny') ? 0 : [first, second].includes('giant') ? 5 : 1;
     const seen = new Map<string, number>();
@@ -190,7 +179,7 @@ describe('drawDuel', () => {
   });
 
   it('keeps sides balanced under pair weights', () => {
-    const random = seeded(12);
+    const random = seededRandom(12);
     const onA = new Map<string, number>();
     const total = new Map<string, number>();
     for (let draw = 0; draw < 6000; draw += 1) {
@@ -205,7 +194,7 @@ describe('drawDuel', () => {
 
 describe('drawReplacement', () => {
   it('comes from the side pool and excludes the models in the duel', () => {
-    const random = seeded(8);
+    const random = seededRandom(8);
     for (let draw = 0; draw < 200; draw += 1) {
       const replacement = drawReplacement({ modelId: 'small', replacementPool: ['small', 'tiny', 'mid'] }, ['small', 'mid'], random);
       expect(replacement).toBe('tiny');

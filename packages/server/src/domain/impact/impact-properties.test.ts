@@ -5,17 +5,7 @@ import { gpuCount0_9_1 } from './ecologits-0-9-1';
 import { electricityMixZones, findElectricityMix } from './electricity-mixes';
 import { ECOLOGITS_VERSIONS, type EcologitsVersion, type LlmImpactInput, type LlmImpacts } from './impact-types';
 import type { ValueOrRange, ValueRange } from './value-range';
-
-/** Deterministic pseudo-random numbers in [0, 1) (mulberry32), so every run checks the same cases. */
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let mixed = Math.imul(state ^ (state >>> 15), 1 | state);
-    mixed ^= mixed + Math.imul(mixed ^ (mixed >>> 7), 61 | mixed);
-    return ((mixed ^ (mixed >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '../../../test/seeded-random';
 
 const random = seededRandom(4);
 const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;

@@ -3,26 +3,9 @@ import examples from 'libphonenumber-js/examples.mobile.json';
 import { type CountryCode, getCountries, getExampleNumber, parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { describe, expect, it } from 'vitest';
 import { PII_KINDS, type PiiKind, screenText } from './index';
+import { seededRandom } from '../../../test/seeded-random';
 
-/**
- * Recall of the rules layer on personal data made by generators from the formats' published rules
- * (IBAN: the registry's lengths and ISO 13616 check digits; phones: the numbering plans' example
- * numbers with their digits changed; cards: issuer prefixes and Luhn; NIR: the INSEE key; e-mails:
- * the ways people write them), each written in the ways people write it and put in a sentence of
- * one of the arena's languages. The layer's job is conservative exclusion: recall first. The check
- * digits are computed here with BigInt, independently of the module. Seeded: the same every run.
- */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let value = state;
-    value = Math.imul(value ^ (value >>> 15), value | 1);
-    value ^= value + Math.imul(value ^ (value >>> 7), value | 61);
-    return ((value ^ (value >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
-const random = seeded(20_261_201);
+const random = seededRandom(20_261_201);
 const pick = <T>(values: readonly T[]): T => values[Math.floor(random() * values.length)]!;
 const digits = (count: number) => Array.from({ length: count }, () => String(Math.floor(random() * 10))).join('');
 const pad = (value: number | bigint, width: number) => String(value).padStart(width, '0');

@@ -15,6 +15,7 @@ import {
   NATIONAL_ID_KINDS,
   type NationalIdKind,
 } from './national-id';
+import { seededRandom } from '../../../test/seeded-random';
 
 // ---- check digits, computed here from the published rules, by other paths than the module's ----
 
@@ -359,19 +360,7 @@ describe('findNationalIds', () => {
 
 // ---- generated identifiers, in sentences of their languages ------------------------------------
 
-/** xorshift32: a small deterministic generator, so every run draws the same numbers. */
-function xorshift(seed: number): () => number {
-  let state = seed >>> 0 || 1;
-  return () => {
-    state ^= state << 13;
-    state >>>= 0;
-    state ^= state >>> 17;
-    state ^= state << 5;
-    state >>>= 0;
-    return state / 4_294_967_296;
-  };
-}
-const random = xorshift(0x2025_1201);
+const random = seededRandom(0x2025_1201);
 const int = (min: number, max: number) => min + Math.floor(random() * (max - min + 1));
 const pick = <T>(values: readonly T[]): T => values[Math.floor(random() * values.length)]!;
 const digits = (count: number) => Array.from({ length: count }, () => String(int(0, 9))).join('');
