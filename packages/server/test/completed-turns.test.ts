@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type LeaderboardBody, transcriptSchema } from '@agora/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { subsetFiles } from './export-files';
 import { runAgora } from './run-agora';
 import { DIALECTS } from './test-db';
 import { TEST_MODELS, type TestArena, startTestArena, streamedText, testCatalogueYaml } from './test-arena';
@@ -113,11 +114,13 @@ describe.each(DIALECTS)('a duel whose follow-up failed ($name)', (dialect) => {
     const exported = await runAgora(['export', '--out', out, '--format', 'jsonl', '--datasets', 'conversations,votes'], '', environment);
     expect(exported.stderr).toBe('');
     expect(exported.code).toBe(0);
-    const everything = ['conversations', 'votes'].map((name) => readFileSync(join(out, name, 'train.jsonl'), 'utf8')).join('\n');
+    const everything = (['conversations', 'votes'] as const)
+      .flatMap((name) => subsetFiles(out, name, 'jsonl').map((path) => readFileSync(path, 'utf8')))
+      .join('\n');
     expect(everything).toContain('tour-1-a41c');
     expect(everything).toContain('tour-3-c7d2');
     expect(everything).not.toContain('tour-2-failed');
-    const conversation = JSON.parse(readFileSync(join(out, 'conversations', 'train.jsonl'), 'utf8').split('\n')[0]!) as Record<
+    const conversation = JSON.parse(readFileSync(subsetFiles(out, 'conversations', 'jsonl')[0]!, 'utf8').split('\n')[0]!) as Record<
       string,
       unknown
     >;

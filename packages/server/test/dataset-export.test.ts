@@ -1,19 +1,19 @@
-import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { brotliDecompressSync } from 'node:zlib';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { asyncBufferFromFile, parquetReadObjects } from 'hyparquet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCatalogue } from '../src/config/catalogue';
 import { openDatabase } from '../src/db/dialect';
 import { migrateToLatest } from '../src/db/migrate';
 import { type Store, createStore } from '../src/db/unit-of-work';
 import { DatasetExportService, type DatasetExportRequest } from '../src/services/dataset-export.service';
-import { DATASETS, DATASET_NAMES } from '../src/domain/datasets/export-columns';
+import type { ExportableConversation } from '../src/db/repositories/dataset.repository';
+import { DATASETS, DATASET_NAMES, DATASET_TIER, type DatasetName, tierFolder } from '../src/domain/datasets/export-columns';
 import { exportModelFacts } from '../src/domain/datasets/export-model-facts';
 import { DIALECTS, type TestStore } from './test-db';
 import { startTestArena, testCatalogueYaml } from './test-arena';
+import { filesUnder, readJsonl, readParquetRows, subsetJsonl, subsetRows } from './export-files';
 
 /** One seeded conversation: its prompts (the first one names the case) and what happened to it. */
 interface Seed {
@@ -149,7 +149,7 @@ async function seed(store: Store, location: TestStore['location'], seeds: Seed[]
         side: name,
         modelId,
         text: failed && name === 'b' ? '' : `answer ${name} to ${prompts[index]}`,
-        reasoning: null,
+        reasoning: name === 'a' && !failed ? `reasoning a to ${prompts[index]}` : null,
         outputTokens: 100 * turn,
         outputTokensSource: 'provider' as const,
         status: failed && name === 'b' ? ('failed' as const) : ('complete' as const),
@@ -253,25 +253,11 @@ const catalogue = () => {
   return models;
 };
 
-async function readRows(path: string): Promise<Record<string, any>[]> {
-  return (await parquetReadObjects({
-    file: await asyncBufferFromFile(path),
-    compressors: { BROTLI: (input) => brotliDecompressSync(input) },
-  })) as Record<string, any>[];
-}
-
-const jsonl = (path: string): Record<string, any>[] =>
-  readFileSync(path, 'utf8')
-    .split('\n')
-    .filter((line) => line !== '')
-    .map((line) => JSON.parse(line) as Record<string, any>);
-
-function filesUnder(folder: string): string[] {
-  return readdirSync(folder, { recursive: true, encoding: 'utf8' })
-    .map((name) => join(folder, name))
-    .filter((path) => statSync(path).isFile())
-    .sort();
-}
+/** Seeds in the order of the language folders: French ones, then the Occitan one. */
+const byLanguageFolder = (names: readonly string[]): string[] => [
+  ...names.filter((name) => name !== 'occitan cooking'),
+  ...names.filter((name) => name === 'occitan cooking'),
+];
 
 describe.each(DIALECTS)('agora export on $name', (dialect) => {
   let testStore: TestStore;
@@ -309,21 +295,34 @@ describe.each(DIALECTS)('agora export on $name', (dialect) => {
   });
 
   it('exports exactly the conversations the privacy rules let through, in time order, with only their complete screened turns', async () => {
-    const result = await run();
-    const conversations = await readRows(join(result.cardPath, '..', 'conversations', 'train-00000.parquet'));
-    expect(conversations.map((row) => row.opening_msg)).toEqual(EXPORTED);
+    const out = outDir();
+    const result = await run({ outDir: out });
+    const conversations = await subsetRows(out, 'conversations');
+    expect(conversations.map((row) => row.opening_msg)).toEqual(byLanguageFolder(EXPORTED));
     const byName = new Map(conversations.map((row) => [row.opening_msg as string, row]));
     expect(byName.get('second turn failed')!.conv_turns).toBe(1n);
     expect(byName.get('grew after screening')!.conv_turns).toBe(1n);
     expect(byName.get('clean voted')!.conv_turns).toBe(2n);
+    // Answers keep their reasoning and metadata, as compar:IA's messages do (duration in seconds).
     expect(byName.get('second turn failed')!.conversation_b).toEqual([
-      { role: 'user', content: 'second turn failed' },
-      { role: 'assistant', content: 'answer b to second turn failed' },
+      { role: 'user', content: 'second turn failed', reasoning_content: null, metadata: null },
+      {
+        role: 'assistant',
+        content: 'answer b to second turn failed',
+        reasoning_content: null,
+        metadata: { generation_id: null, output_tokens: 100n, duration: 0.1 },
+      },
     ]);
     // The catalogue gives zephyrine a system prompt: compar:IA puts the system message first.
-    expect(byName.get('clean voted')!.conversation_a.slice(0, 2)).toEqual([
-      { role: 'system', content: 'You are a helpful assistant.' },
-      { role: 'user', content: 'clean voted' },
+    expect(byName.get('clean voted')!.conversation_a.slice(0, 3)).toEqual([
+      { role: 'system', content: 'You are a helpful assistant.', reasoning_content: null, metadata: null },
+      { role: 'user', content: 'clean voted', reasoning_content: null, metadata: null },
+      {
+        role: 'assistant',
+        content: 'answer a to clean voted',
+        reasoning_content: 'reasoning a to clean voted',
+        metadata: { generation_id: null, output_tokens: 100n, duration: 0.1 },
+      },
     ]);
     expect(byName.get('clean voted')!).toMatchObject({
       system_prompt_a: 'You are a helpful assistant.',
@@ -339,16 +338,16 @@ describe.each(DIALECTS)('agora export on $name', (dialect) => {
   });
 
   it('exports votes and reactions only of exported conversations, and only on exported turns', async () => {
-    const result = await run();
-    const folder = join(result.cardPath, '..');
-    const votes = await readRows(join(folder, 'votes', 'train-00000.parquet'));
+    const folder = outDir();
+    await run({ outDir: folder });
+    const votes = await subsetRows(folder, 'votes');
     expect(votes.map((row) => row.opening_msg)).toEqual([
       'clean voted',
       'reviewer included false positive',
       'public cohort',
       'grew after screening',
-      'occitan cooking',
       'proprietary model',
+      'occitan cooking',
     ]);
     const tie = votes.find((row) => row.opening_msg === 'reviewer included false positive')!;
     expect(tie).toMatchObject({ chosen_model_name: null, both_equal: true, both_bad: false });
@@ -364,7 +363,7 @@ describe.each(DIALECTS)('agora export on $name', (dialect) => {
       conv_useful_b: false,
       conv_comments_b: 'comment on clean voted',
     });
-    const reactions = await readRows(join(folder, 'reactions', 'train-00000.parquet'));
+    const reactions = await subsetRows(folder, 'reactions');
     expect(reactions.map((row) => [row.opening_msg, row.msg_rank, row.model_pos])).toEqual([
       ['clean voted', 0n, 'b'],
       ['clean voted', 1n, 'a'],
@@ -388,15 +387,15 @@ describe.each(DIALECTS)('agora export on $name', (dialect) => {
     });
     expect(reactions[0]!.question_id).toBe(`${reactions[0]!.conversation_pair_id}-0`);
     // The three raw datasets share the conversation's public id.
-    const conversations = await readRows(join(folder, 'conversations', 'train-00000.parquet'));
+    const conversations = await subsetRows(folder, 'conversations');
     expect(reactions[0]!.conversation_pair_id).toBe(conversations[0]!.conversation_pair_id);
     expect(votes[0]!.conversation_pair_id).toBe(conversations[0]!.conversation_pair_id);
   });
 
   it('builds dpo, kto and reward rows with TRL shapes and the multi-turn context rule', async () => {
-    const result = await run();
-    const folder = join(result.cardPath, '..');
-    const dpo = await readRows(join(folder, 'dpo', 'train-00000.parquet'));
+    const folder = outDir();
+    await run({ outDir: folder });
+    const dpo = await subsetRows(folder, 'dpo');
     const clean = dpo.filter((row) => row.prompt.some((message: { content: string }) => message.content === 'clean voted'));
     expect(clean).toHaveLength(2);
     expect(clean[0]).toMatchObject({
@@ -432,11 +431,11 @@ describe.each(DIALECTS)('agora export on $name', (dialect) => {
     // Ties and both-bad votes are not pairs.
     expect(dpo.some((row) => ['reviewer included false positive', 'public cohort'].includes(row.prompt.at(-1).content))).toBe(false);
     expect(dpo).toHaveLength(2 + 1 + 1 + 1);
-    const reward = await readRows(join(folder, 'reward', 'train-00000.parquet'));
+    const reward = await subsetRows(folder, 'reward');
     expect(reward).toHaveLength(dpo.length);
     expect(reward[0]!.chosen).toEqual([...dpo[0]!.prompt, ...dpo[0]!.chosen]);
     expect(reward[0]!.rejected).toEqual([...dpo[0]!.prompt, ...dpo[0]!.rejected]);
-    const kto = await readRows(join(folder, 'kto', 'train-00000.parquet'));
+    const kto = await subsetRows(folder, 'kto');
     expect(kto.map((row) => [row.prompt.at(-1).content, row.model, row.label, row.label_source])).toEqual([
       ['clean voted', 'brontal-120b', false, 'reaction'],
       ['and then?', 'zephyrine-405b', true, 'reaction'],
@@ -447,8 +446,8 @@ describe.each(DIALECTS)('agora export on $name', (dialect) => {
   });
 
   it('says in every row and in the card what each answer may be used for, from the model licences', async () => {
-    const result = await run();
-    const folder = join(result.cardPath, '..');
+    const folder = outDir();
+    const result = await run({ outDir: folder });
     const expectedUse: Record<string, string> = {
       'zephyrine-405b': 'allowed',
       'miravel-24b': 'allowed',
@@ -458,28 +457,31 @@ describe.each(DIALECTS)('agora export on $name', (dialect) => {
     const useOf = (model: string) => expectedUse[model] ?? 'allowed';
     const rank = ['allowed', 'check_licence', 'evaluation_only'];
     for (const dataset of ['conversations', 'votes'] as const) {
-      const rows = await readRows(join(folder, dataset, 'train-00000.parquet'));
+      const rows = await subsetRows(folder, dataset);
       expect(rows.length).toBeGreaterThan(0);
       for (const row of rows) expect([row.training_use_a, row.training_use_b]).toEqual([useOf(row.model_a_name), useOf(row.model_b_name)]);
     }
-    for (const row of await readRows(join(folder, 'reactions', 'train-00000.parquet')))
-      expect(row.training_use).toBe(useOf(row.refers_to_model));
-    const pairs = await readRows(join(folder, 'dpo', 'train-00000.parquet'));
+    for (const row of await subsetRows(folder, 'reactions')) expect(row.training_use).toBe(useOf(row.refers_to_model));
+    const pairs = await subsetRows(folder, 'dpo');
     const worst = (a: string, b: string) => (rank.indexOf(a) > rank.indexOf(b) ? a : b);
     for (const row of pairs) expect(row.training_use).toBe(worst(useOf(row.model_chosen), useOf(row.model_rejected)));
     expect(pairs.map((row) => row.training_use)).toContain('check_licence');
-    for (const row of await readRows(join(folder, 'kto', 'train-00000.parquet'))) expect(row.training_use).toBe(useOf(row.model));
-    const card = readFileSync(result.cardPath, 'utf8');
-    expect(card).toContain('## Training use');
-    expect(card).toContain('| `kestrix-8b` | Quorvex Proprietary | closed | `evaluation_only` |');
-    expect(card).toContain('| `brontal-120b` | Apache 2.0 | open | `check_licence` |');
-    expect(card).toContain('| `miravel-24b` | Apache 2.0 | open | `allowed` |');
+    for (const row of await subsetRows(folder, 'kto')) expect(row.training_use).toBe(useOf(row.model));
+    for (const { path } of result.cards) {
+      const card = readFileSync(path, 'utf8');
+      expect(card).toContain('## Training use');
+      expect(card).toContain('| `kestrix-8b` | Quorvex Proprietary | closed | `evaluation_only` |');
+      expect(card).toContain('| `brontal-120b` | Apache 2.0 | open | `check_licence` |');
+      expect(card).toContain('| `miravel-24b` | Apache 2.0 | open | `allowed` |');
+    }
+    expect(result.cards.map((card) => card.tier)).toEqual(['public', 'raw']);
   });
 
   it('applies the language, topic, date, licence and preference-strength filters', async () => {
     const opening = async (request: Partial<DatasetExportRequest>, dataset: 'conversations' | 'dpo' = 'conversations') => {
-      const result = await run({ ...request, formats: ['jsonl'], datasets: [dataset] });
-      const rows = jsonl(join(result.cardPath, '..', dataset, 'train.jsonl'));
+      const out = outDir();
+      await run({ ...request, outDir: out, formats: ['jsonl'], datasets: [dataset] });
+      const rows = subsetJsonl(out, dataset);
       return [...new Set(rows.map((row) => (dataset === 'dpo' ? row.source_id : row.opening_msg)))];
     };
     expect(await opening({ languages: ['oc'] })).toEqual(['occitan cooking']);
@@ -491,26 +493,35 @@ describe.each(DIALECTS)('agora export on $name', (dialect) => {
     ]);
     expect(await opening({ excludeLicenses: ['quorvex proprietary'] })).not.toContain('proprietary model');
     expect(await opening({ openWeightsOnly: true })).not.toContain('proprietary model');
-    expect(await opening({ licenses: ['Apache 2.0'] })).toEqual(EXPORTED.filter((name) => name !== 'proprietary model'));
+    expect(await opening({ licenses: ['Apache 2.0'] })).toEqual(byLanguageFolder(EXPORTED.filter((name) => name !== 'proprietary model')));
     expect(await opening({ minPrefStrength: 'strong' }, 'dpo')).toHaveLength(2);
     expect(await opening({ minPrefStrength: 'weak' }, 'dpo')).toHaveLength(4);
   });
 
   it('writes the same bytes twice, Parquet and JSONL agreeing row for row', async () => {
-    const first = await run();
-    const second = await run();
-    const firstFiles = filesUnder(join(first.cardPath, '..'));
-    const secondFiles = filesUnder(join(second.cardPath, '..'));
-    expect(firstFiles.map((path) => path.slice(path.lastIndexOf('agora-export-') + 20))).toEqual(
-      secondFiles.map((path) => path.slice(path.lastIndexOf('agora-export-') + 20)),
+    const [firstOut, secondOut] = [outDir(), outDir()];
+    await run({ outDir: firstOut });
+    await run({ outDir: secondOut });
+    const firstFiles = filesUnder(firstOut);
+    const secondFiles = filesUnder(secondOut);
+    expect(firstFiles.map((path) => path.slice(firstOut.length))).toEqual(secondFiles.map((path) => path.slice(secondOut.length)));
+    // Six subsets in two formats, French and Occitan each (kto has no Occitan row), and two cards.
+    expect(firstFiles.map((path) => path.slice(firstOut.length + 1))).toEqual(
+      [
+        'README.md',
+        ...['dpo', 'kto', 'reward', 'raw/conversations', 'raw/reactions', 'raw/votes'].flatMap((folder) =>
+          ['fr', 'oc'].flatMap((language) => [`${folder}/${language}/train-00000.parquet`, `${folder}/${language}/train.jsonl`]),
+        ),
+        'raw/README.md',
+      ]
+        .filter((path) => !/^(kto|raw\/reactions)\/oc\//.test(path))
+        .sort(),
     );
-    expect(firstFiles).toHaveLength(6 * 2 + 1);
     for (let index = 0; index < firstFiles.length; index++)
       expect(readFileSync(firstFiles[index]!).equals(readFileSync(secondFiles[index]!))).toBe(true);
     for (const dataset of DATASET_NAMES) {
-      const folder = join(first.cardPath, '..', dataset);
-      const fromJsonl = jsonl(join(folder, 'train.jsonl'));
-      const fromParquet = await readRows(join(folder, 'train-00000.parquet'));
+      const fromJsonl = subsetJsonl(firstOut, dataset);
+      const fromParquet = await subsetRows(firstOut, dataset);
       expect(fromJsonl).toHaveLength(fromParquet.length);
       for (const row of fromJsonl) expect(Object.keys(row)).toEqual(DATASETS[dataset].columns.map((column) => column.name));
     }
@@ -521,52 +532,80 @@ describe.each(DIALECTS)('agora export on $name', (dialect) => {
     const settings = { privateCohorts: ['school-2026', 'pilot'], batchSize: 3, rowGroupRows: 2 };
     const now = () => new Date('2026-11-30T08:00:00.000Z');
     const request = { formats: ['parquet', 'jsonl'] as const, datasets: [...DATASET_NAMES] };
+    const [threadedOut, inlineOut] = [outDir(), outDir()];
     const threaded = await new DatasetExportService(store.datasets, facts, { ...settings, threads: true }, now).export({
       ...request,
-      outDir: outDir(),
+      outDir: threadedOut,
     });
     const inline = await new DatasetExportService(store.datasets, facts, { ...settings, threads: false }, now).export({
       ...request,
-      outDir: outDir(),
+      outDir: inlineOut,
     });
-    const relativeFiles = (result: typeof inline) =>
-      result.files.map((file) => [file.dataset, file.format, file.path.slice(file.path.lastIndexOf(file.dataset)), file.rows]);
-    expect(relativeFiles(threaded)).toEqual(relativeFiles(inline));
+    const relativeFiles = (result: typeof inline, out: string) =>
+      result.files.map((file) => [file.dataset, file.language, file.format, file.path.slice(out.length), file.rows]);
+    expect(relativeFiles(threaded, threadedOut)).toEqual(relativeFiles(inline, inlineOut));
     for (let index = 0; index < inline.files.length; index++)
       expect(readFileSync(threaded.files[index]!.path).equals(readFileSync(inline.files[index]!.path))).toBe(true);
-    expect(readFileSync(threaded.cardPath, 'utf8')).toBe(readFileSync(inline.cardPath, 'utf8'));
+    for (let index = 0; index < inline.cards.length; index++)
+      expect(readFileSync(threaded.cards[index]!.path, 'utf8')).toBe(readFileSync(inline.cards[index]!.path, 'utf8'));
   });
 
   it('never writes a duel id, visitor hash, cohort or the salt; one visitor keeps one salted id across exports', async () => {
-    const first = await run();
-    const second = await run();
+    const [firstOut, secondOut] = [outDir(), outDir()];
+    await run({ outDir: firstOut });
+    await run({ outDir: secondOut });
     const salt = (await store.datasets.visitorSalt(() => 'not used: the salt exists')).toString();
     expect(salt).toMatch(/^[0-9a-f]{64}$/);
     const secrets = [...SEEDS.flatMap((entry) => [duelId(entry), visitorHash(entry)]), 'school-2026', 'open-day', salt];
-    for (const path of filesUnder(join(first.cardPath, '..'))) {
+    for (const path of filesUnder(firstOut)) {
       const bytes = readFileSync(path);
       for (const secret of secrets) expect(bytes.includes(secret), `${secret} in ${path}`).toBe(false);
     }
-    const ids = (result: typeof first) =>
-      jsonl(join(result.cardPath, '..', 'conversations', 'train.jsonl')).map((row) => row.visitor_id as string);
-    expect(ids(first)).toEqual(ids(second));
-    expect(ids(first).every((id) => /^[0-9a-f]{64}$/.test(id))).toBe(true);
+    const ids = (out: string) => subsetJsonl(out, 'conversations').map((row) => row.visitor_id as string);
+    expect(ids(firstOut)).toEqual(ids(secondOut));
+    expect(ids(firstOut).every((id) => /^[0-9a-f]{64}$/.test(id))).toBe(true);
+    // Visitor ids are in the gated tier only: no public row can group one visitor's conversations.
+    for (const dataset of DATASET_NAMES.filter((name) => DATASET_TIER[name] === 'public'))
+      for (const row of subsetJsonl(firstOut, dataset)) for (const id of ids(firstOut)) expect(JSON.stringify(row)).not.toContain(id);
   });
 
-  it('writes a dataset card whose counts are those of the files', async () => {
-    const result = await run({ datasetLicense: 'etalab-2.0' });
-    const card = readFileSync(result.cardPath, 'utf8');
-    expect(card).toMatch(/^---\nlicense: etalab-2.0\nlanguage:\n- fr\n- oc\ntask_categories:\n- text-generation\n/);
-    expect(card).toContain('size_categories:\n- n<1K');
-    expect(card).toContain('- config_name: conversations\n  data_files:\n  - split: train\n    path: "conversations/train-*.parquet"');
-    for (const file of result.files.filter((entry) => entry.format === 'parquet')) {
-      expect(card).toContain(`| \`${file.dataset}\` | ${file.rows} |`);
-      expect((await readRows(file.path)).length).toBe(file.rows);
-    }
-    expect(card).toContain(
-      `Of ${SEEDS.length} conversations in the store: 2 not screened yet, 1 whose screening failed, 1 flagged as containing personal data, 1 reported and not reviewed, 1 excluded by a reviewer, 1 in private cohorts (2 configured); 1 flagged or reported ones were included by a reviewer.`,
+  it('writes a card per tier whose counts are those of the files, with a config per subset and language', async () => {
+    const out = outDir();
+    const result = await run({ outDir: out, datasetLicense: 'etalab-2.0' });
+    const [publicCard, rawCard] = ['public', 'raw'].map((tier) =>
+      readFileSync(result.cards.find((card) => card.tier === tier)!.path, 'utf8'),
     );
-    expect(card).toContain('was not configured for 7');
+    expect(result.cards.map((card) => card.path)).toEqual([join(out, 'README.md'), join(out, 'raw', 'README.md')]);
+    for (const card of [publicCard!, rawCard!]) {
+      expect(card).toMatch(/^---\nlicense: etalab-2.0\nlanguage:\n- fr\n- oc\ntask_categories:\n- text-generation\n/);
+      expect(card).toContain('size_categories:\n- n<1K');
+      expect(card).toContain(
+        `Of ${SEEDS.length} conversations in the store: 2 not screened yet, 1 whose screening failed, 1 flagged as containing personal data, 1 reported and not reviewed, 1 excluded by a reviewer, 1 in private cohorts (2 configured); 1 flagged or reported ones were included by a reviewer.`,
+      );
+      expect(card).toContain('was not configured for 7');
+    }
+    // The raw tier asks for gated access; the public one does not.
+    expect(rawCard).toContain('extra_gated_prompt:');
+    expect(rawCard).toContain('  Affiliation: text');
+    expect(publicCard).not.toContain('extra_gated');
+    expect(rawCard).toContain('- config_name: conversations\n  data_files:\n  - split: train\n    path: "conversations/*/train-*.parquet"');
+    expect(rawCard).toContain(
+      '- config_name: conversations-oc\n  data_files:\n  - split: train\n    path: "conversations/oc/train-*.parquet"',
+    );
+    expect(publicCard).toContain('- config_name: dpo-fr\n  data_files:\n  - split: train\n    path: "dpo/fr/train-*.parquet"');
+    expect(publicCard).not.toContain('config_name: conversations');
+    expect(rawCard).not.toContain('config_name: dpo');
+    for (const dataset of DATASET_NAMES) {
+      const files = result.files.filter((entry) => entry.format === 'parquet' && entry.dataset === dataset);
+      let total = 0;
+      for (const file of files) {
+        expect((await readParquetRows(file.path)).length).toBe(file.rows);
+        total += file.rows;
+      }
+      const card = DATASET_TIER[dataset] === 'raw' ? rawCard! : publicCard!;
+      expect(card).toContain(`| \`${dataset}\` | ${total} |`);
+      for (const file of files) expect(card).toContain(`${file.language} (${file.rows})`);
+    }
   });
 
   it('cuts Parquet into files of a bounded number of rows, the card counting them all', async () => {
@@ -577,22 +616,64 @@ describe.each(DIALECTS)('agora export on $name', (dialect) => {
       rowGroupRows: 2,
       fileRows: 3,
     });
-    const result = await sharded.export({ outDir: outDir(), formats: ['parquet'], datasets: ['conversations'] });
-    expect(result.files.map((file) => [file.path.slice(file.path.lastIndexOf('/') + 1), file.rows])).toEqual([
-      ['train-00000.parquet', 3],
-      ['train-00001.parquet', 3],
-      ['train-00002.parquet', 1],
+    const out = outDir();
+    const result = await sharded.export({ outDir: out, formats: ['parquet'], datasets: ['conversations'] });
+    expect(result.files.map((file) => [file.path.slice(out.length + 1), file.rows])).toEqual([
+      ['raw/conversations/fr/train-00000.parquet', 3],
+      ['raw/conversations/fr/train-00001.parquet', 3],
+      ['raw/conversations/oc/train-00000.parquet', 1],
     ]);
-    const rows = (await Promise.all(result.files.map((file) => readRows(file.path)))).flat();
-    expect(rows.map((row) => row.opening_msg)).toEqual(EXPORTED);
-    expect(readFileSync(result.cardPath, 'utf8')).toContain(
-      `| \`conversations\` | ${EXPORTED.length} | \`conversations/train-*.parquet\` |`,
+    const rows = (await Promise.all(result.files.map((file) => readParquetRows(file.path)))).flat();
+    expect(rows.map((row) => row.opening_msg)).toEqual(byLanguageFolder(EXPORTED));
+    expect(result.cards.map((card) => card.tier)).toEqual(['raw']);
+    expect(readFileSync(result.cards[0]!.path, 'utf8')).toContain(
+      `| \`conversations\` | ${EXPORTED.length} | \`conversations/*/train-*.parquet\` | fr (6), oc (1) |`,
     );
   });
 
-  it('reads back with DuckDB: message columns are STRUCT(role, content)[], every column typed, counts those of the card', async () => {
-    const result = await run();
-    const card = readFileSync(result.cardPath, 'utf8');
+  it('holds at most about a row group per subset in memory, whatever the number of languages', async () => {
+    // Row groups of 2 rows, one subset: the writers of all languages together hold at most 2 rows
+    // between two checks, so a language with few rows is written early in a smaller group.
+    const { DatasetBuilder } = await import('../src/adapters/dataset-files/dataset-builder');
+    const out = outDir();
+    const builder = new DatasetBuilder({
+      outDir: out,
+      formats: ['parquet'],
+      datasets: ['conversations'],
+      filters: {},
+      salt: 'salt',
+      models: [],
+      rowGroupRows: 1000,
+      fileRows: 100_000,
+    });
+    const languages = Array.from(
+      { length: 40 },
+      (_, index) => `l${String.fromCharCode(97 + (index % 26))}${String.fromCharCode(97 + Math.floor(index / 26))}`,
+    );
+    const conversations = Array.from({ length: 4000 }, (_, index) => syntheticConversation(index, languages[index % languages.length]!));
+    for (let start = 0; start < conversations.length; start += 500) {
+      builder.add(conversations.slice(start, start + 500));
+      const held = (builder as unknown as { writers: Map<string, { writers: { pendingRows: number }[] }> }).writers;
+      const total = [...held.values()].flatMap((set) => set.writers).reduce((sum, writer) => sum + writer.pendingRows, 0);
+      expect(total).toBeLessThanOrEqual(1000 + 256);
+    }
+    const files = builder.finish();
+    expect(new Set(files.map((file) => file.language)).size).toBe(40);
+    let rows = 0;
+    for (const file of files) rows += (await readParquetRows(file.path)).length;
+    expect(rows).toBe(4000);
+  });
+
+  it('never lets an imported language name a folder outside the export', async () => {
+    const { fileLanguage } = await import('../src/adapters/dataset-files/dataset-builder');
+    expect(['fr', 'oc', 'pt-BR', 'zh-Hant-TW'].map(fileLanguage)).toEqual(['fr', 'oc', 'pt-BR', 'zh-Hant-TW']);
+    expect(['../etc', 'fr/../..', '', 'FR', 'fr\0', null, 42, 'a'.repeat(4)].map(fileLanguage)).toEqual(Array(8).fill('und'));
+  });
+
+  it("reads back with DuckDB: compar:IA's message struct, every column typed, each language config loadable, counts those of the card", async () => {
+    const folder = outDir();
+    const result = await run({ outDir: folder });
+    const cards = result.cards.map((card) => readFileSync(card.path, 'utf8')).join('\n');
     const duckdb = await DuckDBInstance.create(':memory:');
     const connection = await duckdb.connect();
     const duckType: Record<string, string> = {
@@ -603,32 +684,82 @@ describe.each(DIALECTS)('agora export on $name', (dialect) => {
       timestamp: 'TIMESTAMP WITH TIME ZONE',
       strings: 'VARCHAR[]',
       messages: 'STRUCT("role" VARCHAR, "content" VARCHAR)[]',
+      transcript:
+        'STRUCT("role" VARCHAR, "content" VARCHAR, reasoning_content VARCHAR, metadata STRUCT(generation_id VARCHAR, output_tokens BIGINT, duration DOUBLE))[]',
     };
+    const count = async (glob: string) =>
+      Number((await connection.runAndReadAll(`SELECT count(*)::INTEGER AS n FROM read_parquet('${glob}')`)).getRowObjectsJS()[0]!.n);
     try {
       for (const file of result.files.filter((entry) => entry.format === 'parquet')) {
         const described = (await connection.runAndReadAll(`DESCRIBE SELECT * FROM read_parquet('${file.path}')`)).getRowObjectsJS();
         expect(described.map((row) => [row.column_name, row.column_type])).toEqual(
           DATASETS[file.dataset].columns.map((column) => [column.name, duckType[column.type]]),
         );
-        const [counted] = (
-          await connection.runAndReadAll(`SELECT count(*)::INTEGER AS n FROM read_parquet('${file.path}')`)
-        ).getRowObjectsJS();
-        expect(card).toContain(`| \`${file.dataset}\` | ${Number(counted!.n)} |`);
-        expect(counted!.n).toBeGreaterThan(0);
       }
-      const folder = join(result.cardPath, '..');
+      // Every config of the cards, as a reader would load it: the glob of its data files.
+      const configs = [...cards.matchAll(/- config_name: (\S+)\n {2}data_files:\n {2}- split: train\n {4}path: "([^"]+)"/g)];
+      expect(configs.length).toBe(6 + 6 * 2 - 2);
+      for (const [, name, path] of configs) {
+        const dataset = name!.replace(/-[a-z]{2,3}$/, '') as DatasetName;
+        const rows = await count(join(folder, tierFolder(DATASET_TIER[dataset]), path!));
+        expect(rows, name).toBeGreaterThan(0);
+        const language = name!.slice(dataset.length + 1);
+        const expected = result.files
+          .filter((file) => file.format === 'parquet' && file.dataset === dataset && (language === '' || file.language === language))
+          .reduce((sum, file) => sum + file.rows, 0);
+        expect(rows, name).toBe(expected);
+      }
       const [first] = (
         await connection.runAndReadAll(
-          `SELECT conversation_a[1].role AS role, conversation_a[2].content AS content, epoch_ms(timestamp)::BIGINT AS ms FROM read_parquet('${join(folder, 'conversations', 'train-00000.parquet')}') LIMIT 1`,
+          `SELECT conversation_a[1].role AS role, conversation_a[2].content AS content, conversation_a[3].reasoning_content AS reasoning, conversation_a[3].metadata.output_tokens AS tokens, epoch_ms(timestamp)::BIGINT AS ms FROM read_parquet('${join(folder, 'raw', 'conversations', 'fr', 'train-*.parquet')}') LIMIT 1`,
         )
       ).getRowObjectsJS();
-      expect(first).toEqual({ role: 'system', content: 'clean voted', ms: BigInt(Date.parse('2026-11-01T10:00:00.000Z')) });
+      expect(first).toEqual({
+        role: 'system',
+        content: 'clean voted',
+        reasoning: 'reasoning a to clean voted',
+        tokens: 100n,
+        ms: BigInt(Date.parse('2026-11-01T10:00:00.000Z')),
+      });
     } finally {
       connection.closeSync();
       duckdb.closeSync();
     }
   });
 });
+
+/** A minimal exportable conversation in a given language (for the builder's memory bound). */
+function syntheticConversation(index: number, language: string): ExportableConversation {
+  const answer = (side: string) => ({
+    modelId: `model-${side}`,
+    text: `answer ${side} ${index}`,
+    reasoning: null,
+    outputTokens: 10,
+    durationMs: 100,
+    sourceMetadata: null,
+  });
+  return {
+    duelId: `duel-${index}`,
+    source: 'arena',
+    externalId: null,
+    visitorHash: `visitor-${index}`,
+    mode: 'random',
+    modelA: 'model-a',
+    modelB: 'model-b',
+    chosenModels: null,
+    createdAt: new Date(Date.UTC(2026, 10, 1) + index * 1000).toISOString(),
+    sourceMeta: null,
+    languages: [language],
+    promptLanguages: [language],
+    categories: null,
+    keywords: null,
+    shortSummary: null,
+    modelStatus: 'done',
+    turns: [{ turn: 1, prompt: `prompt ${index}`, a: answer('a'), b: answer('b') }],
+    vote: null,
+    reactions: [],
+  };
+}
 
 describe.each(DIALECTS)('agora export after real duels ($name)', (dialect) => {
   it('publishes an arena duel played over HTTP without its cookie, visitor hash or duel id anywhere in any file', async () => {
@@ -669,21 +800,21 @@ describe.each(DIALECTS)('agora export after real duels ($name)', (dialect) => {
         privateCohorts: [],
       });
       const result = await service.export({ outDir: out, formats: ['parquet', 'jsonl'], datasets: [...DATASET_NAMES] });
-      expect(result.files.map((file) => [file.dataset, file.rows])).toEqual([
-        ['conversations', 1],
-        ['conversations', 1],
-        ['votes', 1],
-        ['votes', 1],
-        ['reactions', 1],
-        ['reactions', 1],
-        ['dpo', 1],
-        ['dpo', 1],
-        ['kto', 1],
-        ['kto', 1],
-        ['reward', 1],
-        ['reward', 1],
+      expect(result.files.map((file) => [file.dataset, file.language, file.rows])).toEqual([
+        ['conversations', 'fr', 1],
+        ['conversations', 'fr', 1],
+        ['votes', 'fr', 1],
+        ['votes', 'fr', 1],
+        ['reactions', 'fr', 1],
+        ['reactions', 'fr', 1],
+        ['dpo', 'fr', 1],
+        ['dpo', 'fr', 1],
+        ['kto', 'fr', 1],
+        ['kto', 'fr', 1],
+        ['reward', 'fr', 1],
+        ['reward', 'fr', 1],
       ]);
-      const [row] = jsonl(join(out, 'votes', 'train.jsonl'));
+      const [row] = subsetJsonl(out, 'votes');
       expect(row).toMatchObject({
         opening_msg: 'Quelle est la capitale de la Bretagne ?',
         chosen_model_name: duel.modelA,
@@ -721,12 +852,12 @@ describe.each(DIALECTS)('agora import comparia then agora export ($name)', (dial
       );
       const service = new DatasetExportService(store.datasets, new Map(), { privateCohorts: [] });
       await service.export({ outDir: out, formats: ['jsonl'], datasets: ['conversations', 'votes', 'reactions'] });
-      expect(readFileSync(join(out, 'README.md'), 'utf8')).toMatch(
+      expect(readFileSync(join(out, 'raw', 'README.md'), 'utf8')).toMatch(
         /- Imported conversations \(\d+ from `comparia`\) were screened by their publisher/,
       );
       for (const dataset of ['conversations', 'votes', 'reactions'] as const) {
-        const input = jsonl(join(fixtures, `${dataset}.jsonl`));
-        const exported = jsonl(join(out, dataset, 'train.jsonl'));
+        const input = readJsonl(join(fixtures, `${dataset}.jsonl`));
+        const exported = subsetJsonl(out, dataset);
         expect(exported.length, dataset).toBeGreaterThan(0);
         for (const row of exported) {
           const original = input.find((candidate) => String(candidate.id) === row.id)!;
@@ -735,9 +866,21 @@ describe.each(DIALECTS)('agora import comparia then agora export ($name)', (dial
           expect(Date.parse(row.timestamp)).toBe(
             typeof original.timestamp === 'number' ? original.timestamp : Date.parse(`${original.timestamp}Z`),
           );
-          const messages = (list: { role: string; content: string }[]) => list.map(({ role, content }) => ({ role, content }));
-          expect(row.conversation_a, `${dataset} ${row.id} conversation_a`).toEqual(messages(original.conversation_a));
-          expect(row.conversation_b, `${dataset} ${row.id} conversation_b`).toEqual(messages(original.conversation_b));
+          // Answers come back with their reasoning and metadata, as compar:IA's files have them.
+          type Message = { role: string; content: string; reasoning_content?: string | null; metadata?: Record<string, unknown> | null };
+          const same = (exported: Message[], list: Message[], side: string) => {
+            expect(
+              exported.map(({ role, content }) => ({ role, content })),
+              side,
+            ).toEqual(list.map(({ role, content }) => ({ role, content })));
+            list.forEach((message, index) => {
+              if (message.role !== 'assistant') return;
+              expect(exported[index]!.reasoning_content ?? null, side).toBe(message.reasoning_content ?? null);
+              if (message.metadata) expect(exported[index]!.metadata, side).toEqual(message.metadata);
+            });
+          };
+          same(row.conversation_a, original.conversation_a, `${dataset} ${row.id} conversation_a`);
+          same(row.conversation_b, original.conversation_b, `${dataset} ${row.id} conversation_b`);
           for (const [name, value] of Object.entries(original)) {
             if (['id', 'timestamp', 'conversation_a', 'conversation_b'].includes(name) || !(name in row)) continue;
             // Derived from the answers' own counts (compar:IA computes them the same way; the fixture's totals are made up).

@@ -15,8 +15,8 @@ import { DatasetExportService } from '../src/services/dataset-export.service';
  * The export of a fixed store, byte for byte. `fixtures/export-golden/store.sqlite` holds the seeded
  * arena conversations of dataset-export.test.ts (every privacy case, follow-ups, failures, votes,
  * reactions, cohorts) and the compar:IA fixture files imported, with its salt; `digests.json` is
- * the SHA-256 of every file the export wrote from it before the code was reorganised (commit
- * 1006a2c). A change that alters an exported byte fails here: if it is meant, say so in its commit
+ * the SHA-256 of every file the export wrote from it, written again when the export gained its
+ * two tiers, one file set per language and compar:IA's message metadata. A change that alters an exported byte fails here: if it is meant, say so in its commit
  * and write the new digests.
  */
 const fixtures = join(import.meta.dirname, 'fixtures', 'export-golden');
@@ -41,7 +41,7 @@ describe('the export of a fixed store', () => {
         () => new Date('2026-11-30T08:00:00.000Z'),
       ).export({ formats: ['parquet', 'jsonl'], datasets: [...DATASET_NAMES], outDir: out });
       const digests = Object.fromEntries(
-        [...result.files.map((file) => file.path), result.cardPath].map((file) => [
+        [...result.files.map((file) => file.path), ...result.cards.map((card) => card.path)].map((file) => [
           file.slice(out.length + 1),
           createHash('sha256').update(readFileSync(file)).digest('hex'),
         ]),

@@ -18,6 +18,7 @@ import { toolModelYaml } from './annotator-fixture';
 import { runAgora } from './run-agora';
 import { DIALECTS } from './test-db';
 import { TEST_MODELS, type TestArena, startTestArena, testCatalogueYaml, until } from './test-arena';
+import { subsetJsonl } from './export-files';
 
 /**
  * The optimised preference set over real HTTP: a store filled by real duels, votes and a dislike,
@@ -232,8 +233,8 @@ describe.each(DIALECTS)('agora maxx ($name)', (dialect) => {
       formats: ['jsonl'],
       datasets: ['votes', 'reactions'],
     });
-    const pairIds = new Set(jsonl(join(exported, 'votes', 'train.jsonl')).map((row) => `arena:${String(row.conversation_pair_id)}`));
-    const reactionIds = new Set(jsonl(join(exported, 'reactions', 'train.jsonl')).map((row) => `reactions:${String(row.id)}`));
+    const pairIds = new Set(subsetJsonl(exported, 'votes').map((row) => `arena:${String(row.conversation_pair_id)}`));
+    const reactionIds = new Set(subsetJsonl(exported, 'reactions').map((row) => `reactions:${String(row.id)}`));
     for (const row of [...general, ...bothBad]) expect(pairIds.has(String(row.id))).toBe(true);
     for (const row of reactions) expect(reactionIds.has(String(row.id))).toBe(true);
 
@@ -548,7 +549,7 @@ describe.each(DIALECTS)('agora maxx ($name)', (dialect) => {
     // The export is recorded too, with its card's figures.
     const published = await harness.client.request('GET', '/api/v1/datasets');
     expect(published.json.export).toMatchObject({ formats: ['jsonl'], license: 'other', datasets: [{ name: 'votes', rows: 2 }] });
-    expect(jsonl(join(out, 'votes', 'train.jsonl'))).toHaveLength(2);
+    expect(subsetJsonl(out, 'votes')).toHaveLength(2);
   }, 60_000);
   it('drops a pair whose two orders disagree (the judge followed the position), and the card says how often', async () => {
     const roles = rolesOf('-biased');

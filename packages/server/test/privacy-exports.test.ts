@@ -1,27 +1,14 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ANNOTATOR, annotatorAnswer, catalogueWithAnnotator, catalogueWithAnnotatorYaml } from './annotator-fixture';
+import { filesUnder, subsetJsonl } from './export-files';
 import { runAgora } from './run-agora';
 import { DIALECTS } from './test-db';
 import { type TestArena, startTestArena, until } from './test-arena';
 
 const TOKEN = 'privacy-token-0123456789';
-
-/** Every file under a folder, recursively. */
-function filesUnder(folder: string): string[] {
-  return readdirSync(folder).flatMap((name) => {
-    const path = join(folder, name);
-    return statSync(path).isDirectory() ? filesUnder(path) : [path];
-  });
-}
-
-const jsonl = (path: string): Record<string, unknown>[] =>
-  readFileSync(path, 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => JSON.parse(line) as Record<string, unknown>);
 
 /**
  * Acceptance line 1 of the data pipeline, end to end through the real arena, the background
@@ -152,22 +139,22 @@ describe.each(DIALECTS)('what the open datasets leave out ($name)', (dialect) =>
     expect(outcome.stderr).toBe('');
     expect(outcome.code).toBe(0);
 
-    const conversations = jsonl(join(out, 'conversations', 'train.jsonl'));
+    const conversations = subsetJsonl(out, 'conversations');
     const opening = (row: Record<string, unknown>) => String(row.opening_msg);
     const published = [prompts.clean, prompts.commented, prompts.includedFalsePositive].sort();
     expect(conversations.map(opening).sort()).toEqual(published);
-    const votes = jsonl(join(out, 'votes', 'train.jsonl'));
+    const votes = subsetJsonl(out, 'votes');
     expect(votes.map(opening).sort()).toEqual(published);
     // The commented conversation is published; its comments, which hold an e-mail, an IBAN and a phone number, are not.
     expect(votes.find((row) => opening(row) === prompts.commented)).toMatchObject({ conv_comments_a: null, conv_comments_b: null });
     expect(votes.find((row) => opening(row) === prompts.clean)).toMatchObject({ conv_comments_a: 'vote clean' });
     expect(
-      jsonl(join(out, 'reactions', 'train.jsonl'))
+      subsetJsonl(out, 'reactions')
         .map((row) => row.comment)
         .sort(),
     ).toEqual([null, 'reaction clean', 'reaction includedFalsePositive']);
-    expect(jsonl(join(out, 'dpo', 'train.jsonl'))).toHaveLength(3);
-    expect(jsonl(join(out, 'kto', 'train.jsonl')).length).toBeGreaterThan(0);
+    expect(subsetJsonl(out, 'dpo')).toHaveLength(3);
+    expect(subsetJsonl(out, 'kto').length).toBeGreaterThan(0);
 
     // Every byte of every file, Parquet and card included.
     const everything = filesUnder(out)

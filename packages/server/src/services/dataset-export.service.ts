@@ -8,7 +8,7 @@ import { type DatasetBuilderSettings } from '../adapters/dataset-files/dataset-b
 import { type ExportFilters, conversationFilter, modelFilter } from '../domain/datasets/export-filters';
 import { type BatchSink, inlineBuilders, threadedBuilders } from '../adapters/dataset-files/dataset-builder-threads';
 import { type DatasetCardInput, buildDatasetCard } from '../domain/datasets/dataset-card';
-import { DATASET_NAMES, type DatasetName } from '../domain/datasets/export-columns';
+import { DATASET_NAMES, DATASET_TIER, type DatasetName, type DatasetTier, tierFolder } from '../domain/datasets/export-columns';
 import type { DatasetFormat } from '../adapters/dataset-files/dataset-writers';
 import { countFileRows } from '../adapters/dataset-files/count-file-rows';
 
@@ -47,6 +47,8 @@ export interface DatasetExportSettings {
 
 export interface ExportedFile {
   dataset: DatasetName;
+  /** Main language of its rows (`und`: unknown). */
+  language: string;
   format: DatasetFormat;
   path: string;
   rows: number;
@@ -55,7 +57,8 @@ export interface ExportedFile {
 export interface DatasetExportResult {
   conversationsRead: number;
   files: ExportedFile[];
-  cardPath: string;
+  /** One card per tier written: `README.md` (public) and `raw/README.md` (gated). */
+  cards: { tier: DatasetTier; path: string }[];
 }
 
 /** Progress of one export: conversations done and an upper bound of the total. */
@@ -133,8 +136,13 @@ export class DatasetExportService {
           trainingUse: facts.trainingUse,
         })),
       };
-      const cardPath = join(request.outDir, 'README.md');
-      writeFileSync(cardPath, buildDatasetCard(card));
+      const cards = (['public', 'raw'] as const)
+        .filter((tier) => request.datasets.some((dataset) => DATASET_TIER[dataset] === tier))
+        .map((tier) => {
+          const path = join(request.outDir, tierFolder(tier), 'README.md');
+          writeFileSync(path, buildDatasetCard(card, tier));
+          return { tier, path };
+        });
       await this.source.recordBuild({
         id: randomBytes(8).toString('hex'),
         kind: 'export',
@@ -155,7 +163,7 @@ export class DatasetExportService {
             .map(([language, conversations]) => ({ language, conversations })),
         },
       });
-      return { conversationsRead: stats.read, files, cardPath };
+      return { conversationsRead: stats.read, files, cards };
     } finally {
       await sink.close();
     }

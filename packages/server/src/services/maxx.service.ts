@@ -615,7 +615,7 @@ function writeMaxxSet(
     mkdirSync(folder, { recursive: true });
     const writers: DatasetFileWriter[] = [
       parquetFileWriter(MAXX_COLUMNS, { folder, rowGroupRows: 1000, fileRows: 100_000 }, encodings),
-      jsonlFileWriter(join(folder, 'train.jsonl')),
+      jsonlFileWriter(join(folder, 'train.jsonl'), MAXX_COLUMNS),
     ];
     for (const record of records) {
       if (record.subset !== subset || record.status !== 'kept' || record.row === null) continue;

@@ -2,7 +2,7 @@ import { closeSync, openSync, writeSync } from 'node:fs';
 import { brotliCompressSync, constants as zlibConstants } from 'node:zlib';
 import { ParquetWriter, fileWriter } from 'hyparquet-writer';
 import type { ColumnType } from '../../domain/datasets/export-columns';
-import type { ChatMessage, DatasetColumn, DatasetRow } from '../../domain/datasets/export-columns';
+import type { ChatMessage, DatasetColumn, DatasetRow, TranscriptMessage } from '../../domain/datasets/export-columns';
 
 export const DATASET_FORMATS = ['parquet', 'jsonl'] as const;
 export type DatasetFormat = (typeof DATASET_FORMATS)[number];
@@ -12,7 +12,11 @@ export interface DatasetFileWriter {
   readonly format: DatasetFormat;
   /** The files written so far, in order. */
   readonly paths: readonly string[];
+  /** Rows held in memory, not written yet (a Parquet row group being filled). */
+  readonly pendingRows: number;
   add(row: DatasetRow): void;
+  /** Writes the rows held now, as a smaller row group (what keeps many writers' memory bounded). */
+  flush(): void;
   finish(): void;
 }
 
@@ -56,6 +60,20 @@ function schemaOf(column: DatasetColumn): SchemaElement[] {
         { name: 'role', ...utf8 },
         { name: 'content', ...utf8 },
       ];
+    case 'transcript':
+      // compar:IA's own message struct, so that its notebooks read Agora's files unchanged.
+      return [
+        { name, repetition_type: 'OPTIONAL', converted_type: 'LIST', logical_type: { type: 'LIST' }, num_children: 1 },
+        { name: 'list', repetition_type: 'REPEATED', num_children: 1 },
+        { name: 'element', repetition_type: 'OPTIONAL', num_children: 4 },
+        { name: 'role', ...utf8 },
+        { name: 'content', ...utf8 },
+        { name: 'reasoning_content', ...utf8 },
+        { name: 'metadata', repetition_type: 'OPTIONAL', num_children: 3 },
+        { name: 'generation_id', ...utf8 },
+        { name: 'output_tokens', type: 'INT64', repetition_type: 'OPTIONAL' },
+        { name: 'duration', type: 'DOUBLE', repetition_type: 'OPTIONAL' },
+      ];
   }
 }
 
@@ -69,10 +87,15 @@ interface EncodedMessage {
   content: Uint8Array;
 }
 
+interface EncodedTranscriptMessage extends EncodedMessage {
+  reasoning_content: Uint8Array | null;
+  metadata: { generation_id: Uint8Array | null; output_tokens: bigint | null; duration: number | null } | null;
+}
+
 /** Where a message (list) keeps its UTF-8 form: a symbol key, so JSON and object spreads never see it. */
 const ENCODED = Symbol('utf8');
 
-type WithEncoded<T> = T & { [ENCODED]?: T extends ChatMessage ? EncodedMessage : EncodedMessage[] };
+type WithEncoded<T, E> = T & { [ENCODED]?: E };
 
 /**
  * UTF-8 bytes of the text of one export, shared by all its Parquet files. The same messages and
@@ -88,8 +111,28 @@ export class Utf8Encodings {
   private readonly strings = new Map<string, Uint8Array>();
 
   messageList(list: readonly ChatMessage[]): EncodedMessage[] {
-    const holder = list as WithEncoded<readonly ChatMessage[]>;
+    const holder = list as WithEncoded<readonly ChatMessage[], EncodedMessage[]>;
     return (holder[ENCODED] ??= list.map((message) => this.message(message)));
+  }
+
+  /** A raw conversation column: the same list is in the conversation, vote and reaction rows of a pair. */
+  transcript(list: readonly TranscriptMessage[]): EncodedTranscriptMessage[] {
+    const holder = list as WithEncoded<readonly TranscriptMessage[], EncodedTranscriptMessage[]>;
+    return (holder[ENCODED] ??= list.map((message) => {
+      const { role, content } = this.message(message);
+      if (!('metadata' in message)) return { role, content, reasoning_content: null, metadata: null };
+      const { generation_id, output_tokens, duration } = message.metadata;
+      return {
+        role,
+        content,
+        reasoning_content: message.reasoning_content === null ? null : Buffer.from(message.reasoning_content),
+        metadata: {
+          generation_id: generation_id === null ? null : this.text(generation_id),
+          output_tokens: output_tokens === null ? null : BigInt(output_tokens),
+          duration,
+        },
+      };
+    }));
   }
 
   text(value: string): Uint8Array {
@@ -106,7 +149,7 @@ export class Utf8Encodings {
   }
 
   private message(message: ChatMessage): EncodedMessage {
-    const holder = message as WithEncoded<ChatMessage>;
+    const holder = message as WithEncoded<ChatMessage, EncodedMessage>;
     return (holder[ENCODED] ??= { role: this.text(message.role), content: Buffer.from(message.content) });
   }
 }
@@ -119,6 +162,8 @@ function parquetValue(type: ColumnType, encodings: Utf8Encodings): (value: unkno
       return (value) => (value === null ? null : Date.parse(value as string));
     case 'messages':
       return (value) => (value === null ? null : encodings.messageList(value as ChatMessage[]));
+    case 'transcript':
+      return (value) => (value === null ? null : encodings.transcript(value as TranscriptMessage[]));
     case 'string':
       return (value) => (value === null ? null : encodings.text(value as string));
     case 'strings':
@@ -181,7 +226,7 @@ export function parquetFileWriter(columns: readonly DatasetColumn[], layout: Par
     const columnData = columns.map((column) => {
       const convert = parquetValue(column.type, encodings);
       // Answers are seldom repeated within a row group: trying a dictionary on them costs more than it saves.
-      const encoding = column.type === 'messages' ? ('PLAIN' as const) : undefined;
+      const encoding = column.type === 'messages' || column.type === 'transcript' ? ('PLAIN' as const) : undefined;
       return {
         name: column.name,
         data: group.map((row) => convert(row[column.name] ?? null)),
@@ -195,6 +240,10 @@ export function parquetFileWriter(columns: readonly DatasetColumn[], layout: Par
   return {
     format: 'parquet',
     paths,
+    get pendingRows() {
+      return pending.length;
+    },
+    flush,
     add(row) {
       pending.push(row);
       fileRows++;
@@ -224,8 +273,20 @@ function finishFile(writer: ParquetWriter): void {
   if (done instanceof Promise) throw new Error('a Parquet file writer finished asynchronously');
 }
 
-/** JSON Lines, one row per line, keys in column order; written in ~1 MB chunks. */
-export function jsonlFileWriter(path: string): DatasetFileWriter {
+/**
+ * JSON Lines, one row per line, keys in column order; written in ~1 MB chunks. A `messages` column
+ * (TRL's shape) is written with role and content only, whatever else its messages carry.
+ */
+export function jsonlFileWriter(path: string, columns: readonly DatasetColumn[]): DatasetFileWriter {
+  const plainMessages = columns.filter((column) => column.type === 'messages').map((column) => column.name);
+  const plain = (value: unknown) =>
+    value === null || value === undefined ? value : (value as ChatMessage[]).map(({ role, content }) => ({ role, content }));
+  const line = (row: DatasetRow): string => {
+    if (plainMessages.length === 0) return JSON.stringify(row);
+    const copy = { ...row };
+    for (const name of plainMessages) copy[name] = plain(row[name]);
+    return JSON.stringify(copy);
+  };
   const fd = openSync(path, 'w');
   let buffer = '';
   const flush = (): void => {
@@ -236,8 +297,10 @@ export function jsonlFileWriter(path: string): DatasetFileWriter {
   return {
     format: 'jsonl',
     paths: [path],
+    pendingRows: 0,
+    flush,
     add(row) {
-      buffer += `${JSON.stringify(row)}\n`;
+      buffer += `${line(row)}\n`;
       if (buffer.length >= 1 << 20) flush();
     },
     finish() {

@@ -110,15 +110,17 @@ describe('agora export', () => {
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     expect(result.stdout.split('\n').filter(Boolean)).toEqual([
-      `${out}/votes/train-00000.parquet\t2 rows`,
-      `${out}/votes/train.jsonl\t2 rows`,
-      `${out}/dpo/train-00000.parquet\t2 rows`,
-      `${out}/dpo/train.jsonl\t2 rows`,
-      `${out}/README.md\tdataset card (2 conversations read)`,
+      `${out}/raw/votes/fr/train-00000.parquet\t2 rows`,
+      `${out}/raw/votes/fr/train.jsonl\t2 rows`,
+      `${out}/dpo/fr/train-00000.parquet\t2 rows`,
+      `${out}/dpo/fr/train.jsonl\t2 rows`,
+      `${out}/README.md\tdataset card, public tier (2 conversations read)`,
+      `${out}/raw/README.md\tdataset card, raw tier (publish gated) (2 conversations read)`,
     ]);
-    expect(readFileSync(join(out, 'README.md'), 'utf8')).toContain('| `votes` | 2 |');
+    expect(readFileSync(join(out, 'raw', 'README.md'), 'utf8')).toContain('| `votes` | 2 |');
+    expect(readFileSync(join(out, 'README.md'), 'utf8')).toContain('| `dpo` | 2 |');
     const ranked = await runAgora(
-      ['leaderboard', '--votes', join(out, 'votes', 'train-00000.parquet'), '--format', 'json'],
+      ['leaderboard', '--votes', join(out, 'raw', 'votes', 'fr', 'train-00000.parquet'), '--format', 'json'],
       '',
       environment,
     );

@@ -117,7 +117,10 @@ export function registerExportCommand(program: Command): void {
             .map(([subset, rows]) => `${subset} ${rows} rows`)
             .join(', ')})\n`,
         );
-      process.stdout.write(`${result.cardPath}\tdataset card (${result.conversationsRead} conversations read)\n`);
+      for (const card of result.cards)
+        process.stdout.write(
+          `${card.path}\t${card.tier === 'raw' ? 'dataset card, raw tier (publish gated)' : 'dataset card, public tier'} (${result.conversationsRead} conversations read)\n`,
+        );
     });
 }
 

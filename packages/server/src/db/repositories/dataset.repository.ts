@@ -6,7 +6,11 @@ import type { Database } from '../database';
 export interface ExportableAnswer {
   modelId: string;
   text: string;
+  reasoning: string | null;
   outputTokens: number | null;
+  durationMs: number | null;
+  /** The answer's `metadata` as an imported file had it (compar:IA: generation id, output tokens, duration); null otherwise. */
+  sourceMetadata: Record<string, unknown> | null;
 }
 
 /** A complete turn: the prompt and both answers. */
@@ -99,6 +103,29 @@ type DuelsScope = ExpressionBuilder<
 >;
 
 const json = <T>(text: string | null): T | null => (text === null ? null : (JSON.parse(text) as T));
+
+interface SideRow {
+  model_id: string;
+  text: string;
+  reasoning: string | null;
+  output_tokens: number | null;
+  duration_ms: number | null;
+  source_meta: string | null;
+}
+
+function exportableAnswer(side: SideRow): ExportableAnswer {
+  // Only imported answers have source metadata.
+  const metadata = json<{ metadata?: unknown }>(side.source_meta)?.metadata;
+  return {
+    modelId: side.model_id,
+    text: side.text,
+    reasoning: side.reasoning,
+    outputTokens: side.output_tokens,
+    durationMs: side.duration_ms,
+    sourceMetadata:
+      typeof metadata === 'object' && metadata !== null && !Array.isArray(metadata) ? (metadata as Record<string, unknown>) : null,
+  };
+}
 
 /**
  * THE privacy predicate of every export: screened (`done`), at least one screened complete turn,
@@ -197,7 +224,18 @@ export class DatasetRepository {
       this.db
         .selectFrom('turns as t')
         .innerJoin('turn_sides as s', (join) => join.onRef('s.duel_id', '=', 't.duel_id').onRef('s.turn', '=', 't.turn'))
-        .select(['t.duel_id', 't.turn', 't.prompt', 's.side', 's.model_id', 's.text', 's.output_tokens'])
+        .select([
+          't.duel_id',
+          't.turn',
+          't.prompt',
+          's.side',
+          's.model_id',
+          's.text',
+          's.reasoning',
+          's.output_tokens',
+          's.duration_ms',
+          's.source_meta',
+        ])
         .where('t.duel_id', 'in', ids)
         .where('t.status', '=', 'complete')
         .execute(),
@@ -235,8 +273,8 @@ export class DatasetRepository {
       conversations.get(a.duel_id)!.turns.push({
         turn: a.turn,
         prompt: a.prompt,
-        a: { modelId: a.model_id, text: a.text, outputTokens: a.output_tokens },
-        b: { modelId: b.model_id, text: b.text, outputTokens: b.output_tokens },
+        a: exportableAnswer(a),
+        b: exportableAnswer(b),
       });
     }
     for (const conversation of conversations.values())

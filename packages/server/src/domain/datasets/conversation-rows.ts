@@ -1,9 +1,9 @@
 import { publishableComment } from '../privacy';
-import type { ExportableConversation, ExportableReaction } from '../../db/repositories/dataset.repository';
+import type { ExportableAnswer, ExportableConversation, ExportableReaction } from '../../db/repositories/dataset.repository';
 import { COMPARIA_COLUMNS, COMPARIA_TAGS, type ComparIaTable } from './export-columns';
 import type { TrainingUse } from './training-use';
 import { sourceMetaValue } from './source-meta';
-import type { ChatMessage, DatasetRow } from './export-columns';
+import type { ChatMessage, DatasetRow, MessageMetadata, TranscriptMessage } from './export-columns';
 
 /** Public facts of a catalogue model that exports write. */
 export interface ExportModelFacts {
@@ -36,8 +36,13 @@ export interface PreparedConversation {
   visitorId: string | null;
   systemPromptA: string | null;
   systemPromptB: string | null;
-  messagesA: ChatMessage[];
-  messagesB: ChatMessage[];
+  /**
+   * Each side's messages; answers also carry their reasoning and metadata. The raw subsets write
+   * them whole; the training subsets' `messages` columns write role and content only. One object
+   * per message, so that each text is encoded once for every subset.
+   */
+  messagesA: TranscriptMessage[];
+  messagesB: TranscriptMessage[];
   /** Messages before the first user message of each side (the system prompt, if any). */
   headA: number;
   headB: number;
@@ -66,8 +71,8 @@ export function prepareConversation(conversation: ExportableConversation, contex
   const headB = messagesB.length;
   for (const turn of conversation.turns) {
     const user: ChatMessage = { role: 'user', content: turn.prompt };
-    messagesA.push(user, { role: 'assistant', content: turn.a.text });
-    messagesB.push(user, { role: 'assistant', content: turn.b.text });
+    messagesA.push(user, transcriptAnswer(turn.a));
+    messagesB.push(user, transcriptAnswer(turn.b));
   }
   return {
     conversation,
@@ -86,13 +91,35 @@ export function prepareConversation(conversation: ExportableConversation, contex
   };
 }
 
+/**
+ * An answer as compar:IA's files keep it: text, reasoning and metadata (duration in seconds). An
+ * imported answer gives back the metadata it came with; an arena answer's is what the arena measured
+ * (it keeps no provider generation id).
+ */
+function transcriptAnswer(answer: ExportableAnswer): TranscriptMessage {
+  const source = answer.sourceMetadata;
+  const metadata: MessageMetadata =
+    source === null
+      ? {
+          generation_id: null,
+          output_tokens: answer.outputTokens,
+          duration: answer.durationMs === null ? null : answer.durationMs / 1000,
+        }
+      : {
+          generation_id: typeof source.generation_id === 'string' ? source.generation_id : null,
+          output_tokens: typeof source.output_tokens === 'number' && Number.isInteger(source.output_tokens) ? source.output_tokens : null,
+          duration: typeof source.duration === 'number' && Number.isFinite(source.duration) ? source.duration : null,
+        };
+  return { role: 'assistant', content: answer.text, reasoning_content: answer.reasoning, metadata };
+}
+
 const ROLES = new Set(['system', 'user', 'assistant']);
 
 /**
  * What comes before the first user message: the system prompt, as compar:IA puts it first; for
  * an imported side whose head was not exactly that, the head the import kept (`conversation_<side>_head`).
  */
-function head(conversation: ExportableConversation, side: 'a' | 'b', systemPrompt: string | null): ChatMessage[] {
+function head(conversation: ExportableConversation, side: 'a' | 'b', systemPrompt: string | null): TranscriptMessage[] {
   const kept = sourceMetaValue(conversation.sourceMeta, `conversation_${side}_head`, 'messages') as
     { role: string; content?: unknown }[] | undefined;
   if (kept !== undefined)

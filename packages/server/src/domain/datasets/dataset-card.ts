@@ -1,12 +1,13 @@
 import type { ExclusionCounts } from '../../db/repositories/dataset.repository';
 import type { ColumnType } from './export-columns';
-import { DATASETS, type DatasetName } from './export-columns';
+import { DATASETS, DATASET_TIER, type DatasetName, type DatasetTier } from './export-columns';
 import type { DatasetFormat } from '../../adapters/dataset-files/dataset-writers';
 import type { ExportFilters } from './export-filters';
 import type { TrainingUse } from './training-use';
 
 export interface DatasetCardInput {
-  files: readonly { dataset: DatasetName; format: DatasetFormat; path: string; rows: number }[];
+  /** Every file of the export, both tiers (paths absolute or relative to the process, under `outDir`). */
+  files: readonly { dataset: DatasetName; language: string; format: DatasetFormat; path: string; rows: number }[];
   outDir: string;
   exclusions: ExclusionCounts;
   /** Main language of each exported conversation → count. */
@@ -30,6 +31,8 @@ const TYPE_NAMES: Record<ColumnType, string> = {
   timestamp: 'timestamp[ms, UTC]',
   strings: 'list<string>',
   messages: 'list<struct<role: string, content: string>>',
+  transcript:
+    'list<struct<role: string, content: string, reasoning_content: string, metadata: struct<generation_id: string, output_tokens: int64, duration: float64>>>',
 };
 
 function sizeCategory(rows: number): string {
@@ -46,59 +49,122 @@ function sizeCategory(rows: number): string {
 
 const yamlString = (text: string): string => JSON.stringify(text);
 
-/** The Hugging Face dataset card (README.md): YAML header, subsets with row counts, columns, filtering and caveats. */
-export function buildDatasetCard(input: DatasetCardInput): string {
-  const subsets = [...new Set(input.files.map((file) => file.dataset))];
-  // Hugging Face loads one format per config: Parquet when there is one.
-  const configFormat = (dataset: DatasetName) =>
-    input.files.some((file) => file.dataset === dataset && file.format === 'parquet') ? 'parquet' : 'jsonl';
-  const rowsOf = (dataset: DatasetName) =>
-    input.files
-      .filter((file) => file.dataset === dataset && file.format === configFormat(dataset))
-      .reduce((sum, file) => sum + file.rows, 0);
-  const configPath = (dataset: DatasetName) => `${dataset}/${configFormat(dataset) === 'parquet' ? 'train-*.parquet' : 'train.jsonl'}`;
+/** A subset's file sets: all languages, then one per language that has rows. */
+interface SubsetConfigs {
+  dataset: DatasetName;
+  format: DatasetFormat;
+  rows: number;
+  /** Glob of every language's files, relative to the tier's folder. */
+  path: string;
+  languages: { language: string; rows: number; path: string }[];
+}
+
+/**
+ * The Hugging Face dataset card (README.md) of one tier: YAML header with a config per subset and
+ * per subset and language, then subsets with row counts, columns, filtering and caveats. The raw
+ * tier's card asks for gated access (Hugging Face's `extra_gated_*` fields).
+ */
+export function buildDatasetCard(input: DatasetCardInput, tier: DatasetTier): string {
+  const subsets = [...new Set(input.files.map((file) => file.dataset))].filter((dataset) => DATASET_TIER[dataset] === tier);
+  const configs = subsets.map((dataset) => subsetConfigs(input, dataset));
   const languages = [...input.languages.entries()].filter(([code]) => code !== 'und').sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1));
-  const largest = Math.max(0, ...subsets.map(rowsOf));
+  const largest = Math.max(0, ...configs.map((config) => config.rows));
   const header = [
     '---',
     `license: ${input.request.datasetLicense ?? 'other'}`,
     languages.length > 0 ? `language:\n${languages.map(([code]) => `- ${code}`).join('\n')}` : 'language: []',
     'task_categories:\n- text-generation',
-    'tags:\n- arena\n- human-feedback\n- preference\n- dpo\n- kto',
+    `tags:\n- arena\n- human-feedback\n- preference\n${tier === 'raw' ? '- conversational' : '- dpo\n- kto'}`,
     `size_categories:\n- ${sizeCategory(largest)}`,
-    'pretty_name: Agora arena conversations and preferences',
+    `pretty_name: ${tier === 'raw' ? 'Agora arena conversations, votes and reactions (raw, gated)' : 'Agora arena preferences'}`,
+    ...(tier === 'raw' ? GATED_ACCESS : []),
     'configs:',
-    ...subsets.map((dataset) => `- config_name: ${dataset}\n  data_files:\n  - split: train\n    path: ${yamlString(configPath(dataset))}`),
+    ...configs.flatMap((config) => [
+      configEntry(config.dataset, config.path),
+      ...config.languages.map((language) => configEntry(`${config.dataset}-${language.language}`, language.path)),
+    ]),
     '---',
   ];
-  return [...header, '', ...body(input, subsets, rowsOf, configPath), ''].join('\n');
+  return [...header, '', ...body(input, tier, configs), ''].join('\n');
 }
 
-function body(
-  input: DatasetCardInput,
-  subsets: DatasetName[],
-  rowsOf: (dataset: DatasetName) => number,
-  configPath: (dataset: DatasetName) => string,
-): string[] {
+const configEntry = (name: string, path: string): string =>
+  `- config_name: ${name}\n  data_files:\n  - split: train\n    path: ${yamlString(path)}`;
+
+/** What Hugging Face shows before granting access to the raw tier (gating itself is a setting of the repository). */
+const GATED_ACCESS = [
+  'extra_gated_heading: "Research access to raw arena conversations"',
+  `extra_gated_prompt: ${yamlString('These are whole conversations of real visitors, with pseudonymous visitor ids, timestamps and free comments. They were screened for personal data, and screening misses things. Access is granted for research only, under the terms of this card.')}`,
+  'extra_gated_fields:',
+  '  Name: text',
+  '  Affiliation: text',
+  '  Research use: text',
+  `  ${yamlString('I will use this data for research only and will not redistribute it')}: checkbox`,
+  `  ${yamlString('I will not try to identify anyone, and will report any personal data I find to the operator')}: checkbox`,
+];
+
+function subsetConfigs(input: DatasetCardInput, dataset: DatasetName): SubsetConfigs {
+  const files = input.files.filter((file) => file.dataset === dataset);
+  // Hugging Face loads one format per config: Parquet when there is one.
+  const format: DatasetFormat = files.some((file) => file.format === 'parquet') ? 'parquet' : 'jsonl';
+  const fileName = format === 'parquet' ? 'train-*.parquet' : 'train.jsonl';
+  const rowsByLanguage = new Map<string, number>();
+  for (const file of files)
+    if (file.format === format) rowsByLanguage.set(file.language, (rowsByLanguage.get(file.language) ?? 0) + file.rows);
+  const languages = [...rowsByLanguage]
+    .filter(([, rows]) => rows > 0)
+    .sort((x, y) => (x[0] < y[0] ? -1 : 1))
+    .map(([language, rows]) => ({ language, rows, path: `${dataset}/${language}/${fileName}` }));
+  return {
+    dataset,
+    format,
+    rows: languages.reduce((sum, language) => sum + language.rows, 0),
+    path: `${dataset}/*/${fileName}`,
+    languages,
+  };
+}
+
+function body(input: DatasetCardInput, tier: DatasetTier, configs: readonly SubsetConfigs[]): string[] {
+  const otherTier = tier === 'raw' ? 'public' : 'raw';
+  const hasOtherTier = input.files.some((file) => DATASET_TIER[file.dataset] === otherTier);
   const lines = [
-    '# Agora arena conversations and preferences',
+    tier === 'raw' ? '# Agora arena conversations, votes and reactions (raw tier)' : '# Agora arena preferences (public tier)',
     '',
-    `Exported from an Agora arena on ${input.exportedAt}. Conversations are real visitors' prompts answered by two anonymous models side by side; votes and reactions are what the visitors said of the answers. Column names of the raw subsets follow compar:IA's public datasets (Agora adds columns, never renames).`,
+    `Exported from an Agora arena on ${input.exportedAt}. Conversations are real visitors' prompts answered by two anonymous models side by side; votes and reactions are what the visitors said of the answers.`,
+    '',
+    ...(tier === 'raw'
+      ? [
+          "This is the **raw tier**: compar:IA's three tables, with column names that follow compar:IA's public datasets (Agora adds columns, never renames). Rows keep whole conversations with each answer's reasoning and metadata, pseudonymous visitor ids that group one visitor's rows, timestamps and free comments, so **access is gated**: for research only, under these terms — no redistribution, no attempt to identify anyone, and any personal data found reported to the operator. The operator turns on access requests in the repository's settings.",
+          ...(hasOtherTier
+            ? ['', 'The public tier (the training subsets, without visitor ids, timestamps or comments) is the folder above this one.']
+            : []),
+        ]
+      : [
+          'This is the **public tier**: training subsets for TRL, one row per turn, with no visitor id, timestamp or comment.',
+          ...(hasOtherTier
+            ? [
+                '',
+                "The raw tier (compar:IA's conversations, votes and reactions) is in `raw/`, with its own card: publish it as a separate, gated dataset.",
+              ]
+            : []),
+        ]),
     '',
     '## Subsets',
     '',
-    '| subset | rows | files | content |',
-    '|---|---:|---|---|',
-    ...subsets.map(
-      (dataset) =>
-        `| \`${dataset}\` | ${rowsOf(dataset)} | ${[configPath(dataset), ...(input.files.some((file) => file.dataset === dataset && file.format === 'jsonl') && configPath(dataset).endsWith('.parquet') ? [`${dataset}/train.jsonl`] : [])].map((path) => `\`${path}\``).join(', ')} | ${DATASETS[dataset].description} |`,
+    'Each subset is a config (all languages); each subset and main language with rows is a config too, `<subset>-<language>` (`und`: unknown).',
+    '',
+    '| subset | rows | files | languages | content |',
+    '|---|---:|---|---|---|',
+    ...configs.map(
+      (config) =>
+        `| \`${config.dataset}\` | ${config.rows} | ${[config.path, ...(config.format === 'parquet' && input.files.some((file) => file.dataset === config.dataset && file.format === 'jsonl') ? [`${config.dataset}/*/train.jsonl`] : [])].map((path) => `\`${path}\``).join(', ')} | ${config.languages.map((language) => `${language.language} (${language.rows})`).join(', ') || '—'} | ${DATASETS[config.dataset].description} |`,
     ),
     '',
     'Row counts are read from the files themselves.',
     '',
     '## Columns',
   ];
-  for (const dataset of subsets) {
+  for (const { dataset } of configs) {
     lines.push('', `### ${dataset}`, '', '| column | type | meaning |', '|---|---|---|');
     for (const column of DATASETS[dataset].columns)
       lines.push(`| \`${column.name}\` | ${TYPE_NAMES[column.type]} | ${column.description} |`);

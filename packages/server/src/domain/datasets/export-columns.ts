@@ -11,7 +11,28 @@ export const DATASET_NAMES = ['conversations', 'votes', 'reactions', 'dpo', 'kto
 export type DatasetName = (typeof DATASET_NAMES)[number];
 
 /** The value type of an exported column, as Parquet and JSONL write it. */
-export type ColumnType = 'string' | 'int' | 'float' | 'bool' | 'timestamp' | 'messages' | 'strings';
+export type ColumnType = 'string' | 'int' | 'float' | 'bool' | 'timestamp' | 'messages' | 'transcript' | 'strings';
+
+/**
+ * The two tiers of an export. `raw` (compar:IA's three tables: whole conversations with pseudonymous
+ * visitor ids, timestamps, free comments, reasoning and per-message metadata) is written to `raw/`
+ * with its own card for gated, research-only access; `public` (the TRL subsets: no visitor id, no
+ * timestamp, no free text but the prompts and answers) to the export's root. The same privacy rules
+ * apply to both: gating limits who reads the raw tier, it does not let more through.
+ */
+export type DatasetTier = 'raw' | 'public';
+
+export const DATASET_TIER: Readonly<Record<DatasetName, DatasetTier>> = {
+  conversations: 'raw',
+  votes: 'raw',
+  reactions: 'raw',
+  dpo: 'public',
+  kto: 'public',
+  reward: 'public',
+};
+
+/** Where a tier's subsets and card go, relative to the export folder. */
+export const tierFolder = (tier: DatasetTier): string => (tier === 'raw' ? 'raw' : '.');
 
 /** One column of an exported dataset, as the writers type it and the card documents it. */
 export interface DatasetColumn {
@@ -40,6 +61,21 @@ export interface ChatMessage {
   role: 'system' | 'user' | 'assistant';
   content: string;
 }
+
+/** What compar:IA's files keep of an answer besides its text. */
+export interface MessageMetadata {
+  generation_id: string | null;
+  output_tokens: number | null;
+  /** Seconds from the request to the answer's end. */
+  duration: number | null;
+}
+
+/**
+ * A message of a raw conversation column (`transcript`), as compar:IA's files have them: answers
+ * also carry their reasoning and metadata (both null when unknown); other messages only role and content.
+ */
+export type TranscriptMessage =
+  ChatMessage | (ChatMessage & { role: 'assistant'; reasoning_content: string | null; metadata: MessageMetadata });
 
 /** compar:IA's seven tags, in its order (4 positive, 3 negative): the arena's own tags. */
 export const COMPARIA_TAGS = [...positiveTags, ...negativeTags] as const;
@@ -71,10 +107,10 @@ const pair = [
   cia(
     'turns.prompt + turn_sides.text (side a)',
     'conversation_a',
-    'messages',
-    'side A: system prompt (if any), then user and assistant messages',
+    'transcript',
+    'side A: system prompt (if any), then user and assistant messages; answers also carry `reasoning_content` and `metadata` (generation id, output tokens, duration in seconds)',
   ),
-  cia('turns.prompt + turn_sides.text (side b)', 'conversation_b', 'messages', 'side B, same shape'),
+  cia('turns.prompt + turn_sides.text (side b)', 'conversation_b', 'transcript', 'side B, same shape'),
   cia('complete turns', 'conv_turns', 'int', 'number of user turns exported'),
   cia(
     'duels.external_id',

@@ -41,6 +41,7 @@ export function sourceMetaValue(meta: Readonly<Record<string, unknown>> | null, 
     case 'strings':
       return Array.isArray(value) && value.every((item) => typeof item === 'string') ? value : undefined;
     case 'messages':
+    case 'transcript':
       return Array.isArray(value) &&
         value.every((item) => typeof item === 'object' && item !== null && typeof (item as { role?: unknown }).role === 'string')
         ? value
