@@ -2,6 +2,7 @@ import { DEFAULT_INTEGRITY_RULES, type IntegrityRules } from '../domain/arena/vo
 import { integrityOfVotes } from './vote-integrity';
 import {
   buildVoteTable,
+  concatVoteTables,
   computeLeaderboard,
   createSeededRandom,
   matchesFromArenaVotes,
@@ -56,17 +57,26 @@ export function rankVoteTable(table: VoteTable, options: RankVotesOptions = {}):
 }
 
 /**
- * Reads a vote file and ranks it. Style counts are taken from the conversation text only when
- * style control is asked for.
+ * Reads vote files (one, or an export's file per language) and ranks their votes together. Style
+ * counts are taken from the conversation text only when style control is asked for.
  *
  * @throws VoteFileError for an unreadable file or a bad row (file and line named).
  * @throws RankingError when the options cannot be met.
  */
-export async function rankVoteFile(path: string, options: RankVotesOptions = {}): Promise<RankedVotes> {
-  const input = await readVoteFile(path, {
-    excludeFlags: options.includeFlagged ? [] : undefined,
-    styleFromText: wantsStyle(options),
-  });
+export async function rankVoteFiles(paths: readonly string[], options: RankVotesOptions = {}): Promise<RankedVotes> {
+  const files: VoteFileContents[] = [];
+  for (const path of paths)
+    files.push(await readVoteFile(path, { excludeFlags: options.includeFlagged ? [] : undefined, styleFromText: wantsStyle(options) }));
+  const skipped = { ...files[0]!.skipped };
+  for (const file of files.slice(1))
+    for (const reason of Object.keys(skipped) as (keyof typeof skipped)[]) skipped[reason] += file.skipped[reason];
+  const input: VoteFileContents = {
+    ...files[0]!,
+    table: concatVoteTables(files.map((file) => file.table)),
+    gzip: files.some((file) => file.gzip),
+    records: files.reduce((sum, file) => sum + file.records, 0),
+    skipped,
+  };
   return { leaderboard: rankVoteTable(input.table, options), input };
 }
 

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -51,6 +51,24 @@ const expected = (stem: string) =>
 
 // Each case spawns the real command line (about 1.5 s each).
 describe('agora leaderboard', () => {
+  it('ranks several vote files together, as one file of all their votes (an export has one per language)', async () => {
+    const lines = readFileSync(`${fixtures}votes_1k.jsonl`, 'utf8').trim().split('\n');
+    const folder = mkdtempSync(join(tmpdir(), 'agora-leaderboard-parts-'));
+    try {
+      const parts = [lines.slice(0, 300), lines.slice(300, 700), lines.slice(700)].map((part, index) => {
+        const path = join(folder, `part-${index}.jsonl`);
+        writeFileSync(path, `${part.join('\n')}\n`);
+        return path;
+      });
+      const whole = await leaderboard('--votes', `${fixtures}votes_1k.jsonl`, '--format', 'json');
+      const split = await leaderboard('--votes', ...parts, '--format', 'json');
+      expect(split.code, split.stderr).toBe(0);
+      expect(JSON.parse(split.stdout)).toEqual(JSON.parse(whole.stdout));
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
   it('prints the JSON of docs/api.md#command-line-outputs with the oracle ratings (bt_mle by default)', async () => {
     const outcome = await leaderboard('--votes', `${fixtures}votes_1k.jsonl`, '--format', 'json');
     expect(outcome.code).toBe(0);

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { z } from 'zod';
 import { VoteFileError, type VoteFileContents } from '../../adapters/vote-files';
 import { RANKING_VARIANT_NAMES, RankingError, type Leaderboard, type LeaderboardRow, type VoteTable } from '../../domain/ranking';
-import { rankVoteFile, rankVoteTable, type RankVotesOptions } from '../../services/rank-votes';
+import { rankVoteFiles, rankVoteTable, type RankVotesOptions } from '../../services/rank-votes';
 import { CliUsageError, parseFlags, reportingUsageErrors } from '../cli-error';
 
 /** Where votes come from when no `--votes` file is given (the store, wired by the arena). */
@@ -15,7 +15,7 @@ const VARIANTS = RANKING_VARIANT_NAMES;
 
 const flagsSchema = z
   .object({
-    votes: z.string().min(1, '--votes takes a file path').optional(),
+    votes: z.array(z.string().min(1, '--votes takes file paths')).min(1, '--votes takes file paths').optional(),
     style: z.boolean().optional(),
     variant: z.enum(VARIANTS, { error: `--variant takes ${VARIANTS.join(', ')}` }).optional(),
     bootstrap: z
@@ -65,7 +65,7 @@ async function rank(
 ): Promise<{ board: Leaderboard; file: VoteFileContents | undefined }> {
   try {
     if (flags.votes !== undefined) {
-      const { leaderboard, input } = await rankVoteFile(flags.votes, rankOptions(flags));
+      const { leaderboard, input } = await rankVoteFiles(flags.votes, rankOptions(flags));
       return { board: leaderboard, file: input };
     }
     if (sources.storeVotes) return { board: rankVoteTable(await sources.storeVotes(), rankOptions(flags)), file: undefined };
@@ -231,7 +231,7 @@ export function registerLeaderboardCommand(program: Command, sources: Leaderboar
     .description(
       'Bradley–Terry leaderboard from a vote file (JSONL, .jsonl.gz, JSON array, Parquet), or from the store (DATABASE_URL) without --votes',
     )
-    .option('--votes <file>', 'vote file: Agora rows, ranking fixtures, FastChat battles or compar:IA votes')
+    .option('--votes <file...>', 'vote files, ranked together: Agora rows, ranking fixtures, FastChat battles or compar:IA votes')
     .option('--style', 'style control (style_fastchat unless --variant says otherwise)')
     .option('--variant <name>', `estimator: ${VARIANTS.join(' | ')} (default bt_mle, or bt_ridge when no finite MLE)`)
     .option('--bootstrap <N>', 'bootstrap rounds for the intervals (default 0: sandwich intervals)')

@@ -7,6 +7,7 @@ import { migrateToLatest } from '../../db/migrate';
 import { createStore } from '../../db/unit-of-work';
 import { runAgora } from '../../../test/run-agora';
 import { testCatalogueYaml } from '../../../test/test-arena';
+import { subsetFiles } from '../../../test/export-files';
 
 describe('agora export', () => {
   const folder = mkdtempSync(join(tmpdir(), 'agora-export-cli-'));
@@ -119,11 +120,7 @@ describe('agora export', () => {
     ]);
     expect(readFileSync(join(out, 'raw', 'README.md'), 'utf8')).toContain('| `votes` | 2 |');
     expect(readFileSync(join(out, 'README.md'), 'utf8')).toContain('| `dpo` | 2 |');
-    const ranked = await runAgora(
-      ['leaderboard', '--votes', join(out, 'raw', 'votes', 'fr', 'train-00000.parquet'), '--format', 'json'],
-      '',
-      environment,
-    );
+    const ranked = await runAgora(['leaderboard', '--votes', ...subsetFiles(out, 'votes', 'parquet'), '--format', 'json'], '', environment);
     expect(ranked.code).toBe(0);
     expect(JSON.parse(ranked.stdout)).toMatchObject({ n_votes: 2, n_models: 2 });
   });
