@@ -4,7 +4,9 @@ import { limitConnectionsPerClient } from './http/connection-limits';
 import { serve, type ServerType } from '@hono/node-server';
 import type { Hono } from 'hono';
 import { pino, type Logger } from 'pino';
-import { type CatalogueModel, loadCatalogue } from './config/catalogue';
+import { type CatalogueModel, apiKeyEnv, loadCatalogue } from './config/catalogue';
+import { localModelFileProblem } from './providers/llama-cpp/local-model-files';
+import { LocalModelRuntime } from './providers/llama-cpp/local-model-runtime';
 import { type Config, ConfigError } from './config/config';
 import { openDatabase } from './db/dialect';
 import { migrateToLatest } from './db/migrate';
@@ -53,6 +55,8 @@ export interface Arena {
   catalogue: ArenaCatalogue;
   metrics: PrometheusMetrics;
   logger: Logger;
+  /** llama.cpp in this process, for the catalogue's local models. */
+  localModels: LocalModelRuntime;
   /** Waits for running turns to be stored, then closes the store. */
   close(): Promise<void>;
 }
@@ -81,11 +85,21 @@ export async function createArena(
 ): Promise<Arena> {
   const logger = overrides.logger ?? pino({ level: config.logLevel, base: undefined });
   const models = overrides.catalogue ?? loadCatalogue(config.modelsPath, environment);
+  for (const model of models) {
+    // A local model whose file is missing, is not GGUF or cannot fit is never drawn, and says why.
+    if (model.local && model.unavailableReason === null) model.unavailableReason = localModelFileProblem(model.local.path);
+  }
   const catalogue = new ArenaCatalogue(models, config.demo);
-  const registry = createModelRegistry(models, overrides.modelClient ?? ((model) => createModelClient(model, overrides.fetch)));
+  const localModels = new LocalModelRuntime();
+  const registry = createModelRegistry(
+    models,
+    overrides.modelClient ?? ((model) => createModelClient(model, overrides.fetch, localModels)),
+  );
   for (const model of models) {
     if (model.unavailableReason) logger.warn({ model: model.entry.id }, `model unavailable: ${model.unavailableReason}`);
   }
+  const setupHint = catalogue.setupHint();
+  if (setupHint) logger.warn(setupHint);
   const db = openDatabase(config.database, { backgroundCheckpoints: true });
   await migrateToLatest(db);
   const store = createStore(db);
@@ -230,10 +244,12 @@ export async function createArena(
     catalogue,
     metrics,
     logger,
+    localModels,
     close: async () => {
       await interruptedTurns.stop();
       await retention?.stop();
       await duels.drain();
+      await localModels.close();
       await postprocessJob?.stop();
       await leaderboardRefresh.stop();
       await rankingComputer.close();
@@ -293,7 +309,7 @@ export function createAnnotator(
   if (modelId === undefined) return undefined;
   const model = models.find((candidate) => candidate.entry.id === modelId);
   if (!model) throw new ConfigError(`AGORA_ANNOTATION_MODEL: no model "${modelId}" in the catalogue ${config.modelsPath}`);
-  const keyName = model.entry.provider.api_key_env;
+  const keyName = apiKeyEnv(model.entry);
   if (keyName && !model.apiKey) throw new ConfigError(`AGORA_ANNOTATION_MODEL: model "${modelId}" needs ${keyName}, which is not set`);
   return createConversationAnnotator(modelId, createModelClient(model, fetchOverride), {
     timeoutMs: config.postprocess.annotationTimeoutMs,
@@ -319,15 +335,16 @@ export function createMaxxService(
     const id = roleIds[name];
     const model = models.find((candidate) => candidate.entry.id === id);
     if (!model) throw new ConfigError(`--${name}: no model "${id}" in the catalogue ${config.modelsPath}`);
-    const keyName = model.entry.provider.api_key_env;
+    const keyName = apiKeyEnv(model.entry);
     if (keyName && !model.apiKey) throw new ConfigError(`--${name}: model "${id}" needs ${keyName}, which is not set`);
     const pricing = model.entry.pricing;
-    const { type, base_url: baseUrl, api_key_env: keyEnv, max_concurrency: maxConcurrency } = model.entry.provider;
+    const provider = model.entry.provider;
+    const endpoint = provider.type === 'llama-cpp' ? provider.model_path : `${provider.base_url} ${provider.api_key_env ?? ''}`;
     return {
       id,
       client: createModelClient(model, undefined),
       // One endpoint with one key is one quota, whichever catalogue models share it.
-      provider: { key: `${type} ${baseUrl} ${keyEnv ?? ''}`, maxConcurrency },
+      provider: { key: `${provider.type} ${endpoint}`, maxConcurrency: provider.max_concurrency },
       pricing: pricing && { inputPerMillionUsd: pricing.input_per_million_usd, outputPerMillionUsd: pricing.output_per_million_usd },
     };
   };

@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { LineCounter, parseDocument } from 'yaml';
 import { z } from 'zod';
 import { architectureSchema, modelStatusSchema } from '@agora/contract';
 
-const providerSchema = z.strictObject({
+const hostedProviderSchema = z.strictObject({
   type: z.enum(['openai-compatible', 'openai', 'anthropic']),
   base_url: z.url(),
   model: z.string().min(1),
@@ -17,6 +18,28 @@ const providerSchema = z.strictObject({
   /** Requests the pipelines (`agora maxx`) send this endpoint at once, at most; the lowest value of an endpoint's models applies. */
   max_concurrency: z.number().int().min(1).max(1024).optional(),
 });
+
+/** A Hugging Face file: `hf:owner/repo/path/to/file.gguf` (an optional `@revision` after the repo). */
+export const HF_REFERENCE = /^hf:([A-Za-z0-9][A-Za-z0-9._-]*)\/([A-Za-z0-9][A-Za-z0-9._-]*)(?:@([A-Za-z0-9._-]+))?\/((?:[A-Za-z0-9._-]+\/)*[A-Za-z0-9._-]+\.gguf)$/;
+
+/** A model run in this process by llama.cpp (node-llama-cpp), from a GGUF file. */
+const localProviderSchema = z.strictObject({
+  type: z.literal('llama-cpp'),
+  /** A GGUF file (relative to the catalogue's folder), or `hf:owner/repo/file.gguf`, fetched into AGORA_LOCAL_MODELS_DIR on first use. */
+  model_path: z.union([z.string().regex(HF_REFERENCE, 'a GGUF path or hf:owner/repo/file.gguf'), z.string().min(1).endsWith('.gguf', 'a .gguf file')]),
+  /** Tokens of context per request (default: 4096, or less when the model was trained on less). */
+  context_size: z.number().int().min(256).max(262_144).optional(),
+  /** Requests generated at once, each with its own context sequence; more wait in the model's queue (default 2). */
+  parallel: z.number().int().min(1).max(16).optional(),
+  /** CPU threads of generation (default: the cores but one, so that the server keeps one). */
+  threads: z.number().int().min(1).max(256).optional(),
+  max_concurrency: z.number().int().min(1).max(1024).optional(),
+});
+
+const providerSchema = z.discriminatedUnion('type', [hostedProviderSchema, localProviderSchema]);
+
+export type HostedProvider = z.infer<typeof hostedProviderSchema>;
+export type LocalProvider = z.infer<typeof localProviderSchema>;
 
 const optionsSchema = z.strictObject({
   temperature: z.number().min(0).max(2).nullish(),
@@ -77,8 +100,21 @@ export interface CatalogueModel {
   entry: CatalogueEntry;
   options: ModelCallOptions;
   apiKey: string | undefined;
-  /** Why an enabled model cannot be drawn (its key variable is not set), or null when it can. */
+  /** Why an enabled model cannot be drawn (its key variable is not set, its local file is missing…), or null when it can. */
   unavailableReason: string | null;
+  /** A local (llama-cpp) model's file and resources; undefined for hosted models. */
+  local: LocalModelFile | undefined;
+}
+
+/** Where a local model's GGUF file is, and what it may use. */
+export interface LocalModelFile {
+  /** The resolved file path (an `hf:` reference resolves into the local models folder). */
+  path: string;
+  /** The Hugging Face file it comes from, when it was given as `hf:owner/repo/file.gguf`. */
+  huggingFace: { repo: string; revision: string; file: string } | undefined;
+  contextSize: number | undefined;
+  parallel: number | undefined;
+  threads: number | undefined;
 }
 
 export class CatalogueError extends Error {
@@ -124,7 +160,9 @@ export function parseCatalogue(text: string, path: string, environment: Record<s
     throw new CatalogueError(`${path}:${line}: ${issuePath.join('.')}: ${issue.message}`);
   }
   assertUniqueIds(parsed.data.models, path);
-  return parsed.data.models.map((entry) => toCatalogueModel(entry, environment));
+  const folder = dirname(resolve(path));
+  const localModelsDir = resolve(environment.AGORA_LOCAL_MODELS_DIR || join(folder, 'local-models'));
+  return parsed.data.models.map((entry) => toCatalogueModel(entry, environment, { folder, localModelsDir }));
 }
 
 function assertUniqueIds(entries: CatalogueEntry[], path: string): void {
@@ -135,14 +173,19 @@ function assertUniqueIds(entries: CatalogueEntry[], path: string): void {
   }
 }
 
-function toCatalogueModel(entry: CatalogueEntry, environment: Record<string, string | undefined>): CatalogueModel {
-  const keyName = entry.provider.api_key_env;
+function toCatalogueModel(
+  entry: CatalogueEntry,
+  environment: Record<string, string | undefined>,
+  places: { folder: string; localModelsDir: string },
+): CatalogueModel {
+  const keyName = entry.provider.type === 'llama-cpp' ? undefined : entry.provider.api_key_env;
   const apiKey = keyName ? environment[keyName] || undefined : undefined;
   const missingKey = entry.status === 'enabled' && keyName !== undefined && apiKey === undefined;
   return {
     entry,
     apiKey,
     unavailableReason: missingKey ? `set ${keyName} to enable it` : null,
+    local: entry.provider.type === 'llama-cpp' ? localModelFile(entry.provider, places) : undefined,
     options: {
       temperature: entry.options?.temperature ?? defaultOptions.temperature,
       maxOutputTokens: entry.options?.max_output_tokens ?? defaultOptions.maxOutputTokens,
@@ -152,6 +195,28 @@ function toCatalogueModel(entry: CatalogueEntry, environment: Record<string, str
     },
   };
 }
+
+function localModelFile(provider: LocalProvider, places: { folder: string; localModelsDir: string }): LocalModelFile {
+  const settings = { contextSize: provider.context_size, parallel: provider.parallel, threads: provider.threads };
+  const reference = HF_REFERENCE.exec(provider.model_path);
+  if (reference === null) return { path: resolve(places.folder, provider.model_path), huggingFace: undefined, ...settings };
+  const [, owner, name, revision, file] = reference as unknown as [string, string, string, string | undefined, string];
+  return {
+    path: huggingFacePath(places.localModelsDir, `${owner}/${name}`, file),
+    huggingFace: { repo: `${owner}/${name}`, revision: revision ?? 'main', file },
+    ...settings,
+  };
+}
+
+/** Where a Hugging Face file is kept in the local models folder: `<folder>/<owner>/<repo>/<file>`. */
+export const huggingFacePath = (folder: string, repo: string, file: string): string => join(folder, ...repo.split('/'), ...file.split('/'));
+
+/** The environment variable holding a model's API key, if its provider needs one. */
+export const apiKeyEnv = (entry: CatalogueEntry): string | undefined => (entry.provider.type === 'llama-cpp' ? undefined : entry.provider.api_key_env);
+
+/** The model name its provider knows: the vendor's model id, or a local model's file. */
+export const providerModelName = (entry: CatalogueEntry): string =>
+  entry.provider.type === 'llama-cpp' ? entry.provider.model_path : entry.provider.model;
 
 /** Whether the pairing policy may draw this model. */
 export function isDrawable(model: CatalogueModel): boolean {

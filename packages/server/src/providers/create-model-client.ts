@@ -3,10 +3,28 @@ import { AiSdkModelClient } from './ai-sdk/ai-sdk-model';
 import { OpenAiCompatibleModelClient } from './openai-compatible/openai-compatible-model';
 import { ModelRegistry } from './registry';
 import type { ModelClient } from './spec';
+import { LlamaCppModelClient } from './llama-cpp/llama-cpp-model';
+import { DEFAULT_CONTEXT_SIZE, DEFAULT_PARALLEL, LocalModelRuntime, defaultThreads } from './llama-cpp/local-model-runtime';
+
+/** The process's llama.cpp: one for every local model, so that a file shared by entries is loaded once. */
+export const sharedLocalModelRuntime = new LocalModelRuntime();
 
 /** The client of one catalogue model: the direct OpenAI-compatible client unless the AI SDK is asked for or needed. */
-export function createModelClient(model: CatalogueModel, fetchOverride: typeof fetch | undefined): ModelClient {
+export function createModelClient(
+  model: CatalogueModel,
+  fetchOverride: typeof fetch | undefined,
+  localRuntime: LocalModelRuntime = sharedLocalModelRuntime,
+): ModelClient {
   const provider = model.entry.provider;
+  if (provider.type === 'llama-cpp') {
+    const local = model.local!;
+    return new LlamaCppModelClient(model.entry.id, localRuntime, {
+      path: local.path,
+      contextSize: local.contextSize ?? DEFAULT_CONTEXT_SIZE,
+      parallel: local.parallel ?? DEFAULT_PARALLEL,
+      threads: local.threads ?? defaultThreads(),
+    });
+  }
   const settings = {
     baseUrl: provider.base_url,
     model: provider.model,

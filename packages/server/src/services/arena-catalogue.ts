@@ -1,5 +1,5 @@
 import type { ModelCard } from '@agora/contract';
-import { type CatalogueModel, type ModelCallOptions, isDrawable } from '../config/catalogue';
+import { type CatalogueModel, type ModelCallOptions, apiKeyEnv, isDrawable, providerModelName } from '../config/catalogue';
 import type { PairingCandidate } from '../domain/arena/pairing';
 import { type IdentityLexicon, buildIdentityLexicon } from '../domain/arena/identity-leak';
 
@@ -46,7 +46,7 @@ export class ArenaCatalogue {
 
   /** The model name the provider is asked for (`provider.model`). */
   providerModel(modelId: string): string {
-    return this.require(modelId).entry.provider.model;
+    return providerModelName(this.require(modelId).entry);
   }
 
   /** US dollars per million output tokens, when the catalogue gives a price. */
@@ -91,10 +91,10 @@ export class ArenaCatalogue {
   setupHint(): string | undefined {
     if (this.candidates().length >= 2) return undefined;
     const missing = [
-      ...new Set([...this.byId.values()].map((model) => model.entry.provider.api_key_env).filter((name): name is string => !!name)),
+      ...new Set([...this.byId.values()].map((model) => apiKeyEnv(model.entry)).filter((name): name is string => !!name)),
     ];
-    const keys = missing.length > 0 ? ` Set one or more of ${missing.join(', ')},` : ' Add models to the catalogue';
-    return `Fewer than two models can be drawn.${keys} or point AGORA_MODELS at another catalogue, then restart. \`npm run demo\` runs the arena offline against a bundled fake upstream.`;
+    const keys = missing.length > 0 ? ` Set one or more of ${missing.join(', ')},` : ' Add models to the catalogue,';
+    return `Fewer than two models can be drawn.${keys} run \`agora models pull\` to run small open models on this machine (no key needed), or point AGORA_MODELS at another catalogue, then restart. \`npm run demo\` runs the arena offline against a bundled fake upstream.`;
   }
 
   private require(modelId: string): CatalogueModel {

@@ -1,0 +1,109 @@
+import type { ChatHistoryItem } from 'node-llama-cpp';
+import { type ModelCallOptions, type ModelClient, type ModelStreamPart, type ModelStreamResult, ProviderCallError } from '../spec';
+import type { LocalModelRuntime, LocalModelSettings } from './local-model-runtime';
+import { PartQueue } from './part-queue';
+
+/** Temperature when the catalogue gives none: llama.cpp's greedy default repeats itself. */
+const DEFAULT_TEMPERATURE = 0.7;
+
+/**
+ * A catalogue model run in this process by llama.cpp. Each call waits for a free sequence of the
+ * shared model, generates with the chat template of the GGUF file (node-llama-cpp's wrapper for
+ * it), streams thought segments as reasoning and the rest as the answer, and counts the tokens it
+ * generated: the usage is exact. Stopping the reader aborts the generation and frees the sequence.
+ */
+export class LlamaCppModelClient implements ModelClient {
+  readonly specificationVersion = 'v1' as const;
+  readonly provider = 'llama-cpp';
+
+  constructor(
+    readonly modelId: string,
+    private readonly runtime: LocalModelRuntime,
+    private readonly settings: LocalModelSettings,
+  ) {}
+
+  async doStream(options: ModelCallOptions): Promise<ModelStreamResult> {
+    const abort = new AbortController();
+    const stop = () => abort.abort(options.abortSignal?.reason);
+    if (options.abortSignal?.aborted) stop();
+    options.abortSignal?.addEventListener('abort', stop, { once: true });
+    const loaded = await this.runtime.load(this.settings).catch((error: unknown) => {
+      throw new ProviderCallError({
+        kind: 'connection_error',
+        message: `local model ${this.modelId} could not be loaded from ${this.settings.path}: ${error instanceof Error ? error.message : String(error)}`,
+        isRetryable: false,
+        cause: error,
+      });
+    });
+    const parts = new PartQueue(() => abort.abort());
+    void loaded
+      .queue(async () => {
+        if (abort.signal.aborted) return;
+        const { LlamaChat, resolveChatWrapper } = await import('node-llama-cpp');
+        const sequence = loaded.context.getSequence();
+        const chat = new LlamaChat({ contextSequence: sequence, chatWrapper: resolveChatWrapper(loaded.model) ?? undefined });
+        let outputTokens = 0;
+        let open: 'text' | 'reasoning' | undefined;
+        const switchTo = (kind: 'text' | 'reasoning') => {
+          if (open === kind) return;
+          if (open) parts.push({ type: `${open}-end`, id: open } as ModelStreamPart);
+          parts.push({ type: `${kind}-start`, id: kind } as ModelStreamPart);
+          open = kind;
+        };
+        try {
+          parts.push({ type: 'stream-start', warnings: [] });
+          const result = await chat.generateResponse(history(options), {
+            maxTokens: options.maxOutputTokens,
+            temperature: options.temperature ?? DEFAULT_TEMPERATURE,
+            topP: options.topP,
+            seed: options.seed,
+            signal: abort.signal,
+            stopOnAbortSignal: true,
+            onResponseChunk: (chunk) => {
+              outputTokens += chunk.tokens.length;
+              if (chunk.text === '') return;
+              const kind = chunk.type === 'segment' && chunk.segmentType === 'thought' ? 'reasoning' : 'text';
+              switchTo(kind);
+              parts.push({ type: `${kind}-delta`, id: kind, delta: chunk.text });
+            },
+          });
+          if (open) parts.push({ type: `${open}-end`, id: open } as ModelStreamPart);
+          parts.push({
+            type: 'finish',
+            finishReason: finishReason(result.metadata.stopReason),
+            usage: { inputTokens: undefined, outputTokens, reasoningTokens: undefined },
+          });
+          parts.end();
+        } catch (error) {
+          parts.push({ type: 'error', error });
+          parts.end();
+        } finally {
+          chat.dispose({ disposeSequence: false });
+          sequence.dispose();
+          options.abortSignal?.removeEventListener('abort', stop);
+        }
+      })
+      .catch((error: unknown) => {
+        parts.push({ type: 'error', error });
+        parts.end();
+      })
+      .finally(() => parts.end());
+    return { stream: parts };
+  }
+}
+
+/** The port's messages as node-llama-cpp's chat history (the last one is the user's). */
+function history(options: ModelCallOptions): ChatHistoryItem[] {
+  return options.messages.map((message): ChatHistoryItem => {
+    if (message.role === 'system') return { type: 'system', text: message.content };
+    if (message.role === 'user') return { type: 'user', text: message.content };
+    return { type: 'model', response: [message.content] };
+  });
+}
+
+/** node-llama-cpp's stop reasons as the port's finish reasons (OpenAI's words). */
+function finishReason(stopReason: string): string {
+  if (stopReason === 'maxTokens') return 'length';
+  if (stopReason === 'abort') return 'other';
+  return 'stop';
+}

@@ -1,0 +1,170 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { getLlama, LlamaChat, LlamaLogLevel, resolveChatWrapper } from 'node-llama-cpp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseCatalogue } from '../../src/config/catalogue';
+import { DIALECTS } from '../test-db';
+import { TEST_MODELS, type TestArena, startTestArena, streamedText, testCatalogueYaml, until } from '../test-arena';
+import { writeTinyGguf } from './tiny-gguf';
+
+/**
+ * Whole duels through the real llama.cpp (node-llama-cpp's prebuilt binding) on tiny GGUF models
+ * the test writes itself: nothing is downloaded and nothing is faked between the arena and llama.cpp.
+ */
+const folder = mkdtempSync(join(tmpdir(), 'agora-local-models-'));
+const MAX_TOKENS = 24;
+const PROMPT = 'Bonjour, qui es-tu ?';
+
+const localEntry = (id: string, file: string, settings: { parallel: number; maxTokens: number }) => `  - id: ${id}
+    name: Tiny ${id}
+    organisation: Agora tests
+    license: Apache 2.0
+    open_weights: true
+    arch: dense
+    params_b: null
+    provider:
+      type: llama-cpp
+      model_path: ${join(folder, file)}
+      context_size: 1024
+      parallel: ${settings.parallel}
+      threads: 1
+    options:
+      temperature: 0
+      max_output_tokens: ${settings.maxTokens}
+      first_token_timeout_ms: 20000
+      total_timeout_ms: 60000
+`;
+
+const catalogue = (baseUrl: string) =>
+  parseCatalogue(
+    testCatalogueYaml(baseUrl) +
+      localEntry('tiny-a', 'tiny-a.gguf', { parallel: 2, maxTokens: MAX_TOKENS }) +
+      localEntry('tiny-b', 'tiny-b.gguf', { parallel: 1, maxTokens: MAX_TOKENS }) +
+      localEntry('tiny-long', 'tiny-a.gguf', { parallel: 1, maxTokens: 100_000 }),
+    join(folder, 'models.yaml'),
+    {},
+  );
+
+/** What node-llama-cpp gives for the prompt when called directly: the yardstick of the arena's answer. */
+async function direct(file: string): Promise<{ text: string; tokens: number }> {
+  const llama = await getLlama({ gpu: false, build: 'never', logLevel: LlamaLogLevel.error });
+  const model = await llama.loadModel({ modelPath: join(folder, file) });
+  const context = await model.createContext({ contextSize: 1024, threads: 1 });
+  const chat = new LlamaChat({ contextSequence: context.getSequence(), chatWrapper: resolveChatWrapper(model) ?? undefined });
+  let tokens = 0;
+  const result = await chat.generateResponse([{ type: 'user', text: PROMPT }], {
+    maxTokens: MAX_TOKENS,
+    temperature: 0,
+    onResponseChunk: (chunk) => {
+      tokens += chunk.tokens.length;
+    },
+  });
+  await context.dispose();
+  await model.dispose();
+  await llama.dispose();
+  return { text: result.response, tokens };
+}
+
+let expected: Record<'tiny-a' | 'tiny-b', { text: string; tokens: number }>;
+
+beforeAll(async () => {
+  writeTinyGguf(join(folder, 'tiny-a.gguf'), { seed: 7, name: 'Tiny A' });
+  writeTinyGguf(join(folder, 'tiny-b.gguf'), { seed: 8, name: 'Tiny B' });
+  expected = { 'tiny-a': await direct('tiny-a.gguf'), 'tiny-b': await direct('tiny-b.gguf') };
+}, 60_000);
+
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+describe.each(DIALECTS)('local models through llama.cpp ($name)', (dialect) => {
+  let harness: TestArena;
+
+  beforeAll(async () => {
+    harness = await startTestArena(dialect, { catalogue, environment: { AGORA_UPSTREAM_RETRIES: '0' } });
+  }, 60_000);
+  afterAll(async () => harness?.close());
+
+  it('streams a whole duel, with the answer and the exact token count llama.cpp gives when called directly', async () => {
+    const { client } = harness;
+    const created = await client.request('POST', '/api/v1/duels', { prompt: PROMPT, mode: 'custom', models: ['tiny-a', 'tiny-b'] });
+    expect(created.status, JSON.stringify(created.json)).toBe(201);
+    const id = created.json.id as string;
+    const frames = await client.stream(id);
+    expect(frames.filter((frame) => frame.event.type === 'text-delta').length).toBeGreaterThan(2);
+    const text = streamedText(frames);
+    const vote = await client.request('POST', `/api/v1/duels/${id}/vote`, { choice: 'a' });
+    expect(vote.status).toBe(200);
+    const reveal = vote.json.reveal as Record<'a' | 'b', { model: { id: string }; output_tokens: number }>;
+    for (const side of ['a', 'b'] as const) {
+      const model = reveal[side].model.id as 'tiny-a' | 'tiny-b';
+      expect(text[side]).toBe(expected[model].text);
+      expect(reveal[side].output_tokens).toBe(expected[model].tokens);
+      expect(reveal[side].output_tokens).toBe(MAX_TOKENS);
+    }
+  });
+
+  it('runs two duels on the same models at once: each model generates on its own sequences, one waits for the other', async () => {
+    const { client } = harness;
+    const duels = await Promise.all(
+      [0, 1].map(() => client.request('POST', '/api/v1/duels', { prompt: PROMPT, mode: 'custom', models: ['tiny-a', 'tiny-b'] })),
+    );
+    const streams = await Promise.all(duels.map((duel) => client.stream(duel.json.id as string)));
+    for (const [index, frames] of streams.entries()) {
+      const vote = await client.request('POST', `/api/v1/duels/${duels[index]!.json.id as string}/vote`, { choice: 'tie' });
+      const reveal = vote.json.reveal as Record<'a' | 'b', { model: { id: 'tiny-a' | 'tiny-b' } }>;
+      const text = streamedText(frames);
+      // Greedy decoding: the same answers as alone, whatever ran beside them.
+      for (const side of ['a', 'b'] as const) expect(text[side]).toBe(expected[reveal[side].model.id].text);
+    }
+    expect(harness.arena.localModels.activeGenerations()).toBe(0);
+    expect(harness.arena.localModels.waitingGenerations()).toBe(0);
+  });
+
+  it('stops the generation of a duel within a second once the other side failed', async () => {
+    const { client, fake, arena } = harness;
+    const hosted = TEST_MODELS[0];
+    fake.behave(hosted.upstream, { tokensPerSecond: 20, cutAfterChunks: 6 });
+    try {
+      const created = await client.request('POST', '/api/v1/duels', { prompt: PROMPT, mode: 'custom', models: ['tiny-long', hosted.id] });
+      const id = created.json.id as string;
+      await until(
+        async () => arena.localModels.activeGenerations(),
+        (active) => active === 1,
+        10_000,
+      );
+      const frames = await client.stream(id);
+      const failedAt = Date.now();
+      expect(frames.some((frame) => frame.event.type === 'turn-error')).toBe(true);
+      await until(
+        async () => arena.localModels.activeGenerations(),
+        (active) => active === 0,
+        5_000,
+      );
+      expect(Date.now() - failedAt).toBeLessThan(1000);
+    } finally {
+      fake.reset();
+    }
+  });
+
+  it('never draws a local model whose file is missing or not GGUF, and says why', async () => {
+    writeFileSync(join(folder, 'not-a-model.gguf'), 'this is text, not GGUF');
+    const broken = (baseUrl: string) =>
+      parseCatalogue(
+        testCatalogueYaml(baseUrl) + localEntry('gone', 'missing.gguf', { parallel: 1, maxTokens: 8 }) + localEntry('text', 'not-a-model.gguf', { parallel: 1, maxTokens: 8 }),
+        join(folder, 'models.yaml'),
+        {},
+      );
+    const other = await startTestArena(dialect, { catalogue: broken });
+    try {
+      const models = await other.client.request('GET', '/api/v1/models');
+      const byId = new Map((models.json.models as { id: string; available: boolean }[]).map((model) => [model.id, model]));
+      expect(byId.get('gone')?.available).toBe(false);
+      expect(byId.get('text')?.available).toBe(false);
+      const chosen = await other.client.request('POST', '/api/v1/duels', { prompt: PROMPT, mode: 'custom', models: ['gone', 'text'] });
+      expect(chosen.status).toBeGreaterThanOrEqual(400);
+      expect(chosen.status).toBeLessThan(500);
+    } finally {
+      await other.close();
+    }
+  });
+});
