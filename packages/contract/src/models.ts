@@ -29,6 +29,10 @@ export const modelCardSchema = z.object({
   license_url: z.string().optional(),
   /** What the provider charges, in US dollars per million tokens. */
   pricing: z.object({ input_per_million_usd: z.number(), output_per_million_usd: z.number() }).optional(),
+  /** The model runs on the arena's own machine (llama.cpp), not at a vendor. */
+  runs_locally: z.boolean().optional(),
+  /** A local model's quantisation, as llama.cpp names it (`Q4_K_M`, `F16`…). */
+  quantization_label: z.string().optional(),
 });
 export type ModelCard = z.infer<typeof modelCardSchema>;
 

@@ -4,9 +4,13 @@ import { limitConnectionsPerClient } from './http/connection-limits';
 import { serve, type ServerType } from '@hono/node-server';
 import type { Hono } from 'hono';
 import { pino, type Logger } from 'pino';
-import { type CatalogueModel, apiKeyEnv, loadCatalogue } from './config/catalogue';
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { type CatalogueModel, apiKeyEnv, isDrawable, loadCatalogue } from './config/catalogue';
+import { downloadModelFile, resolveUrl } from './adapters/model-download';
 import { localModelFileProblem } from './providers/llama-cpp/local-model-files';
 import { LocalModelRuntime } from './providers/llama-cpp/local-model-runtime';
+import { readLocalModelFacts } from './providers/llama-cpp/local-model-facts';
 import { type Config, ConfigError } from './config/config';
 import { openDatabase } from './db/dialect';
 import { migrateToLatest } from './db/migrate';
@@ -84,11 +88,8 @@ export async function createArena(
   overrides: ArenaOverrides = {},
 ): Promise<Arena> {
   const logger = overrides.logger ?? pino({ level: config.logLevel, base: undefined });
-  const models = overrides.catalogue ?? loadCatalogue(config.modelsPath, environment);
-  for (const model of models) {
-    // A local model whose file is missing, is not GGUF or cannot fit is never drawn, and says why.
-    if (model.local && model.unavailableReason === null) model.unavailableReason = localModelFileProblem(model.local.path);
-  }
+  const models = overrides.catalogue ?? serveCatalogue(config, environment, logger);
+  for (const model of models) if (model.local) await checkLocalModel(model, environment, logger);
   const catalogue = new ArenaCatalogue(models, config.demo);
   const localModels = new LocalModelRuntime();
   const registry = createModelRegistry(
@@ -258,6 +259,51 @@ export async function createArena(
       await store.close();
     },
   };
+}
+
+/**
+ * The catalogue `agora serve` runs: AGORA_MODELS; but when it was not set, the default catalogue
+ * has fewer than two models that can be drawn (no key is set) and `agora models pull` wrote local
+ * models beside it, those: `npm start` then works with no key and no network.
+ */
+function serveCatalogue(config: Config, environment: Record<string, string | undefined>, logger: Logger): CatalogueModel[] {
+  const models = loadCatalogue(config.modelsPath, environment);
+  const localPath = join(dirname(resolve(config.modelsPath)), 'models.local.yaml');
+  if (environment.AGORA_MODELS || models.filter(isDrawable).length >= 2 || !existsSync(localPath)) return models;
+  logger.info(`no hosted model can be drawn (no key is set): using the local models of ${localPath}`);
+  return loadCatalogue(localPath, environment);
+}
+
+/**
+ * A local model whose file is missing, is not GGUF or cannot fit is never drawn, and says why.
+ * Otherwise its GGUF header fills the facts the catalogue leaves out (parameters, architecture)
+ * and gives its quantisation, for the reveal and the impact estimate.
+ */
+async function checkLocalModel(model: CatalogueModel, environment: Record<string, string | undefined>, logger: Logger): Promise<void> {
+  const local = model.local!;
+  if (model.unavailableReason !== null) return;
+  if (local.huggingFace && !existsSync(local.path)) {
+    // An `hf:` reference is fetched on first use, here, before the server listens.
+    const { repo, revision, file } = local.huggingFace;
+    const url = resolveUrl(environment.HF_ENDPOINT || 'https://huggingface.co', repo, revision, file);
+    logger.info({ model: model.entry.id }, `downloading ${url} into ${local.path} (once; \`agora models pull\` shows progress)`);
+    try {
+      await downloadModelFile(url, local.path, { token: environment.HF_TOKEN || undefined });
+    } catch (error) {
+      model.unavailableReason = error instanceof Error ? error.message : String(error);
+      return;
+    }
+  }
+  model.unavailableReason = localModelFileProblem(local.path);
+  if (model.unavailableReason !== null) return;
+  try {
+    const facts = await readLocalModelFacts(local.path);
+    local.quantization = facts.quantization;
+    if (model.entry.params_b === null) model.entry.params_b = facts.paramsB;
+    if (model.entry.arch === 'unknown') model.entry.arch = facts.arch;
+  } catch (error) {
+    model.unavailableReason = `${local.path} is not a readable GGUF file (${error instanceof Error ? error.message : String(error)})`;
+  }
 }
 
 /** With several instances, post-processing passes run where the lease is held (each conversation is annotated once). */

@@ -9,6 +9,7 @@ import { registerPostprocessCommand } from './commands/postprocess-conversations
 import { registerImportCommand } from './commands/import-comparia';
 import { registerExportCommand } from './commands/export-dataset';
 import { registerMaxxCommand } from './commands/build-maxx';
+import { registerModelsCommand } from './commands/pull-models';
 
 /**
  * The `agora` command line. Each command lives in `commands/<verb>-<noun>.ts`, parses its
@@ -40,6 +41,7 @@ export function buildProgram(): Command {
   registerImportCommand(program);
   registerExportCommand(program);
   registerMaxxCommand(program);
+  registerModelsCommand(program);
   return program;
 }
 

@@ -20,13 +20,17 @@ const hostedProviderSchema = z.strictObject({
 });
 
 /** A Hugging Face file: `hf:owner/repo/path/to/file.gguf` (an optional `@revision` after the repo). */
-export const HF_REFERENCE = /^hf:([A-Za-z0-9][A-Za-z0-9._-]*)\/([A-Za-z0-9][A-Za-z0-9._-]*)(?:@([A-Za-z0-9._-]+))?\/((?:[A-Za-z0-9._-]+\/)*[A-Za-z0-9._-]+\.gguf)$/;
+export const HF_REFERENCE =
+  /^hf:([A-Za-z0-9][A-Za-z0-9._-]*)\/([A-Za-z0-9][A-Za-z0-9._-]*)(?:@([A-Za-z0-9._-]+))?\/((?:[A-Za-z0-9._-]+\/)*[A-Za-z0-9._-]+\.gguf)$/;
 
 /** A model run in this process by llama.cpp (node-llama-cpp), from a GGUF file. */
 const localProviderSchema = z.strictObject({
   type: z.literal('llama-cpp'),
   /** A GGUF file (relative to the catalogue's folder), or `hf:owner/repo/file.gguf`, fetched into AGORA_LOCAL_MODELS_DIR on first use. */
-  model_path: z.union([z.string().regex(HF_REFERENCE, 'a GGUF path or hf:owner/repo/file.gguf'), z.string().min(1).endsWith('.gguf', 'a .gguf file')]),
+  model_path: z.union([
+    z.string().regex(HF_REFERENCE, 'a GGUF path or hf:owner/repo/file.gguf'),
+    z.string().min(1).endsWith('.gguf', 'a .gguf file'),
+  ]),
   /** Tokens of context per request (default: 4096, or less when the model was trained on less). */
   context_size: z.number().int().min(256).max(262_144).optional(),
   /** Requests generated at once, each with its own context sequence; more wait in the model's queue (default 2). */
@@ -115,6 +119,8 @@ export interface LocalModelFile {
   contextSize: number | undefined;
   parallel: number | undefined;
   threads: number | undefined;
+  /** The file's quantisation, read from its GGUF header at start. */
+  quantization?: string | undefined;
 }
 
 export class CatalogueError extends Error {
@@ -212,7 +218,8 @@ function localModelFile(provider: LocalProvider, places: { folder: string; local
 export const huggingFacePath = (folder: string, repo: string, file: string): string => join(folder, ...repo.split('/'), ...file.split('/'));
 
 /** The environment variable holding a model's API key, if its provider needs one. */
-export const apiKeyEnv = (entry: CatalogueEntry): string | undefined => (entry.provider.type === 'llama-cpp' ? undefined : entry.provider.api_key_env);
+export const apiKeyEnv = (entry: CatalogueEntry): string | undefined =>
+  entry.provider.type === 'llama-cpp' ? undefined : entry.provider.api_key_env;
 
 /** The model name its provider knows: the vendor's model id, or a local model's file. */
 export const providerModelName = (entry: CatalogueEntry): string =>

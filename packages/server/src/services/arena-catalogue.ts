@@ -90,9 +90,7 @@ export class ArenaCatalogue {
   /** What an operator must do when fewer than two models can be drawn, or undefined when the arena is usable. */
   setupHint(): string | undefined {
     if (this.candidates().length >= 2) return undefined;
-    const missing = [
-      ...new Set([...this.byId.values()].map((model) => apiKeyEnv(model.entry)).filter((name): name is string => !!name)),
-    ];
+    const missing = [...new Set([...this.byId.values()].map((model) => apiKeyEnv(model.entry)).filter((name): name is string => !!name))];
     const keys = missing.length > 0 ? ` Set one or more of ${missing.join(', ')},` : ' Add models to the catalogue,';
     return `Fewer than two models can be drawn.${keys} run \`agora models pull\` to run small open models on this machine (no key needed), or point AGORA_MODELS at another catalogue, then restart. \`npm run demo\` runs the arena offline against a bundled fake upstream.`;
   }
@@ -123,5 +121,6 @@ function toCard(model: CatalogueModel): ModelCard {
     ...(entry.description ? { description: entry.description } : {}),
     ...(entry.license_url ? { license_url: entry.license_url } : {}),
     ...(entry.pricing ? { pricing: entry.pricing } : {}),
+    ...(model.local ? { runs_locally: true, ...(model.local.quantization ? { quantization_label: model.local.quantization } : {}) } : {}),
   };
 }

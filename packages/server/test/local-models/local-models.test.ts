@@ -150,7 +150,9 @@ describe.each(DIALECTS)('local models through llama.cpp ($name)', (dialect) => {
     writeFileSync(join(folder, 'not-a-model.gguf'), 'this is text, not GGUF');
     const broken = (baseUrl: string) =>
       parseCatalogue(
-        testCatalogueYaml(baseUrl) + localEntry('gone', 'missing.gguf', { parallel: 1, maxTokens: 8 }) + localEntry('text', 'not-a-model.gguf', { parallel: 1, maxTokens: 8 }),
+        testCatalogueYaml(baseUrl) +
+          localEntry('gone', 'missing.gguf', { parallel: 1, maxTokens: 8 }) +
+          localEntry('text', 'not-a-model.gguf', { parallel: 1, maxTokens: 8 }),
         join(folder, 'models.yaml'),
         {},
       );

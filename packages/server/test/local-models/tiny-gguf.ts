@@ -64,7 +64,28 @@ function vocabulary(): { tokens: string[]; scores: number[]; types: number[] } {
     ...'abcdefghijklmnopqrstuvwxyzéèàçêô'.split(''),
     ...'ABCDEFGHIJKLMNOPQRSTUVWXYZ'.split(''),
     ...'0123456789.,;:!?\'"-()'.split(''),
-    ...['▁le', '▁la', '▁les', '▁de', '▁et', '▁un', '▁une', '▁the', '▁and', '▁of', '▁is', '▁est', 'er', 'es', 'on', 'en', 're', 'ou', 'an', 'in'],
+    ...[
+      '▁le',
+      '▁la',
+      '▁les',
+      '▁de',
+      '▁et',
+      '▁un',
+      '▁une',
+      '▁the',
+      '▁and',
+      '▁of',
+      '▁is',
+      '▁est',
+      'er',
+      'es',
+      'on',
+      'en',
+      're',
+      'ou',
+      'an',
+      'in',
+    ],
   ];
   for (const piece of pieces) {
     tokens.push(piece);
@@ -89,12 +110,17 @@ function tensors(shape: TinyModelShape, vocab: number, firstPiece: number): Tens
     const u = Math.max(random(), 1e-12);
     return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * random());
   };
-  const weights = (dims: number[], scale: number): Tensor['data'] => Float32Array.from({ length: dims.reduce((a, b) => a * b, 1) }, () => normal() * scale);
+  const weights = (dims: number[], scale: number): Tensor['data'] =>
+    Float32Array.from({ length: dims.reduce((a, b) => a * b, 1) }, () => normal() * scale);
   const ones = (size: number) => new Float32Array(size).fill(1);
   const n = shape.embedding;
   const list: Tensor[] = [{ name: 'token_embd.weight', dims: [n, vocab], data: weights([n, vocab], 0.5) }];
   for (let layer = 0; layer < shape.layers; layer++) {
-    const block = (name: string, dims: number[], scale = 0.2): Tensor => ({ name: `blk.${layer}.${name}`, dims, data: weights(dims, scale) });
+    const block = (name: string, dims: number[], scale = 0.2): Tensor => ({
+      name: `blk.${layer}.${name}`,
+      dims,
+      data: weights(dims, scale),
+    });
     list.push(
       { name: `blk.${layer}.attn_norm.weight`, dims: [n], data: ones(n) },
       block('attn_q.weight', [n, n]),
@@ -196,7 +222,10 @@ class GgufBytes {
 }
 
 /** Writes a tiny llama model to `path` and returns its shape and vocabulary size. */
-export function writeTinyGguf(path: string, options: Partial<TinyModelShape> & { name?: string } = {}): { vocabSize: number; parameters: number } {
+export function writeTinyGguf(
+  path: string,
+  options: Partial<TinyModelShape> & { name?: string } = {},
+): { vocabSize: number; parameters: number } {
   const shape = { ...DEFAULT_SHAPE, ...options };
   const vocab = vocabulary();
   const metadata: [string, MetadataValue][] = [

@@ -1,5 +1,5 @@
 import type { ChatHistoryItem } from 'node-llama-cpp';
-import { type ModelCallOptions, type ModelClient, type ModelStreamPart, type ModelStreamResult, ProviderCallError } from '../spec';
+import { type ModelCallOptions, type ModelClient, type ModelStreamResult, ProviderCallError } from '../spec';
 import type { LocalModelRuntime, LocalModelSettings } from './local-model-runtime';
 import { PartQueue } from './part-queue';
 
@@ -46,8 +46,8 @@ export class LlamaCppModelClient implements ModelClient {
         let open: 'text' | 'reasoning' | undefined;
         const switchTo = (kind: 'text' | 'reasoning') => {
           if (open === kind) return;
-          if (open) parts.push({ type: `${open}-end`, id: open } as ModelStreamPart);
-          parts.push({ type: `${kind}-start`, id: kind } as ModelStreamPart);
+          if (open) parts.push({ type: `${open}-end`, id: open });
+          parts.push({ type: `${kind}-start`, id: kind });
           open = kind;
         };
         try {
@@ -67,7 +67,7 @@ export class LlamaCppModelClient implements ModelClient {
               parts.push({ type: `${kind}-delta`, id: kind, delta: chunk.text });
             },
           });
-          if (open) parts.push({ type: `${open}-end`, id: open } as ModelStreamPart);
+          if (open) parts.push({ type: `${open}-end`, id: open });
           parts.push({
             type: 'finish',
             finishReason: finishReason(result.metadata.stopReason),
@@ -78,8 +78,8 @@ export class LlamaCppModelClient implements ModelClient {
           parts.push({ type: 'error', error });
           parts.end();
         } finally {
-          chat.dispose({ disposeSequence: false });
-          sequence.dispose();
+          void chat.dispose({ disposeSequence: false });
+          void sequence.dispose();
           options.abortSignal?.removeEventListener('abort', stop);
         }
       })

@@ -1,0 +1,155 @@
+import { createHash } from 'node:crypto';
+import { createReadStream, createWriteStream, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+
+/** Hugging Face's resolve endpoint of a file, under an endpoint (`https://huggingface.co` or a mirror). */
+export const resolveUrl = (endpoint: string, repo: string, revision: string, file: string): string =>
+  `${endpoint.replace(/\/+$/, '')}/${repo}/resolve/${encodeURIComponent(revision)}/${file.split('/').map(encodeURIComponent).join('/')}`;
+
+export class ModelDownloadError extends Error {
+  override readonly name = 'ModelDownloadError';
+}
+
+export interface DownloadProgress {
+  /** Bytes on disk, resumed ones included. */
+  done: number;
+  total: number;
+  /** Bytes already on disk when this attempt started (a resumed download). */
+  resumedFrom: number;
+}
+
+export interface DownloadOptions {
+  /** The SHA-256 the file must have; without it, the hub's `X-Linked-Etag` (the LFS object id) is used. */
+  sha256?: string | undefined;
+  /** An access token for gated repositories (`Authorization: Bearer`), sent to the hub only. */
+  token?: string | undefined;
+  onProgress?: (progress: DownloadProgress) => void;
+  signal?: AbortSignal;
+}
+
+const MAX_REDIRECTS = 5;
+
+/**
+ * Downloads a file as Hugging Face serves it: the resolve URL answers with a redirect to its CDN
+ * and says the file's SHA-256 and size (`X-Linked-Etag`, `X-Linked-Size`). Bytes go to
+ * `<path>.part`; a later call resumes it with a `Range` request. The whole file is checked against
+ * the expected SHA-256 before it takes its name: a file that does not match is deleted and refused.
+ */
+export async function downloadModelFile(
+  url: string,
+  path: string,
+  options: DownloadOptions = {},
+): Promise<{ sha256: string; bytes: number }> {
+  mkdirSync(dirname(path), { recursive: true });
+  const partial = `${path}.part`;
+  const resumedFrom = sizeOf(partial);
+  const { response, expected } = await request(url, resumedFrom, options);
+  let append = resumedFrom > 0 && response.status === 206;
+  if (response.status === 416) {
+    // The part is already whole (the last attempt stopped before it was renamed).
+    await response.body?.cancel();
+    append = true;
+  } else if (response.status !== 200 && response.status !== 206) {
+    await response.body?.cancel();
+    throw new ModelDownloadError(`${url}: HTTP ${response.status}`);
+  }
+  const sha256 = (options.sha256 ?? expected.sha256)?.toLowerCase();
+  if (sha256 === undefined || !/^[0-9a-f]{64}$/.test(sha256))
+    throw new ModelDownloadError(`${url}: no SHA-256 to check the file against (the server sent no X-Linked-Etag)`);
+  const start = append ? resumedFrom : 0;
+  const length = contentLength(response);
+  const total = expected.size ?? (length === undefined ? undefined : start + length);
+  if (response.status !== 416 && response.body) {
+    let done = start;
+    const counter = new TransformCounter((bytes) => {
+      done += bytes;
+      options.onProgress?.({ done, total: total ?? done, resumedFrom: start });
+    });
+    try {
+      await pipeline(Readable.fromWeb(response.body), counter, createWriteStream(partial, { flags: append ? 'a' : 'w' }), {
+        signal: options.signal,
+      });
+    } catch (error) {
+      if (options.signal?.aborted) throw error;
+      const reason = error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error);
+      throw new ModelDownloadError(`${url}: the download stopped at ${sizeOf(partial)} bytes (${reason}); run the command again to resume`);
+    }
+  }
+  const bytes = sizeOf(partial);
+  if (total !== undefined && bytes !== total)
+    throw new ModelDownloadError(`${url}: the download stopped at ${bytes} of ${total} bytes; run the command again to resume`);
+  const actual = await sha256Of(partial);
+  if (actual !== sha256) {
+    rmSync(partial, { force: true });
+    throw new ModelDownloadError(`${url}: checksum mismatch (SHA-256 ${actual}, expected ${sha256}); the file was deleted`);
+  }
+  renameSync(partial, path);
+  return { sha256: actual, bytes };
+}
+
+/** GET with redirects followed by hand, so that the hub's own headers (checksum, size) are read before the CDN's. */
+async function request(
+  url: string,
+  from: number,
+  options: DownloadOptions,
+): Promise<{ response: Response; expected: { sha256: string | undefined; size: number | undefined } }> {
+  const expected: { sha256: string | undefined; size: number | undefined } = { sha256: undefined, size: undefined };
+  const origin = new URL(url).origin;
+  let current = url;
+  for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
+    const headers: Record<string, string> = from > 0 ? { range: `bytes=${from}-` } : {};
+    if (options.token && new URL(current).origin === origin) headers.authorization = `Bearer ${options.token}`;
+    let response: Response;
+    try {
+      response = await fetch(current, { headers, redirect: 'manual', signal: options.signal });
+    } catch (error) {
+      throw new ModelDownloadError(
+        `${current}: ${error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error)}`,
+      );
+    }
+    const etag = response.headers.get('x-linked-etag') ?? undefined;
+    if (etag) expected.sha256 = etag.replace(/^W\//, '').replace(/"/g, '');
+    const size = Number(response.headers.get('x-linked-size'));
+    if (Number.isSafeInteger(size) && size > 0) expected.size = size;
+    const location = response.headers.get('location');
+    if (response.status >= 300 && response.status < 400 && location) {
+      await response.body?.cancel();
+      current = new URL(location, current).toString();
+      continue;
+    }
+    return { response, expected };
+  }
+  throw new ModelDownloadError(`${url}: more than ${MAX_REDIRECTS} redirects`);
+}
+
+const contentLength = (response: Response): number | undefined => {
+  const value = Number(response.headers.get('content-length'));
+  return Number.isSafeInteger(value) && value >= 0 && response.headers.has('content-length') ? value : undefined;
+};
+
+function sizeOf(path: string): number {
+  try {
+    return statSync(path).size;
+  } catch {
+    return 0;
+  }
+}
+
+async function sha256Of(path: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
+/** Counts the bytes passing through. */
+class TransformCounter extends Transform {
+  constructor(private readonly count: (bytes: number) => void) {
+    super();
+  }
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: (error?: Error | null, data?: Buffer) => void): void {
+    this.count(chunk.length);
+    callback(null, chunk);
+  }
+}
