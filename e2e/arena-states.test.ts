@@ -252,6 +252,7 @@ describe('an arena with no drawable model', () => {
       const notice = page.getByTestId('setup-notice');
       await notice.waitFor();
       expect(await notice.innerText()).toContain('MISSING_KEY');
+      expect(await notice.innerText()).toContain('agora models pull');
       // Typing is allowed (the text is kept), sending is not: nothing could answer it.
       await page.getByTestId('prompt').fill('Bonjour');
       expect(await page.locator('form.prompt button[type="submit"]').isDisabled()).toBe(true);

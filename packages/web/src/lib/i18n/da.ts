@@ -156,6 +156,8 @@ export const da: Messages = {
   'reveal.size': 'Størrelse',
   'reveal.active': '{active} mia. aktive',
   'reveal.arch': 'Arkitektur',
+  'reveal.runs_on': 'Kører på',
+  'reveal.local_machine': 'denne arenas egen computer (llama.cpp)',
   'reveal.energy': 'Energi',
   'reveal.carbon': 'Klimaaftryk',
   'reveal.tokens': 'Genererede tokens: {n}',

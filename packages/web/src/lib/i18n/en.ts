@@ -155,6 +155,8 @@ export const en: Messages = {
   'reveal.size': 'Size',
   'reveal.active': '{active} B active',
   'reveal.arch': 'Architecture',
+  'reveal.runs_on': 'Runs on',
+  'reveal.local_machine': 'this arena’s own computer (llama.cpp)',
   'reveal.energy': 'Energy',
   'reveal.carbon': 'Carbon',
   'reveal.tokens': '{n} tokens generated',

@@ -154,6 +154,8 @@ export const fr = {
   'reveal.size': 'Taille',
   'reveal.active': '{active} Md actifs',
   'reveal.arch': 'Architecture',
+  'reveal.runs_on': 'Exécuté sur',
+  'reveal.local_machine': 'l’ordinateur de cette arène (llama.cpp)',
   'reveal.energy': 'Énergie',
   'reveal.carbon': 'Carbone',
   'reveal.tokens': '{n} jetons générés',

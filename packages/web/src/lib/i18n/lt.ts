@@ -158,6 +158,8 @@ export const lt: Messages = {
   'reveal.size': 'Dydis',
   'reveal.active': '{active} mlrd. aktyvių',
   'reveal.arch': 'Architektūra',
+  'reveal.runs_on': 'Veikia',
+  'reveal.local_machine': 'šios arenos kompiuteryje (llama.cpp)',
   'reveal.energy': 'Energija',
   'reveal.carbon': 'Anglies pėdsakas',
   'reveal.tokens': 'Sugeneruota žetonų: {n}',

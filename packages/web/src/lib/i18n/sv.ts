@@ -155,6 +155,8 @@ export const sv: Messages = {
   'reveal.size': 'Storlek',
   'reveal.active': '{active} mdr aktiva',
   'reveal.arch': 'Arkitektur',
+  'reveal.runs_on': 'Körs på',
+  'reveal.local_machine': 'den här arenans egen dator (llama.cpp)',
   'reveal.energy': 'Energi',
   'reveal.carbon': 'Klimatavtryck',
   'reveal.tokens': 'Genererade tokens: {n}',
