@@ -9,6 +9,7 @@ const parts: Record<string, () => Promise<{ run: () => Promise<void> }>> = {
   quality: () => import('./data-quality'),
   export: () => import('./export.bench'),
   maxx: () => import('./maxx.bench'),
+  local: () => import('./local.bench'),
 };
 
 const wanted = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));
