@@ -3,6 +3,7 @@ import { createReadStream, createWriteStream, mkdirSync, renameSync, rmSync, sta
 import { dirname } from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 
 /** Hugging Face's resolve endpoint of a file, under an endpoint (`https://huggingface.co` or a mirror). */
 export const resolveUrl = (endpoint: string, repo: string, revision: string, file: string): string =>
@@ -68,9 +69,14 @@ export async function downloadModelFile(
       options.onProgress?.({ done, total: total ?? done, resumedFrom: start });
     });
     try {
-      await pipeline(Readable.fromWeb(response.body), counter, createWriteStream(partial, { flags: append ? 'a' : 'w' }), {
-        signal: options.signal,
-      });
+      await pipeline(
+        Readable.fromWeb(response.body as WebReadableStream<Uint8Array>),
+        counter,
+        createWriteStream(partial, { flags: append ? 'a' : 'w' }),
+        {
+          signal: options.signal,
+        },
+      );
     } catch (error) {
       if (options.signal?.aborted) throw error;
       const reason = error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error);

@@ -47,6 +47,24 @@ describe('the model catalogue', () => {
     expect(loadCatalogue(`${root}models.demo.yaml`, {}).every(isDrawable)).toBe(true);
   });
 
+  it('resolves a local model: a path beside the catalogue, or an hf: reference inside the local models folder', () => {
+    const local = (path: string) =>
+      `models:\n${entry().replace(/    provider:\n[\s\S]*$/, `    provider:\n      type: llama-cpp\n      model_path: ${path}\n`)}`;
+    const [byPath] = parseCatalogue(local('weights/tiny.gguf'), '/srv/agora/models.yaml', {});
+    expect(byPath!.local).toMatchObject({ path: '/srv/agora/weights/tiny.gguf', huggingFace: undefined });
+    expect(byPath!.apiKey).toBeUndefined();
+    expect(byPath!.unavailableReason).toBeNull();
+    const [byReference] = parseCatalogue(local('hf:Qwen/Qwen2.5-1.5B-Instruct-GGUF@v1/q4/model.gguf'), '/srv/agora/models.yaml', {
+      AGORA_LOCAL_MODELS_DIR: '/var/models',
+    });
+    expect(byReference!.local).toMatchObject({
+      path: '/var/models/Qwen/Qwen2.5-1.5B-Instruct-GGUF/q4/model.gguf',
+      huggingFace: { repo: 'Qwen/Qwen2.5-1.5B-Instruct-GGUF', revision: 'v1', file: 'q4/model.gguf' },
+    });
+    for (const bad of ['hf:owner/repo/../../etc/x.gguf', 'hf:owner/repo/./x.gguf', 'hf:owner/x.gguf', 'weights/tiny.bin'])
+      expect(() => parseCatalogue(local(bad), 'models.yaml', {}), bad).toThrow(/models\.0\.provider\.model_path/);
+  });
+
   it('an unreadable file names the variable and the path', () => {
     expect(() => loadCatalogue('/nonexistent/models.yaml', {})).toThrow(/AGORA_MODELS: cannot read \/nonexistent\/models\.yaml \(ENOENT\)/);
   });

@@ -27,10 +27,18 @@ export const HF_REFERENCE =
 const localProviderSchema = z.strictObject({
   type: z.literal('llama-cpp'),
   /** A GGUF file (relative to the catalogue's folder), or `hf:owner/repo/file.gguf`, fetched into AGORA_LOCAL_MODELS_DIR on first use. */
-  model_path: z.union([
-    z.string().regex(HF_REFERENCE, 'a GGUF path or hf:owner/repo/file.gguf'),
-    z.string().min(1).endsWith('.gguf', 'a .gguf file'),
-  ]),
+  model_path: z
+    .string()
+    .min(1)
+    .refine(
+      (path) => (path.startsWith('hf:') ? HF_REFERENCE.test(path) : path.endsWith('.gguf')),
+      'a .gguf file, or hf:owner/repo/file.gguf',
+    )
+    // A reference names a file inside the local models folder, never one above it.
+    .refine(
+      (path) => !path.startsWith('hf:') || !path.split('/').some((segment) => segment === '.' || segment === '..'),
+      'an hf: reference without . or .. segments',
+    ),
   /** Tokens of context per request (default: 4096, or less when the model was trained on less). */
   context_size: z.number().int().min(256).max(262_144).optional(),
   /** Requests generated at once, each with its own context sequence; more wait in the model's queue (default 2). */

@@ -170,3 +170,48 @@ describe.each(DIALECTS)('local models through llama.cpp ($name)', (dialect) => {
     }
   });
 });
+
+describe('a local model under load', () => {
+  it('answers busy, as a hosted API says 429, once four requests per sequence already wait', async () => {
+    const { LocalModelRuntime } = await import('../../src/providers/llama-cpp/local-model-runtime');
+    const { LlamaCppModelClient } = await import('../../src/providers/llama-cpp/llama-cpp-model');
+    const { ProviderCallError } = await import('../../src/providers/spec');
+    const runtime = new LocalModelRuntime();
+    const client = new LlamaCppModelClient('tiny-a', runtime, {
+      path: join(folder, 'tiny-a.gguf'),
+      contextSize: 512,
+      parallel: 1,
+      threads: 1,
+    });
+    const abort = new AbortController();
+    try {
+      const call = () =>
+        client.doStream({
+          messages: [{ role: 'user', content: PROMPT }],
+          maxOutputTokens: 5000,
+          temperature: 0,
+          abortSignal: abort.signal,
+        });
+      const accepted = [];
+      // One generating and four waiting.
+      for (let index = 0; index < 5; index++) accepted.push(await call());
+      const refused = await call().then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(ProviderCallError.isInstance(refused)).toBe(true);
+      expect(refused).toMatchObject({ statusCode: 429, isRetryable: true });
+      expect((refused as Error).message).toMatch(/local model tiny-a is busy: 4 requests already wait/);
+      expect(runtime.activeGenerations()).toBe(1);
+      expect(runtime.waitingGenerations()).toBe(4);
+    } finally {
+      abort.abort();
+      await until(
+        async () => runtime.activeGenerations() + runtime.waitingGenerations(),
+        (count) => count === 0,
+        5_000,
+      );
+      await runtime.close();
+    }
+  });
+});

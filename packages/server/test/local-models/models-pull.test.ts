@@ -165,7 +165,7 @@ describe('agora models pull', () => {
     const out = mkdtempSync(join(folder, 'serve-'));
     writeFileSync(
       join(out, 'models.yaml'),
-      testCatalogueYaml('http://127.0.0.1:9').replace(/    provider:\n/g, '    provider:\n      api_key_env: AGORA_TEST_UNSET_KEY\n'),
+      testCatalogueYaml('http://127.0.0.1:9').replaceAll('    provider:\n', '    provider:\n      api_key_env: AGORA_TEST_UNSET_KEY\n'),
     );
     const [first, second] = defaults as [RecommendedLocalModel, RecommendedLocalModel];
     const local = (model: RecommendedLocalModel) => `  - id: ${model.id}

@@ -3,6 +3,9 @@ import { type ModelCallOptions, type ModelClient, type ModelStreamResult, Provid
 import type { LocalModelRuntime, LocalModelSettings } from './local-model-runtime';
 import { PartQueue } from './part-queue';
 
+/** Requests that may wait for each of a model's sequences before it answers "busy". */
+const MAX_WAITING_PER_SEQUENCE = 4;
+
 /** Temperature when the catalogue gives none: llama.cpp's greedy default repeats itself. */
 const DEFAULT_TEMPERATURE = 0.7;
 
@@ -35,6 +38,17 @@ export class LlamaCppModelClient implements ModelClient {
         cause: error,
       });
     });
+    // A local model is one machine's CPU: past a few waiting requests per sequence, say it is busy
+    // (as a hosted API's 429 does) so that the duel takes another model instead of queueing for minutes.
+    if (loaded.queue.pendingCount >= this.settings.parallel * MAX_WAITING_PER_SEQUENCE) {
+      options.abortSignal?.removeEventListener('abort', stop);
+      throw new ProviderCallError({
+        kind: 'http_error',
+        statusCode: 429,
+        message: `local model ${this.modelId} is busy: ${loaded.queue.pendingCount} requests already wait for it`,
+        isRetryable: true,
+      });
+    }
     const parts = new PartQueue(() => abort.abort());
     void loaded
       .queue(async () => {
@@ -78,7 +92,7 @@ export class LlamaCppModelClient implements ModelClient {
           parts.push({ type: 'error', error });
           parts.end();
         } finally {
-          void chat.dispose({ disposeSequence: false });
+          chat.dispose({ disposeSequence: false });
           void sequence.dispose();
           options.abortSignal?.removeEventListener('abort', stop);
         }
