@@ -36,7 +36,11 @@ describe('local models in a real browser', () => {
     writeTinyGguf(join(folder, 'tiny-b.gguf'), { seed: 12, name: 'Tiny B' });
     [arena, browser] = await Promise.all([
       startArena({}, () =>
-        parseCatalogue(`models:\n${entry('tiny-a', 'Tiny A', 'tiny-a.gguf')}${entry('tiny-b', 'Tiny B', 'tiny-b.gguf')}`, join(folder, 'models.yaml'), {}),
+        parseCatalogue(
+          `models:\n${entry('tiny-a', 'Tiny A', 'tiny-a.gguf')}${entry('tiny-b', 'Tiny B', 'tiny-b.gguf')}`,
+          join(folder, 'models.yaml'),
+          {},
+        ),
       ),
       launchBrowser(),
     ]);

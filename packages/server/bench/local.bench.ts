@@ -75,7 +75,7 @@ export async function run(): Promise<void> {
             tokens += chunk.tokens.length;
           },
         });
-        await chat.dispose({ disposeSequence: false });
+        chat.dispose({ disposeSequence: false });
         await sequence.dispose();
         return tokens;
       }),
@@ -94,10 +94,11 @@ export async function run(): Promise<void> {
     const started = performance.now();
     const created = await client.request('POST', '/api/v1/duels', { prompt: PROMPT, mode: 'custom', models: ['bench-a', 'bench-b'] });
     if (created.status !== 201) throw new Error(`duel refused: ${created.status} ${JSON.stringify(created.json)}`);
-    await client.stream(created.json.id as string);
+    const { id } = created.json as { id: string };
+    await client.stream(id);
     const seconds = (performance.now() - started) / 1000;
-    const vote = await client.request('POST', `/api/v1/duels/${created.json.id as string}/vote`, { choice: 'tie' });
-    const reveal = vote.json.reveal as Record<'a' | 'b', { output_tokens: number }>;
+    const vote = await client.request('POST', `/api/v1/duels/${id}/vote`, { choice: 'tie' });
+    const { reveal } = vote.json as { reveal: Record<'a' | 'b', { output_tokens: number }> };
     return { tokens: reveal.a.output_tokens + reveal.b.output_tokens, seconds };
   };
 

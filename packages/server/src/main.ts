@@ -10,6 +10,8 @@ import { type CatalogueModel, apiKeyEnv, isDrawable, loadCatalogue } from './con
 import { downloadModelFile, resolveUrl } from './adapters/model-download';
 import { localModelFileProblem } from './providers/llama-cpp/local-model-files';
 import { LocalModelRuntime } from './providers/llama-cpp/local-model-runtime';
+import { inlineRulesLayer } from './adapters/rules-layer/rules-layer';
+import { ThreadedRulesLayer } from './adapters/rules-layer/threaded-rules-layer';
 import { readLocalModelFacts } from './providers/llama-cpp/local-model-facts';
 import { type Config, ConfigError } from './config/config';
 import { openDatabase } from './db/dialect';
@@ -172,13 +174,12 @@ export async function createArena(
     (message, error) => logger.error({ err: error }, message),
     () => pairing.update(leaderboards.latestOverall()),
   );
-  const postprocessJob = config.postprocess.enabled
+  const postprocessService = config.postprocess.enabled
+    ? createPostprocessService(config, store, runtime, createAnnotator(config, models, overrides.fetch))
+    : undefined;
+  const postprocessJob = postprocessService
     ? new PostprocessJob(
-        singletonPostprocess(
-          createPostprocessService(config, store, runtime, createAnnotator(config, models, overrides.fetch)),
-          singleton,
-          config,
-        ),
+        singletonPostprocess(postprocessService, singleton, config),
         { everyMs: config.postprocess.everyMs, afterVoteMs: Math.min(config.postprocess.everyMs, 1000), batchSize: 50 },
         (message, error) => logger.error({ err: error }, message),
         (report) => {
@@ -252,6 +253,7 @@ export async function createArena(
       await duels.drain();
       await localModels.close();
       await postprocessJob?.stop();
+      await postprocessService?.close();
       await leaderboardRefresh.stop();
       await rankingComputer.close();
       await limiter.close();
@@ -331,9 +333,12 @@ export function createPostprocessService(
   store: Store,
   runtime: Runtime,
   annotator: ConversationAnnotator | undefined,
-  options: { retryDelayMs?: number } = {},
+  options: { retryDelayMs?: number; threads?: number } = {},
 ): PostprocessService {
-  return new PostprocessService(store, lazyLanguageDetector(), annotator, runtime, {
+  // The rules layer off the event loop: on worker threads (one in the server, by default).
+  const threads = options.threads ?? config.postprocess.threads;
+  const rules = threads > 0 ? new ThreadedRulesLayer(threads) : inlineRulesLayer(lazyLanguageDetector());
+  return new PostprocessService(store, rules, annotator, runtime, {
     maxAttempts: config.postprocess.maxAttempts,
     retryDelayMs: options.retryDelayMs ?? config.postprocess.everyMs,
     idleMs: config.postprocess.idleMs,

@@ -42,7 +42,8 @@ describe.each(DIALECTS)('agora postprocess ($name)', (dialect) => {
 
   it('screens every stored conversation once with the rules alone, then again when a model is given', async () => {
     const rulesOnly = await runAgora(['postprocess', '--no-model'], '', environment);
-    expect(rulesOnly.stderr).toBe('');
+    // Not a terminal: no bar, and a closing line with the counts.
+    expect(rulesOnly.stderr).toMatch(/^post-processed 3 conversations in \d+\.\d s \(\d+\/s\): 3 done, 1 flagged, 0 to retry, 0 failed\n$/);
     expect(rulesOnly.code).toBe(0);
     expect(JSON.parse(rulesOnly.stdout)).toMatchObject({ processed: 3, done: 3, flagged: 1, failed: 0, model: 'not_configured' });
     expect(await harness.arena.store.annotations.find(duelIds[1]!)).toMatchObject({

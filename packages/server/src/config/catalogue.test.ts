@@ -49,7 +49,7 @@ describe('the model catalogue', () => {
 
   it('resolves a local model: a path beside the catalogue, or an hf: reference inside the local models folder', () => {
     const local = (path: string) =>
-      `models:\n${entry().replace(/    provider:\n[\s\S]*$/, `    provider:\n      type: llama-cpp\n      model_path: ${path}\n`)}`;
+      `models:\n${entry().replace(/ {4}provider:\n[\s\S]*$/, `    provider:\n      type: llama-cpp\n      model_path: ${path}\n`)}`;
     const [byPath] = parseCatalogue(local('weights/tiny.gguf'), '/srv/agora/models.yaml', {});
     expect(byPath!.local).toMatchObject({ path: '/srv/agora/weights/tiny.gguf', huggingFace: undefined });
     expect(byPath!.apiKey).toBeUndefined();

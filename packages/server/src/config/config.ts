@@ -42,6 +42,7 @@ const environmentSchema = z.object({
   AGORA_POSTPROCESS_IDLE_S: z.coerce.number().min(0).default(1800),
   AGORA_POSTPROCESS_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(3),
   AGORA_POSTPROCESS_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
+  AGORA_POSTPROCESS_THREADS: z.coerce.number().int().min(0).max(64).default(1),
   AGORA_PRIVATE_COHORTS: z
     .string()
     .regex(/^[^,\s]+(\s*,\s*[^,\s]+)*$/, 'a comma-separated list of cohort labels, e.g. school-2026,pilot')
@@ -160,6 +161,8 @@ export interface PostprocessConfig {
   everyMs: number;
   /** An unvoted duel untouched this long counts as finished. */
   idleMs: number;
+  /** Worker threads of the rules layer (languages, personal-data rules); 0 runs it on the event loop. */
+  threads: number;
   /** Tries per conversation before it is marked failed (never exported). */
   maxAttempts: number;
   concurrency: number;
@@ -242,6 +245,7 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
       idleMs: values.AGORA_POSTPROCESS_IDLE_S * 1000,
       maxAttempts: values.AGORA_POSTPROCESS_MAX_ATTEMPTS,
       concurrency: values.AGORA_POSTPROCESS_CONCURRENCY,
+      threads: values.AGORA_POSTPROCESS_THREADS,
     },
     privateCohorts: values.AGORA_PRIVATE_COHORTS?.split(',').map((cohort) => cohort.trim()) ?? [],
     leaderboard: {

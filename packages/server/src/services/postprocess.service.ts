@@ -1,8 +1,8 @@
 import { screenText } from '../domain/privacy';
-import type { ConversationAnnotation, DueConversation, TurnLanguages } from '../db/repositories/annotation.repository';
+import type { RulesInput, RulesLayer, RulesOutput } from '../adapters/rules-layer/rules-layer';
+import type { ConversationAnnotation, DueConversation, SweepPosition, TurnLanguages } from '../db/repositories/annotation.repository';
 import type { TurnRecord, TurnSideRecord } from '../db/repositories/duel.repository';
 import type { Store } from '../db/unit-of-work';
-import type { LanguageDetector } from '../adapters/language-detector';
 import type { Runtime } from './runtime';
 import type { AnnotatedTurn, ConversationAnnotator, ConversationTopics } from '../adapters/conversation-annotator';
 
@@ -52,14 +52,21 @@ export class PostprocessService {
    * queue and at the unvoted duels changed since; the first pass looks at every duel.
    */
   private settledUntil: number | undefined;
+  /** Where the first pass's sweep over every duel stands, between its pages. */
+  private sweep: SweepPosition | undefined;
 
   constructor(
     private readonly store: Store,
-    private readonly languages: LanguageDetector,
+    private readonly rules: RulesLayer,
     private readonly annotator: ConversationAnnotator | undefined,
     private readonly runtime: Runtime,
     private readonly options: PostprocessOptions,
   ) {}
+
+  /** Stops the rules layer's threads. */
+  async close(): Promise<void> {
+    await this.rules.close();
+  }
 
   get modelConfigured(): boolean {
     return this.annotator !== undefined;
@@ -77,18 +84,23 @@ export class PostprocessService {
       idleBefore: idleBefore.toISOString(),
       modelConfigured: this.modelConfigured,
       idleSince: this.settledUntil === undefined ? undefined : new Date(this.settledUntil).toISOString(),
+      after: this.settledUntil === undefined ? this.sweep : undefined,
       limit,
     });
+    if (this.settledUntil === undefined) this.sweep = due.at(-1)?.sweepPosition ?? this.sweep;
     const report = emptyReport();
     // One read for the whole page, and one write for the annotations that need no model call: a
     // few statements per pass rather than three per conversation (each a round trip on PostgreSQL).
     const conversations = await this.store.duels.listConversations(due.map((conversation) => conversation.duelId));
+    // The rules layer for the whole page at once (on its threads, when it has some), then the model layer.
+    const read = due.map((conversation) => completeTurns(conversations.get(conversation.duelId)!));
+    const screened = await this.rules.screen(read.map((conversation) => conversation.input));
     const withoutModel: ConversationAnnotation[] = [];
     let next = 0;
     const worker = async () => {
       while (next < due.length) {
-        const conversation = due[next++]!;
-        const { outcome, flagged } = await this.annotate(conversation, conversations.get(conversation.duelId)!, (annotation) =>
+        const index = next++;
+        const { outcome, flagged } = await this.annotate(due[index]!, read[index]!.complete, screened[index]!, (annotation) =>
           withoutModel.push(annotation),
         );
         report.processed += 1;
@@ -101,11 +113,13 @@ export class PostprocessService {
     // A partial page means nothing else was due: every duel changed before the idle limit and
     // committed by now is settled. A commit may come up to LATE_COMMIT_MARGIN_MS after its stamp,
     // which matters only when the idle limit is that close to now.
-    if (due.length < limit)
+    if (due.length < limit) {
+      this.sweep = undefined;
       this.settledUntil = Math.max(
         this.settledUntil ?? Number.NEGATIVE_INFINITY,
         Math.min(idleBefore.getTime(), now.getTime() - LATE_COMMIT_MARGIN_MS),
       );
+    }
     return report;
   }
 
@@ -116,28 +130,18 @@ export class PostprocessService {
    */
   private async annotate(
     conversation: DueConversation,
-    { turns, sides }: { turns: readonly TurnRecord[]; sides: readonly TurnSideRecord[] },
+    complete: readonly AnnotatedTurn[],
+    rules: RulesOutput,
     saveLater: (annotation: ConversationAnnotation) => void,
   ): Promise<{ outcome: 'done' | 'retrying' | 'failed'; flagged: boolean }> {
     const { duelId } = conversation;
-    const complete: AnnotatedTurn[] = [];
-    for (const turn of turns) {
-      if (turn.status !== 'complete') continue;
-      const a = sides.find((side) => side.turn === turn.turn && side.side === 'a');
-      const b = sides.find((side) => side.turn === turn.turn && side.side === 'b');
-      if (a && b) complete.push({ prompt: turn.prompt, a: a.text, b: b.text });
-    }
-    // Prompts of failed turns are screened too: a visitor's personal data there still taints the conversation.
-    const screenedTexts = [...turns.map((turn) => turn.prompt), ...complete.flatMap((turn) => [turn.a, turn.b])];
-    const ruleKinds = [...new Set(screenedTexts.flatMap((text) => screenText(text).kinds))];
-
-    const messages = complete.flatMap((turn) => [turn.prompt, turn.a, turn.b]);
-    const detected = await this.languages.detectConversation(messages);
+    const ruleKinds = rules.ruleKinds;
     const messageLanguages: TurnLanguages[] = complete.map((_, index) => ({
-      prompt: detected.messages[index * 3]!,
-      a: detected.messages[index * 3 + 1]!,
-      b: detected.messages[index * 3 + 2]!,
+      prompt: rules.messageLanguages[index * 3]!,
+      a: rules.messageLanguages[index * 3 + 1]!,
+      b: rules.messageLanguages[index * 3 + 2]!,
     }));
+    const detected = { languages: rules.languages };
 
     const previous = conversation.annotation;
     const now = this.runtime.now();
@@ -209,4 +213,29 @@ export class PostprocessService {
     ]);
     return { outcome: 'done', flagged: containsPii };
   }
+}
+
+/**
+ * The complete turns of a conversation (both sides answered), and what the rules layer reads of it:
+ * every prompt, failed turns' included (a visitor's personal data there still taints the
+ * conversation), and both answers of complete turns.
+ */
+function completeTurns({ turns, sides }: { turns: readonly TurnRecord[]; sides: readonly TurnSideRecord[] }): {
+  complete: AnnotatedTurn[];
+  input: RulesInput;
+} {
+  const complete: AnnotatedTurn[] = [];
+  for (const turn of turns) {
+    if (turn.status !== 'complete') continue;
+    const a = sides.find((side) => side.turn === turn.turn && side.side === 'a');
+    const b = sides.find((side) => side.turn === turn.turn && side.side === 'b');
+    if (a && b) complete.push({ prompt: turn.prompt, a: a.text, b: b.text });
+  }
+  return {
+    complete,
+    input: {
+      screened: [...turns.map((turn) => turn.prompt), ...complete.flatMap((turn) => [turn.a, turn.b])],
+      messages: complete.flatMap((turn) => [turn.prompt, turn.a, turn.b]),
+    },
+  };
 }

@@ -43,6 +43,8 @@ export interface DueConversation {
   turnCount: number;
   /** Its annotation so far, if any (attempts carry over). */
   annotation: ConversationAnnotation | undefined;
+  /** The duel's place in a sweep over every duel (set by the first sweep only). */
+  sweepPosition?: SweepPosition;
 }
 
 export interface DueQuery {
@@ -56,7 +58,18 @@ export interface DueQuery {
    * (everything else due comes from the queue); undefined = every duel is looked at.
    */
   idleSince?: string;
+  /**
+   * The first sweep (no `idleSince`) goes on after this duel, in (updated_at, id) order: each page
+   * starts where the last one ended, instead of walking past every duel already annotated.
+   */
+  after?: SweepPosition | undefined;
   limit: number;
+}
+
+/** Where a sweep over every duel stands: the last duel it looked at. */
+export interface SweepPosition {
+  updatedAt: string;
+  duelId: string;
 }
 
 const json = <T>(text: string | null): T | null => (text === null ? null : (JSON.parse(text) as T));
@@ -251,11 +264,32 @@ export class AnnotationRepository {
   }
 
   private async listEveryDue(query: DueQuery): Promise<DueConversation[]> {
-    const rows = await this.db
+    const rows = await this.everyDue(query)
+      .select(['duels.id as duel_id_of_duel', 'duels.turn_count', 'duels.updated_at as duel_updated_at'])
+      .selectAll('a')
+      .$if(query.after !== undefined, (qb) =>
+        qb.where((eb) => eb(eb.refTuple('duels.updated_at', 'duels.id'), '>', eb.tuple(query.after!.updatedAt, query.after!.duelId))),
+      )
+      .orderBy('duels.updated_at')
+      .orderBy('duels.id')
+      .limit(query.limit)
+      .execute();
+    return rows.map((row) => ({ ...toDueOfDuel(row), sweepPosition: { updatedAt: row.duel_updated_at, duelId: row.duel_id_of_duel } }));
+  }
+
+  /** How many conversations are due now (what a backfill has ahead of it, for its progress). */
+  async countDue(query: Omit<DueQuery, 'limit' | 'idleSince' | 'after'>): Promise<number> {
+    const row = await this.everyDue(query)
+      .select((eb) => eb.fn.countAll<number | string | bigint>().as('count'))
+      .executeTakeFirst();
+    return Number(row?.count ?? 0);
+  }
+
+  /** Duels whose conversation needs the pipeline: never annotated, grown, retry due, or screened before a model was configured. */
+  private everyDue(query: Pick<DueQuery, 'now' | 'idleBefore' | 'modelConfigured'>) {
+    return this.db
       .selectFrom('duels')
       .leftJoin('conversation_annotations as a', 'a.duel_id', 'duels.id')
-      .select(['duels.id as duel_id_of_duel', 'duels.turn_count'])
-      .selectAll('a')
       .where('duels.status', '!=', 'streaming')
       .where((eb) => eb.or([eb('duels.status', 'in', ['voted', 'failed']), eb('duels.updated_at', '<=', query.idleBefore)]))
       .where((eb) =>
@@ -265,12 +299,7 @@ export class AnnotationRepository {
           eb.and([eb('a.status', '=', 'pending'), eb.or([eb('a.next_attempt_at', 'is', null), eb('a.next_attempt_at', '<=', query.now)])]),
           ...(query.modelConfigured ? [eb.and([eb('a.model_status', '=', 'not_configured'), eb('a.status', '=', 'done')])] : []),
         ]),
-      )
-      .orderBy('duels.updated_at')
-      .orderBy('duels.id')
-      .limit(query.limit)
-      .execute();
-    return rows.map(toDueOfDuel);
+      );
   }
 
   /** The queue: pending annotations whose (first or next) attempt is due, oldest first, in the index's order. */

@@ -1,0 +1,50 @@
+import { screenText } from '../../domain/privacy';
+import type { LanguageDetector } from '../language-detector';
+
+/** What the rules layer reads of one conversation. */
+export interface RulesInput {
+  /** Every text screened for personal data (prompts of failed turns too). */
+  screened: string[];
+  /** The messages whose language is detected, in turn order (prompt, a, b, prompt, …). */
+  messages: string[];
+}
+
+/** What the rules layer found in one conversation. */
+export interface RulesOutput {
+  /** Kinds of personal data the rules found (empty when none). */
+  ruleKinds: string[];
+  /** Each message's language, in input order. */
+  messageLanguages: string[];
+  /** The conversation's languages, the main one first. */
+  languages: string[];
+}
+
+/**
+ * The deterministic layer of post-processing: personal-data rules and language identification,
+ * no model. A page of conversations goes in at once so that a threaded implementation can share
+ * it among its threads.
+ */
+export interface RulesLayer {
+  screen(conversations: readonly RulesInput[]): Promise<RulesOutput[]>;
+  close(): Promise<void>;
+}
+
+/** One conversation through the rules, in this thread. */
+export async function screenConversation(input: RulesInput, detector: LanguageDetector): Promise<RulesOutput> {
+  const kinds = new Set<string>();
+  for (const text of input.screened) for (const kind of screenText(text).kinds) kinds.add(kind);
+  const detected = await detector.detectConversation(input.messages);
+  return { ruleKinds: [...kinds], messageLanguages: detected.messages, languages: detected.languages };
+}
+
+/** The rules layer in this thread (tests, small stores, and each worker of the threaded one). */
+export function inlineRulesLayer(detector: LanguageDetector): RulesLayer {
+  return {
+    screen: async (conversations) => {
+      const outputs: RulesOutput[] = [];
+      for (const conversation of conversations) outputs.push(await screenConversation(conversation, detector));
+      return outputs;
+    },
+    close: async () => {},
+  };
+}
