@@ -10,6 +10,7 @@ const parts: Record<string, () => Promise<{ run: () => Promise<void> }>> = {
   export: () => import('./export.bench'),
   maxx: () => import('./maxx.bench'),
   local: () => import('./local.bench'),
+  postprocess: () => import('./postprocess.bench'),
 };
 
 const wanted = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));
