@@ -5,28 +5,14 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCatalogue } from '../packages/server/src/config/catalogue';
 import type { TestArena } from '../packages/server/test/test-arena';
-import { writeTinyGguf } from '../packages/server/test/local-models/tiny-gguf';
+import { localModelYaml, writeTinyGguf } from '../packages/server/test/local-models/tiny-gguf';
 import { PHONE, acceptTerms, launchBrowser, newPage, screenshot, startArena } from './harness';
 
 /** The arena with no key at all: two tiny GGUF models run in the server by llama.cpp. */
 const folder = mkdtempSync(join(tmpdir(), 'agora-e2e-local-'));
 
-const entry = (id: string, name: string, file: string) => `  - id: ${id}
-    name: ${name}
-    organisation: Agora tests
-    license: Apache 2.0
-    open_weights: true
-    arch: unknown
-    params_b: null
-    provider:
-      type: llama-cpp
-      model_path: ${join(folder, file)}
-      context_size: 1024
-      threads: 1
-    options:
-      temperature: 0.8
-      max_output_tokens: 80
-`;
+const entry = (id: string, name: string, file: string) =>
+  localModelYaml(id, join(folder, file), { name, arch: 'unknown', temperature: 0.8, maxTokens: 80 });
 
 describe('local models in a real browser', () => {
   let arena: TestArena;

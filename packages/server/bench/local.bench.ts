@@ -15,7 +15,7 @@ import { parseCatalogue } from '../src/config/catalogue';
 import { loadConfig } from '../src/config/config';
 import { createArena, listen } from '../src/main';
 import { ArenaClient } from '../test/test-arena';
-import { writeTinyGguf } from '../test/local-models/tiny-gguf';
+import { localModelYaml, writeTinyGguf } from '../test/local-models/tiny-gguf';
 
 const TOKENS = Number(process.env.AGORA_BENCH_LOCAL_TOKENS ?? 400);
 const ROUNDS = Number(process.env.AGORA_BENCH_LOCAL_ROUNDS ?? 5);
@@ -32,25 +32,8 @@ export async function run(): Promise<void> {
     writeTinyGguf(path, { ...SHAPE, seed: 40 + index, name: `Bench ${name}` });
     return path;
   });
-  const entry = (id: string, path: string) => `  - id: ${id}
-    name: ${id}
-    organisation: bench
-    license: Apache 2.0
-    open_weights: true
-    arch: dense
-    params_b: null
-    provider:
-      type: llama-cpp
-      model_path: ${path}
-      context_size: ${CONTEXT}
-      parallel: 1
-      threads: 1
-    options:
-      temperature: 0
-      max_output_tokens: ${TOKENS}
-      first_token_timeout_ms: 60000
-      total_timeout_ms: 600000
-`;
+  const entry = (id: string, path: string) =>
+    localModelYaml(id, path, { contextSize: CONTEXT, maxTokens: TOKENS, firstTokenTimeoutMs: 60_000, totalTimeoutMs: 600_000 });
   const catalogue = parseCatalogue(
     `models:\n${entry('bench-a', files[0]!)}${entry('bench-b', files[1]!)}`,
     join(folder, 'models.yaml'),

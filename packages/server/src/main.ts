@@ -21,7 +21,7 @@ import { type Store, createStore } from './db/unit-of-work';
 import type { AppEnv } from './http/app-env';
 import { createApp } from './http/app';
 import { PrometheusMetrics } from './observability/prometheus-metrics';
-import { createModelClient, createModelRegistry } from './providers/create-model-client';
+import { createModelClient, createModelRegistry, localModelSettings } from './providers/create-model-client';
 import type { ModelClient } from './providers/spec';
 import { ArenaCatalogue } from './services/arena-catalogue';
 import { DuelService } from './services/duel.service';
@@ -98,6 +98,15 @@ export async function createArena(
     models,
     overrides.modelClient ?? ((model) => createModelClient(model, overrides.fetch, localModels)),
   );
+  // Local models load in the background from the start (the first duel need not wait); a file
+  // llama.cpp cannot load (truncated, too large once mapped) makes its model unavailable, and says so.
+  for (const model of models) {
+    if (!model.local || !isDrawable(model)) continue;
+    localModels.load(localModelSettings(model)).catch((error: unknown) => {
+      model.unavailableReason = `llama.cpp cannot load ${model.local!.path} (${error instanceof Error ? error.message : String(error)})`;
+      logger.warn({ model: model.entry.id }, `model unavailable: ${model.unavailableReason}`);
+    });
+  }
   for (const model of models) {
     if (model.unavailableReason) logger.warn({ model: model.entry.id }, `model unavailable: ${model.unavailableReason}`);
   }
@@ -264,15 +273,16 @@ export async function createArena(
 }
 
 /**
- * The catalogue `agora serve` runs: AGORA_MODELS; but when it was not set, the default catalogue
- * has fewer than two models that can be drawn (no key is set) and `agora models pull` wrote local
- * models beside it, those: `npm start` then works with no key and no network.
+ * The catalogue `agora serve` runs: AGORA_MODELS; but when it was not set, no model of the default
+ * catalogue can be drawn (no key is set at all) and `agora models pull` wrote local models beside
+ * it, those: `npm start` then works with no key and no network. One key set keeps the hosted
+ * catalogue, so a missing key in production never silently turns the arena into local models.
  */
 function serveCatalogue(config: Config, environment: Record<string, string | undefined>, logger: Logger): CatalogueModel[] {
   const models = loadCatalogue(config.modelsPath, environment);
   const localPath = join(dirname(resolve(config.modelsPath)), 'models.local.yaml');
-  if (environment.AGORA_MODELS || models.filter(isDrawable).length >= 2 || !existsSync(localPath)) return models;
-  logger.info(`no hosted model can be drawn (no key is set): using the local models of ${localPath}`);
+  if (environment.AGORA_MODELS || models.some(isDrawable) || !existsSync(localPath)) return models;
+  logger.warn(`no model of ${config.modelsPath} can be drawn (no key is set): using the local models of ${localPath}`);
   return loadCatalogue(localPath, environment);
 }
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { createReadStream, createWriteStream, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { createReadStream, createWriteStream, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -45,8 +45,23 @@ export async function downloadModelFile(
 ): Promise<{ sha256: string; bytes: number }> {
   mkdirSync(dirname(path), { recursive: true });
   const partial = `${path}.part`;
-  const resumedFrom = sizeOf(partial);
-  const { response, expected } = await request(url, resumedFrom, options);
+  // The checksum the part was started for: a part of another version of the file is never resumed.
+  const partFor = `${partial}.sha256`;
+  let resumedFrom = sizeOf(partial);
+  let { response, expected } = await request(url, resumedFrom, options);
+  let sha256 = (options.sha256 ?? expected.sha256)?.toLowerCase();
+  if (resumedFrom > 0) {
+    const startedFor = readText(partFor);
+    const tooLong = expected.size !== undefined && resumedFrom > expected.size;
+    const refused = response.status === 416 && expected.size !== resumedFrom;
+    if (startedFor !== sha256 || tooLong || refused) {
+      await response.body?.cancel();
+      rmSync(partial, { force: true });
+      resumedFrom = 0;
+      ({ response, expected } = await request(url, 0, options));
+      sha256 = (options.sha256 ?? expected.sha256)?.toLowerCase();
+    }
+  }
   let append = resumedFrom > 0 && response.status === 206;
   if (response.status === 416) {
     // The part is already whole (the last attempt stopped before it was renamed).
@@ -56,9 +71,11 @@ export async function downloadModelFile(
     await response.body?.cancel();
     throw new ModelDownloadError(`${url}: HTTP ${response.status}`);
   }
-  const sha256 = (options.sha256 ?? expected.sha256)?.toLowerCase();
-  if (sha256 === undefined || !/^[0-9a-f]{64}$/.test(sha256))
-    throw new ModelDownloadError(`${url}: no SHA-256 to check the file against (the server sent no X-Linked-Etag)`);
+  if (sha256 === undefined || !/^[0-9a-f]{64}$/.test(sha256)) {
+    await response.body?.cancel();
+    throw new ModelDownloadError(`${url}: no SHA-256 to check the file against (the hub sent no X-Linked-Etag)`);
+  }
+  writeFileSync(partFor, sha256);
   const start = append ? resumedFrom : 0;
   const length = contentLength(response);
   const total = expected.size ?? (length === undefined ? undefined : start + length);
@@ -66,6 +83,9 @@ export async function downloadModelFile(
     let done = start;
     const counter = new TransformCounter((bytes) => {
       done += bytes;
+      // A body longer than the file announced is cut here: it cannot be the file, and it must not fill the disk.
+      if (total !== undefined && done > total)
+        throw new ModelDownloadError(`${url}: the server sent more than the ${total} bytes it announced`);
       options.onProgress?.({ done, total: total ?? done, resumedFrom: start });
     });
     try {
@@ -79,6 +99,10 @@ export async function downloadModelFile(
       );
     } catch (error) {
       if (options.signal?.aborted) throw error;
+      if (error instanceof ModelDownloadError) {
+        rmSync(partial, { force: true });
+        throw error;
+      }
       const reason = error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error);
       throw new ModelDownloadError(`${url}: the download stopped at ${sizeOf(partial)} bytes (${reason}); run the command again to resume`);
     }
@@ -89,10 +113,20 @@ export async function downloadModelFile(
   const actual = await sha256Of(partial);
   if (actual !== sha256) {
     rmSync(partial, { force: true });
+    rmSync(partFor, { force: true });
     throw new ModelDownloadError(`${url}: checksum mismatch (SHA-256 ${actual}, expected ${sha256}); the file was deleted`);
   }
   renameSync(partial, path);
+  rmSync(partFor, { force: true });
   return { sha256: actual, bytes };
+}
+
+function readText(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8').trim();
+  } catch {
+    return undefined;
+  }
 }
 
 /** GET with redirects followed by hand, so that the hub's own headers (checksum, size) are read before the CDN's. */
@@ -115,10 +149,13 @@ async function request(
         `${current}: ${error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error)}`,
       );
     }
-    const etag = response.headers.get('x-linked-etag') ?? undefined;
-    if (etag) expected.sha256 = etag.replace(/^W\//, '').replace(/"/g, '');
-    const size = Number(response.headers.get('x-linked-size'));
-    if (Number.isSafeInteger(size) && size > 0) expected.size = size;
+    // Only the hub says what the file is: a CDN or a mirror it redirects to cannot vouch for itself.
+    if (new URL(current).origin === origin) {
+      const etag = response.headers.get('x-linked-etag') ?? undefined;
+      if (etag) expected.sha256 = etag.replace(/^W\//, '').replace(/"/g, '');
+      const size = Number(response.headers.get('x-linked-size'));
+      if (Number.isSafeInteger(size) && size > 0) expected.size = size;
+    }
     const location = response.headers.get('location');
     if (response.status >= 300 && response.status < 400 && location) {
       await response.body?.cancel();
@@ -155,7 +192,12 @@ class TransformCounter extends Transform {
     super();
   }
   override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: (error?: Error | null, data?: Buffer) => void): void {
-    this.count(chunk.length);
+    try {
+      this.count(chunk.length);
+    } catch (error) {
+      callback(error as Error);
+      return;
+    }
     callback(null, chunk);
   }
 }

@@ -58,7 +58,7 @@ describe('the model catalogue', () => {
       AGORA_LOCAL_MODELS_DIR: '/var/models',
     });
     expect(byReference!.local).toMatchObject({
-      path: '/var/models/Qwen/Qwen2.5-1.5B-Instruct-GGUF/q4/model.gguf',
+      path: '/var/models/Qwen/Qwen2.5-1.5B-Instruct-GGUF@v1/q4/model.gguf',
       huggingFace: { repo: 'Qwen/Qwen2.5-1.5B-Instruct-GGUF', revision: 'v1', file: 'q4/model.gguf' },
     });
     for (const bad of ['hf:owner/repo/../../etc/x.gguf', 'hf:owner/repo/./x.gguf', 'hf:owner/x.gguf', 'weights/tiny.bin'])

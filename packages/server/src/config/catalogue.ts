@@ -216,14 +216,20 @@ function localModelFile(provider: LocalProvider, places: { folder: string; local
   if (reference === null) return { path: resolve(places.folder, provider.model_path), huggingFace: undefined, ...settings };
   const [, owner, name, revision, file] = reference as unknown as [string, string, string, string | undefined, string];
   return {
-    path: huggingFacePath(places.localModelsDir, `${owner}/${name}`, file),
+    path: huggingFacePath(places.localModelsDir, `${owner}/${name}`, file, revision),
     huggingFace: { repo: `${owner}/${name}`, revision: revision ?? 'main', file },
     ...settings,
   };
 }
 
-/** Where a Hugging Face file is kept in the local models folder: `<folder>/<owner>/<repo>/<file>`. */
-export const huggingFacePath = (folder: string, repo: string, file: string): string => join(folder, ...repo.split('/'), ...file.split('/'));
+/**
+ * Where a Hugging Face file is kept in the local models folder: `<folder>/<owner>/<repo>/<file>`,
+ * or `<owner>/<repo>@<revision>/<file>` for another revision than `main` (another revision is another file).
+ */
+export const huggingFacePath = (folder: string, repo: string, file: string, revision = 'main'): string => {
+  const [owner, name] = repo.split('/') as [string, string];
+  return join(folder, owner, revision === 'main' ? name : `${name}@${revision}`, ...file.split('/'));
+};
 
 /** The environment variable holding a model's API key, if its provider needs one. */
 export const apiKeyEnv = (entry: CatalogueEntry): string | undefined =>

@@ -4,7 +4,13 @@ import { OpenAiCompatibleModelClient } from './openai-compatible/openai-compatib
 import { ModelRegistry } from './registry';
 import type { ModelClient } from './spec';
 import { LlamaCppModelClient } from './llama-cpp/llama-cpp-model';
-import { DEFAULT_CONTEXT_SIZE, DEFAULT_PARALLEL, LocalModelRuntime, defaultThreads } from './llama-cpp/local-model-runtime';
+import {
+  DEFAULT_CONTEXT_SIZE,
+  DEFAULT_PARALLEL,
+  LocalModelRuntime,
+  type LocalModelSettings,
+  defaultThreads,
+} from './llama-cpp/local-model-runtime';
 
 /** The process's llama.cpp: one for every local model, so that a file shared by entries is loaded once. */
 export const sharedLocalModelRuntime = new LocalModelRuntime();
@@ -16,15 +22,7 @@ export function createModelClient(
   localRuntime: LocalModelRuntime = sharedLocalModelRuntime,
 ): ModelClient {
   const provider = model.entry.provider;
-  if (provider.type === 'llama-cpp') {
-    const local = model.local!;
-    return new LlamaCppModelClient(model.entry.id, localRuntime, {
-      path: local.path,
-      contextSize: local.contextSize ?? DEFAULT_CONTEXT_SIZE,
-      parallel: local.parallel ?? DEFAULT_PARALLEL,
-      threads: local.threads ?? defaultThreads(),
-    });
-  }
+  if (provider.type === 'llama-cpp') return new LlamaCppModelClient(model.entry.id, localRuntime, localModelSettings(model));
   const settings = {
     baseUrl: provider.base_url,
     model: provider.model,
@@ -34,6 +32,17 @@ export function createModelClient(
   };
   if (provider.type === 'openai-compatible' && provider.client !== 'ai-sdk') return new OpenAiCompatibleModelClient(settings);
   return new AiSdkModelClient({ ...settings, type: provider.type });
+}
+
+/** How a local catalogue model runs, its defaults filled in. */
+export function localModelSettings(model: CatalogueModel): LocalModelSettings {
+  const local = model.local!;
+  return {
+    path: local.path,
+    contextSize: local.contextSize ?? DEFAULT_CONTEXT_SIZE,
+    parallel: local.parallel ?? DEFAULT_PARALLEL,
+    threads: local.threads ?? defaultThreads(),
+  };
 }
 
 /** The clients of every catalogue model that can be called (all but the disabled ones), by model id. */

@@ -1,12 +1,12 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { getLlama, LlamaChat, LlamaLogLevel, resolveChatWrapper } from 'node-llama-cpp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseCatalogue } from '../../src/config/catalogue';
+import { type CatalogueModel, parseCatalogue } from '../../src/config/catalogue';
 import { DIALECTS } from '../test-db';
 import { TEST_MODELS, type TestArena, startTestArena, streamedText, testCatalogueYaml, until } from '../test-arena';
-import { writeTinyGguf } from './tiny-gguf';
+import { localModelYaml, writeTinyGguf } from './tiny-gguf';
 
 /**
  * Whole duels through the real llama.cpp (node-llama-cpp's prebuilt binding) on tiny GGUF models
@@ -16,25 +16,8 @@ const folder = mkdtempSync(join(tmpdir(), 'agora-local-models-'));
 const MAX_TOKENS = 24;
 const PROMPT = 'Bonjour, qui es-tu ?';
 
-const localEntry = (id: string, file: string, settings: { parallel: number; maxTokens: number }) => `  - id: ${id}
-    name: Tiny ${id}
-    organisation: Agora tests
-    license: Apache 2.0
-    open_weights: true
-    arch: dense
-    params_b: null
-    provider:
-      type: llama-cpp
-      model_path: ${join(folder, file)}
-      context_size: 1024
-      parallel: ${settings.parallel}
-      threads: 1
-    options:
-      temperature: 0
-      max_output_tokens: ${settings.maxTokens}
-      first_token_timeout_ms: 20000
-      total_timeout_ms: 60000
-`;
+const localEntry = (id: string, file: string, settings: { parallel: number; maxTokens: number }) =>
+  localModelYaml(id, join(folder, file), { name: `Tiny ${id}`, parallel: settings.parallel, maxTokens: settings.maxTokens });
 
 const catalogue = (baseUrl: string) =>
   parseCatalogue(
@@ -146,23 +129,45 @@ describe.each(DIALECTS)('local models through llama.cpp ($name)', (dialect) => {
     }
   });
 
-  it('never draws a local model whose file is missing or not GGUF, and says why', async () => {
+  it('never draws a local model whose file is missing, not GGUF, absurd or truncated, and says why', async () => {
     writeFileSync(join(folder, 'not-a-model.gguf'), 'this is text, not GGUF');
+    // A header announcing 2^63 tensors (a reader would loop and allocate for them), and a real model cut in half.
+    const absurd = Buffer.alloc(24);
+    absurd.write('GGUF', 0, 'ascii');
+    absurd.writeUInt32LE(3, 4);
+    absurd.writeBigUInt64LE(2n ** 63n, 8);
+    writeFileSync(join(folder, 'absurd.gguf'), absurd);
+    const whole = readFileSync(join(folder, 'tiny-b.gguf'));
+    writeFileSync(join(folder, 'truncated.gguf'), whole.subarray(0, Math.floor(whole.length / 2)));
+    let brokenModels: CatalogueModel[] = [];
     const broken = (baseUrl: string) =>
-      parseCatalogue(
+      (brokenModels = parseCatalogue(
         testCatalogueYaml(baseUrl) +
           localEntry('gone', 'missing.gguf', { parallel: 1, maxTokens: 8 }) +
-          localEntry('text', 'not-a-model.gguf', { parallel: 1, maxTokens: 8 }),
+          localEntry('text', 'not-a-model.gguf', { parallel: 1, maxTokens: 8 }) +
+          localEntry('absurd', 'absurd.gguf', { parallel: 1, maxTokens: 8 }) +
+          localEntry('truncated', 'truncated.gguf', { parallel: 1, maxTokens: 8 }),
         join(folder, 'models.yaml'),
         {},
-      );
+      ));
     const other = await startTestArena(dialect, { catalogue: broken });
     try {
-      const models = await other.client.request('GET', '/api/v1/models');
-      const byId = new Map((models.json.models as { id: string; available: boolean }[]).map((model) => [model.id, model]));
-      expect(byId.get('gone')?.available).toBe(false);
-      expect(byId.get('text')?.available).toBe(false);
-      const chosen = await other.client.request('POST', '/api/v1/duels', { prompt: PROMPT, mode: 'custom', models: ['gone', 'text'] });
+      // The truncated file passes the header checks; llama.cpp's load, started at once, finds it out.
+      const byId = await until(
+        async () => {
+          const models = await other.client.request('GET', '/api/v1/models');
+          return new Map((models.json.models as { id: string; available: boolean }[]).map((model) => [model.id, model]));
+        },
+        (models) => models.get('truncated')?.available === false,
+        10_000,
+      );
+      for (const id of ['gone', 'text', 'absurd', 'truncated']) expect(byId.get(id)?.available, id).toBe(false);
+      const reasons = new Map(brokenModels.map((model) => [model.entry.id, model.unavailableReason]));
+      expect(reasons.get('gone')).toMatch(/no model file at .*missing\.gguf: run `agora models pull`/);
+      expect(reasons.get('text')).toMatch(/not-a-model\.gguf is not a GGUF file/);
+      expect(reasons.get('absurd')).toMatch(/absurd\.gguf is not a valid GGUF file \(version 3, 9223372036854775808 tensors/);
+      expect(reasons.get('truncated')).toMatch(/llama\.cpp cannot load .*truncated\.gguf/);
+      const chosen = await other.client.request('POST', '/api/v1/duels', { prompt: PROMPT, mode: 'custom', models: ['gone', 'truncated'] });
       expect(chosen.status).toBeGreaterThanOrEqual(400);
       expect(chosen.status).toBeLessThan(500);
     } finally {
@@ -172,6 +177,43 @@ describe.each(DIALECTS)('local models through llama.cpp ($name)', (dialect) => {
 });
 
 describe('a local model under load', () => {
+  it('serves more requests than it has sequences: the waiting ones take each sequence as it is freed', async () => {
+    const { LocalModelRuntime } = await import('../../src/providers/llama-cpp/local-model-runtime');
+    const { LlamaCppModelClient } = await import('../../src/providers/llama-cpp/llama-cpp-model');
+    const runtime = new LocalModelRuntime();
+    const client = new LlamaCppModelClient('tiny-a', runtime, {
+      path: join(folder, 'tiny-a.gguf'),
+      contextSize: 512,
+      parallel: 2,
+      threads: 1,
+    });
+    try {
+      const answers = await Promise.all(
+        [0, 1, 2, 3, 4, 5, 6].map(async (index) => {
+          const { stream } = await client.doStream({
+            messages: [{ role: 'user', content: `${PROMPT} ${index}` }],
+            maxOutputTokens: 12 + index,
+            temperature: 0,
+          });
+          const parts = [];
+          for await (const part of stream) parts.push(part);
+          return parts;
+        }),
+      );
+      for (const [index, parts] of answers.entries()) {
+        expect(parts.filter((part) => part.type === 'error')).toEqual([]);
+        expect(parts.at(-1)).toMatchObject({ type: 'finish', usage: { outputTokens: 12 + index } });
+      }
+      await until(
+        async () => runtime.activeGenerations() + runtime.waitingGenerations(),
+        (count) => count === 0,
+        5_000,
+      );
+    } finally {
+      await runtime.close();
+    }
+  });
+
   it('answers busy, as a hosted API says 429, once four requests per sequence already wait', async () => {
     const { LocalModelRuntime } = await import('../../src/providers/llama-cpp/local-model-runtime');
     const { LlamaCppModelClient } = await import('../../src/providers/llama-cpp/llama-cpp-model');

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCatalogue } from '../../src/config/catalogue';
 import type { ModelCard } from '@agora/contract';
@@ -33,10 +33,20 @@ interface Hub {
   cutNext: Set<string>;
   /** Files whose announced checksum is wrong. */
   badChecksum: Set<string>;
+  /** Files whose CDN answer carries bytes beyond the file. */
+  extraBytes: Set<string>;
+  /** Files whose CDN answer says a checksum of its own (which must not count). */
+  cdnEtag: Map<string, string>;
 }
 
 async function startHub(files: Map<string, Buffer>): Promise<Hub> {
-  const hub: Omit<Hub, 'server' | 'endpoint'> = { ranges: new Map(), cutNext: new Set(), badChecksum: new Set() };
+  const hub: Omit<Hub, 'server' | 'endpoint'> = {
+    ranges: new Map(),
+    cutNext: new Set(),
+    badChecksum: new Set(),
+    extraBytes: new Set(),
+    cdnEtag: new Map(),
+  };
   const server = createServer((request: IncomingMessage, response: ServerResponse) => {
     const url = new URL(request.url ?? '/', 'http://hub');
     const resolve = /^\/(.+?\/.+?)\/resolve\/main\/(.+)$/.exec(url.pathname);
@@ -47,8 +57,9 @@ async function startHub(files: Map<string, Buffer>): Promise<Hub> {
       const sha = createHash('sha256')
         .update(hub.badChecksum.has(key) ? Buffer.from('other') : bytes)
         .digest('hex');
+      // The CDN is another origin, as Hugging Face's is (localhost, not 127.0.0.1).
       response.writeHead(302, {
-        location: `/cdn/${encodeURIComponent(key)}`,
+        location: `http://localhost:${(server.address() as AddressInfo).port}/cdn/${encodeURIComponent(key)}`,
         'x-linked-etag': `"${sha}"`,
         'x-linked-size': String(bytes.length),
       });
@@ -62,8 +73,9 @@ async function startHub(files: Map<string, Buffer>): Promise<Hub> {
     const range = /^bytes=(\d+)-$/.exec(request.headers.range ?? '');
     const start = range ? Number(range[1]) : 0;
     if (start >= bytes.length) return void response.writeHead(416, { 'content-range': `bytes */${bytes.length}` }).end();
-    const body = bytes.subarray(start);
+    const body = hub.extraBytes.has(key) ? Buffer.concat([bytes.subarray(start), Buffer.alloc(4096, 1)]) : bytes.subarray(start);
     response.writeHead(range ? 206 : 200, {
+      ...(hub.cdnEtag.has(key) ? { 'x-linked-etag': hub.cdnEtag.get(key)! } : {}),
       'content-length': String(body.length),
       ...(range ? { 'content-range': `bytes ${start}-${bytes.length - 1}/${bytes.length}` } : {}),
     });
@@ -201,6 +213,44 @@ describe('agora models pull', () => {
       expect(readFileSync(stored).equals(files.get(`${first.repo}/${first.file}`)!)).toBe(true);
     } finally {
       await arena.close();
+    }
+  });
+
+  it('starts again a part of another version, cuts a body longer than announced, trusts only the hub for the checksum, and keeps earlier models in the catalogue', async () => {
+    const out = mkdtempSync(join(folder, 'edge-'));
+    const [first, second] = defaults as [RecommendedLocalModel, RecommendedLocalModel];
+    const key = `${second.repo}/${second.file}`;
+    const target = join(out, 'local-models', ...second.repo.split('/'), second.file);
+    expect((await pull(out, '--models', first.id)).code).toBe(0);
+
+    // A part left by another version of the file: its checksum is not the one announced now.
+    mkdirSync(dirname(target), { recursive: true });
+    writeFileSync(`${target}.part`, Buffer.alloc(1000, 7));
+    writeFileSync(`${target}.part.sha256`, 'f'.repeat(64));
+    // And a CDN that vouches for itself: only the hub's checksum counts.
+    hub.cdnEtag.set(key, '0'.repeat(64));
+    hub.ranges.delete(key);
+    const restarted = await pull(out, '--models', second.id);
+    expect(restarted.code, restarted.stderr).toBe(0);
+    expect(hub.ranges.get(key)).toEqual(['bytes=1000-', undefined]);
+    expect(readFileSync(target).equals(files.get(key)!)).toBe(true);
+    expect(existsSync(`${target}.part.sha256`)).toBe(false);
+    // Both models are in the catalogue: the second pull kept the first one.
+    const catalogue = parseCatalogue(readFileSync(join(out, 'models.local.yaml'), 'utf8'), join(out, 'models.local.yaml'), {});
+    expect(catalogue.map((model) => model.entry.id)).toEqual([first.id, second.id]);
+    hub.cdnEtag.clear();
+
+    // More bytes than the hub announced: refused before they fill the disk, nothing kept.
+    rmSync(target);
+    hub.extraBytes.add(key);
+    try {
+      const flooded = await pull(out, '--models', second.id);
+      expect(flooded.code).toBe(2);
+      expect(flooded.stderr.split('\n').at(-2)).toMatch(/^agora: .*the server sent more than the \d+ bytes it announced$/);
+      expect(existsSync(`${target}.part`)).toBe(false);
+      expect(existsSync(target)).toBe(false);
+    } finally {
+      hub.extraBytes.clear();
     }
   });
 

@@ -279,3 +279,39 @@ export function writeTinyGguf(
   writeFileSync(path, file.toBuffer());
   return { vocabSize: vocab.tokens.length, parameters: list.reduce((sum, tensor) => sum + tensor.data.length, 0) };
 }
+
+/** A catalogue entry (YAML) for a local model file, as the tests and the bench write them. */
+export function localModelYaml(
+  id: string,
+  path: string,
+  options: {
+    name?: string;
+    arch?: 'dense' | 'unknown';
+    contextSize?: number;
+    parallel?: number;
+    temperature?: number;
+    maxTokens?: number;
+    firstTokenTimeoutMs?: number;
+    totalTimeoutMs?: number;
+  } = {},
+): string {
+  return `  - id: ${id}
+    name: ${options.name ?? id}
+    organisation: Agora tests
+    license: Apache 2.0
+    open_weights: true
+    arch: ${options.arch ?? 'dense'}
+    params_b: null
+    provider:
+      type: llama-cpp
+      model_path: ${path}
+      context_size: ${options.contextSize ?? 1024}
+      parallel: ${options.parallel ?? 1}
+      threads: 1
+    options:
+      temperature: ${options.temperature ?? 0}
+      max_output_tokens: ${options.maxTokens ?? 24}
+      first_token_timeout_ms: ${options.firstTokenTimeoutMs ?? 20000}
+      total_timeout_ms: ${options.totalTimeoutMs ?? 60000}
+`;
+}

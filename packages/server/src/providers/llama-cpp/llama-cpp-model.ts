@@ -50,12 +50,14 @@ export class LlamaCppModelClient implements ModelClient {
       });
     }
     const parts = new PartQueue(() => abort.abort());
+    const fail = (error: unknown) => {
+      parts.push({ type: 'error', error: localFailure(this.modelId, error) });
+      parts.end();
+    };
     void loaded
       .queue(async () => {
         if (abort.signal.aborted) return;
         const { LlamaChat, resolveChatWrapper } = await import('node-llama-cpp');
-        const sequence = loaded.context.getSequence();
-        const chat = new LlamaChat({ contextSequence: sequence, chatWrapper: resolveChatWrapper(loaded.model) ?? undefined });
         let outputTokens = 0;
         let open: 'text' | 'reasoning' | undefined;
         const switchTo = (kind: 'text' | 'reasoning') => {
@@ -64,44 +66,47 @@ export class LlamaCppModelClient implements ModelClient {
           parts.push({ type: `${kind}-start`, id: kind });
           open = kind;
         };
+        const sequence = loaded.context.getSequence();
         try {
-          parts.push({ type: 'stream-start', warnings: [] });
-          const result = await chat.generateResponse(history(options), {
-            maxTokens: options.maxOutputTokens,
-            temperature: options.temperature ?? DEFAULT_TEMPERATURE,
-            topP: options.topP,
-            seed: options.seed,
-            signal: abort.signal,
-            stopOnAbortSignal: true,
-            onResponseChunk: (chunk) => {
-              outputTokens += chunk.tokens.length;
-              if (chunk.text === '') return;
-              const kind = chunk.type === 'segment' && chunk.segmentType === 'thought' ? 'reasoning' : 'text';
-              switchTo(kind);
-              parts.push({ type: `${kind}-delta`, id: kind, delta: chunk.text });
-            },
-          });
-          if (open) parts.push({ type: `${open}-end`, id: open });
-          parts.push({
-            type: 'finish',
-            finishReason: finishReason(result.metadata.stopReason),
-            usage: { inputTokens: undefined, outputTokens, reasoningTokens: undefined },
-          });
-          parts.end();
-        } catch (error) {
-          parts.push({ type: 'error', error });
-          parts.end();
+          const chat = new LlamaChat({ contextSequence: sequence, chatWrapper: resolveChatWrapper(loaded.model) ?? undefined });
+          try {
+            parts.push({ type: 'stream-start', warnings: [] });
+            const result = await chat.generateResponse(history(options), {
+              maxTokens: options.maxOutputTokens,
+              temperature: options.temperature ?? DEFAULT_TEMPERATURE,
+              topP: options.topP,
+              seed: options.seed,
+              signal: abort.signal,
+              stopOnAbortSignal: true,
+              onResponseChunk: (chunk) => {
+                outputTokens += chunk.tokens.length;
+                if (chunk.text === '') return;
+                const kind = chunk.type === 'segment' && chunk.segmentType === 'thought' ? 'reasoning' : 'text';
+                switchTo(kind);
+                parts.push({ type: `${kind}-delta`, id: kind, delta: chunk.text });
+              },
+            });
+            if (open) parts.push({ type: `${open}-end`, id: open });
+            parts.push({
+              type: 'finish',
+              finishReason: finishReason(result.metadata.stopReason),
+              usage: { inputTokens: undefined, outputTokens, reasoningTokens: undefined },
+            });
+            parts.end();
+          } finally {
+            chat.dispose({ disposeSequence: false });
+          }
         } finally {
-          chat.dispose({ disposeSequence: false });
-          void sequence.dispose();
-          options.abortSignal?.removeEventListener('abort', stop);
+          // node-llama-cpp gives the sequence back once the context is free: the next request in the
+          // queue may take it only then (freeing the queue's slot earlier made it fail "No sequences left").
+          await sequence.dispose();
         }
       })
-      .catch((error: unknown) => {
-        parts.push({ type: 'error', error });
+      .catch(fail)
+      .finally(() => {
+        options.abortSignal?.removeEventListener('abort', stop);
         parts.end();
-      })
-      .finally(() => parts.end());
+      });
     return { stream: parts };
   }
 }
@@ -112,6 +117,17 @@ function history(options: ModelCallOptions): ChatHistoryItem[] {
     if (message.role === 'system') return { type: 'system', text: message.content };
     if (message.role === 'user') return { type: 'user', text: message.content };
     return { type: 'model', response: [message.content] };
+  });
+}
+
+/** A failure of llama.cpp as the port's error: worth another try (or another model) like a hosted API's 5xx. */
+function localFailure(modelId: string, error: unknown): ProviderCallError {
+  if (ProviderCallError.isInstance(error)) return error;
+  return new ProviderCallError({
+    kind: 'connection_error',
+    message: `local model ${modelId} failed: ${error instanceof Error ? error.message : String(error)}`,
+    isRetryable: true,
+    cause: error,
   });
 }
 
