@@ -1,11 +1,12 @@
-import { DEFAULT_INTEGRITY_RULES, type IntegrityRules } from '../domain/arena/vote-integrity';
-import { integrityOfVotes } from './vote-integrity';
+import { DEFAULT_INTEGRITY_RULES, type IntegrityRules, integrityFlagBits } from '../domain/arena/vote-integrity';
+import { voteFacts } from './vote-integrity';
+import { type VoteColumns, VoteColumnsBuilder } from '../domain/ranking/vote-columns';
 import type { LeaderboardBody, LeaderboardQuery, LeaderboardRow } from '@agora/contract';
 import { type ModelFacts, whPer1000OutputTokens } from '../domain/impact';
 import type { Leaderboard, LeaderboardRow as RankedRow } from '../domain/ranking';
 import type { Store } from '../db/unit-of-work';
 import type { ArenaCatalogue } from './arena-catalogue';
-import { type ViewDefinition, type ViewVote, reactionViewVotes, toViewVote, viewKey } from '../domain/ranking/leaderboard-views';
+import { type ViewDefinition, countedVotes, reactionViewVotes, toViewVote, viewKey } from '../domain/ranking/leaderboard-views';
 import type { RankingComputer } from '../adapters/ranking-worker/ranking-computer';
 import type { Runtime } from './runtime';
 
@@ -20,6 +21,8 @@ export interface LeaderboardSettings {
 }
 
 type Available = LeaderboardBody['available'];
+/** Votes read from the store per query while a refresh streams them into columns. */
+const VOTE_PAGE = 20_000;
 const styles = ['plain', 'controlled'] as const;
 
 /**
@@ -41,20 +44,27 @@ export class LeaderboardService {
     },
   ) {}
 
-  /** Recomputes every view and stores the snapshots; returns how many views were computed. */
+  /**
+   * Recomputes every view and stores the snapshots; returns how many views were computed. The
+   * votes are streamed from the store into columns (a page of objects at a time, about a hundred
+   * bytes a vote), judged by the integrity rules on the columns, and handed to the ranking worker
+   * by transfer: nothing of the size of the store is kept as objects, and nothing is kept at all
+   * once the refresh is done.
+   */
   async refresh(): Promise<{ views: number; votes: number }> {
     const { store, computer, runtime, settings } = this.dependencies;
-    const records = await store.feedback.listRankingVotes();
-    const integrity = integrityOfVotes(records, settings.integrity ?? DEFAULT_INTEGRITY_RULES);
-    const votes = records.map((record) => toViewVote(record, integrity.get(record.duelId)));
-    if (settings.reactions) votes.push(...reactionViewVotes(await store.feedback.listRankingReactions()));
-    const counted = votes.filter((candidate) => !candidate.vote.flags?.length);
-    const available = availableViews(counted, settings.minVotes);
-    const views = viewDefinitions(counted.length >= settings.minVotes, available);
-    // No view has enough votes yet: nothing to fit (and no worker to start).
-    const results = views.length > 0 ? await computer.computeViews(votes, views) : new Map<string, Leaderboard>();
+    const builder = new VoteColumnsBuilder();
+    for await (const page of store.feedback.rankingVotePages(VOTE_PAGE))
+      for (const record of page) builder.add({ view: toViewVote(record), facts: voteFacts(record) });
+    if (settings.reactions) for (const vote of reactionViewVotes(await store.feedback.listRankingReactions())) builder.add({ view: vote });
+    const columns = builder.finish();
+    const counted = countedVotes(columns, integrityFlagBits(columns, settings.integrity ?? DEFAULT_INTEGRITY_RULES));
+    const available = availableViews(columns, counted, settings.minVotes);
+    const views = viewDefinitions(countOf(counted) >= settings.minVotes, available);
+    const energy = meanEnergyByModel(columns);
+    // No view has enough votes yet: nothing to fit (and no worker to start). The columns go to the worker.
+    const results = views.length > 0 ? await computer.computeViews(columns, counted, views) : new Map<string, Leaderboard>();
     const generatedAt = runtime.now().toISOString();
-    const energy = meanEnergyByModel(votes);
     const bodies = views.map((view) => this.toBody(view, results.get(view.key)!, generatedAt, available, energy));
     await store.leaderboards.insertSnapshots(
       bodies.map((body, index) => ({
@@ -67,7 +77,7 @@ export class LeaderboardService {
     );
     this.latest = new Map(views.map((view, index) => [view.key, bodies[index]!]));
     this.loaded = true;
-    return { views: views.length, votes: votes.length };
+    return { views: views.length, votes: columns.length };
   }
 
   /** The latest overall plain view, if one was computed (for the pairing policy). */
@@ -188,25 +198,29 @@ export class LeaderboardService {
   }
 }
 
-function count(values: readonly (string | null)[]): Map<string, number> {
-  const counts = new Map<string, number>();
-  for (const value of values) if (value !== null) counts.set(value, (counts.get(value) ?? 0) + 1);
-  return counts;
-}
-
-function availableViews(votes: readonly ViewVote[], minVotes: number): Available {
+/** Votes per language, mode and category among the counted ones, each with enough votes for a view (most first). */
+function availableViews(columns: VoteColumns, counted: Uint8Array, minVotes: number): Available {
+  const languages = new Map<string, number>();
+  const modes = new Map<string, number>();
+  const categories = new Map<string, number>();
+  const add = (counts: Map<string, number>, value: string) => counts.set(value, (counts.get(value) ?? 0) + 1);
+  for (let row = 0; row < columns.length; row++) {
+    if (counted[row] !== 1) continue;
+    if (columns.language[row]! >= 0) add(languages, columns.languages[columns.language[row]!]!);
+    add(modes, columns.modes[columns.mode[row]!]!);
+    // A conversation on several topics counts in each of their views.
+    for (let index = columns.categoryStart[row]!; index < columns.categoryStart[row + 1]!; index++)
+      add(categories, columns.categories[columns.categoryValues[index]!]!);
+  }
   const enough = (counts: Map<string, number>) =>
     [...counts]
       .filter(([, n]) => n >= minVotes)
       .sort((a, b) => b[1] - a[1])
       .map(([value, n]) => ({ value, n_votes: n }));
-  return {
-    languages: enough(count(votes.map((vote) => vote.language))),
-    modes: enough(count(votes.map((vote) => vote.mode))),
-    // A conversation on several topics counts in each of their views.
-    categories: enough(count(votes.flatMap((vote) => vote.categories))),
-  };
+  return { languages: enough(languages), modes: enough(modes), categories: enough(categories) };
 }
+
+const countOf = (flags: Uint8Array): number => flags.reduce((sum, flag) => sum + flag, 0);
 
 function viewDefinitions(overall: boolean, available: Available): ViewDefinition[] {
   const filters = [
@@ -219,16 +233,18 @@ function viewDefinitions(overall: boolean, available: Available): ViewDefinition
 }
 
 /** Mean revealed energy of each model's side of a duel, bound-wise, over every vote that has it. */
-function meanEnergyByModel(votes: readonly ViewVote[]): Map<string, { min: number; max: number }> {
+function meanEnergyByModel(columns: VoteColumns): Map<string, { min: number; max: number }> {
   const sums = new Map<string, { min: number; max: number; n: number }>();
-  for (const { vote } of votes) {
-    for (const [model, energy] of [
-      [vote.modelA, vote.energy?.a],
-      [vote.modelB, vote.energy?.b],
+  for (let row = 0; row < columns.length; row++) {
+    for (const [model, offset] of [
+      [columns.modelA[row]!, 0],
+      [columns.modelB[row]!, 2],
     ] as const) {
-      if (!energy) continue;
-      const sum = sums.get(model) ?? { min: 0, max: 0, n: 0 };
-      sums.set(model, { min: sum.min + energy.min, max: sum.max + energy.max, n: sum.n + 1 });
+      const min = columns.energy[row * 4 + offset]!;
+      if (Number.isNaN(min)) continue;
+      const name = columns.models[model]!;
+      const sum = sums.get(name) ?? { min: 0, max: 0, n: 0 };
+      sums.set(name, { min: sum.min + min, max: sum.max + columns.energy[row * 4 + offset + 1]!, n: sum.n + 1 });
     }
   }
   return new Map([...sums].map(([model, sum]) => [model, { min: sum.min / sum.n, max: sum.max / sum.n }]));

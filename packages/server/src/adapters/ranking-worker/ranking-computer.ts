@@ -1,15 +1,17 @@
 import { Worker } from 'node:worker_threads';
 import type { Leaderboard } from '../../domain/ranking';
-import { computeViews, type ViewDefinition, type ViewVote } from '../../domain/ranking/leaderboard-views';
+import { computeViewsFromColumns, type ViewDefinition } from '../../domain/ranking/leaderboard-views';
+import { type VoteColumns, voteColumnBuffers } from '../../domain/ranking/vote-columns';
 
 /** Ranks leaderboard views: in a worker thread in the server, inline where blocking does not matter. */
 export interface RankingComputer {
-  computeViews(votes: readonly ViewVote[], views: readonly ViewDefinition[]): Promise<Map<string, Leaderboard>>;
+  /** Ranks the views of the columns' counted votes. The columns are given away (transferred to the worker). */
+  computeViews(columns: VoteColumns, counted: Uint8Array, views: readonly ViewDefinition[]): Promise<Map<string, Leaderboard>>;
   close(): Promise<void>;
 }
 
 export const inlineRankingComputer: RankingComputer = {
-  computeViews: async (votes, views) => computeViews(votes, views),
+  computeViews: async (columns, counted, views) => computeViewsFromColumns(columns, counted, views),
   close: async () => {},
 };
 
@@ -19,12 +21,13 @@ export class WorkerRankingComputer implements RankingComputer {
   private nextId = 0;
   private readonly pending = new Map<number, { resolve: (results: Map<string, Leaderboard>) => void; reject: (error: Error) => void }>();
 
-  computeViews(votes: readonly ViewVote[], views: readonly ViewDefinition[]): Promise<Map<string, Leaderboard>> {
+  computeViews(columns: VoteColumns, counted: Uint8Array, views: readonly ViewDefinition[]): Promise<Map<string, Leaderboard>> {
     const worker = this.start();
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      worker.postMessage({ id, votes, views });
+      // Transferred, not copied: the refresh's peak memory holds the columns once.
+      worker.postMessage({ id, columns, counted, views }, [...voteColumnBuffers(columns), counted.buffer as ArrayBuffer]);
     });
   }
 

@@ -157,7 +157,35 @@ export class FeedbackRepository {
 
   /** Every vote with what the ranking needs, oldest first. */
   async listRankingVotes(): Promise<RankingVoteRecord[]> {
-    const rows = await this.db
+    const rows = await this.rankingVotes().orderBy('votes.created_at').orderBy('votes.duel_id').execute();
+    return rows.map(toRankingVoteRecord);
+  }
+
+  /**
+   * The same votes in pages of `pageSize`, oldest first (keyset on created_at, duel id): a reader
+   * holds one page of objects at a time, whatever the number of votes.
+   */
+  async *rankingVotePages(pageSize: number): AsyncGenerator<RankingVoteRecord[]> {
+    let after: { createdAt: string; duelId: string } | undefined;
+    for (;;) {
+      const rows = await this.rankingVotes()
+        .$if(after !== undefined, (qb) =>
+          qb.where((eb) => eb(eb.refTuple('votes.created_at', 'votes.duel_id'), '>', eb.tuple(after!.createdAt, after!.duelId))),
+        )
+        .orderBy('votes.created_at')
+        .orderBy('votes.duel_id')
+        .limit(pageSize)
+        .execute();
+      if (rows.length === 0) return;
+      const last = rows[rows.length - 1]!;
+      after = { createdAt: last.created_at, duelId: last.duel_id };
+      yield rows.map(toRankingVoteRecord);
+      if (rows.length < pageSize) return;
+    }
+  }
+
+  private rankingVotes() {
+    return this.db
       .selectFrom('votes')
       .innerJoin('duels', 'duels.id', 'votes.duel_id')
       .leftJoin('turns as last_turn', (join) =>
@@ -189,39 +217,7 @@ export class FeedbackRepository {
         'a.languages',
         'a.message_languages',
         'a.categories',
-      ])
-      .orderBy('votes.created_at')
-      .orderBy('votes.duel_id')
-      .execute();
-    const side = (style: string | null, tokens: number | null, energy: string | null): SideRankingData | null =>
-      style === null
-        ? null
-        : {
-            style: JSON.parse(style) as SideRankingData['style'],
-            outputTokens: tokens ?? 0,
-            energyWh: energy ? (JSON.parse(energy) as { min: number; max: number }) : null,
-          };
-    return rows.map((row) => ({
-      modelA: row.model_a,
-      modelB: row.model_b,
-      choice: row.choice,
-      identityLeak: row.identity_leak === 1,
-      servedModelMismatch: row.served_model_mismatch === 1,
-      mode: row.mode,
-      locale: row.locale,
-      a: side(row.style_a, row.tokens_a, row.energy_a),
-      b: side(row.style_b, row.tokens_b, row.energy_b),
-      languages: jsonList(row.languages),
-      messageLanguages: row.message_languages === null ? null : (JSON.parse(row.message_languages) as TurnLanguages[]),
-      categories: jsonList(row.categories),
-      duelId: row.duel_id,
-      createdAt: row.created_at,
-      source: row.source,
-      visitorHash: row.visitor_hash,
-      clientHash: row.client_hash,
-      lastTurnEndedAt: row.last_turn_ended_at,
-      review: row.review === 'count' || row.review === 'exclude' ? row.review : null,
-    }));
+      ]);
   }
 
   /**
@@ -357,4 +353,39 @@ export class FeedbackRepository {
       )
       .execute();
   }
+}
+
+type RankingVoteRow = Awaited<ReturnType<ReturnType<FeedbackRepository['rankingVotes']>['execute']>>[number];
+
+const rankingSide = (style: string | null, tokens: number | null, energy: string | null): SideRankingData | null =>
+  style === null
+    ? null
+    : {
+        style: JSON.parse(style) as SideRankingData['style'],
+        outputTokens: tokens ?? 0,
+        energyWh: energy ? (JSON.parse(energy) as { min: number; max: number }) : null,
+      };
+
+function toRankingVoteRecord(row: RankingVoteRow): RankingVoteRecord {
+  return {
+    modelA: row.model_a,
+    modelB: row.model_b,
+    choice: row.choice,
+    identityLeak: row.identity_leak === 1,
+    servedModelMismatch: row.served_model_mismatch === 1,
+    mode: row.mode,
+    locale: row.locale,
+    a: rankingSide(row.style_a, row.tokens_a, row.energy_a),
+    b: rankingSide(row.style_b, row.tokens_b, row.energy_b),
+    languages: jsonList(row.languages),
+    messageLanguages: row.message_languages === null ? null : (JSON.parse(row.message_languages) as TurnLanguages[]),
+    categories: jsonList(row.categories),
+    duelId: row.duel_id,
+    createdAt: row.created_at,
+    source: row.source,
+    visitorHash: row.visitor_hash,
+    clientHash: row.client_hash,
+    lastTurnEndedAt: row.last_turn_ended_at,
+    review: row.review === 'count' || row.review === 'exclude' ? row.review : null,
+  };
 }

@@ -1,4 +1,6 @@
 import { buildVoteTable, computeLeaderboard, type ArenaVote, type Leaderboard, matchesFromArenaVotes, matchesFromReactions } from '.';
+import { VoteTableBuilder } from './vote-table';
+import type { VoteColumns } from './vote-columns';
 import type { RankingReactionRecord, RankingVoteRecord } from '../../db/repositories/feedback.repository';
 
 /** Which votes a view ranks, and whether style is controlled. */
@@ -135,4 +137,58 @@ export function computeViews(votes: readonly ViewVote[], views: readonly ViewDef
     results.set(view.key, computeLeaderboard(buildVoteTable(matches), { style: view.style === 'controlled' }));
   }
   return results;
+}
+
+/**
+ * {@link computeViews} on columns: the same selection, the same vote tables (rows in the same
+ * order, models interned as they come), hence the same leaderboards. `counted[i]` is 1 when vote i
+ * carries no flag that keeps it out.
+ */
+export function computeViewsFromColumns(
+  columns: VoteColumns,
+  counted: Uint8Array,
+  views: readonly ViewDefinition[],
+): Map<string, Leaderboard> {
+  const results = new Map<string, Leaderboard>();
+  const counts = new Uint32Array(8);
+  for (const view of views) {
+    const language = view.language === null ? -1 : columns.languages.indexOf(view.language);
+    const mode = view.mode === null ? -1 : columns.modes.indexOf(view.mode);
+    const category = view.category === null ? -1 : columns.categories.indexOf(view.category);
+    const controlled = view.style === 'controlled';
+    const builder = new VoteTableBuilder();
+    // Column model index → the builder's, interned on first sight as buildVoteTable does.
+    const modelIndex = new Int32Array(columns.models.length).fill(-1);
+    const indexOf = (model: number) =>
+      modelIndex[model]! >= 0 ? modelIndex[model]! : (modelIndex[model] = builder.modelIndex(columns.models[model]!));
+    for (let row = 0; row < columns.length; row++) {
+      if (counted[row] !== 1) continue;
+      if (view.language !== null && columns.language[row] !== language) continue;
+      if (view.mode !== null && columns.mode[row] !== mode) continue;
+      if (view.category !== null && !hasCategory(columns, row, category)) continue;
+      if (controlled && columns.hasStyle[row] !== 1) continue;
+      const a = indexOf(columns.modelA[row]!);
+      const b = indexOf(columns.modelB[row]!);
+      if (controlled) {
+        counts.set(columns.style.subarray(row * 8, row * 8 + 8));
+        builder.addIndexed(a, b, columns.choice[row]!, counts);
+      } else builder.addIndexed(a, b, columns.choice[row]!);
+    }
+    results.set(view.key, computeLeaderboard(builder.finish(), { style: controlled }));
+  }
+  return results;
+}
+
+function hasCategory(columns: VoteColumns, row: number, category: number): boolean {
+  if (category < 0) return false;
+  for (let index = columns.categoryStart[row]!; index < columns.categoryStart[row + 1]!; index++)
+    if (columns.categoryValues[index] === category) return true;
+  return false;
+}
+
+/** Votes that count: no flag from the store (identity leak, served model) and none from the integrity rules. */
+export function countedVotes(columns: VoteColumns, integrityBits: Uint8Array): Uint8Array {
+  const counted = new Uint8Array(columns.length);
+  for (let row = 0; row < columns.length; row++) counted[row] = columns.baseFlags[row] === 0 && integrityBits[row] === 0 ? 1 : 0;
+  return counted;
 }
