@@ -11,6 +11,7 @@ const parts: Record<string, () => Promise<{ run: () => Promise<void> }>> = {
   maxx: () => import('./maxx.bench'),
   local: () => import('./local.bench'),
   postprocess: () => import('./postprocess.bench'),
+  scale: () => import('./scale.bench'),
 };
 
 const wanted = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));

@@ -1,0 +1,182 @@
+/**
+ * Child process of the scale benchmark.
+ * - `generate DB FILE N`: a SQLite store of N voted duels (one turn each, style counts, output
+ *   tokens, energy, a client address; votes from 200k visitors among 40 models), and the same votes
+ *   as a ranking file (JSON Lines: model_a, model_b, winner and the style counts) for `agora leaderboard`.
+ * - `measure DB`: opens the arena on the store (post-processing off), samples this process's RSS,
+ *   and prints one JSON line: RSS at rest after the start's refresh, the peak during a second
+ *   refresh, the refresh's time, and /healthz latencies idle and during a refresh.
+ */
+import { createWriteStream } from 'node:fs';
+import SqliteDatabase from 'better-sqlite3';
+import { pino } from 'pino';
+import { loadConfig } from '../src/config/config';
+import { parseCatalogue } from '../src/config/catalogue';
+import { openDatabase } from '../src/db/dialect';
+import { migrateToLatest } from '../src/db/migrate';
+import { createArena, listen } from '../src/main';
+
+function seeded(seed: number): () => number {
+  let state = seed >>> 0 || 1;
+  return () => {
+    state ^= state << 13;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    return (state >>> 0) / 4294967296;
+  };
+}
+
+const MODELS = Array.from({ length: 40 }, (_, index) => `model-${String(index).padStart(2, '0')}`);
+
+async function generate(path: string, file: string, count: number): Promise<void> {
+  const kysely = openDatabase({ kind: 'sqlite', path });
+  await migrateToLatest(kysely);
+  await kysely.destroy();
+  const db = new SqliteDatabase(path);
+  db.pragma('journal_mode = OFF');
+  db.pragma('synchronous = OFF');
+  const random = seeded(20261201);
+  const insertDuel = db.prepare(
+    "INSERT INTO duels (id, visitor_hash, mode, model_a, model_b, chosen_models, locale, status, turn_count, created_at, updated_at) VALUES (?, ?, 'random', ?, ?, NULL, NULL, 'voted', 1, ?, ?)",
+  );
+  const insertTurn = db.prepare(
+    "INSERT INTO turns (duel_id, turn, prompt, status, started_at, ended_at) VALUES (?, 1, 'q', 'complete', ?, ?)",
+  );
+  const insertVote = db.prepare(
+    "INSERT INTO votes (duel_id, choice, model_a, model_b, tags_a, tags_b, comment_a, comment_b, identity_leak, mode, locale, created_at, client_hash, style_a, style_b, tokens_a, tokens_b, energy_a, energy_b) VALUES (?, ?, ?, ?, '[]', '[]', NULL, NULL, 0, 'random', NULL, ?, ?, ?, ?, ?, ?, ?, ?)",
+  );
+  const out = createWriteStream(file);
+  const start = Date.parse('2026-01-01T00:00:00.000Z');
+  const winners = { a: 'model_a', b: 'model_b', tie: 'tie', both_bad: 'both_bad' } as const;
+  let lines: string[] = [];
+  const chunk = db.transaction((from: number, to: number) => {
+    for (let index = from; index < to; index++) {
+      const id = `d${index.toString(36).padStart(12, '0')}`;
+      const at = new Date(start + index * 1000).toISOString();
+      const ended = new Date(start + index * 1000 - 30_000).toISOString();
+      const modelA = MODELS[Math.floor(random() * MODELS.length)]!;
+      let modelB = MODELS[Math.floor(random() * MODELS.length)]!;
+      if (modelB === modelA) modelB = MODELS[(MODELS.indexOf(modelA) + 1) % MODELS.length]!;
+      // A model's strength decides the odds, so that the fit has something to find.
+      const strength = (model: string) => MODELS.indexOf(model) / MODELS.length;
+      const roll = random();
+      const pA = 0.35 + 0.3 * (strength(modelA) - strength(modelB));
+      const choice = roll < pA ? 'a' : roll < 0.7 ? 'b' : roll < 0.85 ? 'tie' : 'both_bad';
+      const side = () => ({
+        len: 50 + Math.floor(random() * 800),
+        headers: Math.floor(random() * 4),
+        lists: Math.floor(random() * 6),
+        bold: Math.floor(random() * 5),
+      });
+      const styleA = side();
+      const styleB = side();
+      insertDuel.run(id, `visitor-${Math.floor(random() * 200_000)}`, modelA, modelB, at, at);
+      insertTurn.run(id, ended, ended);
+      insertVote.run(
+        id,
+        choice,
+        modelA,
+        modelB,
+        at,
+        `client-${Math.floor(random() * 50_000)}`,
+        JSON.stringify(styleA),
+        JSON.stringify(styleB),
+        styleA.len,
+        styleB.len,
+        JSON.stringify({ min: random(), max: 1 + random() }),
+        JSON.stringify({ min: random(), max: 1 + random() }),
+      );
+      lines.push(
+        JSON.stringify({
+          model_a: modelA,
+          model_b: modelB,
+          winner: winners[choice],
+          len_a: styleA.len,
+          len_b: styleB.len,
+          headers_a: styleA.headers,
+          headers_b: styleB.headers,
+          lists_a: styleA.lists,
+          lists_b: styleB.lists,
+          bold_a: styleA.bold,
+          bold_b: styleB.bold,
+        }),
+      );
+    }
+  });
+  for (let from = 0; from < count; from += 50_000) {
+    chunk(from, Math.min(count, from + 50_000));
+    out.write(`${lines.join('\n')}\n`);
+    lines = [];
+  }
+  await new Promise((resolve) => out.end(resolve));
+  db.close();
+}
+
+const rssMb = () => process.memoryUsage.rss() / 1e6;
+
+async function measure(path: string): Promise<void> {
+  const catalogue = parseCatalogue(
+    `models:\n${MODELS.map((id) => `  - {id: ${id}, name: ${id}, organisation: bench, license: MIT, open_weights: true, arch: dense, params_b: 7, provider: {type: openai-compatible, base_url: 'http://127.0.0.1:9/v1', model: ${id}}}`).join('\n')}\n`,
+    'bench.yaml',
+    {},
+  );
+  const environment = {
+    DATABASE_URL: `sqlite:${path}`,
+    PORT: '0',
+    AGORA_POSTPROCESS: 'false',
+    AGORA_LOG_LEVEL: 'silent',
+    // Refreshes only when the bench asks.
+    AGORA_LEADERBOARD_EVERY_S: '86400',
+    AGORA_LEADERBOARD_MIN_VOTES: '1',
+  };
+  const config = loadConfig(environment);
+  const arena = await createArena(config, environment, { catalogue, logger: pino({ level: 'silent' }) });
+  const server = await listen(arena, config);
+  const address = server.address();
+  const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  const health = async (): Promise<number> => {
+    const started = performance.now();
+    await (await fetch(`${base}/healthz`)).text();
+    return performance.now() - started;
+  };
+  const p99 = (values: number[]) => [...values].sort((x, y) => x - y)[Math.min(values.length - 1, Math.floor(values.length * 0.99))]!;
+  // The start's refresh, then rest.
+  await arena.leaderboardRefresh.idle();
+  const settle = async () => {
+    for (let round = 0; round < 3; round++) {
+      (globalThis as { gc?: () => void }).gc?.();
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  };
+  await settle();
+  const restMb = rssMb();
+  const idle: number[] = [];
+  for (let index = 0; index < 200; index++) idle.push(await health());
+  // A refresh, sampled: RSS every 20 ms, /healthz as fast as it answers.
+  let peakMb = rssMb();
+  const sampler = setInterval(() => (peakMb = Math.max(peakMb, rssMb())), 20);
+  const during: number[] = [];
+  const started = performance.now();
+  let done = false;
+  const refresh = arena.leaderboards.refresh().then((result) => {
+    done = true;
+    return result;
+  });
+  while (!done) during.push(await health());
+  const result = await refresh;
+  const refreshSeconds = (performance.now() - started) / 1000;
+  clearInterval(sampler);
+  peakMb = Math.max(peakMb, rssMb());
+  await settle();
+  const afterMb = rssMb();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await arena.close();
+  process.stdout.write(
+    `${JSON.stringify({ votes: result.votes, views: result.views, restMb, peakMb, afterMb, refreshSeconds, healthIdleP99: p99(idle), healthDuringP99: p99(during), healthDuringCount: during.length })}\n`,
+  );
+}
+
+const [command, ...args] = process.argv.slice(2);
+if (command === 'generate') await generate(args[0]!, args[1]!, Number(args[2]));
+else if (command === 'measure') await measure(args[0]!);
+else throw new Error(`scale-worker: unknown command ${command}`);
