@@ -15,16 +15,7 @@ import { parseCatalogue } from '../src/config/catalogue';
 import { openDatabase } from '../src/db/dialect';
 import { migrateToLatest } from '../src/db/migrate';
 import { createArena, listen } from '../src/main';
-
-function seeded(seed: number): () => number {
-  let state = seed >>> 0 || 1;
-  return () => {
-    state ^= state << 13;
-    state ^= state >>> 17;
-    state ^= state << 5;
-    return (state >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '../test/seeded-random';
 
 const MODELS = Array.from({ length: 40 }, (_, index) => `model-${String(index).padStart(2, '0')}`);
 
@@ -35,7 +26,7 @@ async function generate(path: string, file: string, count: number): Promise<void
   const db = new SqliteDatabase(path);
   db.pragma('journal_mode = OFF');
   db.pragma('synchronous = OFF');
-  const random = seeded(20261201);
+  const random = seededRandom(20261201);
   const insertDuel = db.prepare(
     "INSERT INTO duels (id, visitor_hash, mode, model_a, model_b, chosen_models, locale, status, turn_count, created_at, updated_at) VALUES (?, ?, 'random', ?, ?, NULL, NULL, 'voted', 1, ?, ?)",
   );
