@@ -261,6 +261,8 @@ export const da: Messages = {
   'datasets.loading': 'Indlæser de offentliggjorte datasæt…',
   'datasets.load_failed': 'Listen over offentliggjorte datasæt kunne ikke indlæses. Prøv igen om et øjeblik.',
   'datasets.export_title': 'Åbne datasæt',
+  'datasets.tiers':
+    'To niveauer: træningssættene (dpo, kto, reward) er offentlige; de rå samtaler, stemmer og reaktioner, som samler én besøgendes udvekslinger og beholder deres datoer og kommentarer, udgives med kontrolleret adgang til forskning. De samme privatlivsregler gælder for begge.',
   'datasets.export_status': 'Seneste eksport: {date}, samtaler: {conversations}, licens: {license}.',
   'datasets.none':
     'Der er endnu ikke offentliggjort noget fra denne arena. Operatøren offentliggør med kommandoen nedenfor; eksporten vil indeholde følgende:',

@@ -260,6 +260,8 @@ export const en: Messages = {
   'datasets.loading': 'Loading the published datasets…',
   'datasets.load_failed': 'The list of published datasets could not be loaded. Try again in a moment.',
   'datasets.export_title': 'Open datasets',
+  'datasets.tiers':
+    'Two tiers: the training sets (dpo, kto, reward) are public; the raw conversations, votes and reactions, which group one visitor’s exchanges and keep their dates and comments, are published with gated access, for research. The same privacy rules apply to both.',
   'datasets.export_status': 'Last export: {date}, {conversations} conversations, licence {license}.',
   'datasets.none':
     'Nothing has been published on this arena yet. The operator publishes with the command below; this is what the export will hold:',

@@ -259,6 +259,8 @@ export const fr = {
   'datasets.loading': 'Chargement des jeux publiés…',
   'datasets.load_failed': 'La liste des jeux publiés n’a pas pu être chargée. Réessayez dans un instant.',
   'datasets.export_title': 'Jeux de données ouverts',
+  'datasets.tiers':
+    'Deux niveaux : les jeux d’entraînement (dpo, kto, reward) sont publics ; les conversations, votes et réactions bruts, qui regroupent les échanges d’un même visiteur et gardent leurs dates et commentaires, sont publiés en accès contrôlé, pour la recherche. Les mêmes règles de confidentialité s’appliquent aux deux.',
   'datasets.export_status': 'Dernier export : {date}, {conversations} conversations, licence {license}.',
   'datasets.none':
     'Rien n’a encore été publié sur cette arène. L’opérateur publie avec la commande ci-dessous ; voici ce que contiendra l’export :',

@@ -263,6 +263,8 @@ export const lt: Messages = {
   'datasets.loading': 'Įkeliami paskelbti duomenų rinkiniai…',
   'datasets.load_failed': 'Nepavyko įkelti paskelbtų duomenų rinkinių sąrašo. Netrukus bandykite dar kartą.',
   'datasets.export_title': 'Atviri duomenų rinkiniai',
+  'datasets.tiers':
+    'Du lygiai: mokymo rinkiniai (dpo, kto, reward) yra vieši; neapdoroti pokalbiai, balsai ir reakcijos, kurie sugrupuoja vieno lankytojo pokalbius ir išsaugo jų datas bei komentarus, skelbiami su kontroliuojama prieiga, moksliniams tyrimams. Abiem taikomos tos pačios privatumo taisyklės.',
   'datasets.export_status': 'Paskutinis eksportas: {date}, pokalbių: {conversations}, licencija: {license}.',
   'datasets.none': 'Šioje arenoje kol kas nieko nepaskelbta. Operatorius duomenis skelbia toliau nurodyta komanda; eksporte bus:',
   'datasets.column_dataset': 'Rinkinys',

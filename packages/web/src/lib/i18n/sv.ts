@@ -260,6 +260,8 @@ export const sv: Messages = {
   'datasets.loading': 'Laddar de publicerade datamängderna…',
   'datasets.load_failed': 'Listan över publicerade datamängder kunde inte laddas. Försök igen om en stund.',
   'datasets.export_title': 'Öppna datamängder',
+  'datasets.tiers':
+    'Två nivåer: träningsuppsättningarna (dpo, kto, reward) är offentliga; de råa konversationerna, rösterna och reaktionerna, som samlar en besökares utbyten och behåller datum och kommentarer, publiceras med kontrollerad åtkomst för forskning. Samma integritetsregler gäller för båda.',
   'datasets.export_status': 'Senaste export: {date}, {conversations} samtal, licens {license}.',
   'datasets.none':
     'Inget har publicerats från den här arenan än. Operatören publicerar med kommandot nedan; exporten kommer att innehålla följande:',
