@@ -133,7 +133,9 @@ async function measure(path: string): Promise<void> {
   const p99 = (values: number[]) => [...values].sort((x, y) => x - y)[Math.min(values.length - 1, Math.floor(values.length * 0.99))]!;
   // The start's refresh, then rest.
   await arena.leaderboardRefresh.idle();
+  // At rest is between refreshes: the ranking thread stops after 10 s without work.
   const settle = async () => {
+    await new Promise((resolve) => setTimeout(resolve, 11_000));
     for (let round = 0; round < 3; round++) {
       (globalThis as { gc?: () => void }).gc?.();
       await new Promise((resolve) => setTimeout(resolve, 200));

@@ -15,13 +15,22 @@ export const inlineRankingComputer: RankingComputer = {
   close: async () => {},
 };
 
-/** One long-lived worker thread, started on first use; requests are answered in order. */
+/**
+ * One worker thread, started on first use; requests are answered in order. A thread idle for
+ * `idleMs` stops: its heap (the vote tables of millions of votes) goes back to the system, which a
+ * live thread's collector does not do (at 1M votes: 576 MB at rest with the thread kept, 387 MB
+ * without). Refreshes closer together than that keep it warm.
+ */
 export class WorkerRankingComputer implements RankingComputer {
   private worker: Worker | undefined;
+  private idleTimer: NodeJS.Timeout | undefined;
   private nextId = 0;
+
+  constructor(private readonly idleMs = 10_000) {}
   private readonly pending = new Map<number, { resolve: (results: Map<string, Leaderboard>) => void; reject: (error: Error) => void }>();
 
   computeViews(columns: VoteColumns, counted: Uint8Array, views: readonly ViewDefinition[]): Promise<Map<string, Leaderboard>> {
+    clearTimeout(this.idleTimer);
     const worker = this.start();
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
@@ -32,6 +41,7 @@ export class WorkerRankingComputer implements RankingComputer {
   }
 
   async close(): Promise<void> {
+    clearTimeout(this.idleTimer);
     const worker = this.worker;
     this.worker = undefined;
     await worker?.terminate();
@@ -47,9 +57,16 @@ export class WorkerRankingComputer implements RankingComputer {
       this.pending.delete(message.id);
       if (message.error !== undefined) waiting?.reject(new Error(`ranking failed: ${message.error}`));
       else waiting?.resolve(new Map(message.results));
+      if (this.pending.size === 0) {
+        clearTimeout(this.idleTimer);
+        this.idleTimer = setTimeout(() => void this.close(), this.idleMs);
+        this.idleTimer.unref();
+      }
     });
     worker.on('error', (error) => this.failAll(error));
     worker.on('exit', () => {
+      // A thread stopped on purpose (idle, close) is no longer ours; one that died took its requests with it.
+      if (this.worker !== worker) return;
       this.worker = undefined;
       this.failAll(new Error('the ranking worker stopped'));
     });
