@@ -21,8 +21,12 @@ export interface LeaderboardSettings {
 }
 
 type Available = LeaderboardBody['available'];
-/** Votes read from the store per query while a refresh streams them into columns. */
-const VOTE_PAGE = 20_000;
+/**
+ * Votes read from the store per query while a refresh streams them into columns. Small pages die
+ * young: at 1M votes, pages of 2,000 peaked at 1,071 MB in 19.2 s, pages of 20,000 at 1,353 MB in
+ * 23.0 s (run back to back), their objects promoted to the old generation before they were done.
+ */
+const VOTE_PAGE = 2_000;
 const styles = ['plain', 'controlled'] as const;
 
 /**
