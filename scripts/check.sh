@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # `npm run check`: type checks, lint and format check. They are independent, so they run side by
 # side (about 35 s instead of 58 s on 2 cores); each one's output is printed whole, after it ends,
-# and the check fails when any of them does.
+# and the check fails when any of them does. Each keeps a cache in node_modules/.cache/agora-check
+# (tsc build info, ESLint's and Prettier's per-file results): a second run on a working tree takes
+# about 17 s instead of 60. ESLint's cache is per file, so a type change in one file can leave
+# another's typed lint stale until that file changes; CI runs from a fresh clone, with no cache.
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 logs=$(mktemp -d)
