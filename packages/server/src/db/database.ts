@@ -248,6 +248,12 @@ export interface LiveFramesTable {
   event_json: string;
 }
 
+/** One row: bumped by changes that rewrite votes already read (services/leaderboard.service.ts). */
+export interface RankingEpochTable {
+  id: number;
+  epoch: number;
+}
+
 export interface Database {
   duels: DuelsTable;
   turns: TurnsTable;
@@ -268,4 +274,5 @@ export interface Database {
   dataset_builds: DatasetBuildsTable;
   agora_rate_limits: AgoraRateLimitsTable;
   vote_reviews: VoteReviewsTable;
+  ranking_epoch: RankingEpochTable;
 }

@@ -1,5 +1,3 @@
-import type { LeaderboardService } from '../services/leaderboard.service';
-
 export interface LeaderboardRefreshSchedule {
   /** Refresh after this many new votes… */
   everyVotes: number;
@@ -25,7 +23,7 @@ export class LeaderboardRefreshJob {
   private lastStartedAt = Number.NEGATIVE_INFINITY;
 
   constructor(
-    private readonly leaderboards: Pick<LeaderboardService, 'refresh'>,
+    private readonly leaderboards: { refresh(): Promise<unknown> },
     private readonly schedule: LeaderboardRefreshSchedule,
     private readonly logError: (message: string, error: unknown) => void,
     private readonly onRefreshed: () => void = () => {},

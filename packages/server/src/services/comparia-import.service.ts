@@ -154,6 +154,7 @@ async function applyBatch(repositories: Repositories, batch: PendingRow[], summa
   if (summary.dataset === 'reactions')
     for (const reaction of await imports.findReactions(duelIds)) reactions.set(reactionKey(reaction), reaction);
   const writes: BatchWrites = { duels: new Map(), votes: [], voted: [], reactions: new Map(), topics: [] };
+  const changesBefore = summary.inserted + summary.updated;
   const count = (outcome: 'inserted' | 'updated' | 'present'): void => {
     summary[outcome] += 1;
   };
@@ -203,6 +204,9 @@ async function applyBatch(repositories: Repositories, batch: PendingRow[], summa
     if (stored !== undefined && sameRecord(stored, storedTopicsOf(duel, topics))) continue;
     await saveTopics(repositories, duel, topics);
   }
+  // Imported votes carry their own (past) times, and replaced conversations change votes already
+  // read: a live leaderboard must read every vote again rather than follow changes by time.
+  if (summary.inserted + summary.updated > changesBefore) await repositories.feedback.bumpRankingEpoch();
 }
 
 /** A conversations row: the conversation's own file, so it is authoritative for the duel (but not its status). */

@@ -1,6 +1,6 @@
 import { DEFAULT_INTEGRITY_RULES, type IntegrityRules, integrityFlagBits } from '../domain/arena/vote-integrity';
 import { voteFacts } from './vote-integrity';
-import { type VoteColumns, VoteColumnsBuilder } from '../domain/ranking/vote-columns';
+import { RankingVoteColumns, type VoteColumns, categoriesOf } from '../domain/ranking/vote-columns';
 import type { LeaderboardBody, LeaderboardQuery, LeaderboardRow } from '@agora/contract';
 import { type ModelFacts, whPer1000OutputTokens } from '../domain/impact';
 import type { Leaderboard, LeaderboardRow as RankedRow } from '../domain/ranking';
@@ -8,7 +8,8 @@ import type { Store } from '../db/unit-of-work';
 import type { ArenaCatalogue } from './arena-catalogue';
 import { type ViewDefinition, countedVotes, reactionViewVotes, toViewVote, viewKey } from '../domain/ranking/leaderboard-views';
 import type { RankingComputer } from '../adapters/ranking-worker/ranking-computer';
-import type { Runtime } from './runtime';
+import { LATE_COMMIT_MARGIN_MS, type Runtime } from './runtime';
+import type { RankingChange } from '../db/repositories/feedback.repository';
 
 export interface LeaderboardSettings {
   /** Below this many votes a view is not shown. */
@@ -27,7 +28,34 @@ type Available = LeaderboardBody['available'];
  * 23.0 s (run back to back), their objects promoted to the old generation before they were done.
  */
 const VOTE_PAGE = 2_000;
+/**
+ * The kept votes are read again in full this often, whatever happened: a change committed later
+ * than LATE_COMMIT_MARGIN_MS after its stamp would otherwise be missed for good.
+ */
+const FULL_RELOAD_MS = 6 * 3600_000;
 const styles = ['plain', 'controlled'] as const;
+const CHANGES: readonly RankingChange[] = ['voted', 'annotated', 'reviewed'];
+
+/** The votes a refresh keeps for the next one, and from when to read what changed. */
+interface KeptVotes {
+  columns: RankingVoteColumns;
+  /** The store's ranking epoch when they were read in full. */
+  epoch: number;
+  /** When the last read started (the runtime's clock, ms): the next one reads changes since then, less the margin. */
+  readFrom: number;
+  loadedAt: number;
+  /** Distinct duels whose 64-bit keys collided in the full read (domain/ranking/dense-ids.ts): expected 0. */
+  merged: number;
+  /** How the last refresh got them: every vote read, or only the changes. */
+  read: 'everything' | 'changes';
+}
+
+/** What a refresh did: views computed, votes in them (counted or not), and whether it read every vote or only the changes. */
+export interface RefreshOutcome {
+  views: number;
+  votes: number;
+  read: 'everything' | 'changes';
+}
 
 /**
  * The live leaderboard: a refresh reads every vote, ranks each view with enough votes (overall,
@@ -37,6 +65,8 @@ const styles = ['plain', 'controlled'] as const;
 export class LeaderboardService {
   private latest = new Map<string, LeaderboardBody>();
   private loaded = false;
+  private kept: KeptVotes | undefined;
+  private refreshing: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly dependencies: {
@@ -49,24 +79,34 @@ export class LeaderboardService {
   ) {}
 
   /**
-   * Recomputes every view and stores the snapshots; returns how many views were computed. The
-   * votes are streamed from the store into columns (a page of objects at a time, about a hundred
-   * bytes a vote), judged by the integrity rules on the columns, and handed to the ranking worker
-   * by transfer: nothing of the size of the store is kept as objects, and nothing is kept at all
-   * once the refresh is done.
+   * Recomputes every view and stores the snapshots; returns how many views were computed. One at a
+   * time: a call during a refresh runs after it.
    */
-  async refresh(): Promise<{ views: number; votes: number }> {
+  refresh(): Promise<RefreshOutcome> {
+    const next = this.refreshing.then(
+      () => this.refreshNow(),
+      () => this.refreshNow(),
+    );
+    this.refreshing = next;
+    return next;
+  }
+
+  /**
+   * The votes are kept between refreshes as columns (about seventy bytes a vote): read in full once,
+   * streamed from the store a page of objects at a time, then brought up to date at each refresh
+   * with the votes cast, annotated or reviewed since the last one. The integrity rules and the
+   * views run on the columns; the ranking worker reads them in place (shared memory).
+   */
+  private async refreshNow(): Promise<RefreshOutcome> {
     const { store, computer, runtime, settings } = this.dependencies;
-    const builder = new VoteColumnsBuilder();
-    for await (const page of store.feedback.rankingVotePages(VOTE_PAGE))
-      for (const record of page) builder.add({ view: toViewVote(record), facts: voteFacts(record) });
-    if (settings.reactions) for (const vote of reactionViewVotes(await store.feedback.listRankingReactions())) builder.add({ view: vote });
-    const columns = builder.finish();
+    // Reaction matches (off by default) have no change log of their own: with them, every refresh reads everything.
+    const kept = settings.reactions ? await this.readEverything(true) : await this.catchUp();
+    const columns = kept.columns.view();
     const counted = countedVotes(columns, integrityFlagBits(columns, settings.integrity ?? DEFAULT_INTEGRITY_RULES));
     const available = availableViews(columns, counted, settings.minVotes);
     const views = viewDefinitions(countOf(counted) >= settings.minVotes, available);
-    const energy = meanEnergyByModel(columns);
-    // No view has enough votes yet: nothing to fit (and no worker to start). The columns go to the worker.
+    const energy = kept.columns.meanEnergyByModel();
+    // No view has enough votes yet: nothing to fit (and no worker to start).
     const results = views.length > 0 ? await computer.computeViews(columns, counted, views) : new Map<string, Leaderboard>();
     const generatedAt = runtime.now().toISOString();
     const bodies = views.map((view) => this.toBody(view, results.get(view.key)!, generatedAt, available, energy));
@@ -81,7 +121,52 @@ export class LeaderboardService {
     );
     this.latest = new Map(views.map((view, index) => [view.key, bodies[index]!]));
     this.loaded = true;
-    return { views: views.length, votes: columns.length };
+    return { views: views.length, votes: columns.length, read: kept.read };
+  }
+
+  /**
+   * The kept votes, brought up to date: the changes since the last read, or every vote again when
+   * there is nothing kept, the epoch moved (a purge or an import rewrote votes), the periodic reload
+   * is due, or the store holds more votes than the columns (a change committed too late to be seen).
+   */
+  private async catchUp(): Promise<KeptVotes> {
+    const { store, runtime } = this.dependencies;
+    const kept = this.kept;
+    const epoch = await store.feedback.rankingEpoch();
+    const startedAt = runtime.now().getTime();
+    if (!kept || kept.epoch !== epoch || startedAt - kept.loadedAt >= FULL_RELOAD_MS) return this.readEverything(false);
+    // Counted before the changes are read: every vote committed by now must be in the columns after.
+    const stored = await store.feedback.countVotes();
+    const since = new Date(kept.readFrom - LATE_COMMIT_MARGIN_MS).toISOString();
+    for (const by of CHANGES)
+      for await (const page of store.feedback.rankingVotePages(VOTE_PAGE, { by, since }))
+        for (const record of page.records) kept.columns.put({ view: toViewVote(record), facts: voteFacts(record) }, record.duelId);
+    kept.readFrom = startedAt;
+    kept.read = 'changes';
+    if (kept.columns.length + kept.merged < stored) return this.readEverything(false);
+    return kept;
+  }
+
+  /** Every vote from the store into new columns (kept for the next refresh unless reaction matches are added). */
+  private async readEverything(withReactions: boolean): Promise<KeptVotes> {
+    const { store, runtime } = this.dependencies;
+    // The old columns go first: the peak holds one set.
+    this.kept = undefined;
+    const epoch = await store.feedback.rankingEpoch();
+    const startedAt = runtime.now().getTime();
+    const columns = new RankingVoteColumns();
+    let read = 0;
+    for await (const page of store.feedback.rankingVotePages(VOTE_PAGE)) {
+      read += page.records.length;
+      for (const record of page.records) columns.put({ view: toViewVote(record), facts: voteFacts(record) }, record.duelId);
+    }
+    const kept: KeptVotes = { columns, epoch, readFrom: startedAt, loadedAt: startedAt, merged: read - columns.length, read: 'everything' };
+    if (!withReactions) {
+      this.kept = kept;
+      return kept;
+    }
+    for (const vote of reactionViewVotes(await store.feedback.listRankingReactions())) columns.put({ view: vote });
+    return kept;
   }
 
   /** The latest overall plain view, if one was computed (for the pairing policy). */
@@ -128,6 +213,8 @@ export class LeaderboardService {
 
   /** Reads the latest snapshots again from the store: another instance computed them (several instances). */
   async reloadLatest(): Promise<{ views: number; votes: number }> {
+    // Another instance fits: kept votes would only hold memory, and go stale.
+    this.kept = undefined;
     const snapshots = await this.dependencies.store.leaderboards.latestSnapshots();
     this.latest = new Map(snapshots.map((snapshot) => [snapshot.view, snapshot.body]));
     this.loaded = true;
@@ -213,13 +300,13 @@ function availableViews(columns: VoteColumns, counted: Uint8Array, minVotes: num
     if (columns.language[row]! >= 0) add(languages, columns.languages[columns.language[row]!]!);
     add(modes, columns.modes[columns.mode[row]!]!);
     // A conversation on several topics counts in each of their views.
-    for (let index = columns.categoryStart[row]!; index < columns.categoryStart[row + 1]!; index++)
-      add(categories, columns.categories[columns.categoryValues[index]!]!);
+    for (const category of categoriesOf(columns, row)) add(categories, columns.categories[category]!);
   }
   const enough = (counts: Map<string, number>) =>
     [...counts]
       .filter(([, n]) => n >= minVotes)
-      .sort((a, b) => b[1] - a[1])
+      // Most votes first; ties by name, whatever order the votes were read in.
+      .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
       .map(([value, n]) => ({ value, n_votes: n }));
   return { languages: enough(languages), modes: enough(modes), categories: enough(categories) };
 }
@@ -234,22 +321,4 @@ function viewDefinitions(overall: boolean, available: Available): ViewDefinition
     ...available.categories.map((entry) => ({ language: null, mode: null, category: entry.value })),
   ];
   return filters.flatMap((filter) => styles.map((style) => ({ key: viewKey({ style, ...filter }), style, ...filter })));
-}
-
-/** Mean revealed energy of each model's side of a duel, bound-wise, over every vote that has it. */
-function meanEnergyByModel(columns: VoteColumns): Map<string, { min: number; max: number }> {
-  const sums = new Map<string, { min: number; max: number; n: number }>();
-  for (let row = 0; row < columns.length; row++) {
-    for (const [model, offset] of [
-      [columns.modelA[row]!, 0],
-      [columns.modelB[row]!, 2],
-    ] as const) {
-      const min = columns.energy[row * 4 + offset]!;
-      if (Number.isNaN(min)) continue;
-      const name = columns.models[model]!;
-      const sum = sums.get(name) ?? { min: 0, max: 0, n: 0 };
-      sums.set(name, { min: sum.min + min, max: sum.max + columns.energy[row * 4 + offset + 1]!, n: sum.n + 1 });
-    }
-  }
-  return new Map([...sums].map(([model, sum]) => [model, { min: sum.min / sum.n, max: sum.max / sum.n }]));
 }

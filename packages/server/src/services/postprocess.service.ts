@@ -3,7 +3,7 @@ import type { RulesInput, RulesLayer, RulesOutput } from '../adapters/rules-laye
 import type { ConversationAnnotation, DueConversation, SweepPosition, TurnLanguages } from '../db/repositories/annotation.repository';
 import type { TurnRecord, TurnSideRecord } from '../db/repositories/duel.repository';
 import type { Store } from '../db/unit-of-work';
-import type { Runtime } from './runtime';
+import { LATE_COMMIT_MARGIN_MS, type Runtime } from './runtime';
 import type { AnnotatedTurn, ConversationAnnotator, ConversationTopics } from '../adapters/conversation-annotator';
 
 export interface PostprocessOptions {
@@ -29,12 +29,6 @@ export interface PostprocessReport {
   /** Out of tries: `failed`, never exported. */
   failed: number;
 }
-
-/**
- * Transactions stamp `updated_at` before they commit; one that commits this late is still seen by
- * the idle rule (votes and failed turns are queued in their own transaction and need no clock).
- */
-const LATE_COMMIT_MARGIN_MS = 60_000;
 
 const emptyReport = (): PostprocessReport => ({ processed: 0, done: 0, flagged: 0, retrying: 0, failed: 0 });
 
@@ -109,7 +103,7 @@ export class PostprocessService {
       }
     };
     await Promise.all(Array.from({ length: Math.min(this.options.concurrency, due.length) }, worker));
-    await this.store.annotations.saveAnnotated(withoutModel);
+    await this.saveStamped(withoutModel);
     // A partial page means nothing else was due: every duel changed before the idle limit and
     // committed by now is settled. A commit may come up to LATE_COMMIT_MARGIN_MS after its stamp,
     // which matters only when the idle limit is that close to now.
@@ -121,6 +115,16 @@ export class PostprocessService {
       );
     }
     return report;
+  }
+
+  /**
+   * Stores annotations stamped with the time of the write, not of the work: readers that follow
+   * changes by `updated_at` (the live leaderboard) then see each one within a commit's delay of its
+   * stamp, however long its model call or its page took.
+   */
+  private async saveStamped(annotations: readonly ConversationAnnotation[]): Promise<void> {
+    const updatedAt = this.runtime.now().toISOString();
+    await this.store.annotations.saveAnnotated(annotations.map((annotation) => ({ ...annotation, updatedAt })));
   }
 
   /**
@@ -181,7 +185,7 @@ export class PostprocessService {
       const message = error instanceof Error ? error.message : String(error);
       const outOfTries = base.attempts >= this.options.maxAttempts;
       const delay = this.options.retryDelayMs * 2 ** (base.attempts - 1);
-      await this.store.annotations.saveAnnotated([
+      await this.saveStamped([
         {
           ...base,
           status: outOfTries ? 'failed' : 'pending',
@@ -198,7 +202,7 @@ export class PostprocessService {
     const publishedKinds = [topics.shortSummary, ...topics.keywords].flatMap((text) => screenText(text).kinds);
     const allRuleKinds = [...new Set([...ruleKinds, ...publishedKinds])];
     const containsPii = allRuleKinds.length > 0 || topics.personalData.found;
-    await this.store.annotations.saveAnnotated([
+    await this.saveStamped([
       {
         ...base,
         piiRuleKinds: allRuleKinds,

@@ -21,3 +21,10 @@ function cryptoRandom(): number {
   getRandomValues(words);
   return ((words[0]! >>> 5) * 67_108_864 + (words[1]! >>> 6)) / 9_007_199_254_740_992;
 }
+
+/**
+ * Transactions stamp their rows (`created_at`, `updated_at`) before they commit; one that commits
+ * up to this late after its stamp is still seen by the readers that follow changes by time (the
+ * post-processing idle rule, the live leaderboard), which look back this far.
+ */
+export const LATE_COMMIT_MARGIN_MS = 60_000;

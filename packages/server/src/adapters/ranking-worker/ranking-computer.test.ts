@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { viewKey } from '../../domain/ranking/leaderboard-views';
-import { VoteColumnsBuilder } from '../../domain/ranking/vote-columns';
+import { RankingVoteColumns } from '../../domain/ranking/vote-columns';
 import { WorkerRankingComputer } from './ranking-computer';
 
 function columns() {
-  const builder = new VoteColumnsBuilder();
+  const kept = new RankingVoteColumns();
   const models = ['m-a', 'm-b', 'm-c'];
   for (let index = 0; index < 60; index++)
-    builder.add({
+    kept.put({
       view: {
         vote: { modelA: models[index % 3]!, modelB: models[(index + 1) % 3]!, choice: index % 4 === 0 ? 'b' : 'a' },
         language: 'fr',
@@ -15,7 +15,7 @@ function columns() {
         categories: [],
       },
     });
-  const built = builder.finish();
+  const built = kept.view();
   return { built, counted: new Uint8Array(built.length).fill(1) };
 }
 
@@ -28,8 +28,9 @@ describe('the ranking worker', () => {
       const first = columns();
       const ranked = await computer.computeViews(first.built, first.counted, views);
       expect(ranked.get(views[0]!.key)!.nVotesUsed).toBe(60);
-      // Transferred, not copied: the caller no longer holds the columns.
-      expect(first.built.modelA.length).toBe(0);
+      // Shared, not transferred: the caller still holds the columns, in the same memory.
+      expect(first.built.modelA.length).toBe(60);
+      expect(first.built.modelA.buffer).toBeInstanceOf(SharedArrayBuffer);
       expect((computer as unknown as { worker: unknown }).worker).toBeDefined();
       await new Promise((resolve) => setTimeout(resolve, 400));
       expect((computer as unknown as { worker: unknown }).worker).toBeUndefined();

@@ -1,11 +1,11 @@
 import { Worker } from 'node:worker_threads';
 import type { Leaderboard } from '../../domain/ranking';
 import { computeViewsFromColumns, type ViewDefinition } from '../../domain/ranking/leaderboard-views';
-import { type VoteColumns, voteColumnBuffers } from '../../domain/ranking/vote-columns';
+import type { VoteColumns } from '../../domain/ranking/vote-columns';
 
 /** Ranks leaderboard views: in a worker thread in the server, inline where blocking does not matter. */
 export interface RankingComputer {
-  /** Ranks the views of the columns' counted votes. The columns are given away (transferred to the worker). */
+  /** Ranks the views of the columns' counted votes. The columns must not change until the answer comes. */
   computeViews(columns: VoteColumns, counted: Uint8Array, views: readonly ViewDefinition[]): Promise<Map<string, Leaderboard>>;
   close(): Promise<void>;
 }
@@ -35,8 +35,8 @@ export class WorkerRankingComputer implements RankingComputer {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      // Transferred, not copied: the refresh's peak memory holds the columns once.
-      worker.postMessage({ id, columns, counted, views }, [...voteColumnBuffers(columns), counted.buffer as ArrayBuffer]);
+      // The columns live in SharedArrayBuffers: the worker reads the server's memory, with no copy.
+      worker.postMessage({ id, columns, counted, views }, [counted.buffer as ArrayBuffer]);
     });
   }
 

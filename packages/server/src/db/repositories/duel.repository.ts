@@ -4,7 +4,7 @@ import { type Kysely, PostgresAdapter, type Selectable, sql } from 'kysely';
 import type { Database, DuelsTable, TurnSidesTable, TurnsTable } from '../database';
 import { PreparedQuery } from '../prepared-query';
 import { AnnotationRepository } from './annotation.repository';
-import { type VoteRecord, voteRow } from './feedback.repository';
+import { FeedbackRepository, type VoteRecord, voteRow } from './feedback.repository';
 
 /** One frame of a turn's stream as stored with the finished turn: its SSE id within the turn and its event. */
 export interface StoredFrame {
@@ -393,6 +393,8 @@ export class DuelRepository {
         .where('created_at', '<', before)
         .where('client_hash', 'is not', null)
         .executeTakeFirst();
+      // The integrity rules group votes by these hashes: the live leaderboard reads every vote again.
+      if (Number(duels.numUpdatedRows) + Number(votes.numUpdatedRows) > 0) await new FeedbackRepository(db).bumpRankingEpoch();
       return { duels: Number(duels.numUpdatedRows), votes: Number(votes.numUpdatedRows) };
     });
   }

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Database } from '../database';
 import type { TurnLanguages } from './annotation.repository';
 
@@ -65,6 +65,17 @@ export interface RankingVoteRecord {
   /** When the duel's last turn ended (null when unknown). */
   lastTurnEndedAt: string | null;
   review: 'count' | 'exclude' | null;
+}
+
+/** What changed about a vote, for a reader that follows changes: it was cast, its conversation annotated, or it was reviewed. */
+export type RankingChange = 'voted' | 'annotated' | 'reviewed';
+const CHANGE_COLUMN = { voted: 'votes.created_at', annotated: 'a.updated_at', reviewed: 'review.decided_at' } as const;
+
+/** A page of {@link FeedbackRepository.rankingVotePages}. */
+export interface RankingVotePage {
+  records: RankingVoteRecord[];
+  /** The change time of the page's last vote. */
+  lastChangedAt: string;
 }
 
 /** A reaction with its duel's pairing, mode and locale, as the leaderboard reads it. */
@@ -162,26 +173,50 @@ export class FeedbackRepository {
   }
 
   /**
-   * The same votes in pages of `pageSize`, oldest first (keyset on created_at, duel id): a reader
-   * holds one page of objects at a time, whatever the number of votes.
+   * The same votes in pages of `pageSize` (keyset: a reader holds one page of objects at a time,
+   * whatever the number of votes). Every vote in order of `created_at`; or, with `changed`, the
+   * votes cast, annotated or reviewed at or after `since`, in the order of that change. Each page
+   * says the last change's time, for the reader's next `since`.
    */
-  async *rankingVotePages(pageSize: number): AsyncGenerator<RankingVoteRecord[]> {
-    let after: { createdAt: string; duelId: string } | undefined;
+  async *rankingVotePages(pageSize: number, changed?: { by: RankingChange; since: string }): AsyncGenerator<RankingVotePage> {
+    const column = CHANGE_COLUMN[changed?.by ?? 'voted'];
+    let after: { changedAt: string; duelId: string } | undefined;
     for (;;) {
       const rows = await this.rankingVotes()
+        .select(sql.ref<string>(column).as('changed_at'))
+        .$if(changed !== undefined, (qb) => qb.where(column, '>=', changed!.since))
         .$if(after !== undefined, (qb) =>
-          qb.where((eb) => eb(eb.refTuple('votes.created_at', 'votes.duel_id'), '>', eb.tuple(after!.createdAt, after!.duelId))),
+          qb.where((eb) => eb(eb.refTuple(column, 'votes.duel_id'), '>', eb.tuple(after!.changedAt, after!.duelId))),
         )
-        .orderBy('votes.created_at')
+        .orderBy(column)
         .orderBy('votes.duel_id')
         .limit(pageSize)
         .execute();
       if (rows.length === 0) return;
       const last = rows[rows.length - 1]!;
-      after = { createdAt: last.created_at, duelId: last.duel_id };
-      yield rows.map(toRankingVoteRecord);
+      after = { changedAt: last.changed_at, duelId: last.duel_id };
+      yield { records: rows.map(toRankingVoteRecord), lastChangedAt: last.changed_at };
       if (rows.length < pageSize) return;
     }
+  }
+
+  /** The ranking epoch: bumped by changes that rewrite votes already read (see {@link bumpRankingEpoch}). */
+  async rankingEpoch(): Promise<number> {
+    const row = await this.db.selectFrom('ranking_epoch').select('epoch').where('id', '=', 1).executeTakeFirst();
+    return row?.epoch ?? 0;
+  }
+
+  /**
+   * Says that votes already read changed otherwise than by a new vote, an annotation or a review
+   * (a retention purge, an import): the live leaderboard reads every vote again. Call it in the
+   * transaction of the change.
+   */
+  async bumpRankingEpoch(): Promise<void> {
+    await this.db
+      .updateTable('ranking_epoch')
+      .set((eb) => ({ epoch: eb('epoch', '+', 1) }))
+      .where('id', '=', 1)
+      .execute();
   }
 
   private rankingVotes() {

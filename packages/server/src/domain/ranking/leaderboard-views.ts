@@ -1,6 +1,6 @@
 import { buildVoteTable, computeLeaderboard, type ArenaVote, type Leaderboard, matchesFromArenaVotes, matchesFromReactions } from '.';
 import { VoteTableBuilder } from './vote-table';
-import type { VoteColumns } from './vote-columns';
+import { type VoteColumns, hasCategory } from './vote-columns';
 import type { RankingReactionRecord, RankingVoteRecord } from '../../db/repositories/feedback.repository';
 
 /** Which votes a view ranks, and whether style is controlled. */
@@ -177,13 +177,6 @@ export function computeViewsFromColumns(
     results.set(view.key, computeLeaderboard(builder.finish(), { style: controlled }));
   }
   return results;
-}
-
-function hasCategory(columns: VoteColumns, row: number, category: number): boolean {
-  if (category < 0) return false;
-  for (let index = columns.categoryStart[row]!; index < columns.categoryStart[row + 1]!; index++)
-    if (columns.categoryValues[index] === category) return true;
-  return false;
 }
 
 /** Votes that count: no flag from the store (identity leak, served model) and none from the integrity rules. */

@@ -9,7 +9,7 @@ import {
   rankingFlags,
 } from '../arena/vote-integrity';
 import { type ViewDefinition, type ViewVote, computeViews, computeViewsFromColumns, countedVotes, viewKey } from './leaderboard-views';
-import { VoteColumnsBuilder } from './vote-columns';
+import { RankingVoteColumns, type VoteColumns, categoriesOf } from './vote-columns';
 
 /**
  * The columns give the object path's answers: integrity flags vote for vote, and the same
@@ -68,9 +68,9 @@ function history(seed: number, size: number): { view: ViewVote; facts: VoteFacts
 describe('vote columns', () => {
   it.each([1, 2, 3])('flag the votes the object rules flag, vote for vote (history %i)', (seed) => {
     const votes = history(seed, 3000);
-    const builder = new VoteColumnsBuilder();
-    for (const vote of votes) builder.add(vote);
-    const columns = builder.finish();
+    const kept = new RankingVoteColumns();
+    for (const vote of votes) kept.put(vote, vote.facts.duelId);
+    const columns = kept.view();
     const rules = { ...DEFAULT_INTEGRITY_RULES, burstVotesPerMinute: 20 };
     const bits = integrityFlagBits(columns, rules);
     const found = integrityFlags(
@@ -97,9 +97,9 @@ describe('vote columns', () => {
 
   it('rank every view as the vote objects do', () => {
     const votes = history(4, 4000);
-    const builder = new VoteColumnsBuilder();
-    for (const vote of votes) builder.add(vote);
-    const columns = builder.finish();
+    const kept = new RankingVoteColumns();
+    for (const vote of votes) kept.put(vote, vote.facts.duelId);
+    const columns = kept.view();
     const bits = integrityFlagBits(columns, DEFAULT_INTEGRITY_RULES);
     const found = integrityFlags(
       votes.map((vote) => vote.facts),
@@ -122,4 +122,62 @@ describe('vote columns', () => {
       expect(actual.get(view.key), view.key).toEqual(expected.get(view.key));
     }
   });
+
+  it('give, updated in place, the columns of the final votes read at once', () => {
+    const votes = history(5, 1500);
+    // The last version of each vote: another language, topics beyond the 32 of the mask, a review, a long answer.
+    const finalOf = (vote: (typeof votes)[number], index: number) =>
+      index % 3 === 0
+        ? {
+            view: {
+              ...vote.view,
+              language: 'de',
+              categories: [`topic-${index % 40}`, 'code'],
+              vote: {
+                ...vote.view.vote,
+                style: vote.view.vote.style && { ...vote.view.vote.style, a: { ...vote.view.vote.style.a, len: 70_000 + index } },
+              },
+            },
+            facts: { ...vote.facts, review: 'exclude' as const },
+          }
+        : vote;
+    const updated = new RankingVoteColumns();
+    for (const vote of votes) expect(updated.put(vote, vote.facts.duelId)).toBe('added');
+    votes.forEach((vote, index) => {
+      if (index % 3 === 0) expect(updated.put(finalOf(vote, index), vote.facts.duelId)).toBe('updated');
+    });
+    const once = new RankingVoteColumns();
+    votes.forEach((vote, index) => once.put(finalOf(vote, index), vote.facts.duelId));
+    expect(updated.length).toBe(votes.length);
+    expect(comparable(updated.view())).toEqual(comparable(once.view()));
+    expect(updated.view().style).toBeInstanceOf(Uint32Array);
+    expect(
+      categoriesOf(updated.view(), 0)
+        .map((index) => updated.view().categories[index])
+        .sort(),
+    ).toEqual(['code', 'topic-0']);
+    // Energy is a vote's own and never changes: counted once however often the vote comes.
+    expect(updated.meanEnergyByModel()).toEqual(once.meanEnergyByModel());
+    expect(integrityFlagBits(updated.view(), DEFAULT_INTEGRITY_RULES)).toEqual(integrityFlagBits(once.view(), DEFAULT_INTEGRITY_RULES));
+  });
 });
+
+/** Columns as plain arrays, categories as names: two columns built in another order of names compare equal. */
+function comparable(columns: VoteColumns) {
+  const rows = Array.from({ length: columns.length }, (_, row) => ({
+    models: [columns.models[columns.modelA[row]!], columns.models[columns.modelB[row]!]],
+    choice: columns.choice[row],
+    flags: columns.baseFlags[row],
+    style: columns.hasStyle[row] ? [...columns.style.subarray(row * 8, row * 8 + 8)] : null,
+    language: columns.language[row]! >= 0 ? columns.languages[columns.language[row]!] : null,
+    mode: columns.modes[columns.mode[row]!],
+    categories: categoriesOf(columns, row)
+      .map((index) => columns.categories[index])
+      .sort(),
+    arena: columns.arena[row],
+    createdAtMs: columns.createdAtMs[row],
+    votedAfterMs: columns.votedAfterMs[row],
+    review: columns.review[row],
+  }));
+  return { rows, visitors: columns.visitors, clients: columns.clients };
+}

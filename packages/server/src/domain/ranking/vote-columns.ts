@@ -1,14 +1,21 @@
 import type { VoteFacts } from '../arena/vote-integrity';
+import { DenseIds64, hash64 } from './dense-ids';
 import type { ViewVote } from './leaderboard-views';
 
 /*
  * The live leaderboard's votes as typed columns: what a refresh needs of each vote (models, choice,
- * flags, style counts, energy, the view keys, the integrity facts) in about a hundred bytes, where
- * the same votes as objects took kilobytes. A refresh streams the store into columns page by page,
- * so that no vote object outlives its page, and hands the columns to the ranking worker by transfer.
+ * flags, style counts, the view keys, the integrity facts) in about seventy bytes, where the same
+ * votes as objects took kilobytes. The server keeps them between refreshes: loaded once with a
+ * streaming read, then updated with what changed in the store (services/leaderboard.service.ts).
+ *
+ * Every column lives in a growable SharedArrayBuffer: growing it never copies (pages are touched
+ * only as votes are written, so the resident size follows the votes, not the reservation), and the
+ * ranking worker reads the same memory without a copy or a transfer. Nothing writes the columns
+ * while the worker reads them: refreshes run one at a time, and a refresh applies its changes
+ * before it hands the columns over.
  */
 
-/** A vote as the builder takes it: the view vote, and the facts of the integrity rules (arena votes; none for reaction matches). */
+/** A vote as the columns take it: the view vote, and the facts of the integrity rules (arena votes; none for reaction matches). */
 export interface VoteColumnsInput {
   view: ViewVote;
   facts?: VoteFacts | undefined;
@@ -20,8 +27,12 @@ export const BASE_FLAG = { identity_leak: 1, served_model_mismatch: 2 } as const
 export const REVIEW = { none: 0, count: 1, exclude: 2 } as const;
 /** Choice codes: the same numbers as the ranking's outcome codes (a wins, b wins, tie, both bad). */
 const CHOICE_CODE = { a: 0, b: 1, tie: 2, both_bad: 3 } as const;
+/** Categories with an index below this are bits of {@link VoteColumns.categoryMask}; the rest, rare, are in its overflow. */
+const MASK_CATEGORIES = 32;
+/** The most votes the columns hold (their buffers reserve address space, not memory, for this many). */
+export const MAX_COLUMN_VOTES = 2 ** 26;
 
-/** The columns (plain data: typed arrays and name lists, transferable to a worker). */
+/** A read-only view of the columns (typed arrays of exactly `length` votes and name lists; shareable with a worker). */
 export interface VoteColumns {
   length: number;
   models: string[];
@@ -35,42 +46,88 @@ export interface VoteColumns {
   baseFlags: Uint8Array;
   /** 1 when the vote has style counts (then 8 of them in {@link style}). */
   hasStyle: Uint8Array;
-  /** len_a, len_b, headers_a, headers_b, lists_a, lists_b, bold_a, bold_b per vote (the vote table's order). */
-  style: Uint32Array;
-  /** a.min, a.max, b.min, b.max of the revealed energy per vote (Wh), NaN when unknown. */
-  energy: Float64Array;
+  /** len_a, len_b, headers_a, headers_b, lists_a, lists_b, bold_a, bold_b per vote (the vote table's order); 32-bit once a count passes 65,535. */
+  style: Uint16Array | Uint32Array;
   /** Index in {@link languages}, -1 when none. */
-  language: Int32Array;
-  mode: Int32Array;
-  /** Each vote's categories: `categoryValues[categoryStart[i] .. categoryStart[i + 1]]`. */
-  categoryStart: Int32Array;
-  categoryValues: Int32Array;
-  /** Integrity facts. `arena`: judged by the rules (the arena's own votes). */
+  language: Int16Array;
+  mode: Int16Array;
+  /** Bit i: the vote's conversation is on categories[i], for i < 32. */
+  categoryMask: Uint32Array;
+  /** Category indices from 32 on, by row (only rows that have some). */
+  categoryOverflow: Map<number, number[]>;
+  /** Integrity facts. `arena`: judged by the rules (the arena's own votes); the rest only matter for them. */
   arena: Uint8Array;
+  /** Dense number of the visitor (0 … visitors - 1), -1 for votes the rules do not judge. */
   visitor: Int32Array;
-  /** -1 when the address is unknown. */
+  visitors: number;
+  /** Dense number of the client address, -1 when unknown or not judged. */
   client: Int32Array;
+  clients: number;
   createdAtMs: Float64Array;
-  /** NaN when unknown. */
-  votedAfterMs: Float64Array;
+  /** NaN when unknown. Milliseconds below 2²⁴ are exact, far beyond any rule's threshold. */
+  votedAfterMs: Float32Array;
   review: Uint8Array;
 }
 
-/** Grows a typed array by half again: a refresh of n votes holds at most about 1.5 n of each column. */
-function grown<T extends Int32Array | Uint8Array | Uint32Array | Float64Array>(array: T, capacity: number): T {
-  const next = new (array.constructor as new (length: number) => T)(capacity);
-  next.set(array);
-  return next;
+/** Whether a vote is on category `category` (an index in {@link VoteColumns.categories}). */
+export function hasCategory(columns: VoteColumns, row: number, category: number): boolean {
+  if (category < 0) return false;
+  if (category < MASK_CATEGORIES) return (columns.categoryMask[row]! & (1 << category)) !== 0;
+  return columns.categoryOverflow.get(row)?.includes(category) ?? false;
+}
+
+/** The category indices of a vote. */
+export function categoriesOf(columns: VoteColumns, row: number): number[] {
+  const found: number[] = [];
+  for (let mask = columns.categoryMask[row]!, bit = 0; mask !== 0; mask >>>= 1, bit++) if (mask & 1) found.push(bit);
+  return [...found, ...(columns.categoryOverflow.get(row) ?? [])];
+}
+
+type Typed = Int32Array | Int16Array | Uint8Array | Uint16Array | Uint32Array | Float32Array | Float64Array;
+interface TypedConstructor<T extends Typed> {
+  new (buffer: SharedArrayBuffer, byteOffset?: number, length?: number): T;
+  readonly BYTES_PER_ELEMENT: number;
+}
+
+/** One column in a growable SharedArrayBuffer, `perRow` values a vote. */
+class Column<T extends Typed> {
+  private readonly buffer: SharedArrayBuffer;
+  /** Tracks the buffer's length as it grows. */
+  readonly values: T;
+
+  constructor(
+    private readonly Type: TypedConstructor<T>,
+    private readonly perRow: number,
+  ) {
+    this.buffer = new SharedArrayBuffer(0, { maxByteLength: MAX_COLUMN_VOTES * perRow * Type.BYTES_PER_ELEMENT });
+    this.values = new Type(this.buffer);
+  }
+
+  /** Room for `rows` votes. Grows by a quarter at least, to keep the calls few; the pages are only touched when written. */
+  reserve(rows: number): void {
+    const bytes = rows * this.perRow * this.Type.BYTES_PER_ELEMENT;
+    if (bytes <= this.buffer.byteLength) return;
+    if (rows > MAX_COLUMN_VOTES) throw new Error(`the live leaderboard holds at most ${MAX_COLUMN_VOTES} votes`);
+    this.buffer.grow(Math.min(this.buffer.maxByteLength, Math.max(bytes, Math.ceil((this.buffer.byteLength * 1.25) / 65_536) * 65_536)));
+  }
+
+  /** The first `rows` votes' values, sharing the memory. */
+  view(rows: number): T {
+    return new this.Type(this.buffer, 0, rows * this.perRow);
+  }
 }
 
 class Interner {
   readonly names: string[] = [];
   private readonly index = new Map<string, number>();
 
+  constructor(private readonly limit = Number.POSITIVE_INFINITY) {}
+
   of(name: string): number {
     let found = this.index.get(name);
     if (found === undefined) {
       found = this.names.length;
+      if (found >= this.limit) throw new Error(`more than ${this.limit} distinct values in a vote column`);
       this.index.set(name, found);
       this.names.push(name);
     }
@@ -78,152 +135,202 @@ class Interner {
   }
 }
 
-/**
- * Builds {@link VoteColumns} vote by vote. `finish` returns views of the arrays (no copy): their
- * buffers keep up to half again of slack, which costs less than copying them at the peak.
- */
-export class VoteColumnsBuilder {
-  private capacity = 1024;
-  private size = 0;
-  private readonly models = new Interner();
-  private readonly languages = new Interner();
-  private readonly modes = new Interner();
-  private readonly categories = new Interner();
-  private readonly visitors = new Interner();
-  private readonly clients = new Interner();
-  private modelA = new Int32Array(this.capacity);
-  private modelB = new Int32Array(this.capacity);
-  private choice = new Uint8Array(this.capacity);
-  private baseFlags = new Uint8Array(this.capacity);
-  private hasStyle = new Uint8Array(this.capacity);
-  private style = new Uint32Array(this.capacity * 8);
-  private energy = new Float64Array(this.capacity * 4);
-  private language = new Int32Array(this.capacity);
-  private mode = new Int32Array(this.capacity);
-  private categoryStart = new Int32Array(this.capacity + 1);
-  private categoryValues = new Int32Array(this.capacity);
-  private categoryCount = 0;
-  private arena = new Uint8Array(this.capacity);
-  private visitor = new Int32Array(this.capacity);
-  private client = new Int32Array(this.capacity);
-  private createdAtMs = new Float64Array(this.capacity);
-  private votedAfterMs = new Float64Array(this.capacity);
-  private review = new Uint8Array(this.capacity);
+/** A vote of the store, keyed (arena and imported votes), or a reaction match read for one refresh (not keyed). */
+export type VoteColumnsPut = 'added' | 'updated';
 
-  add({ view, facts }: VoteColumnsInput): void {
-    if (this.size === this.capacity) this.grow(Math.ceil(this.capacity * 1.5));
-    const row = this.size;
+/**
+ * The columns, kept and updated in place. A keyed vote (its duel id) is added once and updated in
+ * place when it comes again (its conversation was annotated, a reviewer decided): the row of the
+ * n-th key is row n. Unkeyed votes (reaction matches) come after every keyed one.
+ */
+export class RankingVoteColumns {
+  private size = 0;
+  private unkeyed = 0;
+  private readonly models = new Interner();
+  private readonly languages = new Interner(0x7fff);
+  private readonly modes = new Interner(0x7fff);
+  private readonly categories = new Interner();
+  private readonly duels = new DenseIds64();
+  private readonly visitors = new DenseIds64();
+  private readonly clients = new DenseIds64();
+  private readonly modelA = new Column(Int32Array, 1);
+  private readonly modelB = new Column(Int32Array, 1);
+  private readonly choice = new Column(Uint8Array, 1);
+  private readonly baseFlags = new Column(Uint8Array, 1);
+  private readonly hasStyle = new Column(Uint8Array, 1);
+  private style: Column<Uint16Array> | Column<Uint32Array> = new Column(Uint16Array, 8);
+  private readonly language = new Column(Int16Array, 1);
+  private readonly mode = new Column(Int16Array, 1);
+  private readonly categoryMask = new Column(Uint32Array, 1);
+  private readonly categoryOverflow = new Map<number, number[]>();
+  private readonly arena = new Column(Uint8Array, 1);
+  private readonly visitor = new Column(Int32Array, 1);
+  private readonly client = new Column(Int32Array, 1);
+  private readonly createdAtMs = new Column(Float64Array, 1);
+  private readonly votedAfterMs = new Column(Float32Array, 1);
+  private readonly review = new Column(Uint8Array, 1);
+  /** Per model: sums of the revealed energy's bounds over its sides that have one, and their count (min, max, n). */
+  private energySums = new Float64Array(3 * 64);
+
+  get length(): number {
+    return this.size;
+  }
+
+  /** Whether the vote of a duel is in the columns. */
+  has(key: string): boolean {
+    const [hi, lo] = hash64(key);
+    return this.duels.find(hi, lo) >= 0;
+  }
+
+  /**
+   * Adds a vote, or, when its key is already here, writes its row again (everything but its
+   * energy, which a vote never changes). Without a key, always adds.
+   */
+  put(input: VoteColumnsInput, key?: string): VoteColumnsPut {
+    let row = this.size;
+    if (key !== undefined) {
+      if (this.unkeyed > 0) throw new Error('a keyed vote after an unkeyed one');
+      const [hi, lo] = hash64(key);
+      row = this.duels.idOf(hi, lo);
+    } else this.unkeyed += 1;
+    const added = row === this.size;
+    if (added) this.reserve(row + 1);
+    this.write(row, input);
+    if (added) {
+      this.addEnergy(input.view);
+      this.size = row + 1;
+    }
+    return added ? 'added' : 'updated';
+  }
+
+  /** Mean revealed energy of each model's side of a duel, bound-wise, over every vote that has it. */
+  meanEnergyByModel(): Map<string, { min: number; max: number }> {
+    const means = new Map<string, { min: number; max: number }>();
+    this.models.names.forEach((name, model) => {
+      const n = this.energySums[model * 3 + 2]!;
+      if (n > 0) means.set(name, { min: this.energySums[model * 3]! / n, max: this.energySums[model * 3 + 1]! / n });
+    });
+    return means;
+  }
+
+  /** The columns as they are now, sharing their memory (valid until the next {@link put}). */
+  view(): VoteColumns {
+    const n = this.size;
+    return {
+      length: n,
+      models: [...this.models.names],
+      languages: [...this.languages.names],
+      modes: [...this.modes.names],
+      categories: [...this.categories.names],
+      modelA: this.modelA.view(n),
+      modelB: this.modelB.view(n),
+      choice: this.choice.view(n),
+      baseFlags: this.baseFlags.view(n),
+      hasStyle: this.hasStyle.view(n),
+      style: this.style.view(n),
+      language: this.language.view(n),
+      mode: this.mode.view(n),
+      categoryMask: this.categoryMask.view(n),
+      categoryOverflow: new Map(this.categoryOverflow),
+      arena: this.arena.view(n),
+      visitor: this.visitor.view(n),
+      visitors: this.visitors.size,
+      client: this.client.view(n),
+      clients: this.clients.size,
+      createdAtMs: this.createdAtMs.view(n),
+      votedAfterMs: this.votedAfterMs.view(n),
+      review: this.review.view(n),
+    };
+  }
+
+  private write(row: number, { view, facts }: VoteColumnsInput): void {
     const vote = view.vote;
-    this.modelA[row] = this.models.of(vote.modelA);
-    this.modelB[row] = this.models.of(vote.modelB);
-    this.choice[row] = CHOICE_CODE[vote.choice];
+    this.modelA.values[row] = this.models.of(vote.modelA);
+    this.modelB.values[row] = this.models.of(vote.modelB);
+    this.choice.values[row] = CHOICE_CODE[vote.choice];
     let flags = 0;
     for (const flag of vote.flags ?? []) {
       if (flag === 'identity_leak') flags |= BASE_FLAG.identity_leak;
       else if (flag === 'served_model_mismatch') flags |= BASE_FLAG.served_model_mismatch;
       else throw new Error(`a vote flag the columns do not hold: ${flag}`);
     }
-    this.baseFlags[row] = flags;
+    this.baseFlags.values[row] = flags;
     if (vote.style) {
-      this.hasStyle[row] = 1;
+      this.hasStyle.values[row] = 1;
       const { a, b } = vote.style;
-      this.style.set([a.len, b.len, a.headers, b.headers, a.lists, b.lists, a.bold, b.bold], row * 8);
-    } else this.hasStyle[row] = 0;
-    const energyA = vote.energy?.a;
-    const energyB = vote.energy?.b;
-    this.energy.set(
-      [energyA?.min ?? Number.NaN, energyA?.max ?? Number.NaN, energyB?.min ?? Number.NaN, energyB?.max ?? Number.NaN],
-      row * 4,
-    );
-    this.language[row] = view.language === null ? -1 : this.languages.of(view.language);
-    this.mode[row] = this.modes.of(view.mode);
-    for (const category of view.categories) {
-      if (this.categoryCount === this.categoryValues.length)
-        this.categoryValues = grown(this.categoryValues, Math.ceil(this.categoryValues.length * 1.5));
-      this.categoryValues[this.categoryCount++] = this.categories.of(category);
+      const counts = [a.len, b.len, a.headers, b.headers, a.lists, b.lists, a.bold, b.bold];
+      if (this.style.values instanceof Uint16Array && counts.some((count) => count > 0xffff)) this.widenStyle();
+      this.style.values.set(counts, row * 8);
+    } else {
+      this.hasStyle.values[row] = 0;
+      this.style.values.fill(0, row * 8, row * 8 + 8);
     }
-    this.categoryStart[row + 1] = this.categoryCount;
-    this.arena[row] = facts?.source === 'arena' ? 1 : 0;
-    this.visitor[row] = facts ? this.visitors.of(facts.visitor) : -1;
-    this.client[row] = facts?.client ? this.clients.of(facts.client) : -1;
-    this.createdAtMs[row] = facts ? Date.parse(facts.createdAt) : Number.NaN;
-    this.votedAfterMs[row] = facts?.votedAfterMs ?? Number.NaN;
-    this.review[row] = facts?.review === 'count' ? REVIEW.count : facts?.review === 'exclude' ? REVIEW.exclude : REVIEW.none;
-    this.size = row + 1;
+    this.language.values[row] = view.language === null ? -1 : this.languages.of(view.language);
+    this.mode.values[row] = this.modes.of(view.mode);
+    let mask = 0;
+    const overflow: number[] = [];
+    for (const category of view.categories) {
+      const index = this.categories.of(category);
+      if (index < MASK_CATEGORIES) mask |= 1 << index;
+      else if (!overflow.includes(index)) overflow.push(index);
+    }
+    this.categoryMask.values[row] = mask;
+    if (overflow.length > 0) this.categoryOverflow.set(row, overflow);
+    else this.categoryOverflow.delete(row);
+    const judged = facts?.source === 'arena';
+    this.arena.values[row] = judged ? 1 : 0;
+    this.visitor.values[row] = judged ? this.visitors.idOf(...hash64(facts.visitor)) : -1;
+    this.client.values[row] = judged && facts.client ? this.clients.idOf(...hash64(facts.client)) : -1;
+    this.createdAtMs.values[row] = facts ? Date.parse(facts.createdAt) : Number.NaN;
+    this.votedAfterMs.values[row] = facts?.votedAfterMs ?? Number.NaN;
+    this.review.values[row] = facts?.review === 'count' ? REVIEW.count : facts?.review === 'exclude' ? REVIEW.exclude : REVIEW.none;
   }
 
-  get length(): number {
-    return this.size;
+  private addEnergy(view: ViewVote): void {
+    const sides = [
+      [view.vote.modelA, view.vote.energy?.a],
+      [view.vote.modelB, view.vote.energy?.b],
+    ] as const;
+    for (const [name, energy] of sides) {
+      if (!energy) continue;
+      const model = this.models.of(name);
+      if (model * 3 + 3 > this.energySums.length) {
+        const next = new Float64Array(Math.max(model * 3 + 3, this.energySums.length * 2));
+        next.set(this.energySums);
+        this.energySums = next;
+      }
+      this.energySums[model * 3]! += energy.min;
+      this.energySums[model * 3 + 1]! += energy.max;
+      this.energySums[model * 3 + 2]! += 1;
+    }
   }
 
-  finish(): VoteColumns {
-    const n = this.size;
-    return {
-      length: n,
-      models: this.models.names,
-      languages: this.languages.names,
-      modes: this.modes.names,
-      categories: this.categories.names,
-      modelA: this.modelA.subarray(0, n),
-      modelB: this.modelB.subarray(0, n),
-      choice: this.choice.subarray(0, n),
-      baseFlags: this.baseFlags.subarray(0, n),
-      hasStyle: this.hasStyle.subarray(0, n),
-      style: this.style.subarray(0, n * 8),
-      energy: this.energy.subarray(0, n * 4),
-      language: this.language.subarray(0, n),
-      mode: this.mode.subarray(0, n),
-      categoryStart: this.categoryStart.subarray(0, n + 1),
-      categoryValues: this.categoryValues.subarray(0, this.categoryCount),
-      arena: this.arena.subarray(0, n),
-      visitor: this.visitor.subarray(0, n),
-      client: this.client.subarray(0, n),
-      createdAtMs: this.createdAtMs.subarray(0, n),
-      votedAfterMs: this.votedAfterMs.subarray(0, n),
-      review: this.review.subarray(0, n),
-    };
+  private reserve(rows: number): void {
+    for (const column of [
+      this.modelA,
+      this.modelB,
+      this.choice,
+      this.baseFlags,
+      this.hasStyle,
+      this.style,
+      this.language,
+      this.mode,
+      this.categoryMask,
+      this.arena,
+      this.visitor,
+      this.client,
+      this.createdAtMs,
+      this.votedAfterMs,
+      this.review,
+    ])
+      column.reserve(rows);
   }
 
-  private grow(capacity: number): void {
-    this.capacity = capacity;
-    this.modelA = grown(this.modelA, capacity);
-    this.modelB = grown(this.modelB, capacity);
-    this.choice = grown(this.choice, capacity);
-    this.baseFlags = grown(this.baseFlags, capacity);
-    this.hasStyle = grown(this.hasStyle, capacity);
-    this.style = grown(this.style, capacity * 8);
-    this.energy = grown(this.energy, capacity * 4);
-    this.language = grown(this.language, capacity);
-    this.mode = grown(this.mode, capacity);
-    this.categoryStart = grown(this.categoryStart, capacity + 1);
-    this.arena = grown(this.arena, capacity);
-    this.visitor = grown(this.visitor, capacity);
-    this.client = grown(this.client, capacity);
-    this.createdAtMs = grown(this.createdAtMs, capacity);
-    this.votedAfterMs = grown(this.votedAfterMs, capacity);
-    this.review = grown(this.review, capacity);
+  /** A count past 65,535 (a very long answer): the style column goes to 32 bits, once. */
+  private widenStyle(): void {
+    const wide = new Column(Uint32Array, 8);
+    wide.reserve(Math.max(this.size + 1, 1024));
+    wide.values.set(this.style.view(this.size));
+    this.style = wide;
   }
-}
-
-/** The buffers of the columns, for a transfer to a worker (the sender loses them). */
-export function voteColumnBuffers(columns: VoteColumns): ArrayBuffer[] {
-  return [
-    columns.modelA,
-    columns.modelB,
-    columns.choice,
-    columns.baseFlags,
-    columns.hasStyle,
-    columns.style,
-    columns.energy,
-    columns.language,
-    columns.mode,
-    columns.categoryStart,
-    columns.categoryValues,
-    columns.arena,
-    columns.visitor,
-    columns.client,
-    columns.createdAtMs,
-    columns.votedAfterMs,
-    columns.review,
-  ].map((array) => array.buffer as ArrayBuffer);
 }
