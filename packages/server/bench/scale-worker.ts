@@ -4,8 +4,9 @@
  *   tokens, energy, a client address; votes from 200k visitors among 40 models), and the same votes
  *   as a ranking file (JSON Lines: model_a, model_b, winner and the style counts) for `agora leaderboard`.
  * - `measure DB`: opens the arena on the store (post-processing off), samples this process's RSS,
- *   and prints one JSON line: RSS at rest after the start's refresh, the peak during a second
- *   refresh, the refresh's time, and /healthz latencies idle and during a refresh.
+ *   and prints one JSON line: the start's full read (time, peak), RSS at rest after it, then, with
+ *   1,000 new votes written by another connection, the peak during a refresh, its time, and
+ *   /healthz latencies idle and during it.
  */
 import { createWriteStream } from 'node:fs';
 import SqliteDatabase from 'better-sqlite3';
@@ -19,14 +20,9 @@ import { seededRandom } from '../test/seeded-random';
 
 const MODELS = Array.from({ length: 40 }, (_, index) => `model-${String(index).padStart(2, '0')}`);
 
-async function generate(path: string, file: string, count: number): Promise<void> {
-  const kysely = openDatabase({ kind: 'sqlite', path });
-  await migrateToLatest(kysely);
-  await kysely.destroy();
-  const db = new SqliteDatabase(path);
-  db.pragma('journal_mode = OFF');
-  db.pragma('synchronous = OFF');
-  const random = seededRandom(20261201);
+/** Writes synthetic voted duels into a SQLite store; returns each vote's ranking-file line. */
+function duelWriter(db: SqliteDatabase.Database, seed: number): (index: number, atMs: number) => string {
+  const random = seededRandom(seed);
   const insertDuel = db.prepare(
     "INSERT INTO duels (id, visitor_hash, mode, model_a, model_b, chosen_models, locale, status, turn_count, created_at, updated_at) VALUES (?, ?, 'random', ?, ?, NULL, NULL, 'voted', 1, ?, ?)",
   );
@@ -36,63 +32,72 @@ async function generate(path: string, file: string, count: number): Promise<void
   const insertVote = db.prepare(
     "INSERT INTO votes (duel_id, choice, model_a, model_b, tags_a, tags_b, comment_a, comment_b, identity_leak, mode, locale, created_at, client_hash, style_a, style_b, tokens_a, tokens_b, energy_a, energy_b) VALUES (?, ?, ?, ?, '[]', '[]', NULL, NULL, 0, 'random', NULL, ?, ?, ?, ?, ?, ?, ?, ?)",
   );
+  const winners = { a: 'model_a', b: 'model_b', tie: 'tie', both_bad: 'both_bad' } as const;
+  return (index, atMs) => {
+    const id = `d${index.toString(36).padStart(12, '0')}`;
+    const at = new Date(atMs).toISOString();
+    const ended = new Date(atMs - 30_000).toISOString();
+    const modelA = MODELS[Math.floor(random() * MODELS.length)]!;
+    let modelB = MODELS[Math.floor(random() * MODELS.length)]!;
+    if (modelB === modelA) modelB = MODELS[(MODELS.indexOf(modelA) + 1) % MODELS.length]!;
+    // A model's strength decides the odds, so that the fit has something to find.
+    const strength = (model: string) => MODELS.indexOf(model) / MODELS.length;
+    const roll = random();
+    const pA = 0.35 + 0.3 * (strength(modelA) - strength(modelB));
+    const choice = roll < pA ? 'a' : roll < 0.7 ? 'b' : roll < 0.85 ? 'tie' : 'both_bad';
+    const side = () => ({
+      len: 50 + Math.floor(random() * 800),
+      headers: Math.floor(random() * 4),
+      lists: Math.floor(random() * 6),
+      bold: Math.floor(random() * 5),
+    });
+    const styleA = side();
+    const styleB = side();
+    insertDuel.run(id, `visitor-${Math.floor(random() * 200_000)}`, modelA, modelB, at, at);
+    insertTurn.run(id, ended, ended);
+    insertVote.run(
+      id,
+      choice,
+      modelA,
+      modelB,
+      at,
+      `client-${Math.floor(random() * 50_000)}`,
+      JSON.stringify(styleA),
+      JSON.stringify(styleB),
+      styleA.len,
+      styleB.len,
+      JSON.stringify({ min: random(), max: 1 + random() }),
+      JSON.stringify({ min: random(), max: 1 + random() }),
+    );
+    return JSON.stringify({
+      model_a: modelA,
+      model_b: modelB,
+      winner: winners[choice],
+      len_a: styleA.len,
+      len_b: styleB.len,
+      headers_a: styleA.headers,
+      headers_b: styleB.headers,
+      lists_a: styleA.lists,
+      lists_b: styleB.lists,
+      bold_a: styleA.bold,
+      bold_b: styleB.bold,
+    });
+  };
+}
+
+async function generate(path: string, file: string, count: number): Promise<void> {
+  const kysely = openDatabase({ kind: 'sqlite', path });
+  await migrateToLatest(kysely);
+  await kysely.destroy();
+  const db = new SqliteDatabase(path);
+  db.pragma('journal_mode = OFF');
+  db.pragma('synchronous = OFF');
+  const write = duelWriter(db, 20261201);
   const out = createWriteStream(file);
   const start = Date.parse('2026-01-01T00:00:00.000Z');
-  const winners = { a: 'model_a', b: 'model_b', tie: 'tie', both_bad: 'both_bad' } as const;
   let lines: string[] = [];
   const chunk = db.transaction((from: number, to: number) => {
-    for (let index = from; index < to; index++) {
-      const id = `d${index.toString(36).padStart(12, '0')}`;
-      const at = new Date(start + index * 1000).toISOString();
-      const ended = new Date(start + index * 1000 - 30_000).toISOString();
-      const modelA = MODELS[Math.floor(random() * MODELS.length)]!;
-      let modelB = MODELS[Math.floor(random() * MODELS.length)]!;
-      if (modelB === modelA) modelB = MODELS[(MODELS.indexOf(modelA) + 1) % MODELS.length]!;
-      // A model's strength decides the odds, so that the fit has something to find.
-      const strength = (model: string) => MODELS.indexOf(model) / MODELS.length;
-      const roll = random();
-      const pA = 0.35 + 0.3 * (strength(modelA) - strength(modelB));
-      const choice = roll < pA ? 'a' : roll < 0.7 ? 'b' : roll < 0.85 ? 'tie' : 'both_bad';
-      const side = () => ({
-        len: 50 + Math.floor(random() * 800),
-        headers: Math.floor(random() * 4),
-        lists: Math.floor(random() * 6),
-        bold: Math.floor(random() * 5),
-      });
-      const styleA = side();
-      const styleB = side();
-      insertDuel.run(id, `visitor-${Math.floor(random() * 200_000)}`, modelA, modelB, at, at);
-      insertTurn.run(id, ended, ended);
-      insertVote.run(
-        id,
-        choice,
-        modelA,
-        modelB,
-        at,
-        `client-${Math.floor(random() * 50_000)}`,
-        JSON.stringify(styleA),
-        JSON.stringify(styleB),
-        styleA.len,
-        styleB.len,
-        JSON.stringify({ min: random(), max: 1 + random() }),
-        JSON.stringify({ min: random(), max: 1 + random() }),
-      );
-      lines.push(
-        JSON.stringify({
-          model_a: modelA,
-          model_b: modelB,
-          winner: winners[choice],
-          len_a: styleA.len,
-          len_b: styleB.len,
-          headers_a: styleA.headers,
-          headers_b: styleB.headers,
-          lists_a: styleA.lists,
-          lists_b: styleB.lists,
-          bold_a: styleA.bold,
-          bold_b: styleB.bold,
-        }),
-      );
-    }
+    for (let index = from; index < to; index++) lines.push(write(index, start + index * 1000));
   });
   for (let from = 0; from < count; from += 50_000) {
     chunk(from, Math.min(count, from + 50_000));
@@ -104,6 +109,8 @@ async function generate(path: string, file: string, count: number): Promise<void
 }
 
 const rssMb = () => process.memoryUsage.rss() / 1e6;
+/** Votes cast between the start and the measured refresh. */
+const NEW_VOTES = 1_000;
 
 async function measure(path: string): Promise<void> {
   const catalogue = parseCatalogue(
@@ -121,6 +128,10 @@ async function measure(path: string): Promise<void> {
     AGORA_LEADERBOARD_MIN_VOTES: '1',
   };
   const config = loadConfig(environment);
+  // The start: the store's votes read once into the kept columns (sampled like a refresh).
+  let loadPeakMb = rssMb();
+  const loadSampler = setInterval(() => (loadPeakMb = Math.max(loadPeakMb, rssMb())), 20);
+  const loadStarted = performance.now();
   const arena = await createArena(config, environment, { catalogue, logger: pino({ level: 'silent' }) });
   const server = await listen(arena, config);
   const address = server.address();
@@ -133,6 +144,8 @@ async function measure(path: string): Promise<void> {
   const p99 = (values: number[]) => [...values].sort((x, y) => x - y)[Math.min(values.length - 1, Math.floor(values.length * 0.99))]!;
   // The start's refresh, then rest.
   await arena.leaderboardRefresh.idle();
+  const loadSeconds = (performance.now() - loadStarted) / 1000;
+  clearInterval(loadSampler);
   // At rest is between refreshes: the ranking thread stops after 10 s without work.
   const settle = async () => {
     await new Promise((resolve) => setTimeout(resolve, 11_000));
@@ -145,6 +158,15 @@ async function measure(path: string): Promise<void> {
   const restMb = rssMb();
   const idle: number[] = [];
   for (let index = 0; index < 200; index++) idle.push(await health());
+  // New votes since the start, as another process would write them (a second connection to the
+  // same file): the measured refresh reads them as changes.
+  const writer = new SqliteDatabase(path);
+  const write = duelWriter(writer, 7);
+  const before = await arena.store.feedback.countVotes();
+  writer.transaction(() => {
+    for (let index = 0; index < NEW_VOTES; index++) write(before + index, Date.now());
+  })();
+  writer.close();
   // A refresh, sampled: RSS every 20 ms, /healthz as fast as it answers.
   let peakMb = rssMb();
   const sampler = setInterval(() => (peakMb = Math.max(peakMb, rssMb())), 20);
@@ -165,7 +187,7 @@ async function measure(path: string): Promise<void> {
   await new Promise<void>((resolve) => server.close(() => resolve()));
   await arena.close();
   process.stdout.write(
-    `${JSON.stringify({ votes: result.votes, views: result.views, restMb, peakMb, afterMb, refreshSeconds, healthIdleP99: p99(idle), healthDuringP99: p99(during), healthDuringCount: during.length })}\n`,
+    `${JSON.stringify({ votes: result.votes, views: result.views, read: result.read, loadSeconds, loadPeakMb, restMb, peakMb, afterMb, refreshSeconds, healthIdleP99: p99(idle), healthDuringP99: p99(during), healthDuringCount: during.length })}\n`,
   );
 }
 

@@ -136,8 +136,8 @@ export interface IntegrityColumns {
   clients: number;
   /** 0 a, 1 b, 2 tie, 3 both bad. */
   choice: Uint8Array;
-  modelA: Int32Array;
-  modelB: Int32Array;
+  modelA: Int32Array | Uint16Array;
+  modelB: Int32Array | Uint16Array;
   createdAtMs: Float64Array;
   /** NaN when unknown. */
   votedAfterMs: Float32Array | Float64Array;

@@ -31,15 +31,19 @@ export function hash64(text: string): [hi: number, lo: number] {
 }
 
 const EMPTY = -1;
+/** The most keys a table holds: its key arrays reserve address space, not memory, for this many. */
+const MAX_KEYS = 2 ** 28;
 
 /**
- * Dense numbers for 64-bit keys: open addressing with linear probing, at most half full. Holds 8
- * bytes of key per entry plus 8 to 16 bytes of table.
+ * Dense numbers for 64-bit keys: open addressing with linear probing, at most three quarters full.
+ * Holds 8 bytes of key per entry (in resizable buffers: no slack is ever resident) plus 5 to 11
+ * bytes of table.
  */
 export class DenseIds64 {
-  private hi: Uint32Array = new Uint32Array(1024);
-  private lo: Uint32Array = new Uint32Array(1024);
-  private slots = new Int32Array(2048).fill(EMPTY);
+  private readonly keys = new ArrayBuffer(0, { maxByteLength: MAX_KEYS * 8 });
+  /** hi, lo of key n at 2n, 2n + 1 (tracks the buffer's length). */
+  private readonly halves = new Uint32Array(this.keys);
+  private slots = new Int32Array(1024).fill(EMPTY);
   private count = 0;
 
   get size(): number {
@@ -52,7 +56,7 @@ export class DenseIds64 {
     for (let slot = (lo ^ Math.imul(hi, 0x9e3779b1)) & mask; ; slot = (slot + 1) & mask) {
       const id = this.slots[slot]!;
       if (id === EMPTY) return EMPTY;
-      if (this.lo[id] === lo && this.hi[id] === hi) return id;
+      if (this.halves[2 * id + 1] === lo && this.halves[2 * id] === hi) return id;
     }
   }
 
@@ -61,21 +65,20 @@ export class DenseIds64 {
     const found = this.find(hi, lo);
     if (found !== EMPTY) return found;
     const id = this.count++;
-    if (id === this.hi.length) {
-      const capacity = Math.ceil(this.hi.length * 1.5);
-      this.hi = grownCopy(this.hi, capacity);
-      this.lo = grownCopy(this.lo, capacity);
+    if (2 * id + 2 > this.halves.length) {
+      if (id >= MAX_KEYS) throw new Error(`more than ${MAX_KEYS} distinct keys`);
+      this.keys.resize(Math.min(this.keys.maxByteLength, Math.max(65_536, Math.ceil((this.keys.byteLength * 1.25) / 65_536) * 65_536)));
     }
-    this.hi[id] = hi;
-    this.lo[id] = lo;
-    if (this.count * 2 > this.slots.length) this.rehash(this.slots.length * 2);
+    this.halves[2 * id] = hi;
+    this.halves[2 * id + 1] = lo;
+    if (this.count * 4 > this.slots.length * 3) this.rehash(this.slots.length * 2);
     else this.place(id);
     return id;
   }
 
   private place(id: number): void {
     const mask = this.slots.length - 1;
-    let slot = (this.lo[id]! ^ Math.imul(this.hi[id]!, 0x9e3779b1)) & mask;
+    let slot = (this.halves[2 * id + 1]! ^ Math.imul(this.halves[2 * id]!, 0x9e3779b1)) & mask;
     while (this.slots[slot] !== EMPTY) slot = (slot + 1) & mask;
     this.slots[slot] = id;
   }
@@ -84,10 +87,4 @@ export class DenseIds64 {
     this.slots = new Int32Array(size).fill(EMPTY);
     for (let id = 0; id < this.count; id++) this.place(id);
   }
-}
-
-function grownCopy(array: Uint32Array, capacity: number): Uint32Array {
-  const next = new Uint32Array(capacity);
-  next.set(array);
-  return next;
 }

@@ -39,8 +39,9 @@ export interface VoteColumns {
   languages: string[];
   modes: string[];
   categories: string[];
-  modelA: Int32Array;
-  modelB: Int32Array;
+  /** Index in {@link models}. */
+  modelA: Uint16Array;
+  modelB: Uint16Array;
   /** 0 a, 1 b, 2 tie, 3 both bad. */
   choice: Uint8Array;
   baseFlags: Uint8Array;
@@ -146,15 +147,15 @@ export type VoteColumnsPut = 'added' | 'updated';
 export class RankingVoteColumns {
   private size = 0;
   private unkeyed = 0;
-  private readonly models = new Interner();
+  private readonly models = new Interner(0xffff);
   private readonly languages = new Interner(0x7fff);
   private readonly modes = new Interner(0x7fff);
   private readonly categories = new Interner();
   private readonly duels = new DenseIds64();
   private readonly visitors = new DenseIds64();
   private readonly clients = new DenseIds64();
-  private readonly modelA = new Column(Int32Array, 1);
-  private readonly modelB = new Column(Int32Array, 1);
+  private readonly modelA = new Column(Uint16Array, 1);
+  private readonly modelB = new Column(Uint16Array, 1);
   private readonly choice = new Column(Uint8Array, 1);
   private readonly baseFlags = new Column(Uint8Array, 1);
   private readonly hasStyle = new Column(Uint8Array, 1);
