@@ -14,7 +14,10 @@ const TRIGGER = new RegExp(
     String.raw`\bborn\s+(?:on|in)\b`,
     String.raw`\bborn\b`,
   ].join('|'),
-  'giu',
+  // Not 'u': V8 runs this alternation 15 times faster without it (1.4 against 20 µs on 300
+  // characters). The triggers are ASCII and Latin-1, which case-fold the same either way; only the
+  // 40-character gap counts an emoji as two.
+  'gi',
 );
 
 const MONTHS_FR = 'janvier|février|fevrier|mars|avril|mai|juin|juillet|août|aout|septembre|octobre|novembre|décembre|decembre';
@@ -48,6 +51,8 @@ const BRIDGE = /[\s:=,–-]*(?:(?:le|on|the|is|est|:)\s+)*/iuy;
  */
 export function findBirthDates(text: string): Span[] {
   const spans: Span[] = [];
+  // Every notation of a date has a digit: a text without one is not searched for triggers (the costly part).
+  if (!/\d/.test(text)) return spans;
   for (const trigger of text.matchAll(TRIGGER)) {
     const triggerEnd = trigger.index + trigger[0].length;
     BRIDGE.lastIndex = triggerEnd;

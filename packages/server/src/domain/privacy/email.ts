@@ -39,6 +39,8 @@ const WITH_AT_WORD = new RegExp(
 );
 
 /** Domains reserved for examples and tests (RFC 2606, RFC 6761): no real person reads them. */
+/** What {@link WITH_AT_WORD} cannot match without: an at-word after a space or an opening bracket, before a space or a closing one (same flags, same case folding). */
+const AT_WORD_BETWEEN = new RegExp(String.raw`[\s([{](?:${AT_WORDS})[\s)\]}]`, 'iu');
 const RESERVED_DOMAIN = /(?:^|\.)(?:example\.(?:com|net|org)|example|test|invalid|localhost)$/i;
 
 /** Image density suffixes such as `logo@2x.png` look like addresses and are not. */
@@ -60,14 +62,19 @@ function normalised(address: string): string {
  */
 export function findEmails(text: string): Span[] {
   const found: Span[] = [];
-  for (const match of text.matchAll(EMAIL)) {
-    const address = match[0];
-    const domain = address.slice(address.lastIndexOf('@') + 1);
-    const local = address.slice(0, address.lastIndexOf('@'));
-    if (RESERVED_DOMAIN.test(domain) || DENSITY_SUFFIX.test(domain) || /^[.]|[.]$/.test(local) || isSshRemote(text, match)) continue;
-    found.push({ start: match.index, end: match.index + address.length });
-  }
-  for (const match of [...text.matchAll(WITH_AT_SIGN), ...text.matchAll(WITH_AT_WORD)]) {
+  // The patterns are costly on long texts, and most texts hold no address: each runs only when the
+  // text has what it cannot match without (an @; an at-word between spaces or brackets).
+  const atSign = text.includes('@');
+  if (atSign)
+    for (const match of text.matchAll(EMAIL)) {
+      const address = match[0];
+      const domain = address.slice(address.lastIndexOf('@') + 1);
+      const local = address.slice(0, address.lastIndexOf('@'));
+      if (RESERVED_DOMAIN.test(domain) || DENSITY_SUFFIX.test(domain) || /^[.]|[.]$/.test(local) || isSshRemote(text, match)) continue;
+      found.push({ start: match.index, end: match.index + address.length });
+    }
+  const spelled = [...(atSign ? text.matchAll(WITH_AT_SIGN) : []), ...(AT_WORD_BETWEEN.test(text) ? text.matchAll(WITH_AT_WORD) : [])];
+  for (const match of spelled) {
     const address = normalised(match[0]);
     const at = address.lastIndexOf('@');
     const local = address.slice(0, at);

@@ -293,6 +293,16 @@ const WRITINGS: readonly Writing[] = [
   { kind: 'pl_pesel', pattern: String.raw`\d{11}`, validate: isValidPesel },
 ];
 
+/** ASCII digits in a text (what `\d` matches). */
+function digitsIn(text: string): number {
+  let count = 0;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (code >= 48 && code <= 57) count++;
+  }
+  return count;
+}
+
 const COMPILED = WRITINGS.map((writing) => ({ ...writing, regex: new RegExp(`${LEFT}(?:${writing.pattern})${RIGHT}`, 'gu') }));
 
 /**
@@ -301,7 +311,11 @@ const COMPILED = WRITINGS.map((writing) => ({ ...writing, regex: new RegExp(`${L
  */
 export function findNationalIdMatches(text: string): NationalIdMatch[] {
   const matches: NationalIdMatch[] = [];
+  // Every writing but the codice fiscale (whose digits may all be letters) holds 7 digits or more: a
+  // text with fewer is searched for that one alone.
+  const enoughDigits = digitsIn(text) >= 7;
   for (const { kind, regex, validate, context } of COMPILED) {
+    if (!enoughDigits && kind !== 'it_codice_fiscale') continue;
     for (const match of text.matchAll(regex)) {
       const start = match.index;
       const end = start + match[0].length;

@@ -64,6 +64,8 @@ function candidateWindows(text: string): Span[] {
 
 export function findPhoneNumbers(text: string): Span[] {
   const spans: Span[] = [];
+  // Every shape below, and every window libphonenumber reads, starts from digits.
+  if (!/\d/.test(text)) return spans;
   const add = (start: number, end: number) => spans.push({ start, end: withExtension(text, end) });
   for (const match of text.matchAll(INTERNATIONAL)) {
     const digits = digitCount(match[0]);

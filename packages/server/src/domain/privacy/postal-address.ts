@@ -61,5 +61,7 @@ const ADDRESS = new RegExp(
  * without a number (« la rue de Rivoli », « 75011 Paris ») is not an address of anyone.
  */
 export function findPostalAddresses(text: string): Span[] {
+  // An address starts with its number: a text without a digit is not searched.
+  if (!/\d/.test(text)) return [];
   return [...text.matchAll(ADDRESS)].map((match) => ({ start: match.index, end: match.index + match[0].length }));
 }
