@@ -20,7 +20,7 @@ export async function run(): Promise<void> {
   const folder = mkdtempSync(join(tmpdir(), 'agora-bench-postprocess-'));
   process.stdout.write(
     `${availableParallelism()} cores; synthetic French conversations of 1–3 turns (answers of 3–8 sentences), the export bench's generator\n\n` +
-      '| conversations | messages | characters | postprocess | conversations/s | peak RSS | detector alone | conversations/s | ratio | load |\n|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n',
+      '| conversations | messages | characters | `agora postprocess` | of which processing | conversations/s | peak RSS | detector alone | conversations/s | ratio | load |\n|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n',
   );
   try {
     for (const size of SIZES) {
@@ -62,15 +62,18 @@ export async function run(): Promise<void> {
       if (summary.processed !== size) throw new Error(`postprocess handled ${summary.processed} of ${size} conversations`);
       // Peak RSS of the whole process tree's largest process (GNU time: the command and its threads).
       const rss = Number(/peak-rss-kb (\d+)/.exec(command.stderr)?.[1] ?? Number.NaN);
-      const rate = size / seconds;
+      // Its closing line times the processing, after the start (modules, store, threads), as the
+      // detector's yardstick is timed after its own load.
+      const processing = Number(/post-processed \d+ conversations in ([\d.]+) s/.exec(command.stderr)?.[1] ?? Number.NaN);
+      const rate = size / processing;
       const detectorRate = size / detectorSeconds;
       process.stdout.write(
-        `| ${size.toLocaleString('en')} | ${messages.length.toLocaleString('en')} | ${(characters / 1e6).toFixed(1)} M | ${seconds.toFixed(1)} s | ${Math.round(rate).toLocaleString('en')} | ${Number.isNaN(rss) ? '?' : `${Math.round(rss / 1024)} MB`} | ${detectorSeconds.toFixed(1)} s | ${Math.round(detectorRate).toLocaleString('en')} | ${(rate / detectorRate).toFixed(2)} | ${loadavg()[0]!.toFixed(1)} |\n`,
+        `| ${size.toLocaleString('en')} | ${messages.length.toLocaleString('en')} | ${(characters / 1e6).toFixed(1)} M | ${seconds.toFixed(1)} s | ${processing.toFixed(1)} s | ${Math.round(rate).toLocaleString('en')} | ${Number.isNaN(rss) ? '?' : `${Math.round(rss / 1024)} MB`} | ${detectorSeconds.toFixed(1)} s | ${Math.round(detectorRate).toLocaleString('en')} | ${(rate / detectorRate).toFixed(2)} | ${loadavg()[0]!.toFixed(1)} |\n`,
       );
       rmSync(store, { force: true });
     }
     process.stdout.write(
-      "\nThe command's time includes its start (about 1 s: modules, the store, the threads and their detectors). Goals: ≥ 3,000 conversations/s; ratio ≥ 0.5.\n",
+      "\nThe command's time includes its start (about 1.5 s: modules, the store, the threads and their detectors); the rate is the processing's, from its closing line, as the detector is timed after its load. Goals: ≥ 3,000 conversations/s; ratio ≥ 0.5.\n",
     );
   } finally {
     rmSync(folder, { recursive: true, force: true });

@@ -30,6 +30,17 @@ export interface PostprocessReport {
   failed: number;
 }
 
+/** A page of due conversations, read, waiting for the rules layer. */
+interface DuePage {
+  now: Date;
+  idleBefore: Date;
+  limit: number;
+  /** Read in the first sweep over every duel (keyset order). */
+  sweeping: boolean;
+  due: DueConversation[];
+  read: ReturnType<typeof completeTurns>[];
+}
+
 const emptyReport = (): PostprocessReport => ({ processed: 0, done: 0, flagged: 0, retrying: 0, failed: 0 });
 
 /**
@@ -71,23 +82,57 @@ export class PostprocessService {
    * the idle rule (a backfill treats every duel not streaming as finished).
    */
   async runDue(limit: number, finishedBefore?: Date): Promise<PostprocessReport> {
+    return this.annotatePage(await this.readPage(limit, finishedBefore));
+  }
+
+  /**
+   * Passes of `batch` conversations until one finds nothing due or `limit` are done (a backfill,
+   * `finishedBefore` read at each pass), each reported to `onPass`. In the first sweep over the store the next page is read while the
+   * rules threads screen the current one, so that the store and the threads work at the same time
+   * (the sweep's keyset puts the next page after this one; later passes read only after a write,
+   * as a page's conversations stay due until it is stored).
+   */
+  async runUntilDone(batch: number, limit: number, finishedBefore: () => Date, onPass: (report: PostprocessReport) => void): Promise<void> {
+    let processed = 0;
+    let ahead: Promise<DuePage> | undefined;
+    for (;;) {
+      const size = Math.min(batch, limit - processed);
+      if (size <= 0) return;
+      const page = await (ahead ?? this.readPage(size, finishedBefore()));
+      const nextSize = Math.min(batch, limit - processed - page.due.length);
+      ahead = page.sweeping && page.due.length === page.limit && nextSize > 0 ? this.readPage(nextSize, finishedBefore()) : undefined;
+      // A failed read ahead is this loop's error, raised when its turn comes (not an unhandled rejection meanwhile).
+      ahead?.catch(() => {});
+      const report = await this.annotatePage(page);
+      processed += report.processed;
+      onPass(report);
+      // Conversations put back for a retry come due again at once, so only an empty pass ends it.
+      if (report.processed === 0) return;
+    }
+  }
+
+  /** The next page of due conversations, read with their messages (one read for the whole page). */
+  private async readPage(limit: number, finishedBefore?: Date): Promise<DuePage> {
     const now = this.runtime.now();
     const idleBefore = finishedBefore ?? new Date(now.getTime() - this.options.idleMs);
+    const sweeping = this.settledUntil === undefined;
     const due = await this.store.annotations.listDue({
       now: now.toISOString(),
       idleBefore: idleBefore.toISOString(),
       modelConfigured: this.modelConfigured,
-      idleSince: this.settledUntil === undefined ? undefined : new Date(this.settledUntil).toISOString(),
-      after: this.settledUntil === undefined ? this.sweep : undefined,
+      idleSince: sweeping ? undefined : new Date(this.settledUntil!).toISOString(),
+      after: sweeping ? this.sweep : undefined,
       limit,
     });
-    if (this.settledUntil === undefined) this.sweep = due.at(-1)?.sweepPosition ?? this.sweep;
-    const report = emptyReport();
-    // One read for the whole page, and one write for the annotations that need no model call: a
-    // few statements per pass rather than three per conversation (each a round trip on PostgreSQL).
+    if (sweeping) this.sweep = due.at(-1)?.sweepPosition ?? this.sweep;
     const conversations = await this.store.duels.listConversations(due.map((conversation) => conversation.duelId));
-    // The rules layer for the whole page at once (on its threads, when it has some), then the model layer.
     const read = due.map((conversation) => completeTurns(conversations.get(conversation.duelId)!));
+    return { now, idleBefore, limit, sweeping, due, read };
+  }
+
+  /** The rules layer for the whole page at once (on its threads, when it has some), then the model layer, then one write. */
+  private async annotatePage({ now, idleBefore, limit, due, read }: DuePage): Promise<PostprocessReport> {
+    const report = emptyReport();
     const screened = await this.rules.screen(read.map((conversation) => conversation.input));
     const withoutModel: ConversationAnnotation[] = [];
     let next = 0;
@@ -103,6 +148,7 @@ export class PostprocessService {
       }
     };
     await Promise.all(Array.from({ length: Math.min(this.options.concurrency, due.length) }, worker));
+    // A few statements per page rather than three per conversation (each a round trip on PostgreSQL).
     await this.saveStamped(withoutModel);
     // A partial page means nothing else was due: every duel changed before the idle limit and
     // committed by now is settled. A commit may come up to LATE_COMMIT_MARGIN_MS after its stamp,

@@ -16,7 +16,7 @@ const flagsSchema = z.object({
 });
 
 /** Conversations per pass: big enough to keep the model busy, small enough to report progress. */
-const BATCH = 100;
+const BATCH = 500;
 
 /**
  * `agora postprocess`: language, topics and personal-data screening of stored conversations, for
@@ -65,15 +65,15 @@ export function registerPostprocessCommand(program: Command): void {
         const now = new Date().toISOString();
         const ahead = Math.min(limit, await store.annotations.countDue({ now, idleBefore: now, modelConfigured: service.modelConfigured }));
         const progress = await postprocessProgress(ahead, flags.progress === true || process.stderr.isTTY === true);
-        for (;;) {
-          const batch = Math.min(BATCH, limit - total.processed);
-          if (batch <= 0) break;
-          const report = await service.runDue(batch, new Date());
-          for (const key of Object.keys(total) as (keyof typeof total)[]) total[key] += report[key];
-          progress.update(total.processed, total.flagged, total.failed);
-          // Conversations put back for a retry come due again at once, so only an empty pass ends it.
-          if (report.processed === 0) break;
-        }
+        await service.runUntilDone(
+          BATCH,
+          limit,
+          () => new Date(),
+          (report) => {
+            for (const key of Object.keys(total) as (keyof typeof total)[]) total[key] += report[key];
+            progress.update(total.processed, total.flagged, total.failed);
+          },
+        );
         progress.stop(total);
         const counts = await store.annotations.countByStatus();
         process.stdout.write(
