@@ -343,6 +343,24 @@ for (const dialect of DIALECTS) {
           ['reactions', 4, 0, 0, { 'no like or dislike': 1 }, 1],
         ]);
         expect(await run({ reactions: write('changed-reaction', [changedReaction]) })).toEqual([['reactions', 0, 1, 0, {}, 0]]);
+        // Only the topics change: the duel is the same, but the live leaderboard must read every vote again.
+        const epoch = async () => {
+          const store = await openTestStore(fresh.location);
+          try {
+            return await store.feedback.rankingEpoch();
+          } finally {
+            await store.close();
+          }
+        };
+        const before = await epoch();
+        expect(await run({ conversations: write('changed-topics', [{ ...changed, categories: ['Law & Justice & Government'] }]) })).toEqual(
+          [['conversations', 0, 0, 1, {}, 0]],
+        );
+        expect(await epoch()).toBe(before + 1);
+        expect(await run({ conversations: write('changed-topics', [{ ...changed, categories: ['Law & Justice & Government'] }]) })).toEqual(
+          [['conversations', 0, 0, 1, {}, 0]],
+        );
+        expect(await epoch()).toBe(before + 1);
         dump = await dumpStore(fresh.location);
         expect(p1()).toMatchObject({ status: 'voted', mode: 'big-vs-small' });
         expect(dump.votes!.find((row) => row.duel_id === importedDuelId('p1'))).toMatchObject({ choice: 'a', mode: 'big-vs-small' });

@@ -155,6 +155,7 @@ async function applyBatch(repositories: Repositories, batch: PendingRow[], summa
     for (const reaction of await imports.findReactions(duelIds)) reactions.set(reactionKey(reaction), reaction);
   const writes: BatchWrites = { duels: new Map(), votes: [], voted: [], reactions: new Map(), topics: [] };
   const changesBefore = summary.inserted + summary.updated;
+  let topicsSaved = 0;
   const count = (outcome: 'inserted' | 'updated' | 'present'): void => {
     summary[outcome] += 1;
   };
@@ -203,10 +204,12 @@ async function applyBatch(repositories: Repositories, batch: PendingRow[], summa
     if (stored !== undefined && stored.modelId !== ANNOTATION_MODEL) continue;
     if (stored !== undefined && sameRecord(stored, storedTopicsOf(duel, topics))) continue;
     await saveTopics(repositories, duel, topics);
+    topicsSaved += 1;
   }
-  // Imported votes carry their own (past) times, and replaced conversations change votes already
-  // read: a live leaderboard must read every vote again rather than follow changes by time.
-  if (summary.inserted + summary.updated > changesBefore) await repositories.feedback.bumpRankingEpoch();
+  // Imported votes carry their own (past) times, and replaced conversations and their topics
+  // (stamped with the conversation's time) change votes already read: a live leaderboard must read
+  // every vote again rather than follow changes by time.
+  if (summary.inserted + summary.updated > changesBefore || topicsSaved > 0) await repositories.feedback.bumpRankingEpoch();
 }
 
 /** A conversations row: the conversation's own file, so it is authoritative for the duel (but not its status). */

@@ -67,6 +67,8 @@ export class LeaderboardService {
   private loaded = false;
   private kept: KeptVotes | undefined;
   private refreshing: Promise<unknown> = Promise.resolve();
+  /** Bumped when another instance's snapshots are loaded: a refresh under way then keeps nothing. */
+  private generation = 0;
 
   constructor(
     private readonly dependencies: {
@@ -100,7 +102,8 @@ export class LeaderboardService {
   private async refreshNow(): Promise<RefreshOutcome> {
     const { store, computer, runtime, settings } = this.dependencies;
     // Reaction matches (off by default) have no change log of their own: with them, every refresh reads everything.
-    const kept = settings.reactions ? await this.readEverything(true) : await this.catchUp();
+    const generation = this.generation;
+    const kept = settings.reactions ? await this.readEverything(true, generation) : await this.catchUp(generation);
     const columns = kept.columns.view();
     const counted = countedVotes(columns, integrityFlagBits(columns, settings.integrity ?? DEFAULT_INTEGRITY_RULES));
     const available = availableViews(columns, counted, settings.minVotes);
@@ -119,36 +122,42 @@ export class LeaderboardService {
         body,
       })),
     );
-    this.latest = new Map(views.map((view, index) => [view.key, bodies[index]!]));
-    this.loaded = true;
+    // Snapshots another instance computed since (reloadLatest) are newer than this refresh's.
+    if (generation === this.generation) {
+      this.latest = new Map(views.map((view, index) => [view.key, bodies[index]!]));
+      this.loaded = true;
+    }
     return { views: views.length, votes: columns.length, read: kept.read };
   }
 
   /**
    * The kept votes, brought up to date: the changes since the last read, or every vote again when
    * there is nothing kept, the epoch moved (a purge or an import rewrote votes), the periodic reload
-   * is due, or the store holds more votes than the columns (a change committed too late to be seen).
+   * is due, or the store holds votes older than the look-back that the columns lack (a vote that
+   * committed later than the margin after its stamp).
    */
-  private async catchUp(): Promise<KeptVotes> {
+  private async catchUp(generation: number): Promise<KeptVotes> {
     const { store, runtime } = this.dependencies;
     const kept = this.kept;
     const epoch = await store.feedback.rankingEpoch();
     const startedAt = runtime.now().getTime();
-    if (!kept || kept.epoch !== epoch || startedAt - kept.loadedAt >= FULL_RELOAD_MS) return this.readEverything(false);
-    // Counted before the changes are read: every vote committed by now must be in the columns after.
-    const stored = await store.feedback.countVotes();
-    const since = new Date(kept.readFrom - LATE_COMMIT_MARGIN_MS).toISOString();
+    if (!kept || kept.epoch !== epoch || startedAt - kept.loadedAt >= FULL_RELOAD_MS) return this.readEverything(false, generation);
+    const sinceMs = kept.readFrom - LATE_COMMIT_MARGIN_MS;
+    const since = new Date(sinceMs).toISOString();
     for (const by of CHANGES)
       for await (const page of store.feedback.rankingVotePages(VOTE_PAGE, { by, since }))
-        for (const record of page.records) kept.columns.put({ view: toViewVote(record), facts: voteFacts(record) }, record.duelId);
+        for (const record of page) kept.columns.put({ view: toViewVote(record), facts: voteFacts(record) }, record.duelId);
     kept.readFrom = startedAt;
     kept.read = 'changes';
-    if (kept.columns.length + kept.merged < stored) return this.readEverything(false);
+    // Compared on the votes cast before the look-back, which no vote arriving now can add to:
+    // new votes during the catch-up would otherwise hide a missed one.
+    if (kept.columns.countCastBefore(sinceMs) + kept.merged < (await store.feedback.countVotesBefore(since)))
+      return this.readEverything(false, generation);
     return kept;
   }
 
   /** Every vote from the store into new columns (kept for the next refresh unless reaction matches are added). */
-  private async readEverything(withReactions: boolean): Promise<KeptVotes> {
+  private async readEverything(withReactions: boolean, generation: number): Promise<KeptVotes> {
     const { store, runtime } = this.dependencies;
     // The old columns go first: the peak holds one set.
     this.kept = undefined;
@@ -157,15 +166,16 @@ export class LeaderboardService {
     const columns = new RankingVoteColumns();
     let read = 0;
     for await (const page of store.feedback.rankingVotePages(VOTE_PAGE)) {
-      read += page.records.length;
-      for (const record of page.records) columns.put({ view: toViewVote(record), facts: voteFacts(record) }, record.duelId);
+      read += page.length;
+      for (const record of page) columns.put({ view: toViewVote(record), facts: voteFacts(record) }, record.duelId);
     }
     const kept: KeptVotes = { columns, epoch, readFrom: startedAt, loadedAt: startedAt, merged: read - columns.length, read: 'everything' };
-    if (!withReactions) {
-      this.kept = kept;
+    if (withReactions) {
+      for (const vote of reactionViewVotes(await store.feedback.listRankingReactions())) columns.put({ view: vote });
       return kept;
     }
-    for (const vote of reactionViewVotes(await store.feedback.listRankingReactions())) columns.put({ view: vote });
+    // Another instance took the leaderboard meanwhile (reloadLatest): nothing to keep.
+    if (generation === this.generation) this.kept = kept;
     return kept;
   }
 
@@ -214,6 +224,7 @@ export class LeaderboardService {
   /** Reads the latest snapshots again from the store: another instance computed them (several instances). */
   async reloadLatest(): Promise<{ views: number; votes: number }> {
     // Another instance fits: kept votes would only hold memory, and go stale.
+    this.generation += 1;
     this.kept = undefined;
     const snapshots = await this.dependencies.store.leaderboards.latestSnapshots();
     this.latest = new Map(snapshots.map((snapshot) => [snapshot.view, snapshot.body]));

@@ -71,13 +71,6 @@ export interface RankingVoteRecord {
 export type RankingChange = 'voted' | 'annotated' | 'reviewed';
 const CHANGE_COLUMN = { voted: 'votes.created_at', annotated: 'a.updated_at', reviewed: 'review.decided_at' } as const;
 
-/** A page of {@link FeedbackRepository.rankingVotePages}. */
-export interface RankingVotePage {
-  records: RankingVoteRecord[];
-  /** The change time of the page's last vote. */
-  lastChangedAt: string;
-}
-
 /** A reaction with its duel's pairing, mode and locale, as the leaderboard reads it. */
 export interface RankingReactionRecord {
   duelId: string;
@@ -175,10 +168,9 @@ export class FeedbackRepository {
   /**
    * The same votes in pages of `pageSize` (keyset: a reader holds one page of objects at a time,
    * whatever the number of votes). Every vote in order of `created_at`; or, with `changed`, the
-   * votes cast, annotated or reviewed at or after `since`, in the order of that change. Each page
-   * says the last change's time, for the reader's next `since`.
+   * votes cast, annotated or reviewed at or after `since`, in the order of that change.
    */
-  async *rankingVotePages(pageSize: number, changed?: { by: RankingChange; since: string }): AsyncGenerator<RankingVotePage> {
+  async *rankingVotePages(pageSize: number, changed?: { by: RankingChange; since: string }): AsyncGenerator<RankingVoteRecord[]> {
     const column = CHANGE_COLUMN[changed?.by ?? 'voted'];
     let after: { changedAt: string; duelId: string } | undefined;
     for (;;) {
@@ -195,9 +187,19 @@ export class FeedbackRepository {
       if (rows.length === 0) return;
       const last = rows[rows.length - 1]!;
       after = { changedAt: last.changed_at, duelId: last.duel_id };
-      yield { records: rows.map(toRankingVoteRecord), lastChangedAt: last.changed_at };
+      yield rows.map(toRankingVoteRecord);
       if (rows.length < pageSize) return;
     }
+  }
+
+  /** How many votes were cast before `before` (by `created_at`). */
+  async countVotesBefore(before: string): Promise<number> {
+    const row = await this.db
+      .selectFrom('votes')
+      .select((eb) => eb.fn.countAll<string | number>().as('count'))
+      .where('created_at', '<', before)
+      .executeTakeFirstOrThrow();
+    return Number(row.count);
   }
 
   /** The ranking epoch: bumped by changes that rewrite votes already read (see {@link bumpRankingEpoch}). */

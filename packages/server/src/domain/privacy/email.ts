@@ -38,9 +38,10 @@ const WITH_AT_WORD = new RegExp(
   'giu',
 );
 
-/** Domains reserved for examples and tests (RFC 2606, RFC 6761): no real person reads them. */
 /** What {@link WITH_AT_WORD} cannot match without: an at-word after a space or an opening bracket, before a space or a closing one (same flags, same case folding). */
 const AT_WORD_BETWEEN = new RegExp(String.raw`[\s([{](?:${AT_WORDS})[\s)\]}]`, 'iu');
+
+/** Domains reserved for examples and tests (RFC 2606, RFC 6761): no real person reads them. */
 const RESERVED_DOMAIN = /(?:^|\.)(?:example\.(?:com|net|org)|example|test|invalid|localhost)$/i;
 
 /** Image density suffixes such as `logo@2x.png` look like addresses and are not. */

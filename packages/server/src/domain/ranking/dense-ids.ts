@@ -4,8 +4,10 @@
  * themselves (about a hundred bytes an entry against eight here). Each string is reduced to a 64-bit
  * hash, and a hash table in typed arrays gives it a dense number (0, 1, 2… in order of first sight).
  *
- * Two different strings share a number only when their 64-bit hashes collide: among 2.5 million
- * strings, a chance of about 2 in 10 million (n² / 2⁶⁵). A collision merges two duels (the later
+ * Two different strings share a number only when their hashes collide. Both lanes multiply by
+ * constants of the same residue mod 4 from seeds that share their two low bits, so the two lanes'
+ * low bits always agree: 62 bits of the 64 vary. Among 2.5 million strings, a chance of about 7 in
+ * 10 million (n² / 2⁶³). A collision merges two duels (the later
  * one's vote is read as an update of the earlier) or two visitors (their votes are judged together
  * by the integrity rules); the periodic full reload does not change that, so it is said in
  * docs/ranking.md rather than hidden.

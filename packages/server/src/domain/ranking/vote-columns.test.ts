@@ -162,6 +162,21 @@ describe('vote columns', () => {
   });
 });
 
+describe('a vote the columns refuse', () => {
+  it('leaves no trace: the next vote takes the row it would have had', () => {
+    const columns = new RankingVoteColumns();
+    const vote = (flags: string[]) => ({
+      view: { vote: { modelA: 'm-a', modelB: 'm-b', choice: 'a' as const, flags }, language: null, mode: 'random', categories: [] },
+    });
+    expect(columns.put(vote([]), 'duel-1')).toBe('added');
+    expect(() => columns.put(vote(['not_a_flag']), 'duel-2')).toThrow(/flag/);
+    expect(columns.has('duel-2')).toBe(false);
+    expect(columns.put(vote([]), 'duel-3')).toBe('added');
+    expect(columns.put(vote([]), 'duel-2')).toBe('added');
+    expect(columns.length).toBe(3);
+  });
+});
+
 /** Columns as plain arrays, categories as names: two columns built in another order of names compare equal. */
 function comparable(columns: VoteColumns) {
   const rows = Array.from({ length: columns.length }, (_, row) => ({

@@ -188,6 +188,9 @@ export class RankingVoteColumns {
    * energy, which a vote never changes). Without a key, always adds.
    */
   put(input: VoteColumnsInput, key?: string): VoteColumnsPut {
+    // Everything that can refuse the vote comes before its key is numbered: a refused vote leaves no trace.
+    const values = this.valuesOf(input);
+    if (this.size === MAX_COLUMN_VOTES) throw new Error(`the live leaderboard holds at most ${MAX_COLUMN_VOTES} votes`);
     let row = this.size;
     if (key !== undefined) {
       if (this.unkeyed > 0) throw new Error('a keyed vote after an unkeyed one');
@@ -196,12 +199,20 @@ export class RankingVoteColumns {
     } else this.unkeyed += 1;
     const added = row === this.size;
     if (added) this.reserve(row + 1);
-    this.write(row, input);
+    this.write(row, values);
     if (added) {
-      this.addEnergy(input.view);
+      this.addEnergy(input.view, values);
       this.size = row + 1;
     }
     return added ? 'added' : 'updated';
+  }
+
+  /** Keyed votes cast before `ms` (those whose time is unknown count as before). */
+  countCastBefore(ms: number): number {
+    const times = this.createdAtMs.view(this.size);
+    let count = 0;
+    for (let row = 0; row < times.length; row++) if (!(times[row]! >= ms)) count++;
+    return count - this.unkeyed;
   }
 
   /** Mean revealed energy of each model's side of a duel, bound-wise, over every vote that has it. */
@@ -244,57 +255,87 @@ export class RankingVoteColumns {
     };
   }
 
-  private write(row: number, { view, facts }: VoteColumnsInput): void {
+  /** A vote's values as the columns store them, its names interned. Throws for a vote the columns cannot hold. */
+  private valuesOf({ view, facts }: VoteColumnsInput) {
     const vote = view.vote;
-    this.modelA.values[row] = this.models.of(vote.modelA);
-    this.modelB.values[row] = this.models.of(vote.modelB);
-    this.choice.values[row] = CHOICE_CODE[vote.choice];
     let flags = 0;
     for (const flag of vote.flags ?? []) {
       if (flag === 'identity_leak') flags |= BASE_FLAG.identity_leak;
       else if (flag === 'served_model_mismatch') flags |= BASE_FLAG.served_model_mismatch;
       else throw new Error(`a vote flag the columns do not hold: ${flag}`);
     }
-    this.baseFlags.values[row] = flags;
-    if (vote.style) {
+    const style = vote.style
+      ? [
+          vote.style.a.len,
+          vote.style.b.len,
+          vote.style.a.headers,
+          vote.style.b.headers,
+          vote.style.a.lists,
+          vote.style.b.lists,
+          vote.style.a.bold,
+          vote.style.b.bold,
+        ]
+      : null;
+    let categoryMask = 0;
+    const overflow: number[] = [];
+    for (const category of view.categories) {
+      const index = this.categories.of(category);
+      if (index < MASK_CATEGORIES) categoryMask |= 1 << index;
+      else if (!overflow.includes(index)) overflow.push(index);
+    }
+    const judged = facts?.source === 'arena';
+    return {
+      modelA: this.models.of(vote.modelA),
+      modelB: this.models.of(vote.modelB),
+      choice: CHOICE_CODE[vote.choice],
+      flags,
+      style,
+      language: view.language === null ? -1 : this.languages.of(view.language),
+      mode: this.modes.of(view.mode),
+      categoryMask,
+      overflow,
+      arena: judged ? 1 : 0,
+      visitor: judged ? this.visitors.idOf(...hash64(facts.visitor)) : -1,
+      client: judged && facts.client ? this.clients.idOf(...hash64(facts.client)) : -1,
+      createdAtMs: facts ? Date.parse(facts.createdAt) : Number.NaN,
+      votedAfterMs: facts?.votedAfterMs ?? Number.NaN,
+      review: facts?.review === 'count' ? REVIEW.count : facts?.review === 'exclude' ? REVIEW.exclude : REVIEW.none,
+    };
+  }
+
+  private write(row: number, values: ReturnType<RankingVoteColumns['valuesOf']>): void {
+    this.modelA.values[row] = values.modelA;
+    this.modelB.values[row] = values.modelB;
+    this.choice.values[row] = values.choice;
+    this.baseFlags.values[row] = values.flags;
+    if (values.style) {
       this.hasStyle.values[row] = 1;
-      const { a, b } = vote.style;
-      const counts = [a.len, b.len, a.headers, b.headers, a.lists, b.lists, a.bold, b.bold];
-      if (this.style.values instanceof Uint16Array && counts.some((count) => count > 0xffff)) this.widenStyle();
-      this.style.values.set(counts, row * 8);
+      if (this.style.values instanceof Uint16Array && values.style.some((count) => count > 0xffff)) this.widenStyle();
+      this.style.values.set(values.style, row * 8);
     } else {
       this.hasStyle.values[row] = 0;
       this.style.values.fill(0, row * 8, row * 8 + 8);
     }
-    this.language.values[row] = view.language === null ? -1 : this.languages.of(view.language);
-    this.mode.values[row] = this.modes.of(view.mode);
-    let mask = 0;
-    const overflow: number[] = [];
-    for (const category of view.categories) {
-      const index = this.categories.of(category);
-      if (index < MASK_CATEGORIES) mask |= 1 << index;
-      else if (!overflow.includes(index)) overflow.push(index);
-    }
-    this.categoryMask.values[row] = mask;
-    if (overflow.length > 0) this.categoryOverflow.set(row, overflow);
+    this.language.values[row] = values.language;
+    this.mode.values[row] = values.mode;
+    this.categoryMask.values[row] = values.categoryMask;
+    if (values.overflow.length > 0) this.categoryOverflow.set(row, values.overflow);
     else this.categoryOverflow.delete(row);
-    const judged = facts?.source === 'arena';
-    this.arena.values[row] = judged ? 1 : 0;
-    this.visitor.values[row] = judged ? this.visitors.idOf(...hash64(facts.visitor)) : -1;
-    this.client.values[row] = judged && facts.client ? this.clients.idOf(...hash64(facts.client)) : -1;
-    this.createdAtMs.values[row] = facts ? Date.parse(facts.createdAt) : Number.NaN;
-    this.votedAfterMs.values[row] = facts?.votedAfterMs ?? Number.NaN;
-    this.review.values[row] = facts?.review === 'count' ? REVIEW.count : facts?.review === 'exclude' ? REVIEW.exclude : REVIEW.none;
+    this.arena.values[row] = values.arena;
+    this.visitor.values[row] = values.visitor;
+    this.client.values[row] = values.client;
+    this.createdAtMs.values[row] = values.createdAtMs;
+    this.votedAfterMs.values[row] = values.votedAfterMs;
+    this.review.values[row] = values.review;
   }
 
-  private addEnergy(view: ViewVote): void {
+  private addEnergy(view: ViewVote, values: { modelA: number; modelB: number }): void {
     const sides = [
-      [view.vote.modelA, view.vote.energy?.a],
-      [view.vote.modelB, view.vote.energy?.b],
+      [values.modelA, view.vote.energy?.a],
+      [values.modelB, view.vote.energy?.b],
     ] as const;
-    for (const [name, energy] of sides) {
+    for (const [model, energy] of sides) {
       if (!energy) continue;
-      const model = this.models.of(name);
       if (model * 3 + 3 > this.energySums.length) {
         const next = new Float64Array(Math.max(model * 3 + 3, this.energySums.length * 2));
         next.set(this.energySums);
