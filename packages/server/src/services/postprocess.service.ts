@@ -68,6 +68,11 @@ export class PostprocessService {
     private readonly options: PostprocessOptions,
   ) {}
 
+  /** Starts the rules layer's threads and loads their detectors now rather than with the first page. */
+  async warmUp(): Promise<void> {
+    await this.rules.warmUp();
+  }
+
   /** Stops the rules layer's threads. */
   async close(): Promise<void> {
     await this.rules.close();

@@ -17,6 +17,11 @@ describe('the rules layer on worker threads', () => {
   const threaded = new ThreadedRulesLayer(2);
   afterAll(() => threaded.close());
 
+  it('starts every thread when warmed up, and screens on them after', async () => {
+    await threaded.warmUp();
+    expect((threaded as unknown as { workers: unknown[] | undefined }).workers).toHaveLength(2);
+  });
+
   it('finds what the rules find in this thread, conversation for conversation, in order', async () => {
     const expected = await inlineRulesLayer(createLanguageDetector()).screen(conversations);
     expect(expected.filter((output) => output.ruleKinds.includes('email'))).toHaveLength(5);

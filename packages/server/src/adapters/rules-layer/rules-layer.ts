@@ -26,8 +26,16 @@ export interface RulesOutput {
  */
 export interface RulesLayer {
   screen(conversations: readonly RulesInput[]): Promise<RulesOutput[]>;
+  /** Starts what the first page would (threads, their detectors), so that a timed run times only its work. */
+  warmUp(): Promise<void>;
   close(): Promise<void>;
 }
+
+/** A conversation of one short message: each thread screens one to warm up. */
+export const WARM_UP_INPUT: RulesInput = {
+  screened: ['Bonjour, ceci est un message de mise en route.'],
+  messages: ['Bonjour, ceci est un message de mise en route.'],
+};
 
 /** One conversation through the rules, in this thread. */
 export async function screenConversation(input: RulesInput, detector: LanguageDetector): Promise<RulesOutput> {
@@ -44,6 +52,9 @@ export function inlineRulesLayer(detector: LanguageDetector): RulesLayer {
       const outputs: RulesOutput[] = [];
       for (const conversation of conversations) outputs.push(await screenConversation(conversation, detector));
       return outputs;
+    },
+    warmUp: async () => {
+      await screenConversation(WARM_UP_INPUT, detector);
     },
     close: async () => {},
   };

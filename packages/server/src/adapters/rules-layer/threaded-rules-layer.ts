@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import type { RulesInput, RulesLayer, RulesOutput } from './rules-layer';
+import { type RulesInput, type RulesLayer, type RulesOutput, WARM_UP_INPUT } from './rules-layer';
 import type { RulesReply, RulesRequest } from './rules-layer-worker';
 
 /**
@@ -34,6 +34,11 @@ export class ThreadedRulesLayer implements RulesLayer {
       ),
     );
     return outputs.flat();
+  }
+
+  async warmUp(): Promise<void> {
+    // One input per thread: the page is cut into one chunk each, so every thread starts and loads.
+    await this.screen(Array.from({ length: Math.max(1, this.threads) }, () => WARM_UP_INPUT));
   }
 
   async close(): Promise<void> {

@@ -64,6 +64,8 @@ export function registerPostprocessCommand(program: Command): void {
         const limit = flags.limit ?? Number.POSITIVE_INFINITY;
         const now = new Date().toISOString();
         const ahead = Math.min(limit, await store.annotations.countDue({ now, idleBefore: now, modelConfigured: service.modelConfigured }));
+        // The threads and their detectors load before the clock starts: the rate shown is the work's.
+        await service.warmUp();
         const progress = await postprocessProgress(ahead, flags.progress === true || process.stderr.isTTY === true);
         await service.runUntilDone(
           BATCH,

@@ -161,12 +161,18 @@ export function computeViewsFromColumns(
     const modelIndex = new Int32Array(columns.models.length).fill(-1);
     const indexOf = (model: number) =>
       modelIndex[model]! >= 0 ? modelIndex[model]! : (modelIndex[model] = builder.modelIndex(columns.models[model]!));
+    const inView = (row: number) =>
+      counted[row] === 1 &&
+      (view.language === null || columns.language[row] === language) &&
+      (view.mode === null || columns.mode[row] === mode) &&
+      (view.category === null || hasCategory(columns, row, category)) &&
+      (!controlled || columns.hasStyle[row] === 1);
+    // Sized once: growing by copies would hold the old and the new table at once, at the refresh's peak.
+    let rows = 0;
+    for (let row = 0; row < columns.length; row++) if (inView(row)) rows++;
+    builder.reserve(rows);
     for (let row = 0; row < columns.length; row++) {
-      if (counted[row] !== 1) continue;
-      if (view.language !== null && columns.language[row] !== language) continue;
-      if (view.mode !== null && columns.mode[row] !== mode) continue;
-      if (view.category !== null && !hasCategory(columns, row, category)) continue;
-      if (controlled && columns.hasStyle[row] !== 1) continue;
+      if (!inView(row)) continue;
       const a = indexOf(columns.modelA[row]!);
       const b = indexOf(columns.modelB[row]!);
       if (controlled) {
