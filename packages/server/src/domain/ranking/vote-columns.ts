@@ -1,6 +1,7 @@
 import type { VoteFacts } from '../arena/vote-integrity';
 import { DenseIds64, hash64 } from './dense-ids';
 import type { ViewVote } from './leaderboard-views';
+import { styleCountsInOrder } from './vote-table';
 
 /*
  * The live leaderboard's votes as typed columns: what a refresh needs of each vote (models, choice,
@@ -264,18 +265,7 @@ export class RankingVoteColumns {
       else if (flag === 'served_model_mismatch') flags |= BASE_FLAG.served_model_mismatch;
       else throw new Error(`a vote flag the columns do not hold: ${flag}`);
     }
-    const style = vote.style
-      ? [
-          vote.style.a.len,
-          vote.style.b.len,
-          vote.style.a.headers,
-          vote.style.b.headers,
-          vote.style.a.lists,
-          vote.style.b.lists,
-          vote.style.a.bold,
-          vote.style.b.bold,
-        ]
-      : null;
+    const style = vote.style ? styleCountsInOrder(vote.style) : null;
     let categoryMask = 0;
     const overflow: number[] = [];
     for (const category of view.categories) {

@@ -26,6 +26,12 @@ export interface StyleCounts {
 }
 
 /** One pairwise vote, the input of the ranking. */
+/** Both sides' style counts in {@link VoteTable.style}'s order: len, headers, lists, bold, each a then b. */
+export function styleCountsInOrder(style: { a: StyleCounts; b: StyleCounts }): number[] {
+  const { a, b } = style;
+  return [a.len, b.len, a.headers, b.headers, a.lists, b.lists, a.bold, b.bold];
+}
+
 export interface PairwiseVote {
   modelA: string;
   modelB: string;
@@ -129,18 +135,7 @@ export class VoteTableBuilder {
 
   /** Adds one vote given as an object. */
   add(vote: PairwiseVote): void {
-    const counts = vote.style
-      ? [
-          vote.style.a.len,
-          vote.style.b.len,
-          vote.style.a.headers,
-          vote.style.b.headers,
-          vote.style.a.lists,
-          vote.style.b.lists,
-          vote.style.a.bold,
-          vote.style.b.bold,
-        ]
-      : undefined;
+    const counts = vote.style ? styleCountsInOrder(vote.style) : undefined;
     this.addIndexed(this.modelIndex(vote.modelA), this.modelIndex(vote.modelB), OUTCOME_CODE[vote.outcome], counts);
   }
 
