@@ -147,6 +147,26 @@ describe('pages in a real browser', () => {
     await context.close();
   });
 
+  it('shows the view asked last, when an earlier view answers after it', async () => {
+    const { page, context, errors } = await newPage(browser);
+    await page.goto(`${arena.baseUrl}/leaderboard`);
+    const table = page.getByTestId('leaderboard-table');
+    await table.waitFor();
+    const overall = await table.innerText();
+    // The custom-mode view answers late: the overall view, asked after it, answers first.
+    await page.route('**/api/v1/leaderboard*mode=custom*', async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      await route.continue();
+    });
+    await page.getByTestId('filter-mode').selectOption('custom');
+    await page.getByTestId('filter-mode').selectOption('');
+    await page.waitForResponse((response) => response.url().includes('mode=custom'));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await table.innerText()).toBe(overall);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it('says so, without a chart or an error, when every model of the view is still provisional', async () => {
     const { page, context, errors } = await newPage(browser);
     // The same view as the server's, with every model provisional (as a view with one decisive vote between two models).
