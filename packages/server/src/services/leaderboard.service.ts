@@ -58,9 +58,10 @@ export interface RefreshOutcome {
 }
 
 /**
- * The live leaderboard: a refresh reads every vote, ranks each view with enough votes (overall,
- * per language, per mode; plain and style-controlled) in the ranking worker, and stores the result
- * as snapshots; requests read the latest snapshot and never wait for a fit.
+ * The live leaderboard: a refresh brings the kept votes up to date with the store, ranks each view
+ * with enough votes (overall, per language, per mode, per topic; plain and style-controlled) in the
+ * ranking worker, and stores the result as snapshots; requests read the latest snapshot and never
+ * wait for a fit.
  */
 export class LeaderboardService {
   private latest = new Map<string, LeaderboardBody>();

@@ -31,7 +31,7 @@ const CHOICE_CODE = { a: 0, b: 1, tie: 2, both_bad: 3 } as const;
 /** Categories with an index below this are bits of {@link VoteColumns.categoryMask}; the rest, rare, are in its overflow. */
 const MASK_CATEGORIES = 32;
 /** The most votes the columns hold (their buffers reserve address space, not memory, for this many). */
-export const MAX_COLUMN_VOTES = 2 ** 26;
+const MAX_COLUMN_VOTES = 2 ** 26;
 
 /** A read-only view of the columns (typed arrays of exactly `length` votes and name lists; shareable with a worker). */
 export interface VoteColumns {
@@ -137,9 +137,6 @@ class Interner {
   }
 }
 
-/** A vote of the store, keyed (arena and imported votes), or a reaction match read for one refresh (not keyed). */
-export type VoteColumnsPut = 'added' | 'updated';
-
 /**
  * The columns, kept and updated in place. A keyed vote (its duel id) is added once and updated in
  * place when it comes again (its conversation was annotated, a reviewer decided): the row of the
@@ -188,7 +185,7 @@ export class RankingVoteColumns {
    * Adds a vote, or, when its key is already here, writes its row again (everything but its
    * energy, which a vote never changes). Without a key, always adds.
    */
-  put(input: VoteColumnsInput, key?: string): VoteColumnsPut {
+  put(input: VoteColumnsInput, key?: string): 'added' | 'updated' {
     // Everything that can refuse the vote comes before its key is numbered: a refused vote leaves no trace.
     const values = this.valuesOf(input);
     if (this.size === MAX_COLUMN_VOTES) throw new Error(`the live leaderboard holds at most ${MAX_COLUMN_VOTES} votes`);
