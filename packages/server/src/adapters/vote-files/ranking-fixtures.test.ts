@@ -1,5 +1,4 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import {
   bootstrapBradleyTerry,
@@ -17,10 +16,11 @@ import {
   type RankingVariant,
   type VariantFit,
 } from '../../domain/ranking';
+import { RANKING_FIXTURES } from '../../../test/reference-fixtures';
 import { readVoteFile } from './read-vote-file';
 
-/** The reference oracle's fixtures (docs/ranking.md#oracle-fixtures), beside the repository. */
-const FIXTURES = fileURLToPath(new URL('../../../../../../shared/data/ranking/', import.meta.url));
+/** The reference oracle's fixtures (docs/ranking.md#oracle-fixtures), copied into test/fixtures/reference/ranking. */
+const FIXTURES = RANKING_FIXTURES;
 const stems = readdirSync(FIXTURES)
   .filter((name) => name.endsWith('.expected.json'))
   .map((name) => name.replace('.expected.json', ''))

@@ -3,10 +3,10 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { IMPACT_VECTORS } from '../../../test/reference-fixtures';
 
 const agora = fileURLToPath(new URL('../../../../../bin/agora', import.meta.url));
-const vectorsUrl = new URL('../../../../../../shared/data/impact/vectors-dev.json', import.meta.url);
-const vectors = JSON.parse(readFileSync(vectorsUrl, 'utf8')) as {
+const vectors = JSON.parse(readFileSync(IMPACT_VECTORS, 'utf8')) as {
   cases: Array<{ id: string; expected: Record<string, { min: number; max: number }> }>;
 };
 const expectedOf = (id: string) => vectors.cases.find((testCase) => testCase.id === id)?.expected ?? {};

@@ -6,9 +6,9 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
+import { RANKING_FIXTURES as fixtures } from '../../../test/reference-fixtures';
 
 const agora = fileURLToPath(new URL('../../../../../bin/agora', import.meta.url));
-const fixtures = fileURLToPath(new URL('../../../../../../shared/data/ranking/', import.meta.url));
 const parquet = fileURLToPath(new URL('../../adapters/vote-files/test-fixtures/comparia-votes.parquet', import.meta.url));
 const directory = mkdtempSync(join(tmpdir(), 'agora-leaderboard-'));
 

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { IMPACT_VECTORS } from '../../../test/reference-fixtures';
 import { computeLlmImpacts } from './compute-impact';
 import type { EcologitsVersion, LlmImpacts } from './impact-types';
 import type { ValueRange } from './value-range';
@@ -34,8 +35,7 @@ interface VectorCase {
   };
 }
 
-const vectorsUrl = new URL('../../../../../../shared/data/impact/vectors-dev.json', import.meta.url);
-const vectors = JSON.parse(readFileSync(vectorsUrl, 'utf8')) as { tolerance: { relative: number }; cases: VectorCase[] };
+const vectors = JSON.parse(readFileSync(IMPACT_VECTORS, 'utf8')) as { tolerance: { relative: number }; cases: VectorCase[] };
 const tolerance = vectors.tolerance.relative;
 
 function expectClose(actual: number, expected: number, label: string): void {
@@ -64,7 +64,7 @@ function computeCase(testCase: VectorCase): LlmImpacts {
 }
 
 describe('EcoLogits development vectors (relative 1e-9)', () => {
-  it('resolves the shared vectors file beside the repository', () => {
+  it('reads the vectors copied into the repository (test/fixtures/reference)', () => {
     expect(vectors.cases.length).toBeGreaterThanOrEqual(8);
     expect(new Set(vectors.cases.map((testCase) => testCase.ecologits_version))).toEqual(new Set(['0.9.1', '0.8.2']));
   });

@@ -1,0 +1,12 @@
+import { fileURLToPath } from 'node:url';
+
+/**
+ * The reference fixtures copied into the repository (test/fixtures/reference/README.md: provenance
+ * and licence): the ranking oracle's vote files and expected fits, and the EcoLogits vectors.
+ */
+
+/** The ranking oracle's folder, with its trailing slash: `<stem>.jsonl` and `<stem>.expected.json`. */
+export const RANKING_FIXTURES = fileURLToPath(new URL('./fixtures/reference/ranking/', import.meta.url));
+
+/** The EcoLogits development vectors (0.9.1 and 0.8.2). */
+export const IMPACT_VECTORS = fileURLToPath(new URL('./fixtures/reference/impact/vectors-dev.json', import.meta.url));
