@@ -9,6 +9,7 @@
  * chunk was written, so that the bench can tell the upstream's own time to first token from the time
  * added on the way to the client.
  */
+import { judgedReplyText } from '../src/adapters/maxx-steps';
 import { FakeUpstream, type FakeRequest } from '../test/fake-upstream/fake-upstream';
 
 const fake = await new FakeUpstream().start(0);
@@ -45,10 +46,7 @@ for (const delay of [0, 200]) {
   fake.behave(`maxx-judge-${delay}`, {
     ...paced,
     text: (prompt) =>
-      JSON.stringify({
-        better: prompt.slice(prompt.indexOf('Reply A:'), prompt.indexOf('Reply B:')).includes(MAXX_BENCH_OPTIMAL) ? 'A' : 'B',
-        confidence: 5,
-      }),
+      JSON.stringify({ reasons: 'more complete', better: judgedReplyText(prompt, 'A').includes(MAXX_BENCH_OPTIMAL) ? 'A' : 'B' }),
   });
 }
 

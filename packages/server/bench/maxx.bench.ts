@@ -15,8 +15,7 @@ import { openDatabase } from '../src/db/dialect';
 import { migrateToLatest } from '../src/db/migrate';
 import { createStore } from '../src/db/unit-of-work';
 import { createModelClient } from '../src/providers/create-model-client';
-import { MAXX_ROLES } from '../src/adapters/maxx-steps';
-import { MaxxService, type MaxxRoles } from '../src/services/maxx.service';
+import { MaxxService, type MaxxRoles } from '../src/services/maxx/maxx.service';
 import { systemRuntime } from '../src/services/runtime';
 import { toolModelYaml } from '../test/annotator-fixture';
 
@@ -48,14 +47,13 @@ function roles(baseUrl: string, delay: number, run: string): MaxxRoles {
     const model = models.find((candidate) => candidate.entry.id === `${role(name)}-${run}`)!;
     return { id: model.entry.id, client: createModelClient(model, undefined) };
   };
-  const byRole = {
+  return {
     generator: client('writer'),
     reviewer: client('reviewer'),
     critic: client('critic'),
-    judge: client('judge'),
+    judges: [client('judge')],
     stylist: client('writer'),
   };
-  return Object.fromEntries(MAXX_ROLES.map((name) => [name, byRole[name]])) as MaxxRoles;
 }
 
 export async function run(): Promise<void> {

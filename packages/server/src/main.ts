@@ -44,8 +44,7 @@ import { lazyLanguageDetector } from './adapters/lazy-language-detector';
 import { type ConversationAnnotator, createConversationAnnotator } from './adapters/conversation-annotator';
 import { PostprocessService, type PostprocessReport } from './services/postprocess.service';
 import { storeVoteTable } from './services/rank-votes';
-import { MaxxService, type MaxxRoleModel, type MaxxRoles, type MaxxSettings } from './services/maxx.service';
-import { MAXX_ROLES, type MaxxRole } from './adapters/maxx-steps';
+export { createMaxxService, sameOrganisationWarnings } from './services/maxx/create-maxx-service';
 import { createRevealImpactEstimator } from './services/reveal-impact';
 import { type Runtime, systemRuntime } from './services/runtime';
 
@@ -375,42 +374,6 @@ export function createAnnotator(
   return createConversationAnnotator(modelId, createModelClient(model, fetchOverride), {
     timeoutMs: config.postprocess.annotationTimeoutMs,
   });
-}
-
-/**
- * The optimised-set pipeline with its role models, given as catalogue ids (any status: tool models
- * are usually `disabled`, so that they are never drawn into duels). The reviewer must be another
- * model than the generator: the cross-review is worth nothing from the model that wrote the draft.
- */
-export function createMaxxService(
-  config: Config,
-  store: Store,
-  models: readonly CatalogueModel[],
-  roleIds: Record<MaxxRole, string>,
-  settings: Partial<MaxxSettings> = {},
-): MaxxService {
-  if (roleIds.reviewer === roleIds.generator) {
-    throw new ConfigError(`--reviewer: the reviewer must be another model than the generator (both are "${roleIds.generator}")`);
-  }
-  const role = (name: MaxxRole): MaxxRoleModel => {
-    const id = roleIds[name];
-    const model = models.find((candidate) => candidate.entry.id === id);
-    if (!model) throw new ConfigError(`--${name}: no model "${id}" in the catalogue ${config.modelsPath}`);
-    const keyName = apiKeyEnv(model.entry);
-    if (keyName && !model.apiKey) throw new ConfigError(`--${name}: model "${id}" needs ${keyName}, which is not set`);
-    const pricing = model.entry.pricing;
-    const provider = model.entry.provider;
-    const endpoint = provider.type === 'llama-cpp' ? provider.model_path : `${provider.base_url} ${provider.api_key_env ?? ''}`;
-    return {
-      id,
-      client: createModelClient(model, undefined),
-      // One endpoint with one key is one quota, whichever catalogue models share it.
-      provider: { key: `${provider.type} ${endpoint}`, maxConcurrency: provider.max_concurrency },
-      pricing: pricing && { inputPerMillionUsd: pricing.input_per_million_usd, outputPerMillionUsd: pricing.output_per_million_usd },
-    };
-  };
-  const roles = Object.fromEntries(MAXX_ROLES.map((name) => [name, role(name)])) as MaxxRoles;
-  return new MaxxService(store, roles, { privateCohorts: config.privateCohorts, ...settings }, systemRuntime);
 }
 
 /** The store of `DATABASE_URL`, migrated: what the store commands of the CLI work on. */

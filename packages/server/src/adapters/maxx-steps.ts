@@ -19,10 +19,17 @@ export type MaxxRole = (typeof MAXX_ROLES)[number];
 
 export interface StepCall {
   role: MaxxRole;
+  /** For the judge step: which judge of the panel (0 first). */
+  judge?: number;
   /** The step's name, for the cache, logs and the cost per role. */
   step: string;
   messages: ModelMessage[];
   responseFormat?: { type: 'json'; name: string; schema: Record<string, unknown> };
+  /**
+   * Whether an answer is usable (a structured answer that parses): an unusable one is never kept
+   * in the cache, so that a later run asks again rather than reading back the same bad answer.
+   */
+  accept?: (answer: string) => boolean;
 }
 
 /** Calls the model of a role and returns its whole answer (the pipeline adds caching, retries and accounting). */
@@ -33,9 +40,21 @@ export class MalformedAnswerError extends Error {
   override readonly name = 'MalformedAnswerError';
 }
 
+/** A model's answer that did not end normally (cut on its output budget, filtered), even with a larger budget. */
+export class IncompleteAnswerError extends Error {
+  override readonly name = 'IncompleteAnswerError';
+  constructor(
+    message: string,
+    readonly finishReason: string,
+  ) {
+    super(message);
+  }
+}
+
 const prompt = (name: string) => readFileSync(new URL(`./maxx-prompts/${name}.md`, import.meta.url), 'utf8').trim();
 const PROMPTS = {
   draft: prompt('draft'),
+  draftFix: prompt('draft-fix'),
   review: prompt('review'),
   revise: prompt('revise'),
   critic: prompt('critic'),
@@ -64,10 +83,10 @@ const criticReactionSchema = criticSchema.extend({
   fixes_defect: z.boolean(),
   complaint: z.enum(['valid', 'partly', 'mistaken']),
 });
+// The reasons come first, in the schema's order too: a verdict written after its reasons follows from them.
 const judgeSchema = z.object({
+  reasons: z.string(),
   better: z.enum(['A', 'B', 'tie']),
-  confidence: z.coerce.number().min(1).max(5),
-  reason: z.string().optional(),
 });
 const styleCheckSchema = z.object({ same_content: z.boolean(), differences: z.array(z.string()).optional() });
 
@@ -94,15 +113,43 @@ export interface ReactionContext {
   comment: string | null;
 }
 
+/**
+ * The text of reply A or B in a judge step's message (each reply is fenced by <<< and >>>): what a
+ * stand-in judge reads (the dry run's, the tests' and the bench's fakes), never the conversation around it.
+ */
+export function judgedReplyText(message: string, name: 'A' | 'B'): string {
+  const opening = `Reply ${name}:\n<<<\n`;
+  const start = message.lastIndexOf(opening);
+  if (start < 0) return '';
+  const end = message.indexOf('\n>>>', start + opening.length);
+  return message.slice(start + opening.length, end < 0 ? undefined : end);
+}
+
+/** A reply for the judge, after the conversation it answered (each reply may have answered other earlier replies). */
+export interface JudgedReply {
+  history: readonly ChatMessage[];
+  text: string;
+}
+
+/** The generator's system prompt: the task, and for a disliked answer what the visitor disliked in it. */
+function generatorPrompt(language: string, fix: ReactionContext | undefined): string {
+  const base = fill(PROMPTS.draft, { language });
+  if (!fix) return base;
+  return `${base}\n\n${fill(PROMPTS.draftFix, { tags: fix.tags.join(', ') || 'none', comment: fix.comment ?? 'none', disliked: fix.disliked })}`;
+}
+
 export class MaxxSteps {
   constructor(private readonly call: CallModel) {}
 
-  /** Step 1: the generator answers the conversation in its language. */
-  draft(history: readonly ChatMessage[], language: string): Promise<string> {
+  /**
+   * Step 1: the generator answers the conversation in its language; for a disliked answer, it is
+   * shown that answer, the visitor's tags and comment, and writes a reply that fixes the defect.
+   */
+  draft(history: readonly ChatMessage[], language: string, fix?: ReactionContext): Promise<string> {
     return this.call({
       role: 'generator',
       step: 'draft',
-      messages: [{ role: 'system', content: fill(PROMPTS.draft, { language }) }, ...history],
+      messages: [{ role: 'system', content: generatorPrompt(language, fix) }, ...history],
     });
   }
 
@@ -116,12 +163,18 @@ export class MaxxSteps {
   }
 
   /** Step 2b: the generator revises its draft against the defects. */
-  revise(history: readonly ChatMessage[], draft: string, defects: readonly string[], language: string): Promise<string> {
+  revise(
+    history: readonly ChatMessage[],
+    draft: string,
+    defects: readonly string[],
+    language: string,
+    fix?: ReactionContext,
+  ): Promise<string> {
     return this.call({
       role: 'generator',
       step: 'revise',
       messages: [
-        { role: 'system', content: fill(PROMPTS.draft, { language }) },
+        { role: 'system', content: generatorPrompt(language, fix) },
         ...history,
         { role: 'assistant', content: draft },
         { role: 'user', content: fill(PROMPTS.revise, { language, defects: defects.map((defect) => `- ${defect}`).join('\n') }) },
@@ -149,13 +202,29 @@ export class MaxxSteps {
     return { rubric: rubricOf(await this.structured('critic', 'critic', criticSchema, messages)) };
   }
 
-  /** Step 4: one blind ordering of a pair, formatting already neutralised by the caller. */
-  async judge(history: readonly ChatMessage[], first: string, second: string): Promise<{ better: 'A' | 'B' | 'tie'; confidence: number }> {
-    const answer = await this.structured('judge', 'judge', judgeSchema, [
-      { role: 'system', content: PROMPTS.judge },
-      { role: 'user', content: `Conversation:\n${transcript(history)}\n\nReply A:\n<<<\n${first}\n>>>\n\nReply B:\n<<<\n${second}\n>>>` },
-    ]);
-    return { better: answer.better, confidence: answer.confidence };
+  /**
+   * Step 4: one blind ordering of a pair, by one judge of the panel, formatting already neutralised
+   * by the caller. When the two replies answered different earlier replies, each is shown after its
+   * own conversation: a reply is judged on what it answered, never on the other's history.
+   */
+  async judge(first: JudgedReply, second: JudgedReply, judge = 0): Promise<{ better: 'A' | 'B' | 'tie'; reasons: string }> {
+    const reply = (name: string, text: string) => `Reply ${name}:\n<<<\n${text}\n>>>`;
+    const sameHistory = JSON.stringify(first.history) === JSON.stringify(second.history);
+    const content = sameHistory
+      ? `Conversation:\n${transcript(first.history)}\n\n${reply('A', first.text)}\n\n${reply('B', second.text)}`
+      : `Conversation answered by reply A:\n${transcript(first.history)}\n\n${reply('A', first.text)}\n\n` +
+        `Conversation answered by reply B:\n${transcript(second.history)}\n\n${reply('B', second.text)}`;
+    const answer = await this.structured(
+      'judge',
+      'judge',
+      judgeSchema,
+      [
+        { role: 'system', content: PROMPTS.judge },
+        { role: 'user', content },
+      ],
+      judge,
+    );
+    return { better: answer.better, reasons: answer.reasons };
   }
 
   /** Step 6: the styled variant, then a check that its content is unchanged. */
@@ -177,15 +246,20 @@ export class MaxxSteps {
     step: string,
     schema: Schema,
     messages: ModelMessage[],
+    judge?: number,
   ): Promise<z.infer<Schema>> {
     const responseFormat = jsonFormat(step.replace(/\W/g, '_'), schema);
-    const first = await this.call({ role, step, messages, responseFormat });
+    const accept = (answer: string) => parseJsonAnswer(answer, schema).success;
+    const panel = judge === undefined ? {} : { judge };
+    const first = await this.call({ role, step, messages, responseFormat, accept, ...panel });
     const parsed = parseJsonAnswer(first, schema);
     if (parsed.success) return parsed.data;
     const retried = await this.call({
       role,
       step: `${step}-retry`,
       responseFormat,
+      accept,
+      ...panel,
       messages: [
         ...messages,
         { role: 'assistant', content: first },

@@ -201,6 +201,10 @@ export interface LlmCallsTable {
   input_tokens: number | null;
   output_tokens: number | null;
   created_at: string;
+  /** `stop`, `length`, `content-filter`…; null on calls stored before it was recorded. */
+  finish_reason: string | null;
+  /** The call's settings as JSON (`maxOutputTokens`, `temperature`, `seed`); null before they were recorded. */
+  settings_json: string | null;
 }
 
 /** The outcome of one item of an optimised-set run. */

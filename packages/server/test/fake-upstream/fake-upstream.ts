@@ -7,8 +7,13 @@ import type { AddressInfo } from 'node:net';
  * never end, empty answers.
  */
 export interface FakeBehaviour {
-  /** The answer (or a function of the last user prompt). */
-  text?: string | ((prompt: string) => string);
+  /** The answer (or a function of the last user prompt and of the whole request's messages, system prompt included, as JSON). */
+  text?: string | ((prompt: string, messages: string) => string);
+  /**
+   * How the stream says it ended (`stop` by default): `length` for an answer cut on its output
+   * budget, `content_filter`… (or a function of the request's `max_tokens` and the prompt).
+   */
+  finishReason?: string | ((maxTokens: number | undefined, prompt: string) => string);
   /** Reasoning sent before the answer (`reasoning_content` / Anthropic thinking). */
   reasoning?: string;
   /** Pace of the stream; 0 sends every chunk at once. */
@@ -165,10 +170,16 @@ export class FakeUpstream {
     this.openResponses.add(response);
     response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
     const prompt = lastUserPrompt(body);
-    const text = typeof behaviour.text === 'function' ? behaviour.text(prompt) : (behaviour.text ?? defaultText(prompt));
+    const text =
+      typeof behaviour.text === 'function'
+        ? behaviour.text(prompt, JSON.stringify(body.messages ?? []))
+        : (behaviour.text ?? defaultText(prompt));
+    const maxTokens = typeof body.max_tokens === 'number' ? body.max_tokens : undefined;
+    const finishReason =
+      typeof behaviour.finishReason === 'function' ? behaviour.finishReason(maxTokens, prompt) : (behaviour.finishReason ?? 'stop');
     const served = behaviour.servedModel ?? model;
     const writer = protocol === 'openai' ? new OpenAiWriter(response, served) : new AnthropicWriter(response, served);
-    await streamAnswer(writer, response, record, behaviour, text);
+    await streamAnswer(writer, response, record, behaviour, text, finishReason);
   }
 }
 
@@ -177,7 +188,7 @@ interface ProtocolWriter {
   reasoning(delta: string): void;
   text(delta: string): void;
   malformed(): void;
-  finish(outputTokens: number | undefined, inputTokens: number): void;
+  finish(outputTokens: number | undefined, inputTokens: number, finishReason: string): void;
 }
 
 async function streamAnswer(
@@ -186,6 +197,7 @@ async function streamAnswer(
   record: FakeRequest,
   behaviour: FakeBehaviour,
   text: string,
+  finishReason: string,
 ): Promise<void> {
   const pause = behaviour.tokensPerSecond ? 1000 / behaviour.tokensPerSecond : 0;
   writer.start();
@@ -210,7 +222,7 @@ async function streamAnswer(
     if (pause > 0) await sleep(pause);
   }
   if (behaviour.neverEnd) return;
-  writer.finish(behaviour.noUsage ? undefined : chunks.length, 12);
+  writer.finish(behaviour.noUsage ? undefined : chunks.length, 12, finishReason);
   record.completed = true;
   response.end();
 }
@@ -243,8 +255,8 @@ class OpenAiWriter implements ProtocolWriter {
   malformed(): void {
     this.response.write('data: {"id": "broken", "choices": [{"delta": {"content": "oops"\n\n');
   }
-  finish(outputTokens: number | undefined, inputTokens: number): void {
-    this.send([{ index: 0, delta: {}, finish_reason: 'stop' }]);
+  finish(outputTokens: number | undefined, inputTokens: number, finishReason: string): void {
+    this.send([{ index: 0, delta: {}, finish_reason: finishReason }]);
     if (outputTokens !== undefined)
       this.send([], { usage: { prompt_tokens: inputTokens, completion_tokens: outputTokens, total_tokens: inputTokens + outputTokens } });
     this.response.write('data: [DONE]\n\n');
@@ -303,10 +315,11 @@ class AnthropicWriter implements ProtocolWriter {
   malformed(): void {
     this.response.write('event: content_block_delta\ndata: {"type": "content_block_delta", "index": \n\n');
   }
-  finish(outputTokens: number | undefined): void {
+  finish(outputTokens: number | undefined, _inputTokens: number, finishReason: string): void {
     this.close();
+    const stopReason = finishReason === 'stop' ? 'end_turn' : finishReason === 'length' ? 'max_tokens' : finishReason;
     this.send('message_delta', {
-      delta: { stop_reason: 'end_turn', stop_sequence: null },
+      delta: { stop_reason: stopReason, stop_sequence: null },
       usage: outputTokens === undefined ? {} : { output_tokens: outputTokens },
     });
     this.send('message_stop', {});

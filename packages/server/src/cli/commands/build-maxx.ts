@@ -2,7 +2,7 @@ import { existsSync, statSync } from 'node:fs';
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { MAXX_SUBSETS } from '../../domain/maxx/maxx-rules';
-import type { MaxxProgress } from '../../services/maxx.service';
+import type { MaxxProgress } from '../../services/maxx/maxx.service';
 import { CliUsageError, asUsageError, parseFlags, reportingUsageErrors } from '../cli-error';
 
 const modelId = (flag: string) => z.string().min(1, `${flag} takes a catalogue model id`);
@@ -18,7 +18,12 @@ const flagsSchema = z
     generator: modelId('--generator'),
     reviewer: modelId('--reviewer'),
     critic: modelId('--critic'),
-    judge: modelId('--judge'),
+    judge: z
+      .string()
+      .min(1, '--judge takes one or more catalogue model ids, separated by commas')
+      .transform((value) => value.split(',').map((id) => id.trim()))
+      .refine((ids) => ids.every((id) => id !== ''), '--judge takes one or more catalogue model ids, separated by commas'),
+    allowSelfJudging: z.boolean().optional(),
     stylist: modelId('--stylist').optional(),
     subset: z.enum(MAXX_SUBSETS, { error: `--subset takes ${MAXX_SUBSETS.join(', ')}` }).optional(),
     language: z
@@ -61,7 +66,14 @@ export function registerMaxxCommand(program: Command): void {
     .requiredOption('--generator <ID>', 'catalogue model that drafts and revises')
     .requiredOption('--reviewer <ID>', 'catalogue model that lists the draft’s defects (not the generator)')
     .requiredOption('--critic <ID>', 'catalogue model of the absolute gate')
-    .requiredOption('--judge <ID>', 'catalogue model of the blind pairwise judging')
+    .requiredOption(
+      '--judge <ID[,ID…]>',
+      'catalogue model(s) of the blind pairwise judging, a panel when several (none may be the generator, reviewer or critic)',
+    )
+    .option(
+      '--allow-self-judging',
+      'let a judge also be the generator, reviewer or critic (said in the card: LLM judges prefer their own writing)',
+    )
     .option('--stylist <ID>', 'catalogue model of the styled variant (default: the generator)')
     .option('--subset <S>', `one subset: ${MAXX_SUBSETS.join(', ')}`)
     .option('--language <L>', 'only conversations in this language')
@@ -74,7 +86,7 @@ export function registerMaxxCommand(program: Command): void {
       const flags = parseFlags(flagsSchema, raw);
       if (flags.out !== undefined && existsSync(flags.out) && !statSync(flags.out).isDirectory())
         throw new CliUsageError(`--out: ${flags.out} is a file, not a folder`);
-      const [{ openStore, createMaxxService }, { loadConfig }, { loadCatalogue }] = await Promise.all([
+      const [{ openStore, createMaxxService, sameOrganisationWarnings }, { loadConfig }, { loadCatalogue }] = await Promise.all([
         import('../../main'),
         import('../../config/config'),
         import('../../config/catalogue'),
@@ -83,21 +95,22 @@ export function registerMaxxCommand(program: Command): void {
       const models = asUsageError(() => loadCatalogue(config.modelsPath, process.env));
       const store = await openStore(config);
       try {
+        const ids = {
+          generator: flags.generator,
+          reviewer: flags.reviewer,
+          critic: flags.critic,
+          judges: flags.judge,
+          stylist: flags.stylist ?? flags.generator,
+        };
         const service = asUsageError(() =>
-          createMaxxService(
-            config,
-            store,
-            models,
-            {
-              generator: flags.generator,
-              reviewer: flags.reviewer,
-              critic: flags.critic,
-              judge: flags.judge,
-              stylist: flags.stylist ?? flags.generator,
-            },
-            { leaseMs: flags.lease * 1000, maxCostUsd: flags.maxCost, calibrate: flags.calibrate === true },
-          ),
+          createMaxxService(config, store, models, ids, {
+            leaseMs: flags.lease * 1000,
+            maxCostUsd: flags.maxCost,
+            calibrate: flags.calibrate === true,
+            allowSelfJudging: flags.allowSelfJudging === true,
+          }),
         );
+        for (const warning of sameOrganisationWarnings(ids, models)) process.stderr.write(`agora maxx: warning: ${warning}\n`);
         const options = {
           subsets: flags.subset ? [flags.subset] : undefined,
           language: flags.language,

@@ -143,7 +143,7 @@ async function runExport(
     import('../../services/dataset-export.service'),
     import('../../domain/datasets/export-model-facts'),
     import('cli-progress'),
-    import('../../services/maxx.service'),
+    import('../../services/maxx/maxx-set-writer'),
   ]);
   const config = asUsageError(() => loadConfig(process.env));
   const models = asUsageError(() => loadCatalogue(config.modelsPath, process.env));

@@ -45,7 +45,15 @@ export interface ExportableReaction {
 /** A publication: the last one of each kind is what the datasets page shows. */
 export type DatasetBuild =
   | { id: string; kind: 'export'; createdAt: string; summary: Omit<PublishedExport, 'built_at'> }
-  | { id: string; kind: 'optimised'; createdAt: string; summary: Omit<PublishedOptimisedSet, 'built_at'> & { runKey: string } };
+  | {
+      id: string;
+      kind: 'optimised';
+      createdAt: string;
+      summary: Omit<PublishedOptimisedSet, 'built_at'> & {
+        runKey: string;
+        /** What the card says beyond the outcomes (services/maxx). */ description?: unknown;
+      };
+    };
 
 /** A conversation that passed the privacy rules, with everything an export writes of it. */
 export interface ExportableConversation {

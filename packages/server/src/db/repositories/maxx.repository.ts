@@ -1,7 +1,9 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../database';
 import { LeaseRepository } from './lease.repository';
-import type { CalibrationRecord } from '../../domain/maxx/maxx-calibration';
+import { type MaxxItemRecord, type MaxxItemStats, PROVIDER_DROP_REASONS, isProviderDrop } from '../../domain/maxx/maxx-outcome';
+
+export type { MaxxItemRecord, MaxxItemStats };
 
 export interface LlmCallRecord {
   key: string;
@@ -12,36 +14,24 @@ export interface LlmCallRecord {
   inputTokens: number | null;
   outputTokens: number | null;
   createdAt: string;
-}
-
-/** What the card counts of one item's judging and gating. */
-export interface MaxxItemStats {
-  /** One entry per original reply judged in both orders: its model, whether the orders agreed, whether the optimal won. */
-  pairs: { model: string; consistent: boolean; won: boolean }[];
-  critic: { calls: number; passes: number };
-  /** With `--calibrate`: the judge on the two original replies against the visitor's preference. */
-  calibration?: CalibrationRecord;
-}
-
-export interface MaxxItemRecord {
-  itemKey: string;
-  runKey: string;
-  subset: string;
-  sourceId: string;
-  language: string;
-  status: 'kept' | 'dropped';
-  reason: string | null;
-  row: Record<string, unknown> | null;
-  stats: MaxxItemStats;
-  createdAt: string;
+  /** How the answer ended: only a normal `stop` is a complete answer that a later call may reuse. */
+  finishReason: string;
+  /** What the call was sent. */
+  settings: { maxOutputTokens: number; temperature: number; seed: number | null };
 }
 
 /** The cache of LLM calls and the outcomes of the optimised set's items. */
 export class MaxxRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
+  /** The complete answer to a call asked before (one that ended on a normal stop), if any. */
   async findCall(key: string): Promise<LlmCallRecord | undefined> {
-    const row = await this.db.selectFrom('llm_calls').selectAll().where('key', '=', key).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('llm_calls')
+      .selectAll()
+      .where('key', '=', key)
+      .where((where) => where.or([where('finish_reason', '=', 'stop'), where('finish_reason', 'is', null)]))
+      .executeTakeFirst();
     return row
       ? {
           key: row.key,
@@ -52,11 +42,19 @@ export class MaxxRepository {
           inputTokens: row.input_tokens,
           outputTokens: row.output_tokens,
           createdAt: row.created_at,
+          finishReason: row.finish_reason ?? 'stop',
+          settings:
+            row.settings_json === null
+              ? { maxOutputTokens: 0, temperature: 0, seed: null }
+              : (JSON.parse(row.settings_json) as LlmCallRecord['settings']),
         }
       : undefined;
   }
 
-  /** Stores an answered call; a call answered twice (two workers) keeps the first answer. */
+  /**
+   * Stores an answered call; a call answered twice (two workers) keeps the first complete answer. An
+   * incomplete answer (cut on length) is kept for the record and replaced by a later complete one.
+   */
   async saveCall(call: LlmCallRecord): Promise<void> {
     await this.db
       .insertInto('llm_calls')
@@ -69,8 +67,21 @@ export class MaxxRepository {
         input_tokens: call.inputTokens,
         output_tokens: call.outputTokens,
         created_at: call.createdAt,
+        finish_reason: call.finishReason,
+        settings_json: JSON.stringify(call.settings),
       })
-      .onConflict((conflict) => conflict.column('key').doNothing())
+      .onConflict((conflict) =>
+        conflict
+          .column('key')
+          .doUpdateSet((update) => ({
+            response: update.ref('excluded.response'),
+            input_tokens: update.ref('excluded.input_tokens'),
+            output_tokens: update.ref('excluded.output_tokens'),
+            created_at: update.ref('excluded.created_at'),
+            finish_reason: update.ref('excluded.finish_reason'),
+          }))
+          .where('llm_calls.finish_reason', '<>', 'stop'),
+      )
       .execute();
   }
 
@@ -83,13 +94,24 @@ export class MaxxRepository {
     return new LeaseRepository(this.db).claim(itemKey, owner, now, leaseUntil);
   }
 
-  /** The keys of the items of a run that already have an outcome. */
+  /**
+   * The keys of the items of a run that have a final outcome: kept, or dropped for a reason about
+   * the content. Items dropped for a provider's fault (a malformed or cut answer) are not final: a
+   * later run takes them up again.
+   */
   async finishedItemKeys(runKey: string): Promise<Set<string>> {
-    const rows = await this.db.selectFrom('maxx_items').select('item_key').where('run_key', '=', runKey).execute();
-    return new Set(rows.map((row) => row.item_key));
+    const rows = await this.db.selectFrom('maxx_items').select(['item_key', 'status', 'reason']).where('run_key', '=', runKey).execute();
+    return new Set(
+      rows
+        .filter((row) => !(row.status === 'dropped' && isProviderDrop({ status: 'dropped', reason: row.reason })))
+        .map((row) => row.item_key),
+    );
   }
 
-  /** Records an item's outcome once: a second worker's outcome for the same item is ignored. */
+  /**
+   * Records an item's outcome once: a second worker's outcome for the same item is ignored, except
+   * that an outcome replaces a drop for a provider's fault (the item was taken up again).
+   */
   async saveItem(item: MaxxItemRecord): Promise<void> {
     await this.db
       .insertInto('maxx_items')
@@ -105,7 +127,19 @@ export class MaxxRepository {
         stats_json: JSON.stringify(item.stats),
         created_at: item.createdAt,
       })
-      .onConflict((conflict) => conflict.column('item_key').doNothing())
+      .onConflict((conflict) =>
+        conflict
+          .column('item_key')
+          .doUpdateSet((update) => ({
+            status: update.ref('excluded.status'),
+            reason: update.ref('excluded.reason'),
+            row_json: update.ref('excluded.row_json'),
+            stats_json: update.ref('excluded.stats_json'),
+            created_at: update.ref('excluded.created_at'),
+          }))
+          .where('maxx_items.status', '=', 'dropped')
+          .where('maxx_items.reason', 'in', [...PROVIDER_DROP_REASONS]),
+      )
       .execute();
   }
 

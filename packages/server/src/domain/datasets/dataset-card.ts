@@ -3,6 +3,7 @@ import type { ColumnType } from './export-columns';
 import { DATASETS, DATASET_TIER, type DatasetName, type DatasetTier } from './export-columns';
 import type { DatasetFormat } from '../../adapters/dataset-files/dataset-writers';
 import type { ExportFilters } from './export-filters';
+import { configEntry, sizeCategory, yamlString } from './card-yaml';
 import type { TrainingUse } from './training-use';
 
 export interface DatasetCardInput {
@@ -34,20 +35,6 @@ const TYPE_NAMES: Record<ColumnType, string> = {
   transcript:
     'list<struct<role: string, content: string, reasoning_content: string, metadata: struct<generation_id: string, output_tokens: int64, duration: float64>>>',
 };
-
-function sizeCategory(rows: number): string {
-  const bounds: [number, string][] = [
-    [1_000, 'n<1K'],
-    [10_000, '1K<n<10K'],
-    [100_000, '10K<n<100K'],
-    [1_000_000, '100K<n<1M'],
-    [10_000_000, '1M<n<10M'],
-    [100_000_000, '10M<n<100M'],
-  ];
-  return bounds.find(([bound]) => rows < bound)?.[1] ?? 'n>1T';
-}
-
-const yamlString = (text: string): string => JSON.stringify(text);
 
 /** A subset's file sets: all languages, then one per language that has rows. */
 interface SubsetConfigs {
@@ -87,9 +74,6 @@ export function buildDatasetCard(input: DatasetCardInput, tier: DatasetTier): st
   ];
   return [...header, '', ...body(input, tier, configs), ''].join('\n');
 }
-
-const configEntry = (name: string, path: string): string =>
-  `- config_name: ${name}\n  data_files:\n  - split: train\n    path: ${yamlString(path)}`;
 
 /** What Hugging Face shows before granting access to the raw tier (gating itself is a setting of the repository). */
 const GATED_ACCESS = [

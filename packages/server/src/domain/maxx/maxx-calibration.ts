@@ -19,6 +19,11 @@ export interface CalibrationOrders {
 export interface CalibrationRecord {
   human: SidePreference;
   judge: SidePreference | 'inconsistent' | null;
+  /**
+   * The conversation and turn whose replies were judged: a vote and a dislike of one turn share it,
+   * and the pair counts once (records without a key each count).
+   */
+  key?: string;
 }
 
 /**
@@ -60,12 +65,23 @@ export interface Agreement {
 }
 
 export function agreementOf(records: readonly CalibrationRecord[]): Agreement {
-  const judged = records.filter((record) => record.judge !== null);
+  const judged = onePerPair(records).filter((record) => record.judge !== null);
   const agreed = judged.filter((record) => record.judge === record.human).length;
   const inconsistent = judged.filter((record) => record.judge === 'inconsistent').length;
   if (judged.length === 0) return { pairs: 0, agreed: 0, inconsistent: 0, rate: null, low: null, high: null };
   const [low, high] = wilsonInterval(agreed, judged.length);
   return { pairs: judged.length, agreed, inconsistent, rate: agreed / judged.length, low, high };
+}
+
+/** Each judged pair once: of records sharing a key, the first (the caller lists votes before dislikes). */
+export function onePerPair(records: readonly CalibrationRecord[]): CalibrationRecord[] {
+  const seen = new Set<string>();
+  return records.filter((record) => {
+    if (record.key === undefined) return true;
+    if (seen.has(record.key)) return false;
+    seen.add(record.key);
+    return true;
+  });
 }
 
 /** The two-sided 95 % normal quantile. */

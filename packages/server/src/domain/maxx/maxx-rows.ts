@@ -35,6 +35,19 @@ export const MAXX_COLUMNS: readonly DatasetColumn[] = [
   { name: 'conversation_turns', type: 'int', description: 'user turns in `messages`' },
   { name: 'is_multi_turn', type: 'bool', description: '`conversation_turns > 1`' },
   { name: 'prompt_chars', type: 'int', description: 'characters (Unicode code points) of the final user message' },
+  {
+    name: 'context_from',
+    type: 'string',
+    description:
+      '`optimal` when `rejected` answered the history `messages` shows (a single-turn row), `original` when it answered its own earlier replies, not the optimal ones in `messages` (strict DPO: keep `optimal` rows only)',
+  },
+  { name: 'language', type: 'string', description: 'ISO 639 code of the final user message' },
+  {
+    name: 'training_use',
+    type: 'string',
+    description:
+      'what the replies of the row may be used for, the most restrictive of the models that wrote them: `allowed`, `check_licence` or `evaluation_only`',
+  },
   { name: 'source', type: 'string', description: '`arena` or `reactions`' },
   {
     name: 'id',
@@ -51,6 +64,9 @@ export const MAXX_REQUIRED = new Set([
   'conversation_turns',
   'is_multi_turn',
   'prompt_chars',
+  'context_from',
+  'language',
+  'training_use',
   'source',
   'id',
 ]);
@@ -71,6 +87,10 @@ export interface MaxxRowInput {
   prefStrength: MaxxPrefStrength | null;
   /** The visitor's tags on the disliked answer (reactions rows only). */
   defectTags?: readonly string[];
+  /** Whether `rejected` answered the history of `messages` (`optimal`) or its own earlier replies (`original`). */
+  contextFrom: 'optimal' | 'original';
+  language: string;
+  trainingUse: string;
 }
 
 /** One row of the set, every column in file order. */
@@ -93,6 +113,9 @@ export function maxxRow(input: MaxxRowInput): DatasetRow {
     conversation_turns: users.length,
     is_multi_turn: users.length > 1,
     prompt_chars: [...last.content].length,
+    context_from: input.contextFrom,
+    language: input.language,
+    training_use: input.trainingUse,
     source: reactions ? 'reactions' : 'arena',
     id: `${reactions ? 'reactions' : 'arena'}:${input.sourceId}`,
   };

@@ -7,64 +7,94 @@ import {
   decideArenaRow,
   decideReactionRow,
   failedCriteria,
+  isPanelWin,
   isPositionConsistent,
   pairOutcome,
+  panelOutcome,
+  panelStrength,
   subsetOfVote,
 } from './maxx-rules';
 import { MAXX_COLUMNS, maxxRow } from './maxx-rows';
 import { neutraliseFormatting } from './neutral-format';
 
-const verdict = (preferred: PairVerdict['preferred'], confidence = 4): PairVerdict => ({ preferred, confidence });
+const verdict = (preferred: PairVerdict['preferred']): PairVerdict => ({ preferred });
 const orders = (first: PairVerdict, second: PairVerdict): BothOrders => ({ optimalFirst: first, optimalSecond: second });
-const original = (side: 'a' | 'b', judging: BothOrders): JudgedOriginal => ({ side, text: `reply ${side}`, judging });
+const original = (side: 'a' | 'b', ...judgings: BothOrders[]): JudgedOriginal => ({ side, text: `reply ${side}`, judgings });
+const won = orders(verdict('optimal'), verdict('optimal'));
+const lostBoth = orders(verdict('original'), verdict('original'));
+const flipped = orders(verdict('optimal'), verdict('original'));
+const tied = orders(verdict('tie'), verdict('tie'));
+const halfWon = orders(verdict('optimal'), verdict('tie'));
 
-describe('the judge in both orders', () => {
-  it('is a win only when both orders prefer the optimal reply, by their mean confidence', () => {
-    expect(pairOutcome(orders(verdict('optimal', 5), verdict('optimal', 3)))).toEqual({ kind: 'win', margin: 4 });
-    expect(pairOutcome(orders(verdict('optimal', 5), verdict('tie')))).toEqual({ kind: 'no-win' });
-    expect(pairOutcome(orders(verdict('original'), verdict('original')))).toEqual({ kind: 'no-win' });
-    expect(pairOutcome(orders(verdict('tie'), verdict('tie')))).toEqual({ kind: 'no-win' });
+describe('one judge in both orders', () => {
+  it('is a win only when both orders prefer the optimal reply', () => {
+    expect(pairOutcome(won)).toBe('win');
+    expect(pairOutcome(halfWon)).toBe('no-win');
+    expect(pairOutcome(lostBoth)).toBe('no-win');
+    expect(pairOutcome(tied)).toBe('no-win');
   });
 
   it('calls contradicting orders inconsistent: the judge followed the position', () => {
-    expect(pairOutcome(orders(verdict('optimal'), verdict('original')))).toEqual({ kind: 'inconsistent' });
-    expect(pairOutcome(orders(verdict('original'), verdict('optimal')))).toEqual({ kind: 'inconsistent' });
-    expect(isPositionConsistent(orders(verdict('optimal'), verdict('original')))).toBe(false);
-    expect(isPositionConsistent(orders(verdict('tie', 2), verdict('tie', 5)))).toBe(true);
+    expect(pairOutcome(flipped)).toBe('inconsistent');
+    expect(pairOutcome(orders(verdict('original'), verdict('optimal')))).toBe('inconsistent');
+    expect(isPositionConsistent(flipped)).toBe(false);
+    expect(isPositionConsistent(tied)).toBe(true);
+  });
+});
+
+describe('the panel of judges', () => {
+  it('is unanimous when every judge wins in both orders', () => {
+    expect(panelOutcome([won])).toBe('unanimous');
+    expect(panelOutcome([won, won, won])).toBe('unanimous');
   });
 
-  it('keeps confidences within 1–5', () => {
-    expect(pairOutcome(orders(verdict('optimal', 9), verdict('optimal', -3)))).toEqual({ kind: 'win', margin: 3 });
-    expect(pairOutcome(orders(verdict('optimal', Number.NaN), verdict('optimal', 5)))).toEqual({ kind: 'win', margin: 3 });
+  it('holds by a majority only when no judge prefers the original in both orders', () => {
+    expect(panelOutcome([won, won, tied])).toBe('majority');
+    expect(panelOutcome([won, won, flipped])).toBe('majority');
+    expect(panelOutcome([won, won, lostBoth])).toBe('split');
+  });
+
+  it('splits when the winners are not more than half: two judges that disagree never make a win', () => {
+    expect(panelOutcome([won, tied])).toBe('split');
+    expect(panelOutcome([won, lostBoth])).toBe('split');
+    expect(panelOutcome([won, flipped])).toBe('split');
+    expect(isPanelWin('split')).toBe(false);
+  });
+
+  it('is inconsistent or lost when no judge wins', () => {
+    expect(panelOutcome([flipped, tied])).toBe('inconsistent');
+    expect(panelOutcome([tied, lostBoth])).toBe('lost');
+  });
+
+  it('makes a strong pair only from two or more unanimous judges, never from one judge’s say', () => {
+    expect(panelStrength('unanimous', 1)).toBe('medium');
+    expect(panelStrength('unanimous', 2)).toBe('strong');
+    expect(panelStrength('majority', 3)).toBe('medium');
   });
 });
 
 describe('arena rows', () => {
-  it('keeps a row that beats both originals; rejected is the harder one, rejected_2 the other', () => {
-    const a = original('a', orders(verdict('optimal', 5), verdict('optimal', 5)));
-    const b = original('b', orders(verdict('optimal', 4), verdict('optimal', 3)));
+  it('keeps a row that beats both originals; rejected is the one won less firmly, rejected_2 the other', () => {
+    const a = original('a', won, won, won);
+    const b = original('b', won, won, halfWon);
     expect(decideArenaRow([a, b])).toEqual({ keep: true, rejected: b, rejected2: a, prefStrength: 'medium' });
   });
 
-  it('is strong when even the harder original lost by a mean confidence of 4 or more', () => {
-    const a = original('a', orders(verdict('optimal', 5), verdict('optimal', 4)));
-    const b = original('b', orders(verdict('optimal', 4), verdict('optimal', 4)));
-    expect(decideArenaRow([a, b])).toMatchObject({ keep: true, rejected: b, prefStrength: 'strong' });
+  it('is strong when two judges are unanimous even on the harder original, medium with one judge', () => {
+    expect(decideArenaRow([original('a', won, won), original('b', won, won)])).toMatchObject({ keep: true, prefStrength: 'strong' });
+    expect(decideArenaRow([original('a', won), original('b', won)])).toMatchObject({ keep: true, prefStrength: 'medium' });
   });
 
-  it('breaks a tie between margins by side, a first, so that a rerun decides the same', () => {
-    const judging = orders(verdict('optimal', 4), verdict('optimal', 4));
-    const decision = decideArenaRow([original('b', judging), original('a', judging)]);
+  it('breaks a tie between equally hard originals by side, a first, so that a rerun decides the same', () => {
+    const decision = decideArenaRow([original('b', won), original('a', won)]);
     expect(decision).toMatchObject({ keep: true, rejected: { side: 'a' }, rejected2: { side: 'b' } });
   });
 
-  it('drops a row that does not beat an original, or whose judging contradicts itself', () => {
-    const win = original('a', orders(verdict('optimal'), verdict('optimal')));
-    expect(decideArenaRow([win, original('b', orders(verdict('tie'), verdict('optimal')))])).toEqual({ keep: false, reason: 'lost' });
-    expect(decideArenaRow([win, original('b', orders(verdict('optimal'), verdict('original')))])).toEqual({
-      keep: false,
-      reason: 'inconsistent',
-    });
+  it('drops a row that does not beat an original, whose judging contradicts itself, or whose panel splits', () => {
+    const win = original('a', won);
+    expect(decideArenaRow([win, original('b', halfWon)])).toEqual({ keep: false, reason: 'lost' });
+    expect(decideArenaRow([win, original('b', flipped)])).toEqual({ keep: false, reason: 'inconsistent' });
+    expect(decideArenaRow([original('a', won, won), original('b', won, lostBoth)])).toEqual({ keep: false, reason: 'split panel' });
     expect(decideArenaRow([])).toEqual({ keep: false, reason: 'no original' });
   });
 
@@ -75,26 +105,34 @@ describe('arena rows', () => {
 });
 
 describe('reactions rows', () => {
-  const won = orders(verdict('optimal', 2), verdict('optimal', 2));
   it('take their strength from the critic’s verdict on the complaint', () => {
     expect(complaintStrength('valid')).toBe('strong');
     expect(complaintStrength('partly')).toBe('medium');
     expect(complaintStrength('mistaken')).toBe('weak');
-    expect(decideReactionRow({ fixesDefect: true, judging: won, complaint: 'mistaken' })).toEqual({ keep: true, prefStrength: 'weak' });
+    expect(decideReactionRow({ fixesDefect: true, judgings: [won], complaint: 'mistaken' })).toEqual({ keep: true, prefStrength: 'weak' });
+    expect(decideReactionRow({ fixesDefect: true, judgings: [won], complaint: 'valid' })).toEqual({ keep: true, prefStrength: 'strong' });
+  });
+
+  it('are capped at medium when the panel holds by a majority only', () => {
+    expect(decideReactionRow({ fixesDefect: true, judgings: [won, won, tied], complaint: 'valid' })).toEqual({
+      keep: true,
+      prefStrength: 'medium',
+    });
   });
 
   it('are dropped when the defect is not fixed or the disliked answer is not beaten in both orders', () => {
-    expect(decideReactionRow({ fixesDefect: false, judging: won, complaint: 'valid' })).toEqual({
+    expect(decideReactionRow({ fixesDefect: false, judgings: [won], complaint: 'valid' })).toEqual({
       keep: false,
       reason: 'defect not fixed',
     });
-    expect(decideReactionRow({ fixesDefect: true, judging: orders(verdict('tie'), verdict('tie')), complaint: 'valid' })).toEqual({
-      keep: false,
-      reason: 'lost',
-    });
-    expect(decideReactionRow({ fixesDefect: true, judging: orders(verdict('original'), verdict('optimal')), complaint: 'valid' })).toEqual({
+    expect(decideReactionRow({ fixesDefect: true, judgings: [tied], complaint: 'valid' })).toEqual({ keep: false, reason: 'lost' });
+    expect(decideReactionRow({ fixesDefect: true, judgings: [flipped], complaint: 'valid' })).toEqual({
       keep: false,
       reason: 'inconsistent',
+    });
+    expect(decideReactionRow({ fixesDefect: true, judgings: [won, tied], complaint: 'valid' })).toEqual({
+      keep: false,
+      reason: 'split panel',
     });
   });
 });
@@ -125,6 +163,9 @@ describe('a row of the set', () => {
       rejected2: 'worst',
       prefStrength: 'strong',
       defectTags: ['incorrect'],
+      contextFrom: 'original',
+      language: 'fr',
+      trainingUse: 'allowed',
     });
     expect(Object.keys(row)).toEqual(MAXX_COLUMNS.map((column) => column.name));
     expect(row).toMatchObject({
@@ -137,6 +178,9 @@ describe('a row of the set', () => {
       superficial: null,
       instructions_not_followed: null,
       pref_strength: 'strong',
+      context_from: 'original',
+      language: 'fr',
+      training_use: 'allowed',
     });
   });
 
@@ -151,6 +195,9 @@ describe('a row of the set', () => {
       rejected2: null,
       prefStrength: 'medium',
       defectTags: ['superficial'],
+      contextFrom: 'optimal',
+      language: 'fr',
+      trainingUse: 'check_licence',
     });
     expect(row).toMatchObject({
       id: 'reactions:r-9',
@@ -175,6 +222,9 @@ describe('a row of the set', () => {
         rejected: null,
         rejected2: null,
         prefStrength: null,
+        contextFrom: 'optimal',
+        language: 'fr',
+        trainingUse: 'allowed',
       }),
     ).toThrow(/end on the user turn/);
   });
@@ -208,6 +258,17 @@ describe('the judge reads replies without their formatting', () => {
         '```',
       ].join('\n'),
     );
+  });
+
+  it('reduces tables, links, images and HTML to their words', () => {
+    const styled = [
+      '| Ville | Pays |',
+      '|---|:-:|',
+      '| **Paris** | France |',
+      'Voir [la source](https://example.org) et ![une carte](carte.png).',
+      '<p>Un <b>mot</b><br/>fin</p>',
+    ].join('\n');
+    expect(neutraliseFormatting(styled)).toBe(['Ville, Pays', 'Paris, France', 'Voir la source et une carte.', 'Un mot fin'].join('\n'));
   });
 
   it('leaves plain prose and arithmetic alone', () => {

@@ -12,37 +12,35 @@ export const PREF_STRENGTHS = ['strong', 'medium', 'weak'] as const;
 export type MaxxPrefStrength = (typeof PREF_STRENGTHS)[number];
 
 /**
- * One verdict of the blind judge on one ordering of a pair, already mapped from its A/B positions
- * to the replies: which one is better on substance, and how sure the judge is (1 = barely, 5 = certain).
+ * One verdict of one blind judge on one ordering of a pair, already mapped from its A/B positions to
+ * the replies: which one is better on substance. The judge's own confidence is not used: a model's
+ * stated certainty is not evidence (strength comes from independent judges agreeing).
  */
 export interface PairVerdict {
   preferred: 'optimal' | 'original' | 'tie';
-  confidence: number;
 }
 
-/** The two orderings of one pair: the optimal reply shown first (as A), then second (as B). */
+/** The two orderings of one pair by one judge: the optimal reply shown first (as A), then second (as B). */
 export interface BothOrders {
   optimalFirst: PairVerdict;
   optimalSecond: PairVerdict;
 }
 
 /**
- * What the two orderings say together.
- * - `win`: both prefer the optimal reply; `margin` is the mean confidence (1–5).
+ * What one judge's two orderings say together.
+ * - `win`: both prefer the optimal reply.
  * - `inconsistent`: the orderings contradict each other (one prefers each reply): the judge followed
  *   the position, not the content, so the pair proves nothing and is not a win.
  * - `no-win`: neither contradiction nor a win (a tie in either order, or the original preferred in both).
  */
-export type PairOutcome = { kind: 'win'; margin: number } | { kind: 'inconsistent' } | { kind: 'no-win' };
+export type PairOutcome = 'win' | 'inconsistent' | 'no-win';
 
-/** Combines the judge's two orderings of one pair (see {@link PairOutcome}). */
+/** Combines one judge's two orderings of one pair (see {@link PairOutcome}). */
 export function pairOutcome({ optimalFirst, optimalSecond }: BothOrders): PairOutcome {
-  if (optimalFirst.preferred === 'optimal' && optimalSecond.preferred === 'optimal') {
-    return { kind: 'win', margin: (clampConfidence(optimalFirst.confidence) + clampConfidence(optimalSecond.confidence)) / 2 };
-  }
+  if (optimalFirst.preferred === 'optimal' && optimalSecond.preferred === 'optimal') return 'win';
   const preferences = new Set([optimalFirst.preferred, optimalSecond.preferred]);
-  if (preferences.has('optimal') && preferences.has('original')) return { kind: 'inconsistent' };
-  return { kind: 'no-win' };
+  if (preferences.has('optimal') && preferences.has('original')) return 'inconsistent';
+  return 'no-win';
 }
 
 /** Whether the two orderings agree (same verdict once mapped to the replies): the card's position-consistency rate. */
@@ -50,43 +48,94 @@ export function isPositionConsistent({ optimalFirst, optimalSecond }: BothOrders
   return optimalFirst.preferred === optimalSecond.preferred;
 }
 
-/** The mean confidence from which a consistent win is a `strong` preference; below it, `medium`. */
-export const STRONG_MARGIN = 4;
+/**
+ * What the panel of judges says of one pair (docs/datasets.md#judge-panel), each judge having read it
+ * in both orders:
+ * - `unanimous`: every judge wins in both orders;
+ * - `majority`: more than half of the judges win in both orders and none prefers the original in
+ *   both (a split panel: the preference holds, less firmly);
+ * - `split`: some judge wins, but not a majority, or another prefers the original;
+ * - `inconsistent`: no judge wins and at least one contradicted itself across the orders;
+ * - `lost`: no judge wins (ties, or the original preferred).
+ */
+export type PanelOutcome = 'unanimous' | 'majority' | 'split' | 'inconsistent' | 'lost';
 
-/** The strength of a consistent win over an arena reply. */
-export function marginStrength(margin: number): MaxxPrefStrength {
-  return margin >= STRONG_MARGIN ? 'strong' : 'medium';
+export function panelOutcome(judgings: readonly BothOrders[]): PanelOutcome {
+  if (judgings.length === 0) throw new Error('a pair needs at least one judge');
+  const outcomes = judgings.map(pairOutcome);
+  const wins = outcomes.filter((outcome) => outcome === 'win').length;
+  if (wins === judgings.length) return 'unanimous';
+  const preferOriginal = judgings.some(
+    ({ optimalFirst, optimalSecond }) => optimalFirst.preferred === 'original' && optimalSecond.preferred === 'original',
+  );
+  if (wins > judgings.length / 2 && !preferOriginal) return 'majority';
+  if (wins > 0) return 'split';
+  return outcomes.includes('inconsistent') ? 'inconsistent' : 'lost';
 }
 
-/** An original reply of an arena row, with the judging of the optimal reply against it. */
+/** Whether a pair counts as won by the optimal reply: a unanimous panel, or a majority with no judge against. */
+export function isPanelWin(outcome: PanelOutcome): outcome is 'unanimous' | 'majority' {
+  return outcome === 'unanimous' || outcome === 'majority';
+}
+
+/**
+ * The strength of a won arena pair: `strong` only when at least two independent judges each
+ * preferred the optimal reply in both orders; one judge alone, or a majority, makes `medium`.
+ */
+export function panelStrength(outcome: 'unanimous' | 'majority', judges: number): MaxxPrefStrength {
+  return outcome === 'unanimous' && judges >= STRONG_PANEL_SIZE ? 'strong' : 'medium';
+}
+
+/** The fewest unanimous judges whose win makes a `strong` arena pair. */
+export const STRONG_PANEL_SIZE = 2;
+
+/** An original reply of an arena row, with each judge's judging of the optimal reply against it. */
 export interface JudgedOriginal {
-  /** Which side of the duel it was (ties between equal margins are broken by side, `a` first). */
+  /** Which side of the duel it was (ties between equally hard originals are broken by side, `a` first). */
   side: 'a' | 'b';
   text: string;
-  judging: BothOrders;
+  /** One entry per judge of the panel, in the panel's order. */
+  judgings: readonly BothOrders[];
 }
 
 export type ArenaDecision =
   | { keep: true; rejected: JudgedOriginal; rejected2: JudgedOriginal | null; prefStrength: MaxxPrefStrength }
-  | { keep: false; reason: 'lost' | 'inconsistent' | 'no original' };
+  | { keep: false; reason: 'lost' | 'inconsistent' | 'split panel' | 'no original' };
+
+/** How many (judge, order) verdicts preferred the optimal reply: the fewer, the harder the original. */
+function optimalVotes(judgings: readonly BothOrders[]): number {
+  return judgings.reduce(
+    (sum, { optimalFirst, optimalSecond }) =>
+      sum + (optimalFirst.preferred === 'optimal' ? 1 : 0) + (optimalSecond.preferred === 'optimal' ? 1 : 0),
+    0,
+  );
+}
 
 /**
- * An arena row is kept only when the optimal reply beats every original reply in both orders.
- * `rejected` is the harder original, the one the optimal beat by the smaller margin (closer to the
- * optimal); `rejected_2` is the other. The strength is that of the win over `rejected`.
+ * An arena row is kept only when the panel prefers the optimal reply to every original reply.
+ * `rejected` is the harder original (the optimal won it less firmly: a weaker panel outcome, then
+ * fewer verdicts for the optimal); `rejected_2` is the other. The strength is that of the win over `rejected`.
  */
 export function decideArenaRow(originals: readonly JudgedOriginal[]): ArenaDecision {
   if (originals.length === 0) return { keep: false, reason: 'no original' };
-  const outcomes = originals.map((original) => ({ original, outcome: pairOutcome(original.judging) }));
-  const wins: { original: JudgedOriginal; margin: number }[] = [];
-  for (const { original, outcome } of outcomes) {
-    if (outcome.kind === 'inconsistent') return { keep: false, reason: 'inconsistent' };
-    if (outcome.kind === 'no-win') return { keep: false, reason: 'lost' };
-    wins.push({ original, margin: outcome.margin });
+  const wins: { original: JudgedOriginal; outcome: 'unanimous' | 'majority'; votes: number }[] = [];
+  for (const original of originals) {
+    const outcome = panelOutcome(original.judgings);
+    if (!isPanelWin(outcome)) return { keep: false, reason: outcome === 'split' ? 'split panel' : outcome };
+    wins.push({ original, outcome, votes: optimalVotes(original.judgings) });
   }
-  wins.sort((left, right) => left.margin - right.margin || left.original.side.localeCompare(right.original.side));
+  const firmness = (outcome: 'unanimous' | 'majority') => (outcome === 'unanimous' ? 1 : 0);
+  wins.sort(
+    (left, right) =>
+      firmness(left.outcome) - firmness(right.outcome) || left.votes - right.votes || left.original.side.localeCompare(right.original.side),
+  );
   const [hardest, other] = wins as [(typeof wins)[number], ...(typeof wins)[number][]];
-  return { keep: true, rejected: hardest.original, rejected2: other?.original ?? null, prefStrength: marginStrength(hardest.margin) };
+  return {
+    keep: true,
+    rejected: hardest.original,
+    rejected2: other?.original ?? null,
+    prefStrength: panelStrength(hardest.outcome, hardest.original.judgings.length),
+  };
 }
 
 /** The critic's verdict on a visitor's complaint about a disliked answer. */
@@ -105,19 +154,24 @@ export function complaintStrength(verdict: ComplaintVerdict): MaxxPrefStrength {
 }
 
 export type ReactionDecision =
-  { keep: true; prefStrength: MaxxPrefStrength } | { keep: false; reason: 'defect not fixed' | 'lost' | 'inconsistent' };
+  { keep: true; prefStrength: MaxxPrefStrength } | { keep: false; reason: 'defect not fixed' | 'lost' | 'inconsistent' | 'split panel' };
 
 /**
  * A reactions row is kept when the optimal reply fixes the defect the visitor flagged (the critic
- * says so) and the judge prefers it to the disliked answer in both orders. Its strength says how far
- * the visitor's complaint was right, not how much better the optimal is.
+ * says so) and the panel prefers it to the disliked answer (unanimous, or a majority with no judge
+ * against). Its strength says how far the visitor's complaint was right, not how much better the
+ * optimal is; a split panel caps it at `medium`.
  */
-export function decideReactionRow(input: { fixesDefect: boolean; judging: BothOrders; complaint: ComplaintVerdict }): ReactionDecision {
+export function decideReactionRow(input: {
+  fixesDefect: boolean;
+  judgings: readonly BothOrders[];
+  complaint: ComplaintVerdict;
+}): ReactionDecision {
   if (!input.fixesDefect) return { keep: false, reason: 'defect not fixed' };
-  const outcome = pairOutcome(input.judging);
-  if (outcome.kind === 'inconsistent') return { keep: false, reason: 'inconsistent' };
-  if (outcome.kind === 'no-win') return { keep: false, reason: 'lost' };
-  return { keep: true, prefStrength: complaintStrength(input.complaint) };
+  const outcome = panelOutcome(input.judgings);
+  if (!isPanelWin(outcome)) return { keep: false, reason: outcome === 'split' ? 'split panel' : outcome };
+  const strength = complaintStrength(input.complaint);
+  return { keep: true, prefStrength: outcome === 'majority' && strength === 'strong' ? 'medium' : strength };
 }
 
 /** The critic's absolute rubric: each criterion must hold for a reply to pass the gate. */
@@ -139,8 +193,4 @@ export function failedCriteria(rubric: CriticRubric): (keyof CriticRubric)[] {
 /** The subset of a vote: both-bad votes make the `arena-both_bad` subset, every other outcome `arena-general`. */
 export function subsetOfVote(choice: 'a' | 'b' | 'tie' | 'both_bad'): MaxxSubset {
   return choice === 'both_bad' ? 'arena-both_bad' : 'arena-general';
-}
-
-function clampConfidence(confidence: number): number {
-  return Math.min(5, Math.max(1, Number.isFinite(confidence) ? confidence : 1));
 }

@@ -1,7 +1,9 @@
 /**
  * A reply as the judge reads it: the same words without presentation (headers, emphasis, list
- * markers, quotes, rules), so that a reply wins on substance and not on formatting — compar:IA's
- * style control applied to the judge. Code blocks are substance and stay as they are.
+ * markers, quotes, rules, tables, links, images and HTML tags), so that a reply wins on substance and
+ * not on formatting — compar:IA's style control applied to the judge. A table's cells become a line
+ * of values separated by commas; a link keeps its words, an image its alternative text. Code blocks
+ * are substance and stay as they are.
  */
 export function neutraliseFormatting(text: string): string {
   const lines = text.replace(/\r\n?/g, '\n').split('\n');
@@ -18,7 +20,9 @@ export function neutraliseFormatting(text: string): string {
       continue;
     }
     if (/^\s*([-*_])(\s*\1){2,}\s*$/.test(line)) continue;
-    const plain = line
+    // A table's separator row (| --- | :-: |) carries no words.
+    if (/^\s*\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)+\|?\s*$/.test(line) || /^\s*\|\s*:?-+:?\s*\|\s*$/.test(line)) continue;
+    const plain = withoutTableBars(withoutLinksAndTags(line))
       .replace(/^\s{0,3}#{1,6}\s+/, '')
       .replace(/^\s*>\s?/, '')
       .replace(/^\s*(?:[-*+•]|\d{1,3}[.)])\s+/, '')
@@ -29,4 +33,25 @@ export function neutraliseFormatting(text: string): string {
     out.push(plain);
   }
   return out.join('\n').trim();
+}
+
+/** Links as their words, images as their alternative text, HTML tags removed (their text kept). */
+function withoutLinksAndTags(line: string): string {
+  return line
+    .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/\[([^\]]+)\]\([^)]*\)/g, '$1')
+    .replace(/<br\s*\/?>/gi, ' ')
+    .replace(/<\/?[a-zA-Z][^<>]*>/g, '');
+}
+
+/** A table row (`| a | b |`) as its cells separated by commas. */
+function withoutTableBars(line: string): string {
+  if (!/^\s*\|.*\|\s*$/.test(line)) return line;
+  return line
+    .trim()
+    .slice(1, -1)
+    .split('|')
+    .map((cell) => cell.trim())
+    .filter((cell) => cell !== '')
+    .join(', ');
 }

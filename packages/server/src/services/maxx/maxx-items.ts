@@ -1,0 +1,102 @@
+import type { ReactionContext } from '../../adapters/maxx-steps';
+import type { ExportableConversation } from '../../db/repositories/dataset.repository';
+import { prepareConversation } from '../../domain/datasets/conversation-rows';
+import type { ChatMessage } from '../../domain/datasets/export-columns';
+import type { rowContext } from '../../domain/datasets/row-context';
+import { type SidePreference, dislikeSidePreference, voteSidePreference } from '../../domain/maxx/maxx-calibration';
+import { type MaxxSubset, subsetOfVote } from '../../domain/maxx/maxx-rules';
+import { publishableComment } from '../../domain/privacy';
+
+/** An original reply of the item's turn, with the conversation it answered (its side's own earlier replies). */
+export interface OriginalReply {
+  side: 'a' | 'b';
+  model: string;
+  text: string;
+  /** The user turns and this side's earlier replies, up to the item's final user message. */
+  history: ChatMessage[];
+}
+
+/** One eligible item: the turn a row is about, the replies it must beat, and what the visitor flagged. */
+export interface MaxxItem {
+  key: string;
+  subset: MaxxSubset;
+  sourceId: string;
+  language: string;
+  conversation: ExportableConversation;
+  /** Index in `conversation.turns` of the row's final user turn. */
+  turnIndex: number;
+  originals: OriginalReply[];
+  reaction?: ReactionContext;
+  /** Which of the turn's two replies the visitor preferred (their vote, or the other side of a dislike): the judge's calibration. */
+  visitorPreference: SidePreference;
+  /**
+   * The conversation and turn whose two original replies the calibration judges: a vote and a
+   * dislike of the same turn share it, and it is judged (and counted) once.
+   */
+  calibrationKey: string;
+}
+
+/** The history side `side` of a duel answered at turn `turnIndex`: every user turn up to it, with that side's replies before it. */
+export function sideHistory(conversation: ExportableConversation, side: 'a' | 'b', turnIndex: number): ChatMessage[] {
+  const history: ChatMessage[] = [];
+  for (let index = 0; index <= turnIndex; index++) {
+    const turn = conversation.turns[index]!;
+    history.push({ role: 'user', content: turn.prompt });
+    if (index < turnIndex) history.push({ role: 'assistant', content: turn[side].text });
+  }
+  return history;
+}
+
+/** The items of one conversation: its vote (an arena row about its last turn) and each disliked answer. */
+export function itemsOf(conversation: ExportableConversation, context: ReturnType<typeof rowContext>): MaxxItem[] {
+  const prepared = prepareConversation(conversation, context);
+  const languageOf = (index: number) => conversation.promptLanguages[index] ?? conversation.languages?.[0] ?? 'und';
+  const original = (side: 'a' | 'b', index: number): OriginalReply => ({
+    side,
+    model: conversation.turns[index]![side].modelId,
+    text: conversation.turns[index]![side].text,
+    history: sideHistory(conversation, side, index),
+  });
+  const items: MaxxItem[] = [];
+  const { turns } = conversation;
+  if (conversation.vote !== null && turns.length > 0) {
+    const last = turns.length - 1;
+    const subset = subsetOfVote(conversation.vote.choice);
+    items.push({
+      key: `${conversation.createdAt}|${prepared.pairId}|${subset}`,
+      subset,
+      sourceId: prepared.pairId,
+      language: languageOf(last),
+      conversation,
+      turnIndex: last,
+      originals: [original('a', last), original('b', last)],
+      visitorPreference: voteSidePreference(conversation.vote.choice),
+      calibrationKey: `${prepared.pairId}|${last}`,
+    });
+  }
+  for (const reaction of conversation.reactions) {
+    if (reaction.liked) continue;
+    const index = turns.findIndex((turn) => turn.turn === reaction.turn);
+    if (index < 0) continue;
+    const msgIndex = (reaction.side === 'a' ? prepared.headA : prepared.headB) + 2 * index + 1;
+    const sourceId = `${reaction.side === 'a' ? prepared.convAId : prepared.convBId}-${msgIndex}`;
+    const disliked = turns[index]![reaction.side];
+    items.push({
+      key: `${conversation.createdAt}|${prepared.pairId}|reactions|${sourceId}`,
+      subset: 'reactions',
+      sourceId,
+      language: languageOf(index),
+      conversation,
+      turnIndex: index,
+      originals: [original(reaction.side, index)],
+      // A comment with personal data is not sent to the role models either.
+      reaction: { disliked: disliked.text, tags: reaction.tags, comment: publishableComment(reaction.comment) },
+      visitorPreference: dislikeSidePreference(
+        reaction.side,
+        conversation.reactions.some((other) => other.turn === reaction.turn && other.side !== reaction.side && !other.liked),
+      ),
+      calibrationKey: `${prepared.pairId}|${index}`,
+    });
+  }
+  return items;
+}
