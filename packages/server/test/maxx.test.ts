@@ -20,6 +20,8 @@ import { runAgora } from './run-agora';
 import { DIALECTS } from './test-db';
 import { TEST_MODELS, type TestArena, startTestArena, testCatalogueYaml, until } from './test-arena';
 import { subsetJsonl } from './export-files';
+import { loadWithDatasets, pythonWithDatasets } from './python-datasets';
+import { DuckDBInstance } from '@duckdb/node-api';
 
 /**
  * The optimised preference set over real HTTP: a store filled by real duels, votes and a dislike,
@@ -45,12 +47,20 @@ const ROLE_SETS = [
   '-calibrated',
   '-published',
   '-biased',
+  '-cut',
+  '-cutonce',
+  '-split',
+  '-agree',
+  '-fix',
+  '-outage',
 ] as const;
+/** Second judges of the panels: one that always calls a tie (a split panel), one that agrees with the first. */
+const SECOND_JUDGES = { split: 'maxx-judge-b-split', agree: 'maxx-judge-b-agree' } as const;
 const ROLES = rolesOf('');
 const OPTIMAL = 'Voici la réponse optimale, complète et exacte.';
 
 function catalogueYaml(baseUrl: string): string {
-  const tools = ROLE_SETS.flatMap((set) => Object.values(rolesOf(set))).map((id) =>
+  const tools = [...ROLE_SETS.flatMap((set) => Object.values(rolesOf(set))), ...Object.values(SECOND_JUDGES)].map((id) =>
     toolModelYaml(
       id,
       baseUrl,
@@ -194,6 +204,11 @@ describe.each(DIALECTS)('agora maxx ($name)', (dialect) => {
         (found) => found?.status === 'done',
       );
     for (const set of ROLE_SETS) scriptRoles(harness, rolesOf(set), ['-kill', '-workers', '-limited'].includes(set) ? 150 : 0);
+    harness.fake.behave(`tools/${SECOND_JUDGES.split}`, {
+      tokensPerSecond: 0,
+      text: JSON.stringify({ reasons: 'both are fine', better: 'tie' }),
+    });
+    harness.fake.behave(`tools/${SECOND_JUDGES.agree}`, { tokensPerSecond: 0, text: judgeAnswer });
   }, 60_000);
   afterAll(async () => {
     await harness.close();
@@ -622,6 +637,171 @@ describe.each(DIALECTS)('agora maxx ($name)', (dialect) => {
     expect(card).toMatch(/Position consistency: 0\.0 % of 6 judgements/);
     expect(card).toContain('| inconsistent | 4 |');
   });
+
+  it('never keeps a cut reply: a cut answer is asked again with twice the budget, and an item whose answer stays cut is dropped as truncated, then taken up again', async () => {
+    const cut = rolesOf('-cut');
+    harness.fake.behave(`tools/${cut.generator}`, { tokensPerSecond: 0, text: optimalFor, finishReason: 'length' });
+    const maxx = service(cut);
+    expect(await maxx.run()).toMatchObject({ items: 4, kept: 0, dropped: { truncated: 4 } });
+    // Every call carries its output budget, temperature and seed; a cut answer is asked once more with twice the budget.
+    const writer = harness.fake.requestsFor(`tools/${cut.generator}`);
+    expect(new Set(writer.map((request) => request.body.max_tokens))).toEqual(new Set([4096, 8192]));
+    expect(writer.every((request) => request.body.temperature === 0.7 && request.body.seed === 1)).toBe(true);
+    const card = readFileSync((await maxx.assemble(join(folder, 'cut'))).cardPath, 'utf8');
+    expect(card).toContain('| truncated | 4 |');
+    expect(card).toContain(`| generator | \`${cut.generator}\` | 4096 | 0.7 | 1 |`);
+    expect(card).toContain(`| judge | \`${cut.judge}\` | 2048 | 0 | 1 |`);
+    // The provider is healthy again: a truncated item is the provider's fault, so the next run takes it up.
+    harness.fake.behave(`tools/${cut.generator}`, { tokensPerSecond: 0, text: optimalFor });
+    expect(await maxx.run()).toMatchObject({ items: 4, kept: 4 });
+    const judges = harness.fake.requestsFor(`tools/${cut.judge}`);
+    expect(judges.length).toBeGreaterThan(0);
+    expect(judges.every((request) => request.body.max_tokens === 2048 && request.body.temperature === 0 && request.body.seed === 1)).toBe(
+      true,
+    );
+
+    // Cut only with the first budget: the larger one completes it, and that complete answer is the row's.
+    const once = rolesOf('-cutonce');
+    harness.fake.behave(`tools/${once.generator}`, {
+      tokensPerSecond: 0,
+      text: optimalFor,
+      finishReason: (maxTokens) => ((maxTokens ?? 0) < 8192 ? 'length' : 'stop'),
+    });
+    const completed = service(once);
+    expect(await completed.run()).toMatchObject({ items: 4, kept: 4 });
+    const records = await harness.arena.store.maxx.listItems(completed.runKey);
+    expect(records.every((record) => (record.stats.incompleteAnswers ?? 0) > 0)).toBe(true);
+  });
+
+  it('with two judges: a split panel drops the row, a unanimous one makes it strong, and the card gives their agreement', async () => {
+    const panel = (roles: ReturnType<typeof rolesOf>, second: string) =>
+      createMaxxService(
+        loadConfig({ DATABASE_URL: environment.DATABASE_URL!, AGORA_MODELS: environment.AGORA_MODELS! }),
+        harness.arena.store,
+        parseCatalogue(catalogueYaml(harness.fake.baseUrl), 'models.yaml', {}),
+        { ...idsOf(roles), judges: [roles.judge, second] },
+        { backoffMs: 1 },
+      );
+    const split = panel(rolesOf('-split'), SECOND_JUDGES.split);
+    expect(await split.run()).toMatchObject({ items: 4, kept: 0, dropped: { 'split panel': 4 } });
+    const splitCard = readFileSync((await split.assemble(join(folder, 'split'))).cardPath, 'utf8');
+    expect(splitCard).toMatch(/Inter-judge agreement: 0\.0 % of 6 pairs/);
+    // Both judges read every pair in both orders: 6 pairs, of which one (side b of the first duel, voted on and
+    // disliked) is the same question for two items and asked once.
+    expect(harness.fake.requestsFor(`tools/${SECOND_JUDGES.split}`)).toHaveLength(10);
+    expect(harness.fake.requestsFor(`tools/${rolesOf('-split').judge}`)).toHaveLength(10);
+
+    const agree = panel(rolesOf('-agree'), SECOND_JUDGES.agree);
+    expect(await agree.run()).toMatchObject({ items: 4, kept: 4 });
+    const out = join(folder, 'agree');
+    const agreeCard = readFileSync((await agree.assemble(out)).cardPath, 'utf8');
+    expect(agreeCard).toMatch(/Inter-judge agreement: 100\.0 % of 6 pairs/);
+    expect(agreeCard).toContain(`Judges: \`${rolesOf('-agree').judge}\`, \`${SECOND_JUDGES.agree}\` (2).`);
+    expect([...subsetRows(out, 'arena-general'), ...subsetRows(out, 'arena-both_bad')].map((row) => row.pref_strength)).toEqual([
+      'strong',
+      'strong',
+    ]);
+  });
+
+  it('writes a disliked answer a fix: the generator sees the answer, its tags and comment, and the reactions row has its own reply', async () => {
+    const fix = rolesOf('-fix');
+    const FIXED = `${OPTIMAL} Corrigée : sans l’erreur signalée.`;
+    harness.fake.behave(`tools/${fix.generator}`, {
+      tokensPerSecond: 0,
+      text: (prompt, messages) => (messages.includes('disliked an earlier answer') ? FIXED : optimalFor(prompt)),
+    });
+    const maxx = service(fix);
+    expect(await maxx.run()).toMatchObject({ items: 4, kept: 4 });
+    const shown = harness.fake
+      .requestsFor(`tools/${fix.generator}`)
+      .filter((request) => JSON.stringify(request.body.messages).includes('disliked'));
+    expect(shown.length).toBeGreaterThan(0);
+    // The disliked answer (side b of the first turn) and the visitor's tag are in the generator's prompt.
+    expect(JSON.stringify(shown[0]!.body.messages)).toMatch(/Their tags: incorrect\..*Réponse \d+ :/);
+    const out = join(folder, 'fix');
+    const card = readFileSync((await maxx.assemble(out)).cardPath, 'utf8');
+    const arena = [...subsetRows(out, 'arena-general'), ...subsetRows(out, 'arena-both_bad')];
+    const reactions = subsetRows(out, 'reactions');
+    expect(reactions.map((row) => row.response_optimal)).toEqual([FIXED, FIXED]);
+    for (const row of arena) expect(row.response_optimal).not.toBe(FIXED);
+    // The two reactions rows fix two answers with the same words: counted, not hidden.
+    expect(card).toContain("Rows whose `response_optimal` is the same text as another row's: 2 of 4");
+  });
+
+  it('takes up again, on the next run, the items a malformed-answer outage dropped, and keeps no malformed answer', async () => {
+    const outage = rolesOf('-outage');
+    harness.fake.behave(`tools/${outage.judge}`, { tokensPerSecond: 0, text: 'Sure! A is clearly better.' });
+    const maxx = service(outage);
+    expect(await maxx.run()).toMatchObject({ items: 4, kept: 0, dropped: { 'malformed structured output': 4 } });
+    const duringOutage = harness.fake.requestsFor(`tools/${outage.judge}`).length;
+    // The judge was asked again once, with the parse error, before each drop.
+    expect(
+      harness.fake
+        .requestsFor(`tools/${outage.judge}`)
+        .some((request) => JSON.stringify(request.body.messages).includes('not the JSON object asked for')),
+    ).toBe(true);
+    harness.fake.behave(`tools/${outage.judge}`, { tokensPerSecond: 0, text: judgeAnswer });
+    expect(await maxx.run()).toMatchObject({ items: 4, kept: 4, dropped: {} });
+    // Not read back from the cache: the judge was asked again.
+    expect(harness.fake.requestsFor(`tools/${outage.judge}`).length).toBeGreaterThan(duringOutage);
+    const records = await harness.arena.store.maxx.listItems(maxx.runKey);
+    expect(records.map((record) => record.status)).toEqual(['kept', 'kept', 'kept', 'kept']);
+  });
+
+  it('loads as the reference set does: load_dataset(folder, split="train"), every config, and DuckDB, with the card’s counts', async (context) => {
+    const out = join(folder, 'agree-load');
+    const agree = createMaxxService(
+      loadConfig({ DATABASE_URL: environment.DATABASE_URL!, AGORA_MODELS: environment.AGORA_MODELS! }),
+      harness.arena.store,
+      parseCatalogue(catalogueYaml(harness.fake.baseUrl), 'models.yaml', {}),
+      { ...idsOf(rolesOf('-agree')), judges: [rolesOf('-agree').judge, SECOND_JUDGES.agree] },
+      { backoffMs: 1 },
+    );
+    await agree.run();
+    const card = readFileSync((await agree.assemble(out)).cardPath, 'utf8');
+    const header = card.slice(0, card.indexOf('\n---\n', 4));
+    for (const field of ['license: other', 'language:\n- fr', 'task_categories:\n- text-generation', 'size_categories:\n- n<1K', 'tags:'])
+      expect(header).toContain(field);
+    const configs = [
+      ...header.matchAll(/- config_name: (\S+)\n(?: {2}default: true\n)? {2}data_files:\n {2}- split: train\n {4}path: "([^"]+)"/g),
+    ].map(([, name, path]) => ({ name: name!, path: path! }));
+    expect(configs.map((config) => config.name)).toEqual(['default', 'arena-general', 'arena-both_bad', 'reactions', 'lang-fr']);
+    const counted = Object.fromEntries(
+      [...header.matchAll(/- config_name: (\S+)\n {2}splits:\n {2}- name: train\n {4}num_examples: (\d+)/g)].map(([, name, rows]) => [
+        name!,
+        Number(rows),
+      ]),
+    );
+    expect(counted).toEqual({ default: 4, 'arena-general': 1, 'arena-both_bad': 1, reactions: 2, 'lang-fr': 4 });
+    const duckdb = await DuckDBInstance.create(':memory:');
+    const connection = await duckdb.connect();
+    try {
+      for (const config of configs) {
+        const [row] = (
+          await connection.runAndReadAll(`SELECT count(*)::INTEGER AS n FROM read_parquet('${join(out, config.path)}')`)
+        ).getRowObjectsJS();
+        expect(row!.n, config.name).toBe(counted[config.name]);
+      }
+    } finally {
+      connection.closeSync();
+      duckdb.closeSync();
+    }
+    const python = pythonWithDatasets();
+    if ('unavailable' in python) {
+      console.warn(`Hugging Face datasets not loaded: ${python.unavailable}`);
+      context.skip();
+      return;
+    }
+    const loaded = loadWithDatasets(
+      python.python,
+      out,
+      configs.map((config) => config.name),
+    );
+    for (const config of configs) {
+      expect(loaded[config.name]!.rows, config.name).toBe(counted[config.name]);
+      expect(loaded[config.name]!.columns).toEqual(MAXX_COLUMNS.map((column) => column.name));
+    }
+  }, 180_000);
 });
 
 describe('agora maxx on a store with nothing eligible', () => {
