@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { getLlama, LlamaChat, LlamaLogLevel, resolveChatWrapper } from 'node-llama-cpp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { type CatalogueModel, parseCatalogue } from '../../src/config/catalogue';
 import { DIALECTS } from '../test-db';
 import { TEST_MODELS, type TestArena, startTestArena, streamedText, testCatalogueYaml, until } from '../test-arena';
@@ -209,6 +210,35 @@ describe('a local model under load', () => {
         (count) => count === 0,
         5_000,
       );
+    } finally {
+      await runtime.close();
+    }
+  });
+
+  it('honours a pipeline call: its output budget (cut on length, said so) and its JSON Schema (a grammar), as the optimised set needs', async () => {
+    const { LocalModelRuntime } = await import('../../src/providers/llama-cpp/local-model-runtime');
+    const { LlamaCppModelClient } = await import('../../src/providers/llama-cpp/llama-cpp-model');
+    const { completeModelCall } = await import('../../src/providers/complete-model-call');
+    const runtime = new LocalModelRuntime();
+    const client = new LlamaCppModelClient('tiny-a', runtime, {
+      path: join(folder, 'tiny-a.gguf'),
+      contextSize: 512,
+      parallel: 1,
+      threads: 1,
+    });
+    try {
+      const messages = [{ role: 'user' as const, content: PROMPT }];
+      const cut = await completeModelCall(client, { messages, maxOutputTokens: 8, temperature: 0 }, 60_000);
+      expect(cut).toMatchObject({ finishReason: 'length', usage: { outputTokens: 8 } });
+      // A random tiny model answers only the JSON the schema allows, then stops.
+      const schema = z.toJSONSchema(z.object({ better: z.enum(['A', 'B', 'tie']) }), { target: 'draft-7' }) as Record<string, unknown>;
+      const structured = await completeModelCall(
+        client,
+        { messages, maxOutputTokens: 64, temperature: 0, responseFormat: { type: 'json', name: 'judge', schema } },
+        60_000,
+      );
+      expect(structured.finishReason).toBe('stop');
+      expect(JSON.parse(structured.text)).toEqual({ better: expect.stringMatching(/^(A|B|tie)$/) });
     } finally {
       await runtime.close();
     }

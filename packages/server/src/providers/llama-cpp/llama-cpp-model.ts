@@ -1,4 +1,4 @@
-import type { ChatHistoryItem } from 'node-llama-cpp';
+import type { ChatHistoryItem, Llama, LlamaGrammar } from 'node-llama-cpp';
 import { type ModelCallOptions, type ModelClient, type ModelStreamResult, ProviderCallError } from '../spec';
 import type { LocalModelRuntime, LocalModelSettings } from './local-model-runtime';
 import { PartQueue } from './part-queue';
@@ -66,6 +66,8 @@ export class LlamaCppModelClient implements ModelClient {
           parts.push({ type: `${kind}-start`, id: kind });
           open = kind;
         };
+        // Structured output: llama.cpp samples only tokens that keep the answer inside the JSON Schema.
+        const grammar = options.responseFormat ? await jsonGrammar(loaded.llama, options.responseFormat.schema) : undefined;
         const sequence = loaded.context.getSequence();
         try {
           const chat = new LlamaChat({ contextSequence: sequence, chatWrapper: resolveChatWrapper(loaded.model) ?? undefined });
@@ -76,6 +78,7 @@ export class LlamaCppModelClient implements ModelClient {
               temperature: options.temperature ?? DEFAULT_TEMPERATURE,
               topP: options.topP,
               seed: options.seed,
+              ...(grammar ? { grammar } : {}),
               signal: abort.signal,
               stopOnAbortSignal: true,
               onResponseChunk: (chunk) => {
@@ -108,6 +111,20 @@ export class LlamaCppModelClient implements ModelClient {
         parts.end();
       });
     return { stream: parts };
+  }
+}
+
+/**
+ * A grammar for a JSON Schema, or none when llama.cpp cannot express the schema (the caller then
+ * validates the answer and asks again, as with a hosted model that ignores structured output).
+ */
+async function jsonGrammar(llama: Llama, schema: Record<string, unknown>): Promise<LlamaGrammar | undefined> {
+  // The meta-schema URI is a note for validators, not a rule for the grammar.
+  const { $schema: _meta, ...rules } = schema;
+  try {
+    return await llama.createGrammarForJsonSchema(rules as Parameters<Llama['createGrammarForJsonSchema']>[0]);
+  } catch {
+    return undefined;
   }
 }
 

@@ -18,6 +18,8 @@ export interface LocalModelSettings {
 export interface LoadedLocalModel {
   model: LlamaModel;
   context: LlamaContext;
+  /** The binding the model was loaded by (grammars for structured output are made by it). */
+  llama: Llama;
   /** Runs a generation when a sequence is free; the others wait in order. */
   queue: LimitFunction;
 }
@@ -93,7 +95,7 @@ export class LocalModelRuntime {
       });
       const queue = pLimit(settings.parallel);
       this.queues.add(queue);
-      return { model, context, queue };
+      return { model, context, llama, queue };
     } catch (error) {
       await model.dispose();
       throw error;
