@@ -28,6 +28,8 @@ async function openTestStore(location: StoreLocation): Promise<Store> {
   return createStore(db);
 }
 
+const lines = (name: string) => readFileSync(`${fixtures}${name}.jsonl`, 'utf8').trimEnd().split('\n');
+
 for (const dialect of DIALECTS) {
   describe(`agora import comparia (${dialect.name})`, () => {
     // The fixture files imported from JSON Lines, which the later tests compare with or read; each test
@@ -266,6 +268,50 @@ for (const dialect of DIALECTS) {
       }
     }, 60_000);
 
+    it('joins votes and reactions that carry no text to the conversation they name, as compar:IA’s files may leave it to the conversations file', async () => {
+      const target = await dialect.create();
+      const withoutText = (dataset: 'votes' | 'reactions') => {
+        const path = join(directory, `${dialect.name}-${dataset}-without-text.jsonl`);
+        const rows = lines(dataset).map((line) => {
+          const { conversation_a: _a, conversation_b: _b, ...rest } = JSON.parse(line) as Record<string, unknown>;
+          return JSON.stringify(rest);
+        });
+        // A vote naming a conversation no file brought: left out, and said why.
+        if (dataset === 'votes') rows.push(JSON.stringify({ ...JSON.parse(rows[0]!), id: 999, conversation_pair_id: 'never-imported' }));
+        writeFileSync(path, `${rows.join('\n')}\n`);
+        return path;
+      };
+      const store = await openTestStore(target.location);
+      try {
+        const summaries = await new ComparIaImportService(store).importFiles(
+          { conversations: `${fixtures}conversations.jsonl`, votes: withoutText('votes'), reactions: withoutText('reactions') },
+          { batchSize: 2 },
+        );
+        // Two fixture votes and one reaction name conversations only the votes file carried (with their text), and one vote names none.
+        const unknown = 'no messages, and no imported conversation of its id';
+        expect(summaries.map((summary) => summary.skipped)).toEqual([{}, { [unknown]: 3 }, { [unknown]: 1, 'no like or dislike': 1 }]);
+      } finally {
+        await store.close();
+      }
+      // On the conversations of the conversations file: the same duels, votes and reactions as from the files with text.
+      const conversations = new Set(
+        lines('conversations').map((line) =>
+          importedDuelId(String((JSON.parse(line) as { conversation_pair_id: string }).conversation_pair_id)),
+        ),
+      );
+      const joined = await dumpStore(target.location);
+      const full = await dumpStore(jsonlStore.location);
+      // A vote's token counts come from the conversation it joined, whose file carries compar:IA's token totals (the
+      // votes file's own copy of the conversation does not): they may differ, everything else is the same.
+      const ofConversations = (rows: Record<string, unknown>[]) =>
+        rows.filter((row) => conversations.has(String(row.duel_id ?? row.id))).map(({ tokens_a: _a, tokens_b: _b, ...row }) => row);
+      for (const table of ['votes', 'reactions', 'duels', 'turns', 'turn_sides']) {
+        expect(ofConversations(joined[table]!).length, table).toBeGreaterThan(0);
+        expect(ofConversations(joined[table]!), table).toEqual(ofConversations(full[table]!));
+      }
+      await target.drop();
+    });
+
     it('adds nothing when run again, from either format, gzipped or not', async () => {
       const before = await dumpStore(jsonlStore.location);
       const gzipped: ComparIaFiles = {};
@@ -398,8 +444,6 @@ describe('agora import comparia: bad input', () => {
   afterAll(async () => {
     await store.drop();
   });
-
-  const lines = (name: string) => readFileSync(`${fixtures}${name}.jsonl`, 'utf8').trimEnd().split('\n');
 
   it('stops at a bad row with exit 2, naming the file and line; the rows of its batch are not written', async () => {
     const votes = lines('votes');

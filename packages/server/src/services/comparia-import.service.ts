@@ -11,7 +11,7 @@ import type { ComparIaTable } from '../domain/datasets/export-columns';
 import { loadTokenCounter } from '../adapters/local-token-count';
 import { JsonLineReader, readRecordFile } from '../adapters/vote-files/record-file';
 import { VoteFileError } from '../adapters/vote-files/vote-file-error';
-import { COMPARIA_SOURCE, mapComparIaRow, type ComparIaTopics, type MappedRow } from '../domain/comparia/comparia-rows';
+import { COMPARIA_SOURCE, mapComparIaRow, mapRowOnDuel, type ComparIaTopics, type MappedRow } from '../domain/comparia/comparia-rows';
 import { ComparIaRowError } from '../domain/comparia/comparia-values';
 
 /** The files of one `agora import comparia` run (a dataset may come in several files: shards). */
@@ -134,6 +134,31 @@ export class ComparIaImportService {
   }
 }
 
+/**
+ * Votes and reactions without text mapped onto the conversation they name, as stored by an earlier
+ * batch or file (the conversations file is imported first); a row whose conversation is not stored
+ * is skipped, and says so.
+ */
+async function joinStoredConversations(imports: ComparIaImportRepository, batch: PendingRow[], path: string): Promise<PendingRow[]> {
+  const joining = batch.flatMap(({ row }) => ('joins' in row ? [row.joins] : []));
+  if (joining.length === 0) return batch;
+  const stored = await imports.findDuels(COMPARIA_SOURCE, [...new Set(joining)]);
+  const duels = await imports.loadImportedDuels([...stored.values()]);
+  return batch.map((pending) => {
+    const { row } = pending;
+    if (!('joins' in row)) return pending;
+    const duel = duels.get(stored.get(row.joins)?.id ?? '');
+    if (duel === undefined)
+      return { ...pending, row: { dataset: row.dataset, skip: 'no messages, and no imported conversation of its id' } };
+    try {
+      return { ...pending, row: mapRowOnDuel(row.dataset, row.row, duel) };
+    } catch (error) {
+      if (error instanceof ComparIaRowError) throw new VoteFileError(path, pending.location, error.message);
+      throw error;
+    }
+  });
+}
+
 /** What one batch writes, gathered so that inserts go out as a few multi-row statements. */
 interface BatchWrites {
   duels: Map<string, { duel: ImportedDuel; status: string }>;
@@ -143,9 +168,10 @@ interface BatchWrites {
   topics: { duel: ImportedDuel; topics: ComparIaTopics }[];
 }
 
-async function applyBatch(repositories: Repositories, batch: PendingRow[], summary: ImportedFileSummary): Promise<void> {
+async function applyBatch(repositories: Repositories, rawBatch: PendingRow[], summary: ImportedFileSummary): Promise<void> {
   const imports = repositories.comparIaImport;
-  const rows = batch.flatMap(({ row }) => ('skip' in row ? [] : [row]));
+  const batch = await joinStoredConversations(imports, rawBatch, summary.path);
+  const rows = batch.flatMap(({ row }) => ('skip' in row || 'joins' in row ? [] : [row]));
   for (const { row } of batch) if ('skip' in row) summary.skipped[row.skip] = (summary.skipped[row.skip] ?? 0) + 1;
   const known = await imports.findDuels(COMPARIA_SOURCE, [...new Set(rows.map((row) => row.duel.externalId))]);
   const duelIds = [...new Set(rows.map((row) => row.duel.id))];

@@ -143,6 +143,76 @@ export class ComparIaImportRepository {
     return new Map(stored.map((duel) => [duel.externalId, duel]));
   }
 
+  /**
+   * Stored duels as the import maps rows onto them (their turns and sides, with the style counts
+   * the ranking needs): for votes and reactions that name an imported conversation but carry no text.
+   */
+  async loadImportedDuels(stored: readonly StoredDuel[]): Promise<Map<string, ImportedDuel>> {
+    const ids = stored.map((duel) => duel.id);
+    const turns = await selectChunked(ids, (chunk) =>
+      this.db.selectFrom('turns').select(['duel_id', 'turn', 'prompt', 'status']).where('duel_id', 'in', chunk).orderBy('turn').execute(),
+    );
+    const sides = await selectChunked(ids, (chunk) =>
+      this.db
+        .selectFrom('turn_sides')
+        .select([
+          'duel_id',
+          'turn',
+          'side',
+          'model_id',
+          'text',
+          'reasoning',
+          'output_tokens',
+          'duration_ms',
+          'status',
+          'style',
+          'source_meta',
+        ])
+        .where('duel_id', 'in', chunk)
+        .execute(),
+    );
+    const sideOf = new Map(sides.map((side) => [`${side.duel_id}|${side.turn}|${side.side}`, side]));
+    const importedSide = (duelId: string, turn: number, side: 'a' | 'b'): ImportedSide => {
+      const row = sideOf.get(`${duelId}|${turn}|${side}`);
+      return {
+        side,
+        modelId: row?.model_id ?? '',
+        text: row?.text ?? '',
+        reasoning: row?.reasoning ?? null,
+        outputTokens: row?.output_tokens ?? null,
+        durationMs: row?.duration_ms ?? null,
+        status: row?.status === 'complete' ? 'complete' : 'failed',
+        style: row?.style ? (JSON.parse(row.style) as StyleCounts) : null,
+        sourceMeta: row?.source_meta ?? null,
+      };
+    };
+    return new Map(
+      stored.map((duel) => [
+        duel.id,
+        {
+          id: duel.id,
+          source: 'comparia',
+          externalId: duel.externalId,
+          visitorHash: duel.visitorHash,
+          mode: duel.mode,
+          modelA: duel.modelA,
+          modelB: duel.modelB,
+          chosenModels: duel.chosenModels,
+          createdAt: duel.createdAt,
+          sourceMeta: duel.sourceMeta,
+          turns: turns
+            .filter((turn) => turn.duel_id === duel.id)
+            .map((turn) => ({
+              turn: turn.turn,
+              prompt: turn.prompt,
+              status: turn.status === 'complete' ? 'complete' : 'failed',
+              sides: [importedSide(duel.id, turn.turn, 'a'), importedSide(duel.id, turn.turn, 'b')],
+            })),
+        },
+      ]),
+    );
+  }
+
   /** Inserts new duels with their turns and sides, in a few multi-row statements. */
   async insertDuels(duels: readonly { duel: ImportedDuel; status: string }[]): Promise<void> {
     if (duels.length === 0) return;

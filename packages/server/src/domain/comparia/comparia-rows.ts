@@ -28,12 +28,14 @@ export interface ComparIaTopics {
 }
 
 /** A row the import leaves out, and why. */
-export type SkipReason = 'no messages' | 'no outcome' | 'no like or dislike';
+export type SkipReason = 'no messages' | 'no outcome' | 'no like or dislike' | 'no messages, and no imported conversation of its id';
 
 export type MappedRow =
   | { dataset: 'conversations'; duel: ImportedDuel; topics: ComparIaTopics }
   | { dataset: 'votes'; duel: ImportedDuel; vote: ImportedVote }
   | { dataset: 'reactions'; duel: ImportedDuel; reaction: ImportedReaction }
+  /** A vote or reaction without the conversation's text: it joins the conversation of that id, once the import finds it stored. */
+  | { dataset: 'votes' | 'reactions'; joins: string; row: Record<string, unknown> }
   | { dataset: ComparIaTable; skip: SkipReason };
 
 /** The duel id of an imported conversation pair: derived from the pair id, so re-imports find it. */
@@ -45,8 +47,25 @@ export function importedDuelId(conversationPairId: string): string {
 export function mapComparIaRow(dataset: ComparIaTable, row: Record<string, unknown>, countTokens: TokenCounter): MappedRow {
   try {
     const duel = duelOf(dataset, row, countTokens);
-    if (duel === undefined) return { dataset, skip: 'no messages' };
+    if (duel === undefined) {
+      // compar:IA's votes and reactions files may leave the text to the conversations file.
+      if (dataset === 'conversations') return { dataset, skip: 'no messages' };
+      return { dataset, joins: requiredText(row, 'conversation_pair_id'), row };
+    }
     if (dataset === 'conversations') return { dataset, duel, topics: topicsOf(row) };
+    return mapRowOnDuel(dataset, row, duel);
+  } catch (error) {
+    if (error instanceof VoteRowError) throw new ComparIaRowError(error.message);
+    throw error;
+  }
+}
+
+/**
+ * A vote or reaction row on a conversation: the row's own (`mapComparIaRow`), or for a row without
+ * text the imported conversation it names; throws {@link ComparIaRowError} when it cannot be imported.
+ */
+export function mapRowOnDuel(dataset: 'votes' | 'reactions', row: Record<string, unknown>, duel: ImportedDuel): MappedRow {
+  try {
     if (dataset === 'votes') {
       const vote = voteOf(row, duel);
       return vote ? { dataset, duel, vote } : { dataset, skip: 'no outcome' };

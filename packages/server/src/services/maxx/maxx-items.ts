@@ -3,6 +3,7 @@ import type { ExportableConversation } from '../../db/repositories/dataset.repos
 import { prepareConversation } from '../../domain/datasets/conversation-rows';
 import type { ChatMessage } from '../../domain/datasets/export-columns';
 import type { rowContext } from '../../domain/datasets/row-context';
+import { sourceMetaValue } from '../../domain/datasets/source-meta';
 import { type SidePreference, dislikeSidePreference, voteSidePreference } from '../../domain/maxx/maxx-calibration';
 import { type MaxxSubset, subsetOfVote } from '../../domain/maxx/maxx-rules';
 import { publishableComment } from '../../domain/privacy';
@@ -79,7 +80,10 @@ export function itemsOf(conversation: ExportableConversation, context: ReturnTyp
     const index = turns.findIndex((turn) => turn.turn === reaction.turn);
     if (index < 0) continue;
     const msgIndex = (reaction.side === 'a' ? prepared.headA : prepared.headB) + 2 * index + 1;
-    const sourceId = `${reaction.side === 'a' ? prepared.convAId : prepared.convBId}-${msgIndex}`;
+    // An imported reaction keeps its source's id, as the reactions file of the open datasets writes it back.
+    const sourceId =
+      (sourceMetaValue(reaction.sourceMeta, 'id', 'string') as string | undefined) ??
+      `${reaction.side === 'a' ? prepared.convAId : prepared.convBId}-${msgIndex}`;
     const disliked = turns[index]![reaction.side];
     items.push({
       key: `${conversation.createdAt}|${prepared.pairId}|reactions|${sourceId}`,
