@@ -23,10 +23,13 @@ for (let index = 0; index < 6; index += 1) {
   fake.behave(`instant-${index}`, { text: 'Une réponse courte et immédiate.' });
 }
 
-// The optimised set's role models (bench/maxx.bench.ts), answering as real ones would, after 0 or 200 ms:
-// the writer its reply, the reviewer no defect, the critic a passing rubric, the judge the reply it reads as better.
+// The optimised set's role models (bench/maxx.bench.ts), answering after 0 or 200 ms as real ones do, with
+// their usual faults, drawn from a hash of the request so that a rerun sees the same ones: the writer a reply of
+// its own conversation (1 in 20 first answers cut on length), the reviewer a defect in 7 drafts of 10, the
+// critic a failing rubric 1 time in 40, the judge the reply it reads as better (1 answer in 50 not JSON, 1
+// ordering in 100 a tie).
 export const MAXX_BENCH_OPTIMAL = 'Une réponse optimale du banc d’essai, complète et exacte.';
-const passingCritic = JSON.stringify({
+const passingCritic = {
   correct: true,
   complete: true,
   follows_instructions: true,
@@ -34,19 +37,46 @@ const passingCritic = JSON.stringify({
   no_invented_facts: true,
   fixes_defect: true,
   complaint: 'valid',
-});
+};
+/** FNV-1a of a text, for the faults a request gets. */
+const draw = (text: string, modulo: number): number => {
+  let hash = 0x811c9dc5;
+  for (let index = 0; index < text.length; index++) hash = Math.imul(hash ^ text.charCodeAt(index), 0x01000193) >>> 0;
+  return hash % modulo;
+};
 for (const delay of [0, 200]) {
   const paced = { tokensPerSecond: 0, firstTokenDelayMs: delay };
-  fake.behave(`maxx-writer-${delay}`, { ...paced, text: MAXX_BENCH_OPTIMAL });
-  fake.behave(`maxx-reviewer-${delay}`, { ...paced, text: JSON.stringify({ defects: [] }) });
+  fake.behave(`maxx-writer-${delay}`, {
+    ...paced,
+    // A reply of the whole conversation it continues (two conversations ending on the same prompt get two replies).
+    text: (prompt, messages) =>
+      `${MAXX_BENCH_OPTIMAL} ${draw(messages, 1_000_000)} ${prompt.slice(0, 60)} ${'détail '.repeat(5 + draw(messages, 40))}`.trim(),
+    finishReason: (maxTokens, prompt) => ((maxTokens ?? 0) < 8192 && draw(prompt, 20) === 0 ? 'length' : 'stop'),
+  });
+  fake.behave(`maxx-reviewer-${delay}`, {
+    ...paced,
+    text: (prompt) => JSON.stringify({ defects: draw(prompt, 10) < 7 ? ['La réponse omet un point demandé.'] : [] }),
+  });
   fake.behave(`maxx-critic-${delay}`, {
     ...paced,
-    text: (prompt) => (prompt.startsWith('Compare the content') ? JSON.stringify({ same_content: true }) : passingCritic),
+    text: (prompt) =>
+      prompt.startsWith('Compare the content')
+        ? JSON.stringify({ same_content: true })
+        : JSON.stringify({ ...passingCritic, right_language: draw(prompt, 40) !== 0 }),
   });
   fake.behave(`maxx-judge-${delay}`, {
     ...paced,
-    text: (prompt) =>
-      JSON.stringify({ reasons: 'more complete', better: judgedReplyText(prompt, 'A').includes(MAXX_BENCH_OPTIMAL) ? 'A' : 'B' }),
+    text: (prompt, messages) => {
+      if (draw(prompt, 50) === 0) return 'Reply A is better.';
+      // Asked again after an answer that was not JSON: the pair is in the first user message, not the last.
+      const pair =
+        (JSON.parse(messages) as { role: string; content: string }[]).find((message) => message.content.includes('Reply A:'))?.content ??
+        '';
+      const a = judgedReplyText(pair, 'A');
+      const b = judgedReplyText(pair, 'B');
+      if (draw(a + b, 100) === 0) return JSON.stringify({ reasons: 'equivalent', better: 'tie' });
+      return JSON.stringify({ reasons: 'more complete', better: a.includes(MAXX_BENCH_OPTIMAL) ? 'A' : 'B' });
+    },
   });
 }
 

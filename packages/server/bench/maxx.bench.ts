@@ -87,23 +87,47 @@ export async function run(): Promise<void> {
       `  orchestration CPU per item ${cpuPerItem.toFixed(1)} ms (user ${(cpu.user / 1000 / cpuRun.items).toFixed(1)}, system ${(cpu.system / 1000 / cpuRun.items).toFixed(1)}), ${((cpu.user + cpu.system) / 1000 / (cpuRun.calls - cpuRun.cachedCalls)).toFixed(2)} ms per call sent`,
     );
 
-    // 200 ms per call, 32 items at a time: the ideal is each item's chain of calls back to back.
+    // 200 ms per request, 32 items at a time: the ideal is each item's chain of requests back to back.
     const concurrency = 32;
     const slowItems = Number(process.env.AGORA_BENCH_MAXX_ITEMS ?? 768);
     const slow = new MaxxService(store, roles(baseUrl, 200, 'throughput'), {}, systemRuntime);
+    // The dry run's estimate first (it sends nothing), to set against what the run sends.
+    const plan = await slow.plan({ limit: slowItems });
     const started = performance.now();
     const slowRun = await slow.run({ limit: slowItems, concurrency });
     const seconds = (performance.now() - started) / 1000;
-    const sent = slowRun.calls - slowRun.cachedCalls;
-    // The ideal of the concurrency limit: every call sent takes 200 ms and 32 are always in flight.
-    const chain = sent / slowRun.items;
+    const sent = slowRun.requests;
+    // The ideal of the concurrency limit: every request takes 200 ms and 32 are always in flight.
     const ideal = (sent * 0.2) / concurrency;
     console.log(
-      `200 ms upstream, concurrency ${concurrency}: ${slowRun.items} items in ${seconds.toFixed(2)} s = ${(slowRun.items / seconds).toFixed(2)} items/s; ${chain.toFixed(2)} calls per item`,
+      `200 ms upstream, concurrency ${concurrency}: ${slowRun.items} items in ${seconds.toFixed(2)} s (start-up included) = ${(slowRun.items / seconds).toFixed(2)} items/s; ${(sent / slowRun.items).toFixed(2)} requests per item`,
     );
     console.log(
       `  ideal ${ideal.toFixed(2)} s (${(slowRun.items / ideal).toFixed(2)} items/s): ratio to the ideal ${(ideal / seconds).toFixed(3)}   goal: ≥ 0.9`,
     );
+    console.log(
+      `  dry run: ${plan.estimatedCalls} calls estimated, ${sent} requests sent: estimate / sent ${(plan.estimatedCalls / sent).toFixed(3)}   goal: within 10 %`,
+    );
+    const steps = [...new Set([...Object.keys(plan.estimatedCallsByStep), ...Object.keys(slowRun.requestsByStep)])].sort();
+    console.log(
+      `  by step (estimated / sent): ${steps.map((step) => `${step} ${plan.estimatedCallsByStep[step] ?? 0}/${slowRun.requestsByStep[step] ?? 0}`).join(', ')}`,
+    );
+    const records = await store.maxx.listItems(slow.runKey);
+    const dropped = Object.entries(slowRun.dropped)
+      .sort((left, right) => right[1] - left[1])
+      .map(([reason, count]) => `${reason} ${count}`)
+      .join(', ');
+    console.log(`  rows: ${slowRun.kept} kept of ${slowRun.items}; dropped: ${dropped || 'none'}; unfinished ${slowRun.unfinished}`);
+    for (const subset of ['arena-general', 'arena-both_bad', 'reactions']) {
+      const ratios = records
+        .filter((record) => record.subset === subset && record.row !== null && typeof record.row.rejected === 'string')
+        .map((record) => String(record.row!.response_optimal).length / String(record.row!.rejected).length)
+        .sort((left, right) => left - right);
+      if (ratios.length > 0)
+        console.log(
+          `  ${subset}: median chosen/rejected length ${ratios[Math.floor(ratios.length / 2)]!.toFixed(2)} over ${ratios.length} rows`,
+        );
+    }
   } finally {
     await store.close();
     child.kill('SIGTERM');

@@ -40,8 +40,13 @@ export class CostLimitReached extends Error {
 
 /** What a run spent and sent, role by role. */
 export interface Accounting {
+  /** Step calls asked, and those answered from the cache or shared with another item's same call. */
   calls: number;
   cachedCalls: number;
+  /** Requests sent to the providers: every attempt, and the second ask of an incomplete answer. */
+  requests: number;
+  /** Requests (or, in a dry run, estimated calls) by step. */
+  byStep: Record<string, number>;
   tokens: Record<MaxxRole, { input: number; output: number }>;
   costUsd: Record<MaxxRole, number>;
   spentUsd: number;
@@ -51,6 +56,8 @@ export function newAccounting(): Accounting {
   return {
     calls: 0,
     cachedCalls: 0,
+    requests: 0,
+    byStep: {},
     tokens: Object.fromEntries(MAXX_ROLES.map((role) => [role, { input: 0, output: 0 }])) as Accounting['tokens'],
     costUsd: Object.fromEntries(MAXX_ROLES.map((role) => [role, 0])) as Accounting['costUsd'],
     spentUsd: 0,
@@ -168,8 +175,10 @@ export class MaxxCallGateway {
       throw new CostLimitReached(`spent $${accounting.spentUsd.toFixed(4)} of --max-cost $${this.settings.maxCostUsd}`);
     }
     const limit = model.provider && this.providerLimits.get(model.provider.key);
-    const request = () =>
-      completeModelCall(
+    const request = () => {
+      accounting.requests += 1;
+      accounting.byStep[call.step] = (accounting.byStep[call.step] ?? 0) + 1;
+      return completeModelCall(
         model.client,
         {
           messages: call.messages,
@@ -180,6 +189,7 @@ export class MaxxCallGateway {
         },
         this.settings.callTimeoutMs,
       );
+    };
     // The provider's slot is held for one attempt only: an attempt waiting out a backoff leaves it to others.
     const completion = await this.withRetries(() => (limit ? limit(request) : request()));
     const usage = accounting.tokens[call.role];

@@ -26,6 +26,8 @@ export interface MaxxPlan {
    * role without a catalogue price.
    */
   estimatedCalls: number;
+  /** The estimated calls by step (draft, review, revise, critic, judge, style…). */
+  estimatedCallsByStep: Record<string, number>;
   estimatedTokens: Record<MaxxRole, { input: number; output: number }>;
   estimatedCostUsd: Record<MaxxRole, number | null>;
   /** Null when a role has no price. */
@@ -85,6 +87,7 @@ export function standInCall(
     if (!seen.has(key)) {
       seen.add(key);
       estimate.calls += 1;
+      estimate.byStep[call.step] = (estimate.byStep[call.step] ?? 0) + 1;
       estimate.tokens[call.role].input += call.messages.reduce((sum, message) => sum + countTokens(message.content), 0);
       estimate.tokens[call.role].output += countTokens(answer);
     }

@@ -71,6 +71,9 @@ export interface MaxxRunResult {
   unfinished: number;
   calls: number;
   cachedCalls: number;
+  /** Requests sent to the providers (every attempt included), in all and by step. */
+  requests: number;
+  requestsByStep: Record<string, number>;
   tokens: Record<MaxxRole, { input: number; output: number }>;
   /** US dollars spent by this run, per role, from the catalogue's prices (roles without a price count 0). */
   costUsd: Record<MaxxRole, number>;
@@ -189,6 +192,7 @@ export class MaxxService {
       bySubset: count((item) => item.subset),
       byLanguage: count((item) => item.language),
       estimatedCalls: estimate.calls,
+      estimatedCallsByStep: estimate.byStep,
       estimatedTokens: estimate.tokens,
       estimatedCostUsd: costUsd,
       estimatedTotalCostUsd: costs.every((cost) => cost !== null) ? costs.reduce<number>((sum, cost) => sum + cost, 0) : null,
@@ -211,6 +215,8 @@ export class MaxxService {
       unfinished: 0,
       calls: 0,
       cachedCalls: 0,
+      requests: 0,
+      requestsByStep: accounting.byStep,
       tokens: accounting.tokens,
       costUsd: accounting.costUsd,
       stoppedAtCost: false,
@@ -254,6 +260,7 @@ export class MaxxService {
     }
     result.calls = accounting.calls;
     result.cachedCalls = accounting.cachedCalls;
+    result.requests = accounting.requests;
     return result;
   }
 
