@@ -11,7 +11,6 @@ import { MAXX_COLUMNS } from '../src/domain/maxx/maxx-rows';
 import { wilsonInterval } from '../src/domain/maxx/maxx-calibration';
 import { createMaxxService } from '../src/main';
 import { createModelClient } from '../src/providers/create-model-client';
-import { judgedReplyText } from '../src/adapters/maxx-steps';
 import { type MaxxRoles, MaxxService } from '../src/services/maxx/maxx.service';
 import { systemRuntime } from '../src/services/runtime';
 import { DatasetExportService } from '../src/services/dataset-export.service';
@@ -20,6 +19,18 @@ import { runAgora } from './run-agora';
 import { DIALECTS } from './test-db';
 import { TEST_MODELS, type TestArena, startTestArena, testCatalogueYaml, until } from './test-arena';
 import { subsetJsonl } from './export-files';
+import {
+  OPTIMAL,
+  errorLines,
+  idsOf,
+  judgeAnswer,
+  optimalFor,
+  passingCritic,
+  roleFlags,
+  rolesOf,
+  scriptRoles,
+  subsetRows,
+} from './maxx-fixture';
 import { loadWithDatasets, pythonWithDatasets } from './python-datasets';
 import { DuckDBInstance } from '@duckdb/node-api';
 
@@ -29,9 +40,6 @@ import { DuckDBInstance } from '@duckdb/node-api';
  * (structured JSON, a judge that reads the two replies it is shown).
  */
 
-/** The role models of one set; each test has its own set, so that no test reuses another's cached calls. */
-const rolesOf = (set: string) =>
-  ({ generator: `maxx-writer${set}`, reviewer: `maxx-reviewer${set}`, critic: `maxx-critic${set}`, judge: `maxx-judge${set}` }) as const;
 const ROLE_SETS = [
   '',
   '-kill',
@@ -57,7 +65,6 @@ const ROLE_SETS = [
 /** Second judges of the panels: one that always calls a tie (a split panel), one that agrees with the first. */
 const SECOND_JUDGES = { split: 'maxx-judge-b-split', agree: 'maxx-judge-b-agree' } as const;
 const ROLES = rolesOf('');
-const OPTIMAL = 'Voici la réponse optimale, complète et exacte.';
 
 function catalogueYaml(baseUrl: string): string {
   const tools = [...ROLE_SETS.flatMap((set) => Object.values(rolesOf(set))), ...Object.values(SECOND_JUDGES)].map((id) =>
@@ -75,85 +82,7 @@ function catalogueYaml(baseUrl: string): string {
   return testCatalogueYaml(baseUrl) + tools.join('');
 }
 
-/** The generator's reply: the optimal one, of its own conversation (two conversations get two replies, as from a real model). */
-const optimalFor = (prompt: string) => `${OPTIMAL} (${prompt.slice(0, 24)})`;
-
-/** The judge reads the two replies it is shown and prefers the optimal one, wherever it stands; its reasons come first. */
-function judgeAnswer(userMessage: string): string {
-  return JSON.stringify({ reasons: 'more complete', better: judgedReplyText(userMessage, 'A').includes(OPTIMAL) ? 'A' : 'B' });
-}
-
-/** The role ids of a set as `createMaxxService` takes them: one judge, the generator as stylist unless said. */
-const idsOf = (roles: ReturnType<typeof rolesOf>, stylist: string = roles.generator) => ({
-  generator: roles.generator,
-  reviewer: roles.reviewer,
-  critic: roles.critic,
-  judges: [roles.judge],
-  stylist,
-});
-
-/** Every row of a subset of a set written in `directory`, all languages (one folder each), in language order. */
-function subsetRows(directory: string, subset: string): Record<string, unknown>[] {
-  const folder = join(directory, subset);
-  if (!existsSync(folder)) return [];
-  return readdirSync(folder)
-    .sort()
-    .flatMap((language) => jsonl(join(folder, language, 'train.jsonl')));
-}
-
-const passingCritic = JSON.stringify({
-  correct: true,
-  complete: true,
-  follows_instructions: true,
-  right_language: true,
-  no_invented_facts: true,
-  fixes_defect: true,
-  complaint: 'partly',
-  notes: 'fine',
-});
-
-/**
- * How the fake answers each role, as real models would: the writer its reply, the reviewer no
- * defect, the critic a passing rubric (and the same content for a style check), the judge the
- * reply it reads as the better one. `delayMs` slows the writer and the critic down (for kills).
- */
-function scriptRoles(harness: TestArena, roles: ReturnType<typeof rolesOf>, delayMs: number): void {
-  harness.fake.behave(`tools/${roles.generator}`, { tokensPerSecond: 0, firstTokenDelayMs: delayMs, text: optimalFor });
-  harness.fake.behave(`tools/${roles.reviewer}`, { tokensPerSecond: 0, text: JSON.stringify({ defects: [] }) });
-  harness.fake.behave(`tools/${roles.critic}`, {
-    tokensPerSecond: 0,
-    firstTokenDelayMs: delayMs,
-    text: (prompt) => (prompt.startsWith('Compare the content') ? JSON.stringify({ same_content: true }) : passingCritic),
-  });
-  harness.fake.behave(`tools/${roles.judge}`, { tokensPerSecond: 0, text: judgeAnswer });
-}
-
-/** The role flags of `agora maxx` for a set of role models. */
-const roleFlags = (roles: ReturnType<typeof rolesOf>) => [
-  '--generator',
-  roles.generator,
-  '--reviewer',
-  roles.reviewer,
-  '--critic',
-  roles.critic,
-  '--judge',
-  roles.judge,
-];
-
 const agoraBin = fileURLToPath(new URL('../../../bin/agora', import.meta.url));
-
-/** The `agora:` lines of a command's stderr (its errors), without its warnings. */
-const errorLines = (stderr: string) =>
-  stderr
-    .split('\n')
-    .filter((line) => line.startsWith('agora:'))
-    .join('\n');
-
-const jsonl = (path: string): Record<string, unknown>[] =>
-  readFileSync(path, 'utf8')
-    .split('\n')
-    .filter((line) => line !== '')
-    .map((line) => JSON.parse(line) as Record<string, unknown>);
 
 describe.each(DIALECTS)('agora maxx ($name)', (dialect) => {
   let harness: TestArena;
