@@ -312,6 +312,40 @@ for (const dialect of DIALECTS) {
       await target.drop();
     });
 
+    it('imports compar:IA’s per-response arena data: one duel per comparison, a verdict per judged turn with its response_id, and nothing again on a second run', async () => {
+      const target = await dialect.create();
+      const store = await openTestStore(target.location);
+      try {
+        const arena = { arena: `${fixtures}arena.jsonl` };
+        const [first] = await new ComparIaImportService(store).importFiles(arena, { batchSize: 2 });
+        // Three verdicts and one turn without: four rows, each new; the two-turn conversation is one duel.
+        expect(first).toMatchObject({ dataset: 'arena', read: 4, inserted: 4, updated: 0, present: 0, skipped: {} });
+        const duels = ['cmp-1', 'cmp-2', 'cmp-3'].map((id) => importedDuelId(id));
+        const verdicts = await store.comparIaImport.findTurnVerdicts(duels);
+        expect([...verdicts.values()].map(({ duelId, turn, choice, sourceId }) => [duels.indexOf(duelId), turn, choice, sourceId])).toEqual(
+          expect.arrayContaining([
+            [0, 1, 'a', 'resp-c1-0'],
+            [0, 2, 'both_bad', 'resp-c1-1'],
+            [1, 1, 'b', 'resp-c2-0'],
+          ]),
+        );
+        expect(verdicts.size).toBe(3);
+        const stored = await store.comparIaImport.loadImportedDuels([
+          ...(await store.comparIaImport.findDuels('comparia', ['cmp-1', 'cmp-2', 'cmp-3'])).values(),
+        ]);
+        expect(stored.get(duels[0]!)!.turns.map((turn) => [turn.prompt, turn.sides[0].text, turn.sides[1].text])).toEqual([
+          ['Quelle est la plus haute montagne d’Europe ?', 'Le mont Elbrouz, dans le Caucase, culmine à 5 642 m.', 'C’est le mont Blanc.'],
+          ['Et en Europe occidentale ?', 'Le mont Blanc, 4 806 m environ.', 'Le Cervin.'],
+        ]);
+        expect(await store.annotations.find(duels[0]!)).toMatchObject({ status: 'done', languages: ['fr'], categories: ['Éducation'] });
+        const [again] = await new ComparIaImportService(store).importFiles(arena);
+        expect(again).toMatchObject({ read: 4, inserted: 0, updated: 0, present: 4 });
+      } finally {
+        await store.close();
+        await target.drop();
+      }
+    });
+
     it('adds nothing when run again, from either format, gzipped or not', async () => {
       const before = await dumpStore(jsonlStore.location);
       const gzipped: ComparIaFiles = {};

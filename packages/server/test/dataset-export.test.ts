@@ -758,6 +758,7 @@ function syntheticConversation(index: number, language: string): ExportableConve
     turns: [{ turn: 1, prompt: `prompt ${index}`, a: answer('a'), b: answer('b') }],
     vote: null,
     reactions: [],
+    turnVerdicts: [],
   };
 }
 

@@ -13,7 +13,7 @@ import { DIALECTS, type TestStore } from './test-db';
 /**
  * The optimised set on compar:IA's data, end to end through the command line: the project's own
  * compar:IA-shaped files (test/fixtures/comparia), with the votes and reactions carrying no text as
- * compar:IA's files may, imported with `agora import comparia`, then `agora maxx` against role
+ * compar:IA's files may, and its per-response arena data, imported with `agora import comparia`, then `agora maxx` against role
  * models played by the fake upstream. Every subset gets rows, with the source rows' ids.
  */
 
@@ -66,6 +66,8 @@ describe.each(DIALECTS)('agora maxx on imported compar:IA data ($name)', (dialec
         file('votes', votes),
         '--reactions',
         file('reactions', reactions),
+        '--arena',
+        join(fixtures, 'arena.jsonl'),
       ],
       '',
       environment,
@@ -80,10 +82,15 @@ describe.each(DIALECTS)('agora maxx on imported compar:IA data ($name)', (dialec
     const rows = Object.fromEntries(['arena-general', 'arena-both_bad', 'reactions'].map((subset) => [subset, subsetRows(out, subset)]));
     for (const [subset, kept] of Object.entries(rows)) expect(kept.length, subset).toBeGreaterThan(0);
     // Provenance: the conversation pair of a vote, and a reaction's own id in the reactions file.
-    const pairs = new Set(votes.map((row) => `arena:${String(row.conversation_pair_id)}`));
+    const pairs = new Set([
+      ...votes.map((row) => `arena:${String(row.conversation_pair_id)}`),
+      // The per-response arena data: a verdict's row id, as the reference set gives it.
+      ...rowsOf('arena').map((row) => `arena:${String(row.response_id)}`),
+    ]);
     for (const row of [...rows['arena-general']!, ...rows['arena-both_bad']!]) expect(pairs.has(String(row.id)), String(row.id)).toBe(true);
     const reactionIds = new Set(reactions.map((row) => `reactions:${String(row.id)}`));
     for (const row of rows.reactions!) expect(reactionIds.has(String(row.id)), String(row.id)).toBe(true);
-    expect(rows['arena-both_bad']!.map((row) => row.id)).toEqual(['arena:p3']);
+    expect(rows['arena-both_bad']!.map((row) => row.id).sort()).toEqual(['arena:p3', 'arena:resp-c1-1']);
+    expect(rows['arena-general']!.map((row) => row.id)).toEqual(expect.arrayContaining(['arena:resp-c1-0', 'arena:resp-c2-0']));
   }, 120_000);
 });

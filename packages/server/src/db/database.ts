@@ -207,6 +207,17 @@ export interface LlmCallsTable {
   settings_json: string | null;
 }
 
+/** A verdict on one turn of a duel (compar:IA's per-response arena data). */
+export interface TurnVerdictsTable {
+  duel_id: string;
+  turn: number;
+  /** `a`, `b`, `both_good` or `both_bad`. */
+  choice: string;
+  /** The source row's id (compar:IA's `response_id`). */
+  source_id: string | null;
+  created_at: string;
+}
+
 /** The outcome of one item of an optimised-set run. */
 export interface MaxxItemsTable {
   item_key: string;
@@ -272,6 +283,7 @@ export interface Database {
   review_audit_log: ReviewAuditLogTable;
   deployment_settings: DeploymentSettingsTable;
   llm_calls: LlmCallsTable;
+  turn_verdicts: TurnVerdictsTable;
   maxx_items: MaxxItemsTable;
   leases: LeasesTable;
   live_frames: LiveFramesTable;

@@ -13,6 +13,7 @@ import * as instances from './migrations/2026_12_01_040000_instances';
 import * as servedModels from './migrations/2026_12_01_050000_served_models';
 import * as rankingChanges from './migrations/2026_12_02_000000_ranking_changes';
 import * as llmCallSettings from './migrations/2026_12_02_010000_llm_call_settings';
+import * as turnVerdicts from './migrations/2026_12_02_020000_turn_verdicts';
 
 /** Every migration, by name; listed statically so that bundlers and tsx see them. */
 const migrations: Record<string, Migration> = {
@@ -29,6 +30,7 @@ const migrations: Record<string, Migration> = {
   '2026_12_01_050000_served_models': servedModels,
   '2026_12_02_000000_ranking_changes': rankingChanges,
   '2026_12_02_010000_llm_call_settings': llmCallSettings,
+  '2026_12_02_020000_turn_verdicts': turnVerdicts,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

@@ -11,15 +11,19 @@ import type { ComparIaTable } from '../domain/datasets/export-columns';
 import { loadTokenCounter } from '../adapters/local-token-count';
 import { JsonLineReader, readRecordFile } from '../adapters/vote-files/record-file';
 import { VoteFileError } from '../adapters/vote-files/vote-file-error';
-import { COMPARIA_SOURCE, mapComparIaRow, mapRowOnDuel, type ComparIaTopics, type MappedRow } from '../domain/comparia/comparia-rows';
+import { COMPARIA_SOURCE, mapComparIaRow, mapRowOnDuel, type ComparIaTopics } from '../domain/comparia/comparia-rows';
+import { type ImportedTurnVerdict, type MappedArenaRow, mapComparIaArenaRow } from '../domain/comparia/comparia-arena-rows';
 import { ComparIaRowError } from '../domain/comparia/comparia-values';
 
+/** What a file holds: one of compar:IA's three open tables, or its per-response arena data (`comparia-fr-arena`). */
+export type ComparIaImportDataset = ComparIaTable | 'arena';
+
 /** The files of one `agora import comparia` run (a dataset may come in several files: shards). */
-export type ComparIaFiles = Partial<Record<ComparIaTable, string | readonly string[]>>;
+export type ComparIaFiles = Partial<Record<ComparIaImportDataset, string | readonly string[]>>;
 
 /** What importing one file did, row by row. */
 export interface ImportedFileSummary {
-  dataset: ComparIaTable;
+  dataset: ComparIaImportDataset;
   path: string;
   read: number;
   inserted: number;
@@ -34,7 +38,7 @@ export interface ImportedFileSummary {
 }
 
 export interface ImportProgress {
-  dataset: ComparIaTable;
+  dataset: ComparIaImportDataset;
   path: string;
   rows: number;
   done: number;
@@ -50,13 +54,13 @@ export interface ComparIaImportOptions {
 }
 
 /** Files are imported in this order, so that votes and reactions find their conversations. */
-const ORDER: readonly ComparIaTable[] = ['conversations', 'votes', 'reactions'];
+const ORDER: readonly ComparIaImportDataset[] = ['conversations', 'arena', 'votes', 'reactions'];
 
 const ANNOTATION_MODEL = 'comparia';
 
 /** A mapped row and where it was read. */
 interface PendingRow {
-  row: MappedRow;
+  row: MappedArenaRow;
   location: string;
 }
 
@@ -78,7 +82,7 @@ export class ComparIaImportService {
     return summaries;
   }
 
-  private async importFile(dataset: ComparIaTable, path: string, options: ComparIaImportOptions): Promise<ImportedFileSummary> {
+  private async importFile(dataset: ComparIaImportDataset, path: string, options: ComparIaImportOptions): Promise<ImportedFileSummary> {
     const now = options.now ?? Date.now;
     const started = now();
     const batchSize = options.batchSize ?? 2000;
@@ -100,7 +104,11 @@ export class ComparIaImportService {
       if (record === null || typeof record !== 'object' || Array.isArray(record))
         throw new VoteFileError(path, location, 'expected a JSON object');
       try {
-        pending.push({ row: mapComparIaRow(dataset, record as Record<string, unknown>, countTokens), location });
+        const row = record as Record<string, unknown>;
+        pending.push({
+          row: dataset === 'arena' ? mapComparIaArenaRow(row, countTokens) : mapComparIaRow(dataset, row, countTokens),
+          location,
+        });
       } catch (error) {
         if (error instanceof ComparIaRowError) throw new VoteFileError(path, location, error.message);
         throw error;
@@ -166,6 +174,8 @@ interface BatchWrites {
   voted: string[];
   reactions: Map<string, ImportedReaction>;
   topics: { duel: ImportedDuel; topics: ComparIaTopics }[];
+  /** By `duelId|turn`: a turn given twice in one batch is written once, the last row's. */
+  verdicts: Map<string, ImportedTurnVerdict>;
 }
 
 async function applyBatch(repositories: Repositories, rawBatch: PendingRow[], summary: ImportedFileSummary): Promise<void> {
@@ -179,7 +189,8 @@ async function applyBatch(repositories: Repositories, rawBatch: PendingRow[], su
   const reactions = new Map<string, ImportedReaction>();
   if (summary.dataset === 'reactions')
     for (const reaction of await imports.findReactions(duelIds)) reactions.set(reactionKey(reaction), reaction);
-  const writes: BatchWrites = { duels: new Map(), votes: [], voted: [], reactions: new Map(), topics: [] };
+  const writes: BatchWrites = { duels: new Map(), votes: [], voted: [], reactions: new Map(), topics: [], verdicts: new Map() };
+  const verdicts = summary.dataset === 'arena' ? await imports.findTurnVerdicts(duelIds) : new Map<string, ImportedTurnVerdict>();
   const changesBefore = summary.inserted + summary.updated;
   let topicsSaved = 0;
   const count = (outcome: 'inserted' | 'updated' | 'present'): void => {
@@ -187,8 +198,21 @@ async function applyBatch(repositories: Repositories, rawBatch: PendingRow[], su
   };
   for (const row of rows) {
     if (row.dataset === 'conversations') {
-      count(await putConversation(imports, known, writes, row.duel));
+      const outcome = await putConversation(imports, known, writes, row.duel);
       writes.topics.push({ duel: row.duel, topics: row.topics });
+      if (row.verdict === undefined) {
+        count(outcome);
+        continue;
+      }
+      // An arena row is its turn's verdict (its conversation repeats on every row of the conversation).
+      const key = `${row.verdict.duelId}|${row.verdict.turn}`;
+      const existing = verdicts.get(key);
+      if (existing !== undefined && sameRecord(existing, row.verdict)) count(outcome === 'present' ? 'present' : 'updated');
+      else {
+        count(existing === undefined && outcome !== 'updated' ? 'inserted' : 'updated');
+        verdicts.set(key, row.verdict);
+        writes.verdicts.set(key, row.verdict);
+      }
       continue;
     }
     const stored = await ensureDuel(imports, known, writes, row.duel, summary);
@@ -222,6 +246,7 @@ async function applyBatch(repositories: Repositories, rawBatch: PendingRow[], su
   await imports.insertVotes(writes.votes);
   await imports.markVoted(writes.voted);
   await imports.upsertReactions([...writes.reactions.values()]);
+  await imports.upsertTurnVerdicts([...writes.verdicts.values()]);
   const storedTopics =
     writes.topics.length > 0 ? await imports.findTopics(writes.topics.map(({ duel }) => duel.id)) : new Map<string, StoredTopics>();
   for (const { duel, topics } of writes.topics) {

@@ -11,13 +11,17 @@ const flagsSchema = z
     conversations: filesFlag('--conversations').optional(),
     votes: filesFlag('--votes').optional(),
     reactions: filesFlag('--reactions').optional(),
+    arena: filesFlag('--arena').optional(),
     batchSize: z
       .string()
       .regex(/^[1-9]\d*$/, '--batch-size takes a positive whole number')
       .transform(Number)
       .optional(),
   })
-  .refine((flags) => flags.conversations ?? flags.votes ?? flags.reactions, 'give at least one of --conversations, --votes, --reactions');
+  .refine(
+    (flags) => flags.conversations ?? flags.votes ?? flags.reactions ?? flags.arena,
+    'give at least one of --conversations, --votes, --reactions, --arena',
+  );
 
 /**
  * `agora import comparia`: loads compar:IA's public dataset files (Parquet or JSON Lines, optionally
@@ -34,6 +38,7 @@ export function registerImportCommand(program: Command): void {
     )
     .option('--votes <FILE...>', 'comparia-votes file(s)')
     .option('--reactions <FILE...>', 'comparia-reactions file(s)')
+    .option('--arena <FILE...>', 'compar:IA per-response arena data file(s) (comparia-fr-arena: one row per turn, with its verdict)')
     .option('--batch-size <N>', 'rows per transaction (default 2000)')
     .action(async (raw: Record<string, unknown>) => {
       const { batchSize, ...files } = parseFlags(flagsSchema, raw);

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { ImportedTurnVerdict, TurnChoice } from '../../domain/comparia/comparia-arena-rows';
 import type { StyleCounts } from '../../domain/ranking';
 import type { Database } from '../database';
 
@@ -210,6 +211,44 @@ export class ComparIaImportRepository {
             })),
         },
       ]),
+    );
+  }
+
+  /** The stored turn verdicts of these duels, by `duelId|turn`. */
+  async findTurnVerdicts(duelIds: readonly string[]): Promise<Map<string, ImportedTurnVerdict>> {
+    const rows = await selectChunked(duelIds, (chunk) =>
+      this.db.selectFrom('turn_verdicts').selectAll().where('duel_id', 'in', chunk).execute(),
+    );
+    return new Map(
+      rows.map((row) => [
+        `${row.duel_id}|${row.turn}`,
+        { duelId: row.duel_id, turn: row.turn, choice: row.choice as TurnChoice, sourceId: row.source_id ?? '', createdAt: row.created_at },
+      ]),
+    );
+  }
+
+  /** Writes turn verdicts, replacing a stored verdict on the same turn. */
+  async upsertTurnVerdicts(verdicts: readonly ImportedTurnVerdict[]): Promise<void> {
+    await insertChunked([...verdicts], (chunk) =>
+      this.db
+        .insertInto('turn_verdicts')
+        .values(
+          chunk.map((verdict) => ({
+            duel_id: verdict.duelId,
+            turn: verdict.turn,
+            choice: verdict.choice,
+            source_id: verdict.sourceId,
+            created_at: verdict.createdAt,
+          })),
+        )
+        .onConflict((conflict) =>
+          conflict.columns(['duel_id', 'turn']).doUpdateSet((update) => ({
+            choice: update.ref('excluded.choice'),
+            source_id: update.ref('excluded.source_id'),
+            created_at: update.ref('excluded.created_at'),
+          })),
+        )
+        .execute(),
     );
   }
 

@@ -82,6 +82,16 @@ export interface ExportableConversation {
   turns: ExportableTurn[];
   vote: ExportableVote | null;
   reactions: ExportableReaction[];
+  /** Verdicts on single turns (compar:IA's per-response arena data), by turn. */
+  turnVerdicts: ExportableTurnVerdict[];
+}
+
+export interface ExportableTurnVerdict {
+  turn: number;
+  choice: 'a' | 'b' | 'both_good' | 'both_bad';
+  /** The source row's id (compar:IA's `response_id`). */
+  sourceId: string | null;
+  createdAt: string;
 }
 
 export interface ExportQuery {
@@ -227,7 +237,7 @@ export class DatasetRepository {
 
   private async assemble(duels: DuelRow[]): Promise<ExportableConversation[]> {
     const ids = duels.map((duel) => duel.id);
-    const [sides, votes, reactions] = await Promise.all([
+    const [sides, votes, reactions, verdicts] = await Promise.all([
       // No ORDER BY: sorting every batch costs more in the database than grouping here.
       this.db
         .selectFrom('turns as t')
@@ -259,6 +269,13 @@ export class DatasetRepository {
         .orderBy('duel_id')
         .orderBy('turn')
         .orderBy('side')
+        .execute(),
+      this.db
+        .selectFrom('turn_verdicts')
+        .select(['duel_id', 'turn', 'choice', 'source_id', 'created_at'])
+        .where('duel_id', 'in', ids)
+        .orderBy('duel_id')
+        .orderBy('turn')
         .execute(),
     ]);
     const conversations = new Map<string, ExportableConversation>();
@@ -308,6 +325,14 @@ export class DatasetRepository {
         comment: reaction.comment,
         createdAt: reaction.created_at,
         sourceMeta: json(reaction.source_meta),
+      });
+    }
+    for (const verdict of verdicts) {
+      conversations.get(verdict.duel_id)!.turnVerdicts.push({
+        turn: verdict.turn,
+        choice: verdict.choice as ExportableTurnVerdict['choice'],
+        sourceId: verdict.source_id,
+        createdAt: verdict.created_at,
       });
     }
     // A turn the screening did not cover yet (the conversation grew since) is not published.
@@ -463,5 +488,6 @@ function toConversation(duel: DuelRow): ExportableConversation {
     turns: [],
     vote: null,
     reactions: [],
+    turnVerdicts: [],
   };
 }

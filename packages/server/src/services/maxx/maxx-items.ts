@@ -75,6 +75,23 @@ export function itemsOf(conversation: ExportableConversation, context: ReturnTyp
       calibrationKey: `${prepared.pairId}|${last}`,
     });
   }
+  // A verdict on one turn (compar:IA's per-response arena data) is an arena item about that turn, with the source row's id.
+  for (const verdict of conversation.turnVerdicts) {
+    const index = turns.findIndex((turn) => turn.turn === verdict.turn);
+    if (index < 0) continue;
+    const subset = verdict.choice === 'both_bad' ? 'arena-both_bad' : 'arena-general';
+    items.push({
+      key: `${conversation.createdAt}|${prepared.pairId}|${subset}|turn ${verdict.turn}`,
+      subset,
+      sourceId: verdict.sourceId ?? `${prepared.pairId}-${index}`,
+      language: languageOf(index),
+      conversation,
+      turnIndex: index,
+      originals: [original('a', index), original('b', index)],
+      visitorPreference: verdict.choice === 'a' || verdict.choice === 'b' ? verdict.choice : 'tie',
+      calibrationKey: `${prepared.pairId}|${index}`,
+    });
+  }
   for (const reaction of conversation.reactions) {
     if (reaction.liked) continue;
     const index = turns.findIndex((turn) => turn.turn === reaction.turn);
