@@ -61,6 +61,7 @@ const ROLE_SETS = [
   '-agree',
   '-fix',
   '-outage',
+  '-eligible',
 ] as const;
 /** Second judges of the panels: one that always calls a tie (a split panel), one that agrees with the first. */
 const SECOND_JUDGES = { split: 'maxx-judge-b-split', agree: 'maxx-judge-b-agree' } as const;
@@ -731,6 +732,37 @@ describe.each(DIALECTS)('agora maxx ($name)', (dialect) => {
       expect(loaded[config.name]!.columns).toEqual(MAXX_COLUMNS.map((column) => column.name));
     }
   }, 180_000);
+
+  it('publishes only what is eligible now: a conversation a reviewer excluded after its items ran leaves the set', async () => {
+    const maxx = service(rolesOf('-eligible'));
+    expect(await maxx.run()).toMatchObject({ items: 4, kept: 4 });
+    const count = async (name: string) => {
+      const written = await maxx.assemble(join(folder, name));
+      return written.rows['arena-general'] + written.rows['arena-both_bad'] + written.rows.reactions;
+    };
+    expect(await count('eligible-before')).toBe(4);
+    const decide = (decision: 'exclude' | 'include') =>
+      harness.arena.store.reviews.decide(
+        { duelId: voted[0]!.id, decision, reason: 'a name in the prompt', reviewer: 'test', decidedAt: new Date().toISOString() },
+        `audit-${decision}`,
+        decision === 'exclude' ? null : 'exclude',
+      );
+    await decide('exclude');
+    try {
+      // The first duel's vote and its dislike: two rows out, in the set and in a later export of it.
+      expect(await count('eligible-after')).toBe(2);
+      const exported = join(folder, 'eligible-export');
+      expect(
+        (await runAgora(['export', '--out', exported, '--format', 'jsonl', '--datasets', 'votes', '--optimised'], '', environment)).code,
+      ).toBe(0);
+      expect(
+        ['arena-general', 'arena-both_bad', 'reactions'].flatMap((subset) => subsetRows(join(exported, 'optimised'), subset)),
+      ).toHaveLength(2);
+    } finally {
+      await decide('include');
+    }
+    expect(await count('eligible-again')).toBe(4);
+  }, 60_000);
 });
 
 describe('agora maxx on a store with nothing eligible', () => {

@@ -1,11 +1,13 @@
+import { randomBytes } from 'node:crypto';
 import type { ReactionContext } from '../../adapters/maxx-steps';
+import type { Store } from '../../db/unit-of-work';
 import type { ExportableConversation } from '../../db/repositories/dataset.repository';
 import { prepareConversation } from '../../domain/datasets/conversation-rows';
 import type { ChatMessage } from '../../domain/datasets/export-columns';
-import type { rowContext } from '../../domain/datasets/row-context';
+import { rowContext } from '../../domain/datasets/row-context';
 import { sourceMetaValue } from '../../domain/datasets/source-meta';
 import { type SidePreference, dislikeSidePreference, voteSidePreference } from '../../domain/maxx/maxx-calibration';
-import { type MaxxSubset, subsetOfVote } from '../../domain/maxx/maxx-rules';
+import { MAXX_SUBSETS, type MaxxSubset, subsetOfVote } from '../../domain/maxx/maxx-rules';
 import { publishableComment } from '../../domain/privacy';
 
 /** An original reply of the item's turn, with the conversation it answered (its side's own earlier replies). */
@@ -118,6 +120,38 @@ export function itemsOf(conversation: ExportableConversation, context: ReturnTyp
       ),
       calibrationKey: `${prepared.pairId}|${index}`,
     });
+  }
+  return items;
+}
+
+/** An item of a run: the same conversation run with other models, prompts or rules is another item. */
+export const runItemKey = (runKey: string, item: Pick<MaxxItem, 'key'>): string => `${runKey}|${item.key}`;
+
+export interface ItemFilter {
+  subsets?: readonly MaxxSubset[] | undefined;
+  language?: string | undefined;
+  limit?: number | undefined;
+}
+
+/**
+ * The items the store makes eligible now, in its order: conversations that pass the privacy rules
+ * of the open datasets (screened, not excluded, not reported, not of a private cohort). A set is
+ * assembled only from these, so a conversation excluded or erased after its item ran leaves the set.
+ */
+export async function listEligibleItems(store: Store, privateCohorts: readonly string[], filter: ItemFilter = {}): Promise<MaxxItem[]> {
+  const salt = await store.datasets.visitorSalt(() => randomBytes(32).toString('hex'));
+  const context = rowContext(salt, new Map());
+  const wanted = new Set(filter.subsets ?? MAXX_SUBSETS);
+  const items: MaxxItem[] = [];
+  for await (const batch of store.datasets.exportableConversations({ privateCohorts, batchSize: 500 })) {
+    for (const conversation of batch) {
+      for (const item of itemsOf(conversation, context)) {
+        if (!wanted.has(item.subset)) continue;
+        if (filter.language !== undefined && item.language !== filter.language) continue;
+        items.push(item);
+        if (filter.limit !== undefined && items.length >= filter.limit) return items;
+      }
+    }
   }
   return items;
 }

@@ -2,14 +2,13 @@ import { createHash, randomBytes } from 'node:crypto';
 import { MAXX_PROMPTS_DIGEST, MAXX_ROLES, type MaxxRole } from '../../adapters/maxx-steps';
 import { loadTokenCounter } from '../../adapters/local-token-count';
 import type { Store } from '../../db/unit-of-work';
-import { rowContext } from '../../domain/datasets/row-context';
 import { agreementOf } from '../../domain/maxx/maxx-calibration';
 import type { MaxxItemRecord } from '../../domain/maxx/maxx-outcome';
 import { MAXX_SUBSETS, type MaxxSubset } from '../../domain/maxx/maxx-rules';
 import { ProviderCallError } from '../../providers/spec';
 import type { Runtime } from '../runtime';
 import { type Accounting, CostLimitReached, type GatewaySettings, MaxxCallGateway, newAccounting } from './maxx-call-gateway';
-import { type MaxxItem, itemsOf } from './maxx-items';
+import { type MaxxItem, listEligibleItems, runItemKey } from './maxx-items';
 import { type ItemOutcome, type PipelineSettings, processMaxxItem } from './maxx-pipeline';
 import { type MaxxPlan, standInCall } from './maxx-plan';
 import { type MaxxCallSettings, type MaxxRoles, type TrainingUseLookup, callSettingsOf, roleIds } from './maxx-roles';
@@ -138,25 +137,8 @@ export class MaxxService {
   }
 
   /** The eligible items, in the store's order, filtered as asked. */
-  async listItems(options: MaxxOptions = {}): Promise<MaxxItem[]> {
-    const salt = await this.store.datasets.visitorSalt(() => randomBytes(32).toString('hex'));
-    const context = rowContext(salt, new Map());
-    const wanted = new Set(options.subsets ?? MAXX_SUBSETS);
-    const items: MaxxItem[] = [];
-    for await (const batch of this.store.datasets.exportableConversations({
-      privateCohorts: this.settings.privateCohorts,
-      batchSize: 500,
-    })) {
-      for (const conversation of batch) {
-        for (const item of itemsOf(conversation, context)) {
-          if (!wanted.has(item.subset)) continue;
-          if (options.language !== undefined && item.language !== options.language) continue;
-          items.push(item);
-          if (options.limit !== undefined && items.length >= options.limit) return items;
-        }
-      }
-    }
-    return items;
+  listItems(options: MaxxOptions = {}): Promise<MaxxItem[]> {
+    return listEligibleItems(this.store, this.settings.privateCohorts, options);
   }
 
   /**
@@ -302,7 +284,7 @@ export class MaxxService {
 
   /** An item of this run: the same conversation run with other models or prompts is another item. */
   private itemKey(item: MaxxItem): string {
-    return `${this.runKey}|${item.key}`;
+    return runItemKey(this.runKey, item);
   }
 
   /**
@@ -339,7 +321,9 @@ export class MaxxService {
    * when there is no item at all.
    */
   async assemble(outDir: string, emptyBecause?: string): Promise<{ cardPath: string; rows: Record<MaxxSubset, number> }> {
-    const records = await this.store.maxx.listItems(this.runKey);
+    // Only what is eligible now: a conversation excluded, reported or erased since its item ran is not published.
+    const eligible = new Set((await this.listItems()).map((item) => this.itemKey(item)));
+    const records = (await this.store.maxx.listItems(this.runKey)).filter((record) => eligible.has(record.itemKey));
     const description = this.description();
     const written = writeMaxxSet(records, description, outDir, emptyBecause);
     // A run with nothing eligible is the operator's error (exit 2), not a publication.
