@@ -85,9 +85,26 @@ describe('arena rows', () => {
     expect(decideArenaRow([original('a', won), original('b', won)])).toMatchObject({ keep: true, prefStrength: 'medium' });
   });
 
-  it('breaks a tie between equally hard originals by side, a first, so that a rerun decides the same', () => {
-    const decision = decideArenaRow([original('b', won), original('a', won)]);
-    expect(decision).toMatchObject({ keep: true, rejected: { side: 'a' }, rejected2: { side: 'b' } });
+  it('takes as rejected, of two originals won as firmly, the one the visitor preferred (the closer to a good reply)', () => {
+    expect(decideArenaRow([original('a', won), original('b', won)], 'b')).toMatchObject({
+      rejected: { side: 'b' },
+      rejected2: { side: 'a' },
+    });
+    expect(decideArenaRow([original('a', won), original('b', won)], 'a')).toMatchObject({
+      rejected: { side: 'a' },
+      rejected2: { side: 'b' },
+    });
+    // A less firm win still comes first, whatever the visitor preferred.
+    expect(decideArenaRow([original('a', won, won, halfWon), original('b', won, won, won)], 'b')).toMatchObject({
+      rejected: { side: 'a' },
+    });
+  });
+
+  it('breaks what remains by side, a first, so that a rerun decides the same', () => {
+    for (const preferred of [undefined, 'tie'] as const) {
+      const decision = decideArenaRow([original('b', won), original('a', won)], preferred);
+      expect(decision).toMatchObject({ keep: true, rejected: { side: 'a' }, rejected2: { side: 'b' } });
+    }
   });
 
   it('drops a row that does not beat an original, whose judging contradicts itself, or whose panel splits', () => {
@@ -269,6 +286,11 @@ describe('the judge reads replies without their formatting', () => {
       '<p>Un <b>mot</b><br/>fin</p>',
     ].join('\n');
     expect(neutraliseFormatting(styled)).toBe(['Ville, Pays', 'Paris, France', 'Voir la source et une carte.', 'Un mot fin'].join('\n'));
+  });
+
+  it('leaves comparisons, generics and inline code as they are: only HTML elements are tags', () => {
+    expect(neutraliseFormatting('Si x<y et y>z alors x<z.')).toBe('Si x<y et y>z alors x<z.');
+    expect(neutraliseFormatting('Use `List<String>` and `<b>` here, <em>now</em>.')).toBe('Use `List<String>` and `<b>` here, now.');
   });
 
   it('leaves plain prose and arithmetic alone', () => {

@@ -113,10 +113,12 @@ function optimalVotes(judgings: readonly BothOrders[]): number {
 
 /**
  * An arena row is kept only when the panel prefers the optimal reply to every original reply.
- * `rejected` is the harder original (the optimal won it less firmly: a weaker panel outcome, then
- * fewer verdicts for the optimal); `rejected_2` is the other. The strength is that of the win over `rejected`.
+ * `rejected` is the harder original: the optimal won it less firmly (a weaker panel outcome, then
+ * fewer verdicts for the optimal); when both were won as firmly (every unanimous panel), the one the
+ * visitor preferred, which is the closer to a good reply; then side a. `rejected_2` is the other.
+ * The strength is that of the win over `rejected`.
  */
-export function decideArenaRow(originals: readonly JudgedOriginal[]): ArenaDecision {
+export function decideArenaRow(originals: readonly JudgedOriginal[], visitorPreferred?: 'a' | 'b' | 'tie'): ArenaDecision {
   if (originals.length === 0) return { keep: false, reason: 'no original' };
   const wins: { original: JudgedOriginal; outcome: 'unanimous' | 'majority'; votes: number }[] = [];
   for (const original of originals) {
@@ -125,9 +127,13 @@ export function decideArenaRow(originals: readonly JudgedOriginal[]): ArenaDecis
     wins.push({ original, outcome, votes: optimalVotes(original.judgings) });
   }
   const firmness = (outcome: 'unanimous' | 'majority') => (outcome === 'unanimous' ? 1 : 0);
+  const preferred = (side: 'a' | 'b') => (side === visitorPreferred ? 0 : 1);
   wins.sort(
     (left, right) =>
-      firmness(left.outcome) - firmness(right.outcome) || left.votes - right.votes || left.original.side.localeCompare(right.original.side),
+      firmness(left.outcome) - firmness(right.outcome) ||
+      left.votes - right.votes ||
+      preferred(left.original.side) - preferred(right.original.side) ||
+      left.original.side.localeCompare(right.original.side),
   );
   const [hardest, other] = wins as [(typeof wins)[number], ...(typeof wins)[number][]];
   return {

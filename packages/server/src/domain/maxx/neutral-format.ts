@@ -35,13 +35,27 @@ export function neutraliseFormatting(text: string): string {
   return out.join('\n').trim();
 }
 
-/** Links as their words, images as their alternative text, HTML tags removed (their text kept). */
+/** The HTML elements a model's reply may carry for presentation; anything else between < and > is text (x<y, List<String>). */
+const HTML_TAG = new RegExp(
+  `</?(?:${['a', 'abbr', 'b', 'blockquote', 'br', 'center', 'code', 'del', 'details', 'div', 'em', 'font', 'h[1-6]', 'hr', 'i', 'img', 'ins', 'kbd', 'li', 'mark', 'ol', 'p', 'pre', 's', 'small', 'span', 'strong', 'sub', 'summary', 'sup', 'table', 'tbody', 'td', 'th', 'thead', 'tr', 'u', 'ul'].join('|')})(?:\\s[^<>]*)?/?>`,
+  'gi',
+);
+
+/** Links as their words, images as their alternative text, HTML tags removed (their text kept); inline code untouched. */
 function withoutLinksAndTags(line: string): string {
+  // Inline code spans are substance: only the text between them is cleaned.
   return line
-    .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/\[([^\]]+)\]\([^)]*\)/g, '$1')
-    .replace(/<br\s*\/?>/gi, ' ')
-    .replace(/<\/?[a-zA-Z][^<>]*>/g, '');
+    .split(/(`[^`]*`)/)
+    .map((part, index) =>
+      index % 2 === 1
+        ? part
+        : part
+            .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
+            .replace(/\[([^\]]+)\]\([^)]*\)/g, '$1')
+            .replace(/<br\s*\/?>/gi, ' ')
+            .replace(HTML_TAG, ''),
+    )
+    .join('');
 }
 
 /** A table row (`| a | b |`) as its cells separated by commas. */

@@ -98,7 +98,7 @@ export async function processMaxxItem(
       if (!decision.keep) return dropped(decision.reason);
       [rejected, prefStrength] = [item.originals[0]!, decision.prefStrength];
     } else {
-      const decision = decideArenaRow(judged);
+      const decision = decideArenaRow(judged, item.visitorPreference);
       if (!decision.keep) return dropped(decision.reason);
       const bySide = (side: 'a' | 'b') => item.originals.find((original) => original.side === side)!;
       rejected = bySide(decision.rejected.side);
