@@ -62,6 +62,7 @@ const ROLE_SETS = [
   '-fix',
   '-outage',
   '-eligible',
+  '-nofix',
 ] as const;
 /** Second judges of the panels: one that always calls a tie (a split panel), one that agrees with the first. */
 const SECOND_JUDGES = { split: 'maxx-judge-b-split', agree: 'maxx-judge-b-agree' } as const;
@@ -763,6 +764,23 @@ describe.each(DIALECTS)('agora maxx ($name)', (dialect) => {
     }
     expect(await count('eligible-again')).toBe(4);
   }, 60_000);
+
+  it('drops a disliked answer whose fix the critic does not see as "defect not fixed", after a second draft with the next seed', async () => {
+    const roles = rolesOf('-nofix');
+    harness.fake.behave(`tools/${roles.critic}`, {
+      tokensPerSecond: 0,
+      text: (prompt) =>
+        prompt.startsWith('Compare the content')
+          ? JSON.stringify({ same_content: true })
+          : JSON.stringify({ ...(JSON.parse(passingCritic) as object), fixes_defect: false, complaint: 'valid' }),
+    });
+    expect(await service(roles).run()).toMatchObject({ items: 4, kept: 2, dropped: { 'defect not fixed': 2 } });
+    // The second draft of a disliked answer is asked with the next seed: a seeded provider would otherwise write the same one.
+    const fixes = harness.fake
+      .requestsFor(`tools/${roles.generator}`)
+      .filter((request) => JSON.stringify(request.body.messages).includes('disliked an earlier answer'));
+    expect(new Set(fixes.map((request) => request.body.seed))).toEqual(new Set([1, 2]));
+  });
 });
 
 describe('agora maxx on a store with nothing eligible', () => {

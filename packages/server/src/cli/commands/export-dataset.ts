@@ -149,7 +149,9 @@ async function runExport(
   const models = asUsageError(() => loadCatalogue(config.modelsPath, process.env));
   const store = await openStore(config);
   // First, so that asking for a set that was never built refuses before anything is written.
-  const optimised = options.optimised ? await writeLatestOptimisedSet(store, join(request.outDir, 'optimised'), config.privateCohorts) : undefined;
+  const optimised = options.optimised
+    ? await writeLatestOptimisedSet(store, join(request.outDir, 'optimised'), config.privateCohorts)
+    : undefined;
   if (optimised === null) {
     await store.close();
     throw new CliUsageError('--optimised: no optimised preference set has been built on this store yet (agora maxx --out DIR builds one)');

@@ -51,6 +51,17 @@ export class MaxxRepository {
       : undefined;
   }
 
+  /** The finish reason of an answer stored for this call that did not end normally (cut, filtered), if any. */
+  async incompleteCall(key: string): Promise<string | undefined> {
+    const row = await this.db
+      .selectFrom('llm_calls')
+      .select('finish_reason')
+      .where('key', '=', key)
+      .where('finish_reason', '<>', 'stop')
+      .executeTakeFirst();
+    return row?.finish_reason ?? undefined;
+  }
+
   /**
    * Stores an answered call; a call answered twice (two workers) keeps the first complete answer. An
    * incomplete answer (cut on length) is kept for the record and replaced by a later complete one.

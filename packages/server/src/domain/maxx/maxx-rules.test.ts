@@ -143,6 +143,8 @@ describe('reactions rows', () => {
       reason: 'defect not fixed',
     });
     expect(decideReactionRow({ fixesDefect: true, judgings: [tied], complaint: 'valid' })).toEqual({ keep: false, reason: 'lost' });
+    // A mistaken complaint has no defect to fix: the row is kept, weak.
+    expect(decideReactionRow({ fixesDefect: false, judgings: [won], complaint: 'mistaken' })).toEqual({ keep: true, prefStrength: 'weak' });
     expect(decideReactionRow({ fixesDefect: true, judgings: [flipped], complaint: 'valid' })).toEqual({
       keep: false,
       reason: 'inconsistent',

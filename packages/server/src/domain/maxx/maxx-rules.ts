@@ -164,7 +164,7 @@ export type ReactionDecision =
 
 /**
  * A reactions row is kept when the optimal reply fixes the defect the visitor flagged (the critic
- * says so) and the panel prefers it to the disliked answer (unanimous, or a majority with no judge
+ * says so; a complaint the critic finds mistaken needs no fix) and the panel prefers it to the disliked answer (unanimous, or a majority with no judge
  * against). Its strength says how far the visitor's complaint was right, not how much better the
  * optimal is; a split panel caps it at `medium`.
  */
@@ -173,7 +173,8 @@ export function decideReactionRow(input: {
   judgings: readonly BothOrders[];
   complaint: ComplaintVerdict;
 }): ReactionDecision {
-  if (!input.fixesDefect) return { keep: false, reason: 'defect not fixed' };
+  // A mistaken complaint flagged no real defect: there is nothing to fix, and the row is weak.
+  if (!input.fixesDefect && input.complaint !== 'mistaken') return { keep: false, reason: 'defect not fixed' };
   const outcome = panelOutcome(input.judgings);
   if (!isPanelWin(outcome)) return { keep: false, reason: outcome === 'split' ? 'split panel' : outcome };
   const strength = complaintStrength(input.complaint);

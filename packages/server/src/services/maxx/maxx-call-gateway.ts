@@ -113,7 +113,7 @@ export class MaxxCallGateway {
   caller(accounting: Accounting, tag: string, notes: CallNotes): CallModel {
     return (call) => {
       const model = modelOfCall(this.roles, call);
-      const settings = callSettingsOf(call.role, model);
+      const settings = callSettingsOf(call.role, model, tag);
       const key = callKey(model, tag, call, settings);
       accounting.calls += 1;
       // Two items of this process asking the same thing at once (the first turn of a voted duel and of
@@ -147,20 +147,31 @@ export class MaxxCallGateway {
       accounting.cachedCalls += 1;
       return cached.response;
     }
-    const first = await this.send(key, call, model, settings, accounting);
+    // An answer already known to be cut (an earlier run's) is not asked for again: straight to the larger budget.
+    const known = await this.store.maxx.incompleteCall(key);
+    const first = known === undefined ? await this.send(key, call, model, settings, accounting) : { text: '', finishReason: known };
     if (first.finishReason === 'stop') return first.text;
     notes.incompleteAnswers += 1;
-    const larger = { ...settings, maxOutputTokens: Math.min(MAX_RETRY_OUTPUT_TOKENS, settings.maxOutputTokens * 2) };
+    const budget = Math.max(settings.maxOutputTokens, Math.min(MAX_RETRY_OUTPUT_TOKENS, settings.maxOutputTokens * 2));
+    const incomplete = (why: string) =>
+      new IncompleteAnswerError(`${call.role} (${call.step}, ${model.id}) ended on "${first.finishReason}"; ${why}`, first.finishReason);
+    if (budget === settings.maxOutputTokens) throw incomplete(`its budget of ${budget} tokens is already the largest asked`);
+    const larger = { ...settings, maxOutputTokens: budget };
     const largerKey = callKey(model, key, call, larger);
     const cachedLarger = await this.store.maxx.findCall(largerKey);
-    const again = cachedLarger
-      ? { text: cachedLarger.response, finishReason: cachedLarger.finishReason }
-      : await this.send(largerKey, call, model, larger, accounting);
+    let again: { text: string; finishReason: string };
+    try {
+      again = cachedLarger
+        ? { text: cachedLarger.response, finishReason: cachedLarger.finishReason }
+        : await this.send(largerKey, call, model, larger, accounting);
+    } catch (error) {
+      // A provider that refuses the larger budget (past the model's own maximum) leaves the answer cut.
+      if (ProviderCallError.isInstance(error) && !error.isRetryable && error.statusCode !== undefined && error.statusCode < 500)
+        throw incomplete(`the provider refused ${budget} output tokens (${error.statusCode})`);
+      throw error;
+    }
     if (again.finishReason === 'stop') return again.text;
-    throw new IncompleteAnswerError(
-      `${call.role} (${call.step}, ${model.id}) ended on "${again.finishReason}" even with ${larger.maxOutputTokens} output tokens`,
-      again.finishReason,
-    );
+    throw incomplete(`and on "${again.finishReason}" again with ${budget} output tokens`);
   }
 
   /** Sends one call (retried on retryable failures), counts its tokens and cost, and keeps it when usable. */

@@ -160,14 +160,19 @@ async function writeOptimal(
     history.push({ role: 'user', content: item.conversation.turns[index]!.prompt });
     const final = index === item.turnIndex;
     const reply = await gatedReply(stepsFor, history, item.language, final ? item.reaction : undefined, stats, `t${index}`, gateAttempts);
-    if (reply === null) return { dropped: final ? 'critic rejected' : 'critic rejected an earlier turn' };
+    if ('rejected' in reply) return { dropped: final ? reply.rejected : 'critic rejected an earlier turn' };
     if (final) return { history, optimal: reply.text, reactionVerdict: reply.reaction };
     history.push({ role: 'assistant', content: reply.text });
   }
   throw new Error('an item has at least one turn');
 }
 
-/** Draft, cross-review and revision, then the critic's gate; a rejected draft is written again, up to the limit. */
+/**
+ * Draft, cross-review and revision, then the critic's gate; a rejected draft is written again, up to
+ * the limit. For a disliked answer the reply must also fix the flagged defect, unless the critic
+ * finds the complaint mistaken (nothing to fix: the row is then `weak`). When every attempt fails,
+ * the reason is the last one's: the rubric (`critic rejected`) or the defect (`defect not fixed`).
+ */
 async function gatedReply(
   stepsFor: (tag: string) => MaxxSteps,
   history: readonly ChatMessage[],
@@ -176,7 +181,8 @@ async function gatedReply(
   stats: MaxxItemStats,
   turnTag: string,
   gateAttempts: number,
-): Promise<{ text: string; reaction?: { fixesDefect: boolean; complaint: 'valid' | 'partly' | 'mistaken' } } | null> {
+): Promise<{ text: string; reaction?: { fixesDefect: boolean; complaint: 'valid' | 'partly' | 'mistaken' } } | { rejected: string }> {
+  let reason = 'critic rejected';
   for (let attempt = 1; attempt <= gateAttempts; attempt++) {
     const tagged = stepsFor(`${turnTag}#${attempt}`);
     const draft = await tagged.draft(history, language, reaction);
@@ -184,13 +190,15 @@ async function gatedReply(
     const reply = defects.length > 0 ? await tagged.revise(history, draft, defects, language, reaction) : draft;
     const verdict = await tagged.critic(history, reply, language, reaction);
     stats.critic.calls += 1;
-    const passes = failedCriteria(verdict.rubric).length === 0 && (reaction === undefined || verdict.reaction?.fixesDefect === true);
-    if (passes) {
+    const rubricHolds = failedCriteria(verdict.rubric).length === 0;
+    const defectHandled = reaction === undefined || verdict.reaction?.fixesDefect === true || verdict.reaction?.complaint === 'mistaken';
+    if (rubricHolds && defectHandled) {
       stats.critic.passes += 1;
       return { text: reply, reaction: verdict.reaction };
     }
+    reason = rubricHolds ? 'defect not fixed' : 'critic rejected';
   }
-  return null;
+  return { rejected: reason };
 }
 
 /**

@@ -83,7 +83,7 @@ export function standInCall(
       }
     })();
     const model = modelOfCall(roles, call);
-    const key = callKey(model, tag, call, callSettingsOf(call.role, model));
+    const key = callKey(model, tag, call, callSettingsOf(call.role, model, tag));
     if (!seen.has(key)) {
       seen.add(key);
       estimate.calls += 1;

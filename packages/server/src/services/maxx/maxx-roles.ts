@@ -71,11 +71,17 @@ export const MAXX_SEED = 1;
 /** The largest budget an answer cut on length is asked again with. */
 export const MAX_RETRY_OUTPUT_TOKENS = 32_768;
 
-export function callSettingsOf(role: MaxxRole, model: MaxxRoleModel): MaxxCallSettings {
+/**
+ * The settings of a call of `role` to `model`. `tag` names the turn and the attempt (`t0#2`): a draft
+ * written again after the critic rejected one gets the next seed, since the same seed would give a
+ * seeded provider the same draft again.
+ */
+export function callSettingsOf(role: MaxxRole, model: MaxxRoleModel, tag = ''): MaxxCallSettings {
   const defaults = ROLE_DEFAULTS[role];
+  const attempt = Number(/#(\d+)$/.exec(tag)?.[1] ?? 1);
   return {
     maxOutputTokens: model.maxOutputTokens ?? defaults.maxOutputTokens,
     temperature: defaults.temperature,
-    seed: model.takesSeed === false ? null : MAXX_SEED,
+    seed: model.takesSeed === false ? null : MAXX_SEED + attempt - 1,
   };
 }
