@@ -77,7 +77,9 @@ const criticSchema = z.object({
   follows_instructions: z.boolean(),
   right_language: z.boolean(),
   no_invented_facts: z.boolean(),
-  notes: z.string().optional(),
+  // A default, not optional: the schema sent lists it as required (OpenAI's strict structured output refuses optional
+  // properties), while an answer from a provider that ignores the schema may still leave it out.
+  notes: z.string().default(''),
 });
 const criticReactionSchema = criticSchema.extend({
   fixes_defect: z.boolean(),
@@ -88,13 +90,13 @@ const judgeSchema = z.object({
   reasons: z.string(),
   better: z.enum(['A', 'B', 'tie']),
 });
-const styleCheckSchema = z.object({ same_content: z.boolean(), differences: z.array(z.string()).optional() });
+const styleCheckSchema = z.object({ same_content: z.boolean(), differences: z.array(z.string()).default([]) });
 
-const jsonFormat = (name: string, schema: z.ZodType) => ({
-  type: 'json' as const,
-  name,
-  schema: z.toJSONSchema(schema, { target: 'draft-7' }) as Record<string, unknown>,
-});
+/** The JSON Schema sent as structured output: every property required, and no `$schema` (strict modes refuse it). */
+const jsonFormat = (name: string, schema: z.ZodType) => {
+  const { $schema: _meta, ...rules } = z.toJSONSchema(schema, { target: 'draft-7' }) as Record<string, unknown>;
+  return { type: 'json' as const, name, schema: rules };
+};
 
 /** The conversation as text inside one message, for the steps that read it rather than continue it. */
 function transcript(history: readonly ChatMessage[]): string {

@@ -34,6 +34,8 @@ export function maxxUsageSection(configs: readonly string[]): string[] {
     '',
     "DuckDB: `SELECT * FROM read_parquet('*/*/train-*.parquet')`.",
     '',
+    '`response_optimal` is plain text and `rejected` keeps the formatting its model gave it: the judges compared them with formatting removed, but a DPO run on these columns also learns "plain beats formatted". For a style-neutral pair, use `response_optimal_styled` as chosen, or remove formatting from both sides.',
+    '',
     'Replies are model-generated and judged by models: LLM-judge preferences approximate human ones without equalling them.',
     '',
   ];

@@ -59,6 +59,8 @@ export function buildMaxxCard(input: MaxxCardInput): string {
   const header = [
     '---',
     `license: ${input.datasetLicense ?? 'other'}`,
+    // With `other`, the Hub asks for a name: the rows are model outputs under each model's terms (see Training use).
+    ...(input.datasetLicense === undefined ? ['license_name: model-outputs-under-their-models-terms'] : []),
     codes.length > 0 ? `language:\n${codes.map((code) => `- ${code}`).join('\n')}` : 'language: []',
     'task_categories:\n- text-generation',
     'tags:\n- preference\n- dpo\n- sft\n- synthetic\n- arena\n- llm-as-a-judge',
@@ -178,7 +180,16 @@ function panelSection(input: MaxxCardInput): string[] {
     input.selfJudging
       ? '- **Self-judging allowed** (`--allow-self-judging`): a judge also wrote, reviewed or criticised the replies; LLM judges prefer their own writing, so these preferences are weaker evidence.'
       : '- No judge wrote, reviewed or criticised the replies it judges.',
-    `- Position consistency: ${percent(pairs.filter((pair) => pair.consistent).length, pairs.length)} of ${pairs.length} judgements in both orders gave the same verdict.`,
+    `- Position consistency: ${percent(pairs.filter((pair) => pair.consistent).length, pairs.length)} of ${pairs.length} judgements in both orders gave the same verdict${
+      judges.length > 1
+        ? ` (${judges
+            .map((id, index) => {
+              const own = pairs.filter((pair) => pair.judge === String(index));
+              return `\`${id}\` ${percent(own.filter((pair) => pair.consistent).length, own.length)} of ${own.length}`;
+            })
+            .join(', ')})`
+        : ''
+    }.`,
     panels.length > 0
       ? `- Inter-judge agreement: ${percent(agreeing, panels.length)} of ${panels.length} pairs got the same outcome (win, no win or inconsistent) from every judge.`
       : '- Inter-judge agreement: not measured (one judge).',
@@ -220,7 +231,7 @@ function contextSection(records: readonly MaxxItemRecord[]): string[] {
   return [
     '## Multi-turn rows and their context',
     '',
-    `The earlier assistant turns of \`messages\` are the optimal earlier replies. In a multi-turn row, \`rejected\` answered its own earlier replies, not those: ${original} of ${rows.length} rows say \`context_from = "original"\`. The judges read each reply after the conversation it answered. For strict DPO, where chosen and rejected must continue the same context, keep the others:`,
+    `The earlier assistant turns of \`messages\` are the optimal earlier replies. In a multi-turn row, \`rejected\` answered its own earlier replies, not those: ${original} of ${rows.length} rows say \`context_from = "original"\`. The judges read each reply after the conversation it answered, so they also see the pipeline's own earlier replies on the optimal side: on these rows the judging is less blind. For strict DPO, where chosen and rejected must continue the same context, keep the others:`,
     '',
     '```python',
     'strict = ds.filter(lambda r: r["context_from"] == "optimal")',

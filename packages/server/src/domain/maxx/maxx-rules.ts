@@ -5,6 +5,12 @@
  * the model calls' answers and asks these rules what they mean.
  */
 
+/**
+ * The version of these rules: a run made under other rules is another run (its outcomes are not
+ * reused). Raise it with any change to what a row keeps, drops or says.
+ */
+export const MAXX_RULES_VERSION = 2;
+
 export const MAXX_SUBSETS = ['arena-general', 'arena-both_bad', 'reactions'] as const;
 export type MaxxSubset = (typeof MAXX_SUBSETS)[number];
 

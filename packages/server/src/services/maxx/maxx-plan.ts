@@ -47,6 +47,7 @@ export function standInCall(
   estimate: Accounting,
   seen: Set<string>,
   countTokens: (text: string) => number,
+  unpriced: Set<MaxxRole>,
 ): CallModel {
   return (call) => {
     const lastUser = call.messages.findLast(
@@ -88,8 +89,14 @@ export function standInCall(
       seen.add(key);
       estimate.calls += 1;
       estimate.byStep[call.step] = (estimate.byStep[call.step] ?? 0) + 1;
-      estimate.tokens[call.role].input += call.messages.reduce((sum, message) => sum + countTokens(message.content), 0);
-      estimate.tokens[call.role].output += countTokens(answer);
+      const input = call.messages.reduce((sum, message) => sum + countTokens(message.content), 0);
+      const output = countTokens(answer);
+      estimate.tokens[call.role].input += input;
+      estimate.tokens[call.role].output += output;
+      // Each call at its own model's price: the judges of a panel may cost differently.
+      if (model.pricing)
+        estimate.costUsd[call.role] += (input * model.pricing.inputPerMillionUsd + output * model.pricing.outputPerMillionUsd) / 1_000_000;
+      else unpriced.add(call.role);
     }
     return Promise.resolve(answer);
   };

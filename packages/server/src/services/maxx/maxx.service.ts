@@ -4,7 +4,7 @@ import { loadTokenCounter } from '../../adapters/local-token-count';
 import type { Store } from '../../db/unit-of-work';
 import { agreementOf } from '../../domain/maxx/maxx-calibration';
 import type { MaxxItemRecord } from '../../domain/maxx/maxx-outcome';
-import { MAXX_SUBSETS, type MaxxSubset } from '../../domain/maxx/maxx-rules';
+import { MAXX_RULES_VERSION, MAXX_SUBSETS, type MaxxSubset } from '../../domain/maxx/maxx-rules';
 import { ProviderCallError } from '../../providers/spec';
 import type { Runtime } from '../runtime';
 import { type Accounting, CostLimitReached, type GatewaySettings, MaxxCallGateway, newAccounting } from './maxx-call-gateway';
@@ -111,7 +111,15 @@ export class MaxxService {
     this.gateway = new MaxxCallGateway(store, roles, this.settings, runtime, sleep);
     this.runKey = createHash('sha256')
       // A calibrated run is another run (its outcomes carry the calibration); its other calls come from the cache.
-      .update(JSON.stringify([MAXX_PROMPTS_DIGEST, roleIds(roles), this.callSettings(), ...(this.settings.calibrate ? ['calibrate'] : [])]))
+      .update(
+        JSON.stringify([
+          MAXX_PROMPTS_DIGEST,
+          MAXX_RULES_VERSION,
+          roleIds(roles),
+          this.callSettings(),
+          ...(this.settings.calibrate ? ['calibrate'] : []),
+        ]),
+      )
       .digest('hex')
       .slice(0, 16);
   }
@@ -154,19 +162,17 @@ export class MaxxService {
     const countTokens = await loadTokenCounter();
     const estimate = newAccounting();
     const seen = new Set<string>();
+    const unpriced = new Set<MaxxRole>();
     for (const item of remaining)
-      await processMaxxItem(item, (tag) => standInCall(item, this.roles, tag, estimate, seen, countTokens), this.pipelineSettings());
-    const price = (role: MaxxRole) => (role === 'judge' ? this.roles.judges[0]! : this.roles[role]).pricing;
-    const costUsd = Object.fromEntries(
-      MAXX_ROLES.map((role) => {
-        const pricing = price(role);
-        const tokens = estimate.tokens[role];
-        return [
-          role,
-          pricing ? (tokens.input * pricing.inputPerMillionUsd + tokens.output * pricing.outputPerMillionUsd) / 1_000_000 : null,
-        ];
-      }),
-    ) as Record<MaxxRole, number | null>;
+      await processMaxxItem(
+        item,
+        (tag) => standInCall(item, this.roles, tag, estimate, seen, countTokens, unpriced),
+        this.pipelineSettings(),
+      );
+    const costUsd = Object.fromEntries(MAXX_ROLES.map((role) => [role, unpriced.has(role) ? null : estimate.costUsd[role]])) as Record<
+      MaxxRole,
+      number | null
+    >;
     const costs = Object.values(costUsd);
     return {
       items: items.length,
