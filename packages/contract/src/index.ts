@@ -6,3 +6,4 @@ export * from './models';
 export * from './sse-reader';
 export * from './stream-events';
 export * from './review';
+export * from './checks';

@@ -28,6 +28,7 @@ import { DuelService } from './services/duel.service';
 import { OperationsService } from './services/operations.service';
 import { ReviewService } from './services/review.service';
 import { PublishedDatasetsService } from './services/published-datasets.service';
+import { MaxxCheckService } from './services/maxx/maxx-check.service';
 import { LeaderboardService } from './services/leaderboard.service';
 import { PairingPolicy } from './services/pairing-policy';
 import { type RankingComputer, WorkerRankingComputer } from './adapters/ranking-worker/ranking-computer';
@@ -206,6 +207,7 @@ export async function createArena(
     leaderboards,
     catalogue,
     datasets: new PublishedDatasetsService(store.datasets),
+    checks: new MaxxCheckService(store, { enabled: config.maxxChecks, privateCohorts: config.privateCohorts }, runtime),
     site: new SiteService(
       store,
       [...(config.pagesDir ? [sitePageFiles(config.pagesDir)] : []), sitePageFiles(BUNDLED_PAGES)],

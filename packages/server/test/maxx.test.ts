@@ -9,6 +9,7 @@ import { parseCatalogue } from '../src/config/catalogue';
 import { loadConfig } from '../src/config/config';
 import { MAXX_COLUMNS } from '../src/domain/maxx/maxx-rows';
 import { wilsonInterval } from '../src/domain/maxx/maxx-calibration';
+import { minReadingMs } from '../src/domain/maxx/maxx-people';
 import { createMaxxService } from '../src/main';
 import { createModelClient } from '../src/providers/create-model-client';
 import { type MaxxRoles, MaxxService } from '../src/services/maxx/maxx.service';
@@ -17,7 +18,7 @@ import { DatasetExportService } from '../src/services/dataset-export.service';
 import { toolModelYaml } from './annotator-fixture';
 import { runAgora } from './run-agora';
 import { DIALECTS } from './test-db';
-import { TEST_MODELS, type TestArena, startTestArena, testCatalogueYaml, until } from './test-arena';
+import { ArenaClient, TEST_MODELS, type TestArena, startTestArena, testCatalogueYaml, until } from './test-arena';
 import { subsetJsonl } from './export-files';
 import {
   OPTIMAL,
@@ -63,6 +64,7 @@ const ROLE_SETS = [
   '-outage',
   '-eligible',
   '-nofix',
+  '-checked',
 ] as const;
 /** Second judges of the panels: one that always calls a tie (a split panel), one that agrees with the first. */
 const SECOND_JUDGES = { split: 'maxx-judge-b-split', agree: 'maxx-judge-b-agree' } as const;
@@ -95,7 +97,7 @@ describe.each(DIALECTS)('agora maxx ($name)', (dialect) => {
   beforeAll(async () => {
     harness = await startTestArena(dialect, {
       catalogue: (baseUrl) => parseCatalogue(catalogueYaml(baseUrl), 'test-models.yaml', {}),
-      environment: { AGORA_POSTPROCESS_EVERY_S: '0.1', AGORA_POSTPROCESS_IDLE_S: '0' },
+      environment: { AGORA_POSTPROCESS_EVERY_S: '0.1', AGORA_POSTPROCESS_IDLE_S: '0', AGORA_MAXX_CHECKS: '1' },
     });
     harness.fake.defaultBehaviour = { tokensPerSecond: 0 };
     // Each arena model answers with its size, so that the two replies of a duel differ and a judge can tell them apart.
@@ -781,6 +783,41 @@ describe.each(DIALECTS)('agora maxx ($name)', (dialect) => {
       .filter((request) => JSON.stringify(request.body.messages).includes('disliked an earlier answer'));
     expect(new Set(fixes.map((request) => request.body.seed))).toEqual(new Set([1, 2]));
   });
+
+  it('shows opted-in visitors a blind pair of the published set, records their choice once, and the card reports people’s agreement with the judges', async () => {
+    const maxx = service(rolesOf('-checked'));
+    expect(await maxx.run()).toMatchObject({ kept: 4 });
+    await maxx.assemble(join(folder, 'checked-before'));
+    const visitor = new ArenaClient(harness.baseUrl);
+    const pair = async () => {
+      const next = await visitor.request('GET', '/api/v1/checks/next');
+      expect(next.status).toBe(200);
+      const shown = next.json as { id: string; messages: { role: string; content: string }[]; a: string; b: string };
+      // Blind: the reply of the set is on one side, the original on the other, and nothing says which.
+      expect([shown.a, shown.b].filter((reply) => reply.includes(OPTIMAL))).toHaveLength(1);
+      expect(Object.keys(shown).sort()).toEqual(['a', 'b', 'id', 'messages']);
+      expect(shown.messages.at(-1)!.role).toBe('user');
+      return { ...shown, optimalSide: shown.a.includes(OPTIMAL) ? 'a' : 'b' };
+    };
+    // A choice made before the replies can be read is kept but does not count.
+    const hasty = await pair();
+    expect((await visitor.request('POST', `/api/v1/checks/${hasty.id}`, { choice: hasty.optimalSide })).status).toBe(200);
+    const read = await pair();
+    expect(read.id).not.toBe(hasty.id);
+    // The shortest time in which the two replies can be read (2 s at least).
+    await new Promise((resolve) => setTimeout(resolve, minReadingMs(read.a.length, read.b.length) + 100));
+    expect((await visitor.request('POST', `/api/v1/checks/${read.id}`, { choice: read.optimalSide })).json).toEqual({ status: 'recorded' });
+    // Once per pair, and only its visitor's.
+    expect((await visitor.request('POST', `/api/v1/checks/${read.id}`, { choice: 'tie' })).status).toBe(409);
+    const stranger = new ArenaClient(harness.baseUrl);
+    const theirs = await stranger.request('GET', '/api/v1/checks/next');
+    expect((await visitor.request('POST', `/api/v1/checks/${String(theirs.json.id)}`, { choice: 'a' })).status).toBe(404);
+    expect((await visitor.request('POST', `/api/v1/checks/${read.id}`, { choice: 'maybe' })).status).toBe(400);
+
+    const card = readFileSync((await maxx.assemble(join(folder, 'checked-after'))).cardPath, 'utf8');
+    expect(card).toContain('## Do people agree with the judges?');
+    expect(card).toMatch(/\| all \| 1 \| 1 \| 1 \| 0 \| 0 \| 100\.0 % \|/);
+  }, 60_000);
 });
 
 describe('agora maxx on a store with nothing eligible', () => {
@@ -834,6 +871,8 @@ describe('agora maxx on a store with nothing eligible', () => {
     });
     expect(existsSync(join(folder, 'no-set'))).toBe(false);
 
+    // Check mode is off on this arena: no pair, whatever the store holds.
+    expect((await harness.client.request('GET', '/api/v1/checks/next')).json).toMatchObject({ error: { code: 'not_found' } });
     const empty = await run(`sqlite:${join(folder, 'empty.sqlite')}`, join(folder, 'empty'));
     expect(empty).toMatchObject({ code: 2 });
     expect(errorLines(empty.stderr)).toBe('agora: no eligible item: the store has no conversation yet');

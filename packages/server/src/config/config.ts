@@ -21,6 +21,7 @@ const environmentSchema = z.object({
   AGORA_REPLAY_TTL_S: z.coerce.number().int().min(0).default(15),
   AGORA_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   AGORA_DEMO: booleanFlag.default(false),
+  AGORA_MAXX_CHECKS: booleanFlag.default(false),
   AGORA_LEADERBOARD_EVERY_VOTES: z.coerce.number().int().min(1).default(25),
   AGORA_LEADERBOARD_EVERY_S: z.coerce.number().positive().default(60),
   AGORA_LEADERBOARD_MIN_INTERVAL_S: z.coerce.number().min(0).default(5),
@@ -140,6 +141,8 @@ export interface Config {
   replayTtlMs: number;
   logLevel: string;
   demo: boolean;
+  /** Check mode: opted-in visitors judge pairs of the optimised set (AGORA_MAXX_CHECKS). */
+  maxxChecks: boolean;
   /** EcoLogits method for the reveal: 0.9.1 (default), 0.8.2, or compar:IA's published figures. */
   impact: { method: '0.9.1' | '0.8.2' | 'comparia-compat'; zone: string | undefined };
   /** Background refresh after K votes or T seconds; views with fewer votes than the minimum are not shown. */
@@ -235,6 +238,7 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
     replayTtlMs: values.AGORA_REPLAY_TTL_S * 1000,
     logLevel: values.AGORA_LOG_LEVEL,
     demo: values.AGORA_DEMO,
+    maxxChecks: values.AGORA_MAXX_CHECKS,
     impact: { method: values.AGORA_IMPACT_METHOD, zone: values.AGORA_IMPACT_ZONE },
     pairing: values.AGORA_PAIRING,
     postprocess: {

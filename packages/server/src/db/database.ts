@@ -207,6 +207,25 @@ export interface LlmCallsTable {
   settings_json: string | null;
 }
 
+/** A pair of the optimised set shown to a visitor, and the visitor's choice. */
+export interface MaxxChecksTable {
+  id: string;
+  /** The item, without its run (`maxx_items.item_key` after the run key). */
+  item_key: string;
+  /** sha256 of the optimised reply shown. */
+  optimal_digest: string;
+  /** Where the optimised reply was shown: `a` or `b`. */
+  optimal_side: string;
+  visitor_hash: string;
+  address_hash: string | null;
+  shown_at: string;
+  /** `a`, `b` or `tie`; null until the visitor chose. */
+  choice: string | null;
+  chosen_at: string | null;
+  /** Why the choice does not count (`too_fast`), or null. */
+  flag: string | null;
+}
+
 /** A verdict on one turn of a duel (compar:IA's per-response arena data). */
 export interface TurnVerdictsTable {
   duel_id: string;
@@ -284,6 +303,7 @@ export interface Database {
   deployment_settings: DeploymentSettingsTable;
   llm_calls: LlmCallsTable;
   turn_verdicts: TurnVerdictsTable;
+  maxx_checks: MaxxChecksTable;
   maxx_items: MaxxItemsTable;
   leases: LeasesTable;
   live_frames: LiveFramesTable;

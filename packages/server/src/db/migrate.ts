@@ -14,6 +14,7 @@ import * as servedModels from './migrations/2026_12_01_050000_served_models';
 import * as rankingChanges from './migrations/2026_12_02_000000_ranking_changes';
 import * as llmCallSettings from './migrations/2026_12_02_010000_llm_call_settings';
 import * as turnVerdicts from './migrations/2026_12_02_020000_turn_verdicts';
+import * as maxxChecks from './migrations/2026_12_02_030000_maxx_checks';
 
 /** Every migration, by name; listed statically so that bundlers and tsx see them. */
 const migrations: Record<string, Migration> = {
@@ -31,6 +32,7 @@ const migrations: Record<string, Migration> = {
   '2026_12_02_000000_ranking_changes': rankingChanges,
   '2026_12_02_010000_llm_call_settings': llmCallSettings,
   '2026_12_02_020000_turn_verdicts': turnVerdicts,
+  '2026_12_02_030000_maxx_checks': maxxChecks,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

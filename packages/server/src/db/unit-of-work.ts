@@ -8,6 +8,7 @@ import { FeedbackRepository } from './repositories/feedback.repository';
 import { LeaderboardRepository } from './repositories/leaderboard.repository';
 import { LeaseRepository } from './repositories/lease.repository';
 import { MaxxRepository } from './repositories/maxx.repository';
+import { MaxxCheckRepository } from './repositories/maxx-check.repository';
 import { ReviewRepository } from './repositories/review.repository';
 
 /** The repositories, bound to one connection or one transaction. */
@@ -20,6 +21,7 @@ export interface Repositories {
   reviews: ReviewRepository;
   datasets: DatasetRepository;
   maxx: MaxxRepository;
+  maxxChecks: MaxxCheckRepository;
   leases: LeaseRepository;
 }
 
@@ -41,6 +43,7 @@ const bind = (db: Kysely<Database>): Repositories => ({
   reviews: new ReviewRepository(db),
   datasets: new DatasetRepository(db),
   maxx: new MaxxRepository(db),
+  maxxChecks: new MaxxCheckRepository(db),
   leases: new LeaseRepository(db),
 });
 

@@ -29,6 +29,8 @@ import { duelRoutes } from './routes/duels.routes';
 import { leaderboardRoutes } from './routes/leaderboard.routes';
 import { modelRoutes } from './routes/models.routes';
 import { datasetRoutes } from './routes/datasets.routes';
+import { checkRoutes } from './routes/checks.routes';
+import type { MaxxCheckService } from '../services/maxx/maxx-check.service';
 import { challengeRoutes } from './routes/challenge.routes';
 import { siteRoutes } from './routes/site.routes';
 import { adminRoutes, operationsRoutes } from './routes/operations.routes';
@@ -41,6 +43,7 @@ export interface AppServices {
   integrity: VoteIntegrityService;
   catalogue: ArenaCatalogue;
   datasets: PublishedDatasetsService;
+  checks: MaxxCheckService;
   site: SiteService;
   limiter: RequestLimiter;
   /** Present when the operator asks for a proof of work before each duel. */
@@ -87,6 +90,7 @@ export function createApp(services: AppServices): Hono<AppEnv> {
   app.use('/api/*', requireJsonBodies());
   app.use('/api/v1/duels/*', visitorCookie(services.settings.cookieSecure));
   app.use('/api/v1/duels', visitorCookie(services.settings.cookieSecure));
+  app.use('/api/v1/checks/*', visitorCookie(services.settings.cookieSecure));
 
   app.route('/', operationsRoutes(services.operations, services.metrics, services.settings.metricsToken));
   if (!web)
@@ -96,6 +100,7 @@ export function createApp(services: AppServices): Hono<AppEnv> {
   app.get('/api/v1/openapi.json', (c) => c.body(openApi, 200, { 'content-type': 'application/json' }));
   app.route('/api/v1/models', modelRoutes(services.catalogue, services.settings));
   app.route('/api/v1/datasets', datasetRoutes(services.datasets));
+  app.route('/api/v1/checks', checkRoutes(services.checks, { limiter: services.limiter, trustedProxies: services.trustedProxies }));
   app.route('/api/v1', siteRoutes(services.site));
   app.route('/api/v1/challenge', challengeRoutes(services.proofOfWork));
   app.route('/api/v1/leaderboard', leaderboardRoutes(services.leaderboards));

@@ -1,4 +1,6 @@
 import {
+  checkChoiceRequestSchema,
+  checkPairSchema,
   createDuelRequestSchema,
   proofChallengeSchema,
   duelCreatedSchema,
@@ -55,6 +57,21 @@ function operations(maxPromptChars: number): Operation[] {
       path: '/api/v1/datasets',
       summary: 'What this arena has published: the last export and the last optimised preference set, with their row counts',
       responses: { 200: { description: 'published datasets', schema: publishedDatasetsSchema } },
+    },
+    {
+      method: 'get',
+      path: '/api/v1/checks/next',
+      summary:
+        'Check mode (AGORA_MAXX_CHECKS): a pair of the published optimised set for this visitor, blind and in random order; 404 when off or when nothing is left to check',
+      responses: { 200: { description: 'a pair to judge', schema: checkPairSchema }, ...errors(404, 429) },
+    },
+    {
+      method: 'post',
+      path: '/api/v1/checks/{id}',
+      summary:
+        'The visitor’s choice on a pair shown to them (once; a choice faster than the replies can be read is kept but does not count)',
+      body: checkChoiceRequestSchema,
+      responses: { 200: { description: 'recorded', schema: z.object({ status: z.literal('recorded') }) }, ...errors(400, 404, 409, 429) },
     },
     {
       method: 'post',

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hashClientAddress, hashVisitor } from './visitor-hashes';
 import type {
   CreateDuelRequest,
   DuelStatus,
@@ -686,15 +686,6 @@ function isPlayable(duel: DuelRecord): boolean {
 
 function isOwner(duel: Pick<DuelRecord, 'visitorHash'>, visitorId: string): boolean {
   return duel.visitorHash === hashVisitor(visitorId);
-}
-
-/** An address is personal data: only its hash is stored, enough to tell votes of one address apart from others. */
-function hashClientAddress(address: string): string {
-  return createHash('sha256').update(`agora-client:${address}`).digest('base64url').slice(0, 22);
-}
-
-function hashVisitor(visitorId: string): string {
-  return createHash('sha256').update(visitorId).digest('base64url');
 }
 
 /** A turn left `streaming` by a process that stopped mid-stream: it can only be reported as failed. */

@@ -130,7 +130,9 @@ export function registerMaxxCommand(program: Command): void {
           throw new CliUsageError(`no eligible item: ${reason}`);
         }
         const written = flags.out === undefined ? undefined : await service.assemble(flags.out);
-        process.stdout.write(`${JSON.stringify({ ...result, ...(written ? { rows: written.rows, card: written.cardPath } : {}) })}\n`);
+        process.stdout.write(
+          `${JSON.stringify({ ...result, ...(written ? { rows: written.rows, card: written.cardPath, people: written.people } : {}) })}\n`,
+        );
         if (result.stoppedAtCost) {
           process.stderr.write(
             `agora maxx: stopped at --max-cost after spending $${Object.values(result.costUsd)

@@ -154,6 +154,17 @@ export class MaxxRepository {
       .execute();
   }
 
+  /** The row an item kept, if it kept one. */
+  async keptRow(itemKey: string): Promise<Record<string, unknown> | undefined> {
+    const row = await this.db
+      .selectFrom('maxx_items')
+      .select('row_json')
+      .where('item_key', '=', itemKey)
+      .where('status', '=', 'kept')
+      .executeTakeFirst();
+    return row?.row_json ? (JSON.parse(row.row_json) as Record<string, unknown>) : undefined;
+  }
+
   /** Every outcome of a run, in item order (the order the run listed them in is the key order). */
   async listItems(runKey: string): Promise<MaxxItemRecord[]> {
     const rows = await this.db.selectFrom('maxx_items').selectAll().where('run_key', '=', runKey).orderBy('item_key').execute();

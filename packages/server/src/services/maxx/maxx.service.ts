@@ -4,6 +4,8 @@ import { loadTokenCounter } from '../../adapters/local-token-count';
 import type { Store } from '../../db/unit-of-work';
 import { agreementOf } from '../../domain/maxx/maxx-calibration';
 import type { MaxxItemRecord } from '../../domain/maxx/maxx-outcome';
+import { type PeopleAgreement, type PeopleVerdict, peopleAgreement, peopleVerdict } from '../../domain/maxx/maxx-people';
+import { digestOf } from './maxx-check.service';
 import { MAXX_RULES_VERSION, MAXX_SUBSETS, type MaxxSubset } from '../../domain/maxx/maxx-rules';
 import { ProviderCallError } from '../../providers/spec';
 import type { Runtime } from '../runtime';
@@ -326,12 +328,20 @@ export class MaxxService {
    * this run, and records the publication for the datasets page; `emptyBecause` is the card's reason
    * when there is no item at all.
    */
-  async assemble(outDir: string, emptyBecause?: string): Promise<{ cardPath: string; rows: Record<MaxxSubset, number> }> {
+  async assemble(
+    outDir: string,
+    emptyBecause?: string,
+  ): Promise<{ cardPath: string; rows: Record<MaxxSubset, number>; people: Omit<PeopleAgreement, 'withTies' | 'withoutTies'> }> {
     // Only what is eligible now: a conversation excluded, reported or erased since its item ran is not published.
     const eligible = new Set((await this.listItems()).map((item) => this.itemKey(item)));
     const records = (await this.store.maxx.listItems(this.runKey)).filter((record) => eligible.has(record.itemKey));
     const description = this.description();
-    const written = writeMaxxSet(records, description, outDir, emptyBecause);
+    const people = await this.peopleOn(records);
+    const { checks, optimal, original, ties } = peopleAgreement(Object.values(people).flat());
+    const written = {
+      ...writeMaxxSet(records, { ...description, people }, outDir, emptyBecause),
+      people: { checks, optimal, original, ties },
+    };
     // A run with nothing eligible is the operator's error (exit 2), not a publication.
     if (emptyBecause !== undefined) return written;
     const languages = new Map<string, number>();
@@ -355,6 +365,24 @@ export class MaxxService {
       },
     });
     return written;
+  }
+
+  /**
+   * People's choices on the kept rows (check mode), by the record's item key: the checks of the
+   * same item that were shown this row's reply (a run that kept another reply has its own), not
+   * made faster than the replies can be read.
+   */
+  private async peopleOn(records: readonly MaxxItemRecord[]): Promise<Record<string, PeopleVerdict[]>> {
+    const kept = records.filter((record) => record.status === 'kept' && record.row !== null);
+    const withoutRun = (record: MaxxItemRecord) => record.itemKey.slice(this.runKey.length + 1);
+    const checks = await this.store.maxxChecks.choicesOf(kept.map(withoutRun));
+    const people: Record<string, PeopleVerdict[]> = {};
+    for (const record of kept) {
+      const digest = digestOf(String(record.row!.response_optimal));
+      const own = checks.filter((check) => check.itemKey === withoutRun(record) && check.optimalDigest === digest && check.flag === null);
+      if (own.length > 0) people[record.itemKey] = own.map(peopleVerdict);
+    }
+    return people;
   }
 
   private record(item: MaxxItem, outcome: ItemOutcome): MaxxItemRecord {

@@ -1,4 +1,6 @@
 import {
+  type CheckChoiceRequest,
+  type CheckPair,
   type CreateDuelRequest,
   type LeaderboardBody,
   type DuelMode,
@@ -61,6 +63,9 @@ async function request<T>(method: string, path: string, body?: unknown, signal?:
 export const api = {
   models: () => request<ModelList>('GET', '/api/v1/models'),
   datasets: () => request<PublishedDatasets>('GET', '/api/v1/datasets'),
+  nextCheck: () => request<CheckPair>('GET', '/api/v1/checks/next'),
+  chooseCheck: (id: string, body: CheckChoiceRequest) =>
+    request<{ status: 'recorded' }>('POST', `/api/v1/checks/${encodeURIComponent(id)}`, body),
   stats: () => request<ArenaStats>('GET', '/api/v1/stats'),
   page: (name: SitePageName, locale: string) =>
     request<SitePage>('GET', `/api/v1/pages/${encodeURIComponent(name)}?locale=${encodeURIComponent(locale)}`),

@@ -255,6 +255,27 @@ export const da: Messages = {
   'models.unavailable': 'Ikke tilgængelig (nøgle mangler)',
   'models.duel_with': 'Start en duel med denne model',
 
+  'check.title': 'Tjek det optimerede datasæt',
+  'check.intro':
+    'Det optimerede datasæt beholder et svar skrevet af modeller, kun når dommere, som også er modeller, foretrækker det frem for det oprindelige svar. Du kan tjekke, om de har ret: du læser en samtale og to svar uden at vide, hvilket er hvilket, og siger, hvilket der er bedst.',
+  'check.consent':
+    'Dit valg gemmes med et anonymt id for denne browser og bruges til at måle, hvor enige dommerne er med mennesker; det offentliggøres kun som optællinger.',
+  'check.start': 'Jeg deltager',
+  'check.loading': 'Henter et par…',
+  'check.none': 'Der er intet at tjekke i denne arena lige nu. Tak for din interesse!',
+  'check.failed': 'Parret kunne ikke hentes, eller dit valg kunne ikke gemmes. Prøv igen om lidt.',
+  'check.retry': 'Prøv igen',
+  'check.thanks': 'Tak, dit valg er gemt.',
+  'check.another': 'Et nyt par',
+  'check.conversation': 'Samtalen',
+  'check.user': 'Spørgsmål',
+  'check.assistant': 'Tidligere svar',
+  'check.reply': 'Svar {name}',
+  'check.question': 'Hvilket af de to svar er bedst?',
+  'check.choose_a': 'A er bedst',
+  'check.choose_b': 'B er bedst',
+  'check.choose_tie': 'De er lige gode',
+
   'datasets.title': 'Datasæt',
   'datasets.intro':
     'Arenaen offentliggør sine samtaler, stemmer og reaktioner som åbne datasæt, når personoplysninger er sorteret fra: en hel samtale udelades, så snart den indeholder nogen.',
@@ -281,6 +302,7 @@ export const da: Messages = {
     'Ud fra rigtige samtaler i arenaen skriver modeller det bedst mulige svar, får det gennemlæst og kontrolleret og beholder det kun, hvis en dommer – i blinde og i begge rækkefølger – foretrækker det frem for de oprindelige svar.',
   'datasets.optimised_status': 'Bygget {date}.',
   'datasets.optimised_none': 'Der er endnu ikke bygget noget optimeret datasæt på denne arena.',
+  'datasets.check_link': 'Hjælp med at tjekke datasættet: sammenlign dets svar med de oprindelige, i blinde.',
   'datasets.subset': 'Delmængde',
   'datasets.subset.arena-general': 'et bedre svar end begge svar i en duel, der er stemt om',
   'datasets.subset.arena-both_bad': 'dueller, hvor begge svar blev vurderet som dårlige',

@@ -254,6 +254,27 @@ export const en: Messages = {
   'models.unavailable': 'Not available (missing key)',
   'models.duel_with': 'Start a duel with this model',
 
+  'check.title': 'Check the optimised set',
+  'check.intro':
+    'The optimised set keeps a reply written by models only when judges, also models, prefer it to the original reply. You can check whether they are right: you will read a conversation and two replies, without knowing which is which, and say which one is better.',
+  'check.consent':
+    'Your choice is recorded with an anonymous identifier of this browser and is used to measure how far the judges agree with people; it is published only as counts.',
+  'check.start': 'Take part',
+  'check.loading': 'Loading a pair…',
+  'check.none': 'There is nothing to check on this arena for now. Thank you for your interest!',
+  'check.failed': 'The pair could not be loaded or your choice recorded. Try again in a moment.',
+  'check.retry': 'Try again',
+  'check.thanks': 'Thank you, your choice is recorded.',
+  'check.another': 'Another pair',
+  'check.conversation': 'The conversation',
+  'check.user': 'Question',
+  'check.assistant': 'Earlier reply',
+  'check.reply': 'Reply {name}',
+  'check.question': 'Which of the two replies is better?',
+  'check.choose_a': 'A is better',
+  'check.choose_b': 'B is better',
+  'check.choose_tie': 'They are as good',
+
   'datasets.title': 'Datasets',
   'datasets.intro':
     'The arena publishes its conversations, votes and reactions as open datasets once personal data is set aside: a whole conversation is left out as soon as it holds any.',
@@ -280,6 +301,7 @@ export const en: Messages = {
     'For real conversations of the arena, models write the best reply they can, have it reviewed and checked, and keep it only when a judge, blind and in both orders, prefers it to the original replies.',
   'datasets.optimised_status': 'Built on {date}.',
   'datasets.optimised_none': 'No optimised set has been built on this arena yet.',
+  'datasets.check_link': 'Help check this set: compare its replies with the original ones, blind.',
   'datasets.subset': 'Subset',
   'datasets.subset.arena-general': 'a better reply than both of a voted duel’s',
   'datasets.subset.arena-both_bad': 'duels where both replies were judged bad',

@@ -253,6 +253,27 @@ export const fr = {
   'models.unavailable': 'Non disponible (clé manquante)',
   'models.duel_with': 'Lancer un duel avec ce modèle',
 
+  'check.title': 'Vérifier le jeu optimisé',
+  'check.intro':
+    'Le jeu optimisé garde une réponse écrite par des modèles seulement quand des juges, eux aussi des modèles, la préfèrent à la réponse d’origine. Vous pouvez vérifier s’ils ont raison : vous lirez une conversation et deux réponses, sans savoir laquelle est laquelle, et direz laquelle est la meilleure.',
+  'check.consent':
+    'Votre choix est enregistré avec un identifiant anonyme de ce navigateur et sert à mesurer l’accord des juges avec les personnes ; il est publié seulement sous forme de décomptes.',
+  'check.start': 'Je participe',
+  'check.loading': 'Chargement d’une paire…',
+  'check.none': 'Il n’y a rien à vérifier pour l’instant sur cette arène. Merci de votre intérêt !',
+  'check.failed': 'La paire n’a pas pu être chargée ou votre choix enregistré. Réessayez dans un instant.',
+  'check.retry': 'Réessayer',
+  'check.thanks': 'Merci, votre choix est enregistré.',
+  'check.another': 'Une autre paire',
+  'check.conversation': 'La conversation',
+  'check.user': 'Question',
+  'check.assistant': 'Réponse précédente',
+  'check.reply': 'Réponse {name}',
+  'check.question': 'Laquelle des deux réponses est la meilleure ?',
+  'check.choose_a': 'A est meilleure',
+  'check.choose_b': 'B est meilleure',
+  'check.choose_tie': 'Elles se valent',
+
   'datasets.title': 'Jeux de données',
   'datasets.intro':
     'L’arène publie ses conversations, votes et réactions en jeux de données ouverts, une fois les données personnelles écartées : des conversations entières sont exclues dès qu’elles en contiennent.',
@@ -279,6 +300,7 @@ export const fr = {
     'Pour de vraies conversations de l’arène, des modèles écrivent la meilleure réponse possible, la font relire et contrôler, et ne la gardent que si un juge, à l’aveugle et dans les deux ordres, la préfère aux réponses d’origine.',
   'datasets.optimised_status': 'Construit le {date}.',
   'datasets.optimised_none': 'Aucun jeu optimisé n’a encore été construit sur cette arène.',
+  'datasets.check_link': 'Aidez à vérifier ce jeu : comparez ses réponses à celles d’origine, à l’aveugle.',
   'datasets.subset': 'Sous-ensemble',
   'datasets.subset.arena-general': 'une meilleure réponse que les deux d’un duel voté',
   'datasets.subset.arena-both_bad': 'les duels où les deux réponses ont été jugées mauvaises',

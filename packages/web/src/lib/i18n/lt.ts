@@ -257,6 +257,27 @@ export const lt: Messages = {
   'models.unavailable': 'Neprieinamas (trūksta rakto)',
   'models.duel_with': 'Pradėti dvikovą su šiuo modeliu',
 
+  'check.title': 'Patikrinkite optimizuotą rinkinį',
+  'check.intro':
+    'Optimizuotame rinkinyje modelių parašytas atsakymas paliekamas tik tada, kai teisėjai, taip pat modeliai, jį vertina labiau nei pradinį atsakymą. Galite patikrinti, ar jie teisūs: perskaitysite pokalbį ir du atsakymus, nežinodami, kuris yra kuris, ir nurodysite, kuris geresnis.',
+  'check.consent':
+    'Jūsų pasirinkimas įrašomas su anoniminiu šios naršyklės identifikatoriumi ir naudojamas įvertinti, kiek teisėjai sutaria su žmonėmis; skelbiami tik suvestiniai skaičiai.',
+  'check.start': 'Dalyvauju',
+  'check.loading': 'Įkeliama pora…',
+  'check.none': 'Šioje arenoje kol kas nėra ką tikrinti. Ačiū už jūsų susidomėjimą!',
+  'check.failed': 'Nepavyko įkelti poros arba įrašyti jūsų pasirinkimo. Bandykite dar kartą po akimirkos.',
+  'check.retry': 'Bandyti dar kartą',
+  'check.thanks': 'Ačiū, jūsų pasirinkimas įrašytas.',
+  'check.another': 'Kita pora',
+  'check.conversation': 'Pokalbis',
+  'check.user': 'Klausimas',
+  'check.assistant': 'Ankstesnis atsakymas',
+  'check.reply': 'Atsakymas {name}',
+  'check.question': 'Kuris iš dviejų atsakymų geresnis?',
+  'check.choose_a': 'A geresnis',
+  'check.choose_b': 'B geresnis',
+  'check.choose_tie': 'Jie vienodai geri',
+
   'datasets.title': 'Duomenų rinkiniai',
   'datasets.intro':
     'Arena skelbia savo pokalbius, balsus ir reakcijas kaip atvirus duomenų rinkinius, prieš tai pašalinusi asmens duomenis: jei pokalbyje jų yra, neįtraukiamas visas pokalbis.',
@@ -282,6 +303,7 @@ export const lt: Messages = {
     'Tikriems arenos pokalbiams modeliai parašo geriausią įmanomą atsakymą, atiduoda jį peržiūrėti ir patikrinti ir išsaugo tik tada, kai teisėjas, vertindamas aklai ir abiem eilės tvarkomis, jį laiko geresniu už pradinius atsakymus.',
   'datasets.optimised_status': 'Sukurta {date}.',
   'datasets.optimised_none': 'Šioje arenoje dar nesukurtas joks optimizuotas rinkinys.',
+  'datasets.check_link': 'Padėkite patikrinti šį rinkinį: aklai palyginkite jo atsakymus su pradiniais.',
   'datasets.subset': 'Porinkinis',
   'datasets.subset.arena-general': 'atsakymas, geresnis už abu įvertintos dvikovos atsakymus',
   'datasets.subset.arena-both_bad': 'dvikovos, kuriose abu atsakymai įvertinti kaip blogi',

@@ -254,6 +254,27 @@ export const sv: Messages = {
   'models.unavailable': 'Inte tillgänglig (nyckel saknas)',
   'models.duel_with': 'Starta en duell med den här modellen',
 
+  'check.title': 'Granska den optimerade datamängden',
+  'check.intro':
+    'Den optimerade datamängden behåller ett svar skrivet av modeller bara när domare, som också är modeller, föredrar det framför det ursprungliga svaret. Du kan granska om de har rätt: du läser en konversation och två svar utan att veta vilket som är vilket, och säger vilket som är bäst.',
+  'check.consent':
+    'Ditt val sparas med ett anonymt id för den här webbläsaren och används för att mäta hur överens domarna är med människor; det publiceras bara som antal.',
+  'check.start': 'Jag deltar',
+  'check.loading': 'Hämtar ett par…',
+  'check.none': 'Det finns inget att granska på den här arenan just nu. Tack för ditt intresse!',
+  'check.failed': 'Paret kunde inte hämtas eller ditt val inte sparas. Försök igen om en stund.',
+  'check.retry': 'Försök igen',
+  'check.thanks': 'Tack, ditt val är sparat.',
+  'check.another': 'Ett nytt par',
+  'check.conversation': 'Konversationen',
+  'check.user': 'Fråga',
+  'check.assistant': 'Tidigare svar',
+  'check.reply': 'Svar {name}',
+  'check.question': 'Vilket av de två svaren är bäst?',
+  'check.choose_a': 'A är bättre',
+  'check.choose_b': 'B är bättre',
+  'check.choose_tie': 'De är lika bra',
+
   'datasets.title': 'Datamängder',
   'datasets.intro':
     'Arenan publicerar sina samtal, röster och reaktioner som öppna datamängder när personuppgifter har sorterats bort: ett helt samtal utesluts så snart det innehåller sådana.',
@@ -280,6 +301,7 @@ export const sv: Messages = {
     'Utifrån verkliga samtal i arenan skriver modeller bästa möjliga svar, låter det granskas och kontrolleras och behåller det bara om en domare – blint och i båda ordningarna – föredrar det framför de ursprungliga svaren.',
   'datasets.optimised_status': 'Skapad {date}.',
   'datasets.optimised_none': 'Ingen optimerad datamängd har skapats för den här arenan än.',
+  'datasets.check_link': 'Hjälp till att granska datamängden: jämför dess svar med de ursprungliga, blint.',
   'datasets.subset': 'Delmängd',
   'datasets.subset.arena-general': 'ett bättre svar än båda svaren i en duell som har röstats om',
   'datasets.subset.arena-both_bad': 'dueller där båda svaren bedömdes som dåliga',

@@ -1,0 +1,11 @@
+import { createHash } from 'node:crypto';
+
+/** The stored form of a visitor's cookie id: its hash, enough to tell one visitor's rows from another's. */
+export function hashVisitor(visitorId: string): string {
+  return createHash('sha256').update(visitorId).digest('base64url');
+}
+
+/** An address is personal data: only its hash is stored, enough to tell rows of one address apart from others. */
+export function hashClientAddress(address: string): string {
+  return createHash('sha256').update(`agora-client:${address}`).digest('base64url').slice(0, 22);
+}
