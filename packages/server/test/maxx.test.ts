@@ -540,7 +540,11 @@ describe.each(DIALECTS)('agora maxx ($name)', (dialect) => {
     expect(JSON.stringify(page.json)).not.toContain(maxx.runKey);
 
     const out = join(folder, 'export-with-set');
-    const exported = await runAgora(['export', '--out', out, '--format', 'jsonl', '--datasets', 'votes', '--optimised'], '', environment);
+    const exported = await runAgora(
+      ['export', '--out', out, '--format', 'jsonl', '--datasets', 'votes,dpo', '--optimised'],
+      '',
+      environment,
+    );
     expect(exported.code).toBe(0);
     expect(exported.stdout).toContain(
       `${join(out, 'optimised', 'README.md')}\toptimised set (arena-general 1 rows, arena-both_bad 1 rows, reactions 2 rows)`,
@@ -553,7 +557,10 @@ describe.each(DIALECTS)('agora maxx ($name)', (dialect) => {
     expect(readFileSync(join(out, 'optimised', 'README.md'), 'utf8')).toBe(readFileSync(built.cardPath, 'utf8'));
     // The export is recorded too, with its card's figures.
     const published = await harness.client.request('GET', '/api/v1/datasets');
-    expect(published.json.export).toMatchObject({ formats: ['jsonl'], license: 'other', datasets: [{ name: 'votes', rows: 2 }] });
+    expect(published.json.export).toMatchObject({ formats: ['jsonl'], license: 'other' });
+    expect(published.json.export.datasets).toEqual(expect.arrayContaining([{ name: 'votes', rows: 2 }]));
+    // The public card says where the optimised set is.
+    expect(readFileSync(join(out, 'README.md'), 'utf8')).toContain('reactions 2 rows) is in `optimised/`');
     expect(subsetJsonl(out, 'votes')).toHaveLength(2);
   }, 60_000);
   it('drops a pair whose two orders disagree (the judge followed the position), and the card says how often', async () => {

@@ -26,6 +26,8 @@ export interface DatasetExportRequest extends ExportFilters {
   outDir: string;
   formats: readonly DatasetFormat[];
   datasets: readonly DatasetName[];
+  /** The optimised set written into `optimised/` beside the export (`--optimised`): its rows per subset, for the public card. */
+  optimisedRows?: Readonly<Record<string, number>> | undefined;
 }
 
 export interface DatasetExportSettings {
@@ -129,6 +131,7 @@ export class DatasetExportService {
         request,
         privateCohortCount: this.settings.privateCohorts.length,
         exportedAt: this.now().toISOString(),
+        optimisedRows: request.optimisedRows,
         models: [...this.models].map(([id, facts]) => ({
           id,
           license: facts.license,

@@ -177,7 +177,7 @@ async function runExport(
       privateCohorts: config.privateCohorts,
       threads: options.threads,
     });
-    return { ...(await service.export(request, progress)), ...(optimised ? { optimised } : {}) };
+    return { ...(await service.export({ ...request, optimisedRows: optimised?.rows }, progress)), ...(optimised ? { optimised } : {}) };
   } finally {
     bar?.stop();
     await store.close();

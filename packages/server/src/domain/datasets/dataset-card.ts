@@ -18,6 +18,8 @@ export interface DatasetCardInput {
   /** `arena` or the imported dataset of each exported conversation → count. */
   sources: ReadonlyMap<string, number>;
   request: ExportFilters;
+  /** The optimised preference set written into `optimised/` beside the public tier, by subset. */
+  optimisedRows?: Readonly<Record<string, number>> | undefined;
   privateCohortCount: number;
   exportedAt: string;
   /** The catalogue's models with their licence and what their answers may be used for. */
@@ -129,6 +131,16 @@ function body(input: DatasetCardInput, tier: DatasetTier, configs: readonly Subs
             ? [
                 '',
                 "The raw tier (compar:IA's conversations, votes and reactions) is in `raw/`, with its own card: publish it as a separate, gated dataset.",
+              ]
+            : []),
+          ...(input.optimisedRows
+            ? [
+                '',
+                `The optimised preference set (${Object.entries(input.optimisedRows)
+                  .map(([subset, rows]) => `${subset} ${rows} rows`)
+                  .join(
+                    ', ',
+                  )}) is in \`optimised/\`, with its own card: a better reply written for real conversations of this arena, kept only when blind judges preferred it. Publish it as a dataset of its own.`,
               ]
             : []),
         ]),

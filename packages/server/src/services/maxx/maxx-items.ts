@@ -155,3 +155,21 @@ export async function listEligibleItems(store: Store, privateCohorts: readonly s
   }
   return items;
 }
+
+/**
+ * Why a run has no eligible item, in words for the operator and the card: an empty store, no
+ * conversation screened yet, every one excluded, or the filters.
+ */
+export async function whyNoItem(store: Store, privateCohorts: readonly string[], options: ItemFilter = {}): Promise<string> {
+  const counts = await store.datasets.exclusionCounts(privateCohorts);
+  const conversations = (count: number) => `${count} conversation${count === 1 ? '' : 's'}`;
+  if (counts.conversations === 0) return 'the store has no conversation yet';
+  const unscreened = counts.notScreened + counts.screeningFailed;
+  if (unscreened === counts.conversations)
+    return `none of the store's ${conversations(counts.conversations)} has passed personal-data screening yet (run \`agora postprocess\`, or import screened data)`;
+  const excluded = counts.privateCohort + counts.reviewerExcluded + counts.flagged + counts.reportedNotReviewed;
+  if (unscreened + excluded === counts.conversations)
+    return `of the store's ${conversations(counts.conversations)}, ${unscreened} not screened yet and ${excluded} kept out of the open datasets (personal data, private cohort, reviewer's decision or a report)`;
+  if (options.subsets !== undefined || options.language !== undefined) return 'no screened conversation matches --subset and --language';
+  return 'no screened conversation has a vote or a disliked answer';
+}

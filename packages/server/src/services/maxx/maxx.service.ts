@@ -10,7 +10,7 @@ import { MAXX_RULES_VERSION, MAXX_SUBSETS, type MaxxSubset } from '../../domain/
 import { ProviderCallError } from '../../providers/spec';
 import type { Runtime } from '../runtime';
 import { type Accounting, CostLimitReached, type GatewaySettings, MaxxCallGateway, newAccounting } from './maxx-call-gateway';
-import { type MaxxItem, listEligibleItems, runItemKey } from './maxx-items';
+import { type MaxxItem, listEligibleItems, runItemKey, whyNoItem } from './maxx-items';
 import { type ItemOutcome, type PipelineSettings, processMaxxItem } from './maxx-pipeline';
 import { type MaxxPlan, standInCall } from './maxx-plan';
 import { type MaxxCallSettings, type MaxxRoles, type TrainingUseLookup, callSettingsOf, roleIds } from './maxx-roles';
@@ -295,22 +295,9 @@ export class MaxxService {
     return runItemKey(this.runKey, item);
   }
 
-  /**
-   * Why a run has no eligible item, in words for the operator and the card: an empty store, no
-   * conversation screened yet, every one excluded, or the filters.
-   */
-  async whyNoItem(options: MaxxOptions = {}): Promise<string> {
-    const counts = await this.store.datasets.exclusionCounts(this.settings.privateCohorts);
-    const conversations = (count: number) => `${count} conversation${count === 1 ? '' : 's'}`;
-    if (counts.conversations === 0) return 'the store has no conversation yet';
-    const unscreened = counts.notScreened + counts.screeningFailed;
-    if (unscreened === counts.conversations)
-      return `none of the store's ${conversations(counts.conversations)} has passed personal-data screening yet (run \`agora postprocess\`, or import screened data)`;
-    const excluded = counts.privateCohort + counts.reviewerExcluded + counts.flagged + counts.reportedNotReviewed;
-    if (unscreened + excluded === counts.conversations)
-      return `of the store's ${conversations(counts.conversations)}, ${unscreened} not screened yet and ${excluded} kept out of the open datasets (personal data, private cohort, reviewer's decision or a report)`;
-    if (options.subsets !== undefined || options.language !== undefined) return 'no screened conversation matches --subset and --language';
-    return 'no screened conversation has a vote or a disliked answer';
+  /** Why a run has no eligible item, in words for the operator and the card. */
+  whyNoItem(options: MaxxOptions = {}): Promise<string> {
+    return whyNoItem(this.store, this.settings.privateCohorts, options);
   }
 
   /** What the card says beyond the outcomes. */
