@@ -10,6 +10,7 @@
  * added on the way to the client.
  */
 import { judgedReplyText } from '../src/adapters/maxx-steps';
+import { passingCritic as fixturePassingCritic } from '../test/maxx-fixture';
 import { FakeUpstream, type FakeRequest } from '../test/fake-upstream/fake-upstream';
 
 const fake = await new FakeUpstream().start(0);
@@ -29,15 +30,7 @@ for (let index = 0; index < 6; index += 1) {
 // critic a failing rubric 1 time in 40, the judge the reply it reads as better (1 answer in 50 not JSON, 1
 // ordering in 100 a tie).
 export const MAXX_BENCH_OPTIMAL = 'Une réponse optimale du banc d’essai, complète et exacte.';
-const passingCritic = {
-  correct: true,
-  complete: true,
-  follows_instructions: true,
-  right_language: true,
-  no_invented_facts: true,
-  fixes_defect: true,
-  complaint: 'valid',
-};
+const passingCritic = { ...(JSON.parse(fixturePassingCritic) as Record<string, unknown>), complaint: 'valid' };
 /** FNV-1a of a text, for the faults a request gets. */
 const draw = (text: string, modulo: number): number => {
   let hash = 0x811c9dc5;

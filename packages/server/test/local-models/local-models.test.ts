@@ -177,17 +177,18 @@ describe.each(DIALECTS)('local models through llama.cpp ($name)', (dialect) => {
   });
 });
 
+/** A runtime of its own and a client of the tiny model A with `parallel` sequences, one thread. */
+async function tinyClient(parallel: number) {
+  const { LocalModelRuntime } = await import('../../src/providers/llama-cpp/local-model-runtime');
+  const { LlamaCppModelClient } = await import('../../src/providers/llama-cpp/llama-cpp-model');
+  const runtime = new LocalModelRuntime();
+  const client = new LlamaCppModelClient('tiny-a', runtime, { path: join(folder, 'tiny-a.gguf'), contextSize: 512, parallel, threads: 1 });
+  return { runtime, client };
+}
+
 describe('a local model under load', () => {
   it('serves more requests than it has sequences: the waiting ones take each sequence as it is freed', async () => {
-    const { LocalModelRuntime } = await import('../../src/providers/llama-cpp/local-model-runtime');
-    const { LlamaCppModelClient } = await import('../../src/providers/llama-cpp/llama-cpp-model');
-    const runtime = new LocalModelRuntime();
-    const client = new LlamaCppModelClient('tiny-a', runtime, {
-      path: join(folder, 'tiny-a.gguf'),
-      contextSize: 512,
-      parallel: 2,
-      threads: 1,
-    });
+    const { runtime, client } = await tinyClient(2);
     try {
       const answers = await Promise.all(
         [0, 1, 2, 3, 4, 5, 6].map(async (index) => {
@@ -216,16 +217,8 @@ describe('a local model under load', () => {
   });
 
   it('honours a pipeline call: its output budget (cut on length, said so) and its JSON Schema (a grammar), as the optimised set needs', async () => {
-    const { LocalModelRuntime } = await import('../../src/providers/llama-cpp/local-model-runtime');
-    const { LlamaCppModelClient } = await import('../../src/providers/llama-cpp/llama-cpp-model');
     const { completeModelCall } = await import('../../src/providers/complete-model-call');
-    const runtime = new LocalModelRuntime();
-    const client = new LlamaCppModelClient('tiny-a', runtime, {
-      path: join(folder, 'tiny-a.gguf'),
-      contextSize: 512,
-      parallel: 1,
-      threads: 1,
-    });
+    const { runtime, client } = await tinyClient(1);
     try {
       const messages = [{ role: 'user' as const, content: PROMPT }];
       const cut = await completeModelCall(client, { messages, maxOutputTokens: 8, temperature: 0 }, 60_000);
@@ -245,16 +238,8 @@ describe('a local model under load', () => {
   });
 
   it('answers busy, as a hosted API says 429, once four requests per sequence already wait', async () => {
-    const { LocalModelRuntime } = await import('../../src/providers/llama-cpp/local-model-runtime');
-    const { LlamaCppModelClient } = await import('../../src/providers/llama-cpp/llama-cpp-model');
     const { ProviderCallError } = await import('../../src/providers/spec');
-    const runtime = new LocalModelRuntime();
-    const client = new LlamaCppModelClient('tiny-a', runtime, {
-      path: join(folder, 'tiny-a.gguf'),
-      contextSize: 512,
-      parallel: 1,
-      threads: 1,
-    });
+    const { runtime, client } = await tinyClient(1);
     const abort = new AbortController();
     try {
       const call = () =>
