@@ -42,7 +42,7 @@ for (const dialect of DIALECTS) {
       [jsonlStore, mappingStore, parquetStore] = await Promise.all([dialect.create(), dialect.create(), dialect.create()]);
       const store = await openTestStore(jsonlStore.location);
       try {
-        await new ComparIaImportService(store).importFiles(filesOf('jsonl'), { batchSize: 2 });
+        await new ComparIaImportService(store).importFiles(filesOf('jsonl'), { batchSize: 2, trustSource: true });
       } finally {
         await store.close();
       }
@@ -54,7 +54,7 @@ for (const dialect of DIALECTS) {
     it('maps conversations, votes and reactions onto duels, turns, sides, votes, reactions and annotations', async () => {
       const store = await openTestStore(mappingStore.location);
       try {
-        const summaries = await new ComparIaImportService(store).importFiles(filesOf('jsonl'), { batchSize: 2 });
+        const summaries = await new ComparIaImportService(store).importFiles(filesOf('jsonl'), { batchSize: 2, trustSource: true });
         expect(
           summaries.map(({ dataset, read, inserted, updated, present, skipped, conversationsCreated }) => ({
             dataset,
@@ -224,7 +224,7 @@ for (const dialect of DIALECTS) {
     it('stores exactly the same rows from the Parquet files (nested messages, bigints, Date timestamps)', async () => {
       const store = await openTestStore(parquetStore.location);
       try {
-        await new ComparIaImportService(store).importFiles(filesOf('parquet'));
+        await new ComparIaImportService(store).importFiles(filesOf('parquet'), { trustSource: true });
       } finally {
         await store.close();
       }
@@ -253,7 +253,7 @@ for (const dialect of DIALECTS) {
           try {
             const store = await openTestStore(target.location);
             try {
-              await new ComparIaImportService(store).importFiles(files);
+              await new ComparIaImportService(store).importFiles(files, { trustSource: true });
             } finally {
               await store.close();
             }
@@ -285,7 +285,7 @@ for (const dialect of DIALECTS) {
       try {
         const summaries = await new ComparIaImportService(store).importFiles(
           { conversations: `${fixtures}conversations.jsonl`, votes: withoutText('votes'), reactions: withoutText('reactions') },
-          { batchSize: 2 },
+          { batchSize: 2, trustSource: true },
         );
         // Two fixture votes and one reaction name conversations only the votes file carried (with their text), and one vote names none.
         const unknown = 'no messages, and no imported conversation of its id';
@@ -317,7 +317,7 @@ for (const dialect of DIALECTS) {
       const store = await openTestStore(target.location);
       try {
         const arena = { arena: `${fixtures}arena.jsonl` };
-        const [first] = await new ComparIaImportService(store).importFiles(arena, { batchSize: 2 });
+        const [first] = await new ComparIaImportService(store).importFiles(arena, { batchSize: 2, trustSource: true });
         // Three verdicts and one turn without: four rows, each new; the two-turn conversation is one duel.
         expect(first).toMatchObject({ dataset: 'arena', read: 4, inserted: 4, updated: 0, present: 0, skipped: {} });
         const duels = ['cmp-1', 'cmp-2', 'cmp-3'].map((id) => importedDuelId(id));
@@ -338,13 +338,70 @@ for (const dialect of DIALECTS) {
           ['Et en Europe occidentale ?', 'Le mont Blanc, 4 806 m environ.', 'Le Cervin.'],
         ]);
         expect(await store.annotations.find(duels[0]!)).toMatchObject({ status: 'done', languages: ['fr'], categories: ['Éducation'] });
-        const [again] = await new ComparIaImportService(store).importFiles(arena);
+        const [again] = await new ComparIaImportService(store).importFiles(arena, { trustSource: true });
         expect(again).toMatchObject({ read: 4, inserted: 0, updated: 0, present: 4 });
       } finally {
         await store.close();
         await target.drop();
       }
     });
+
+    it('screens imported conversations as the arena’s own: none is exported before post-processing, one naming a person’s e-mail never; --trust-source takes compar:IA’s screening', async () => {
+      const [screened, trusted] = await Promise.all([dialect.create(), dialect.create()]);
+      // The second conversation's prompt gives an e-mail address: compar:IA published it as screened.
+      const rows = lines('conversations').map((line, index) => {
+        const row = JSON.parse(line) as Record<string, unknown>;
+        if (index !== 1) return line;
+        const withEmail = (messages: { role: string; content: string }[]) =>
+          messages.map((message) =>
+            message.role === 'user' ? { ...message, content: `${message.content} Écrivez-moi à jeanne.martin@orange.fr` } : message,
+          );
+        return JSON.stringify({
+          ...row,
+          conversation_a: withEmail(row.conversation_a as { role: string; content: string }[]),
+          conversation_b: withEmail(row.conversation_b as { role: string; content: string }[]),
+        });
+      });
+      const path = join(directory, `${dialect.name}-conversations-with-email.jsonl`);
+      writeFileSync(path, `${rows.join('\n')}\n`);
+      const exportable = async (target: TestStore) => {
+        const store = await openTestStore(target.location);
+        try {
+          const ids: string[] = [];
+          for await (const batch of store.datasets.exportableConversations({ privateCohorts: [], batchSize: 100 }))
+            ids.push(...batch.map((conversation) => conversation.externalId ?? ''));
+          return ids.sort();
+        } finally {
+          await store.close();
+        }
+      };
+      const run = async (target: TestStore, flags: string[]) => {
+        const outcome = await runAgora(['import', 'comparia', '--conversations', path, ...flags], '', {
+          DATABASE_URL: databaseUrl(target.location),
+        });
+        expect(outcome.code, outcome.stderr).toBe(0);
+      };
+      try {
+        await run(screened, []);
+        expect(await exportable(screened)).toEqual([]);
+        const rulesOnly = await runAgora(['postprocess', '--no-model'], '', { DATABASE_URL: databaseUrl(screened.location) });
+        expect(rulesOnly.code, rulesOnly.stderr).toBe(0);
+        expect(await exportable(screened)).toEqual(['p1', 'p3', 'p4']);
+        // compar:IA's topics stay when no annotation model wrote its own.
+        const store = await openTestStore(screened.location);
+        try {
+          expect((await store.annotations.find(importedDuelId('p1')))?.categories).toEqual(
+            (JSON.parse(lines('conversations')[0]!) as { categories: string[] }).categories,
+          );
+        } finally {
+          await store.close();
+        }
+        await run(trusted, ['--trust-source']);
+        expect(await exportable(trusted)).toEqual(['p1', 'p2', 'p3', 'p4']);
+      } finally {
+        await Promise.all([screened.drop(), trusted.drop()]);
+      }
+    }, 60_000);
 
     it('adds nothing when run again, from either format, gzipped or not', async () => {
       const before = await dumpStore(jsonlStore.location);
@@ -356,7 +413,7 @@ for (const dialect of DIALECTS) {
       for (const files of [filesOf('jsonl'), filesOf('parquet'), gzipped]) {
         const store = await openTestStore(jsonlStore.location);
         try {
-          const summaries = await new ComparIaImportService(store).importFiles(files);
+          const summaries = await new ComparIaImportService(store).importFiles(files, { trustSource: true });
           expect(summaries.map((summary) => [summary.inserted, summary.updated, summary.present, summary.conversationsCreated])).toEqual([
             [0, 0, 4, 0],
             [0, 0, 4, 0],
@@ -386,7 +443,7 @@ for (const dialect of DIALECTS) {
         const run = async (files: ComparIaFiles) => {
           const store = await openTestStore(fresh.location);
           try {
-            return (await new ComparIaImportService(store).importFiles(files)).map((summary) => [
+            return (await new ComparIaImportService(store).importFiles(files, { trustSource: true })).map((summary) => [
               summary.dataset,
               summary.inserted,
               summary.updated,

@@ -12,9 +12,19 @@ const fixtures = fileURLToPath(new URL('./fixtures/comparia/', import.meta.url))
 const DATASETS = ['conversations', 'votes', 'reactions'] as const;
 
 const importFiles = (store: TestStore, folder: string, extension: 'parquet' | 'jsonl') =>
-  runAgora(['import', 'comparia', ...DATASETS.flatMap((dataset) => [`--${dataset}`, ...subsetFiles(folder, dataset, extension)])], '', {
-    DATABASE_URL: databaseUrl(store.location),
-  });
+  // compar:IA's own screening is taken as is: the round trip is about the files, not Agora's screening of them.
+  runAgora(
+    [
+      'import',
+      'comparia',
+      '--trust-source',
+      ...DATASETS.flatMap((dataset) => [`--${dataset}`, ...subsetFiles(folder, dataset, extension)]),
+    ],
+    '',
+    {
+      DATABASE_URL: databaseUrl(store.location),
+    },
+  );
 
 const exportStore = (store: TestStore, out: string) =>
   runAgora(['export', '--out', out, '--format', 'parquet,jsonl', '--datasets', DATASETS.join(',')], '', {
@@ -50,7 +60,7 @@ for (const dialect of DIALECTS) {
         writeFileSync(join(directory, `${dataset}.jsonl`), `${kept.join('\n')}\n`);
       }
       const initial = await runAgora(
-        ['import', 'comparia', ...DATASETS.flatMap((dataset) => [`--${dataset}`, join(directory, `${dataset}.jsonl`)])],
+        ['import', 'comparia', '--trust-source', ...DATASETS.flatMap((dataset) => [`--${dataset}`, join(directory, `${dataset}.jsonl`)])],
         '',
         { DATABASE_URL: databaseUrl(first.location) },
       );

@@ -849,7 +849,7 @@ describe.each(DIALECTS)('agora import comparia then agora export ($name)', (dial
           votes: join(fixtures, 'votes.jsonl'),
           reactions: join(fixtures, 'reactions.jsonl'),
         },
-        { batchSize: 100 },
+        { batchSize: 100, trustSource: true },
       );
       const service = new DatasetExportService(store.datasets, new Map(), { privateCohorts: [] });
       await service.export({ outDir: out, formats: ['jsonl'], datasets: ['conversations', 'votes', 'reactions'] });

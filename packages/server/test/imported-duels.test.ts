@@ -17,10 +17,13 @@ describe.each(DIALECTS)('imported duels are read-only for visitors ($name)', (di
   beforeAll(async () => {
     harness = await startTestArena(dialect, { environment: { AGORA_ADMIN_TOKEN: 'imported-token-0123456789', AGORA_POSTPROCESS: '0' } });
     const store = harness.arena.store;
-    await new ComparIaImportService(store).importFiles({
-      conversations: `${fixtures}conversations.jsonl`,
-      votes: `${fixtures}votes.jsonl`,
-    });
+    await new ComparIaImportService(store).importFiles(
+      {
+        conversations: `${fixtures}conversations.jsonl`,
+        votes: `${fixtures}votes.jsonl`,
+      },
+      { trustSource: true },
+    );
     const imported = [...(await store.comparIaImport.findDuels('comparia', ['p1', 'p2', 'p3', 'p4', 'p5', 'p6'])).values()];
     const unvoted = imported.find((duel) => duel.status === 'ready');
     const voted = imported.find((duel) => duel.status === 'voted');

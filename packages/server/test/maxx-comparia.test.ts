@@ -74,6 +74,10 @@ describe.each(DIALECTS)('agora maxx on imported compar:IA data ($name)', (dialec
     );
     expect(errorLines(imported.stderr)).toBe('');
     expect(imported.code).toBe(0);
+    // Not trusted as screened: Agora's own screening runs on the imported conversations first.
+    const screened = await runAgora(['postprocess', '--no-model'], '', environment);
+    expect(errorLines(screened.stderr)).toBe('');
+    expect(screened.code).toBe(0);
 
     const out = join(folder, 'set');
     const run = await runAgora(['maxx', '--out', out, ...roleFlags(ROLES)], '', environment);

@@ -48,6 +48,12 @@ export interface ImportProgress {
 export interface ComparIaImportOptions {
   /** Rows per transaction (default 2000). */
   batchSize?: number;
+  /**
+   * Take compar:IA's own screening as Agora's (`--trust-source`): its conversations are stored as
+   * screened, with no personal data. By default they wait for Agora's post-processing (rules and
+   * model layer), like the arena's own; compar:IA's languages and topics are kept meanwhile.
+   */
+  trustSource?: boolean;
   /** Called as the file is read: rows so far, and how far into the file (bytes, or rows of a Parquet file). */
   onProgress?: (progress: ImportProgress) => void;
   now?: () => number;
@@ -119,7 +125,7 @@ export class ComparIaImportService {
       while (pending.length > 0) {
         const batch = pending.slice(0, batchSize);
         pending = pending.slice(batch.length);
-        await this.store.transaction((repositories) => applyBatch(repositories, batch, summary));
+        await this.store.transaction((repositories) => applyBatch(repositories, batch, summary, options.trustSource === true));
       }
     };
     await readRecordFile(
@@ -178,7 +184,12 @@ interface BatchWrites {
   verdicts: Map<string, ImportedTurnVerdict>;
 }
 
-async function applyBatch(repositories: Repositories, rawBatch: PendingRow[], summary: ImportedFileSummary): Promise<void> {
+async function applyBatch(
+  repositories: Repositories,
+  rawBatch: PendingRow[],
+  summary: ImportedFileSummary,
+  trustSource: boolean,
+): Promise<void> {
   const imports = repositories.comparIaImport;
   const batch = await joinStoredConversations(imports, rawBatch, summary.path);
   const rows = batch.flatMap(({ row }) => ('skip' in row || 'joins' in row ? [] : [row]));
@@ -253,8 +264,8 @@ async function applyBatch(repositories: Repositories, rawBatch: PendingRow[], su
     const stored = storedTopics.get(duel.id);
     // Agora's own post-processing annotated it since: left alone
     if (stored !== undefined && stored.modelId !== ANNOTATION_MODEL) continue;
-    if (stored !== undefined && sameRecord(stored, storedTopicsOf(duel, topics))) continue;
-    await saveTopics(repositories, duel, topics);
+    if (stored !== undefined && sameRecord(stored, storedTopicsOf(duel, topics, trustSource))) continue;
+    await saveTopics(repositories, duel, topics, trustSource);
     topicsSaved += 1;
   }
   // Imported votes carry their own (past) times, and replaced conversations and their topics
@@ -325,13 +336,13 @@ function sameRecord<T extends object>(stored: T, incoming: T): boolean {
   return Object.entries(incoming).every(([key, value]) => (stored as Record<string, unknown>)[key] === value);
 }
 
-function storedTopicsOf(duel: ImportedDuel, topics: ComparIaTopics): StoredTopics {
+function storedTopicsOf(duel: ImportedDuel, topics: ComparIaTopics, trustSource: boolean): StoredTopics {
   const list = (values: string[] | null): string | null => (values === null ? null : JSON.stringify(values));
   return {
     modelId: ANNOTATION_MODEL,
-    status: 'done',
-    containsPii: 0,
-    turnsAnnotated: duel.turns.length,
+    status: trustSource ? 'done' : 'pending',
+    containsPii: trustSource ? 0 : null,
+    turnsAnnotated: trustSource ? duel.turns.length : 0,
     languages: list(topics.languages),
     categories: list(topics.categories),
     keywords: list(topics.keywords),
@@ -341,29 +352,31 @@ function storedTopicsOf(duel: ImportedDuel, topics: ComparIaTopics): StoredTopic
 }
 
 /**
- * compar:IA's public conversations were screened before publication: they are stored as annotated
- * (`done`, no personal data) with compar:IA's languages and topics. An annotation Agora's own
- * post-processing wrote since is left alone.
+ * compar:IA's public conversations were screened by compar:IA, whose rules are not Agora's: they are
+ * stored with compar:IA's languages and topics, waiting (`pending`) for Agora's post-processing to
+ * screen them like the arena's own. With `--trust-source`, compar:IA's screening is taken as Agora's:
+ * annotated (`done`, no personal data) at once. An annotation Agora's own post-processing wrote since
+ * is left alone.
  */
-async function saveTopics(repositories: Repositories, duel: ImportedDuel, topics: ComparIaTopics): Promise<void> {
+async function saveTopics(repositories: Repositories, duel: ImportedDuel, topics: ComparIaTopics, trustSource: boolean): Promise<void> {
   await repositories.annotations.save({
     duelId: duel.id,
-    status: 'done',
+    status: trustSource ? 'done' : 'pending',
     attempts: 0,
     lastError: null,
     nextAttemptAt: null,
-    turnsAnnotated: duel.turns.length,
+    turnsAnnotated: trustSource ? duel.turns.length : 0,
     languages: topics.languages,
     messageLanguages: null,
     piiRuleKinds: null,
     piiModelKinds: null,
-    containsPii: false,
-    modelStatus: 'done',
+    containsPii: trustSource ? false : null,
+    modelStatus: trustSource ? 'done' : 'pending',
     modelId: ANNOTATION_MODEL,
     categories: topics.categories,
     keywords: topics.keywords,
     shortSummary: topics.shortSummary,
-    annotatedAt: duel.createdAt,
+    annotatedAt: trustSource ? duel.createdAt : null,
     updatedAt: duel.createdAt,
   });
 }

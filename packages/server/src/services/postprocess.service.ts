@@ -220,6 +220,12 @@ export class PostprocessService {
       annotatedAt: now.toISOString(),
       updatedAt: now.toISOString(),
     };
+    // Without an annotation model, the topics the source gave (compar:IA's) or an earlier model wrote stay.
+    if (!this.annotator && previous?.modelId) {
+      base.categories = previous.categories;
+      base.keywords = previous.keywords;
+      base.shortSummary = previous.shortSummary;
+    }
     if (!this.annotator || complete.length === 0) {
       saveLater(
         complete.length === 0 && this.annotator

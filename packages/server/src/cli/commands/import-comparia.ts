@@ -12,6 +12,7 @@ const flagsSchema = z
     votes: filesFlag('--votes').optional(),
     reactions: filesFlag('--reactions').optional(),
     arena: filesFlag('--arena').optional(),
+    trustSource: z.boolean().optional(),
     batchSize: z
       .string()
       .regex(/^[1-9]\d*$/, '--batch-size takes a positive whole number')
@@ -38,10 +39,14 @@ export function registerImportCommand(program: Command): void {
     )
     .option('--votes <FILE...>', 'comparia-votes file(s)')
     .option('--reactions <FILE...>', 'comparia-reactions file(s)')
+    .option(
+      '--trust-source',
+      "take compar:IA's screening as Agora's: store its conversations as screened (default: Agora's post-processing screens them)",
+    )
     .option('--arena <FILE...>', 'compar:IA per-response arena data file(s) (comparia-fr-arena: one row per turn, with its verdict)')
     .option('--batch-size <N>', 'rows per transaction (default 2000)')
     .action(async (raw: Record<string, unknown>) => {
-      const { batchSize, ...files } = parseFlags(flagsSchema, raw);
+      const { batchSize, trustSource, ...files } = parseFlags(flagsSchema, raw);
       const [{ openStore }, { loadConfig }, { ComparIaImportService }, { SingleBar }] = await Promise.all([
         import('../../main'),
         import('../../config/config'),
@@ -68,7 +73,11 @@ export function registerImportCommand(program: Command): void {
         } else bar.update(progress.done, payload);
       };
       try {
-        const summaries = await new ComparIaImportService(store).importFiles(files, { batchSize, onProgress });
+        const summaries = await new ComparIaImportService(store).importFiles(files, {
+          batchSize,
+          onProgress,
+          trustSource: trustSource === true,
+        });
         bar?.stop();
         for (const summary of summaries) process.stdout.write(`${JSON.stringify(summaryLine(summary))}\n`);
       } catch (error) {
