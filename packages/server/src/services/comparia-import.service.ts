@@ -364,7 +364,8 @@ async function saveTopics(repositories: Repositories, duel: ImportedDuel, topics
     status: trustSource ? 'done' : 'pending',
     attempts: 0,
     lastError: null,
-    nextAttemptAt: null,
+    // Due at once: a running server's next post-processing pass takes it (its queue reads pending annotations that are due).
+    nextAttemptAt: trustSource ? null : duel.createdAt,
     turnsAnnotated: trustSource ? duel.turns.length : 0,
     languages: topics.languages,
     messageLanguages: null,
