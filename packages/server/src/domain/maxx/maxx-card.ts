@@ -320,6 +320,8 @@ function trainingUseSection(input: MaxxCardInput): string[] {
     '',
     "Every reply is a model's output, under that model's terms. A row's `training_use` is the most restrictive of the models that wrote its replies (the generator and stylist, and the original models of `rejected` and `rejected_2`): `allowed` (an open licence that puts no condition on training), `check_licence` (read the licence first) or `evaluation_only` (a proprietary model whose terms forbid training competing models on its outputs). Filter on it before training.",
     '',
+    "The conversations come from this arena's open datasets, under their licence (this arena's `agora export` card), and, for rows whose id is a compar:IA source id, from compar:IA's published datasets under theirs: a user of the set keeps both.",
+    '',
     '| training use | rows |',
     '|---|---:|',
     ...[...uses].sort(byCountThenName).map(([use, count]) => `| \`${use}\` | ${count} |`),
