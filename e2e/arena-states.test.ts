@@ -63,7 +63,8 @@ describe('the arena’s states in a real browser', () => {
         await context.close();
       }
     }
-  });
+    // Ten pages (five languages, two widths), each failing, checked with axe, photographed and retried.
+  }, 90_000);
 
   it('a network failure: retry the same request once the network is back; "edit" gives the prompt back', async () => {
     const { page, context } = await newPage(browser, { locale: 'en-GB' });
