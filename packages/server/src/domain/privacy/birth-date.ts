@@ -30,8 +30,9 @@ const YEAR = String.raw`(?:19\d{2}|20\d{2}|\d{2})`;
 /** A full date (day, month and year) in the usual French and English notations. */
 const DATE = new RegExp(
   [
-    String.raw`${DAY}[/.-]${MONTH}[/.-]${YEAR}`,
-    String.raw`${MONTH}[/.-]${DAY}[/.-]${YEAR}`,
+    String.raw`${DAY}[/.|-]${MONTH}[/.|-]${YEAR}`,
+    String.raw`${MONTH}[/.|-]${DAY}[/.|-]${YEAR}`,
+    String.raw`${DAY} ${MONTH} (?:19|20)\d{2}`,
     String.raw`(?:19|20)\d{2}-${MONTH}-${DAY}`,
     String.raw`(?:${DAY}|1er)\s+(?:${MONTHS_FR}|${MONTHS_EN})\.?\s+(?:19|20)\d{2}`,
     String.raw`(?:${MONTHS_EN})\.?\s+${DAY}(?:st|nd|rd|th)?,?\s+(?:19|20)\d{2}`,

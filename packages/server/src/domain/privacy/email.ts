@@ -29,8 +29,8 @@ const WITH_AT_SIGN = new RegExp(
   String.raw`${NOT_INSIDE_A_RUN}${LOCAL}(?:@|\s{1,3}@\s{1,3})${LABEL}(?:\s?\.\s?[\p{L}\p{N}-]{1,63}){0,7}`,
   'gu',
 );
-const AT_WORDS = String.raw`at|[äa]t|arobase|arroba|chez`;
-const DOT_WORDS = String.raw`dot|point|punto|punkt`;
+const AT_WORDS = String.raw`at|[äa]t|arobase|arroba|chez|snabel-a|eta`;
+const DOT_WORDS = String.raw`dot|point|punto|punktum|punkt|taškas|taskas`;
 const DOT_WORD = String.raw`(?:\s{0,3}[([{]\s{0,3}(?:${DOT_WORDS})\s{0,3}[)\]}]\s{0,3}|\s{1,3}(?:${DOT_WORDS})\s{1,3})`;
 const WITH_AT_WORD = new RegExp(
   String.raw`${NOT_INSIDE_A_RUN}${ATOM}(?:\.${ATOM}){0,7}` +
@@ -50,8 +50,11 @@ const DENSITY_SUFFIX = /^\d+x\./i;
 /** The words of an obfuscated address, reduced to `local@domain` for the checks above. */
 function normalised(address: string): string {
   return address
-    .replace(/\s*[([{]\s*(?:at|ät|arobase|arroba|chez)\s*[)\]}]\s*|\s(?:at|ät|arobase|arroba|chez)\s/giu, '@')
-    .replace(/\s*[([{]\s*(?:dot|point|punto|punkt)\s*[)\]}]\s*|\s(?:dot|point|punto|punkt)\s/giu, '.')
+    .replace(/\s*[([{]\s*(?:at|ät|arobase|arroba|chez|snabel-a|eta)\s*[)\]}]\s*|\s(?:at|ät|arobase|arroba|chez|snabel-a|eta)\s/giu, '@')
+    .replace(
+      /\s*[([{]\s*(?:dot|point|punto|punktum|punkt|taškas|taskas)\s*[)\]}]\s*|\s(?:dot|point|punto|punktum|punkt|taškas|taskas)\s/giu,
+      '.',
+    )
     .replace(/\s+/g, '');
 }
 

@@ -22,7 +22,7 @@ export {
   isValidSteuerId,
   type NationalIdKind,
 } from './national-id';
-export { findNirs, isValidNir, nirKey } from './nir';
+export { findNirs, hasNirStructure, isValidNir, nirKey } from './nir';
 export { findPaymentCards, isCardNumber, passesLuhn } from './payment-card';
 export { findPhoneNumbers } from './phone';
 export { PII_KINDS, type PiiFinding, type PiiKind, type Span } from './pii-kind';

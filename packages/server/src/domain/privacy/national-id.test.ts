@@ -490,10 +490,48 @@ const GENERATORS: Record<NationalIdKind, () => Writing> = {
     const first10 = `${pad2(year % 100)}${pad2(encodedMonth)}${pad2(day)}${digits(4)}`;
     return plain(first10 + peselDigit(first10));
   },
+  fr_siren() {
+    const siren = `${int(1, 9)}${digits(7)}`;
+    const full = siren + luhnDigit(siren);
+    const nic = `000${digits(1)}`;
+    const siret = `${full}${nic}${luhnDigit(full + nic)}`;
+    return pick([
+      plain(siret),
+      plain(`${siret.slice(0, 3)} ${siret.slice(3, 6)} ${siret.slice(6, 9)} ${siret.slice(9)}`),
+      withContext(full),
+      withContext(`${full.slice(0, 3)} ${full.slice(3, 6)} ${full.slice(6)}`),
+    ]);
+  },
+  fr_passport() {
+    const letters = () => String.fromCharCode(65 + int(0, 25), 65 + int(0, 25));
+    return pick([plain(`${digits(2)}${letters()}${digits(5)}`), plain(`${digits(2)} ${letters()} ${digits(5)}`)]);
+  },
+  fr_id_card() {
+    const old = `${pad2(int(0, 99))}${pad2(int(1, 12))}${digits(8)}`;
+    const alphabet = 'ABCDEFGHJKLMNPRSTUVWXYZ0123456789';
+    const fresh = `${String.fromCharCode(65 + int(0, 25))}${digits(1)}${Array.from({ length: 7 }, () => pick([...alphabet])).join('')}`;
+    return pick([withContext(old), withContext(`${old.slice(0, 4)} ${old.slice(4, 9)} ${old.slice(9)}`), withContext(fresh)]);
+  },
 };
 
 /** Sentences of each identifier's language: those that name it, and those that do not. */
 const SENTENCES: Record<NationalIdKind, { naming: readonly string[]; neutral: readonly string[] }> = {
+  fr_siren: {
+    naming: [
+      'Mon entreprise individuelle, SIRET {id}, facture en franchise de TVA.',
+      'SIREN : {id}',
+      'immatriculée au RCS de Lyon sous le n° {id}',
+    ],
+    neutral: ['Rédige la facture pour Claire Moreau, {id}, 12 heures de conseil.'],
+  },
+  fr_passport: {
+    naming: ['Mon passeport porte le numéro {id}.', 'Passport no. {id}, valid until 2031.'],
+    neutral: ['Réserve le vol pour Paul Girard, document {id}.'],
+  },
+  fr_id_card: {
+    naming: ["Ma carte d'identité n° {id} expire en 2029.", 'CNI : {id}', "numéro de pièce d'identité {id}"],
+    neutral: [],
+  },
   se_personnummer: {
     naming: [
       'Mitt personnummer är {id}, kan du kontrollera det?',

@@ -1,3 +1,4 @@
+import { FRENCH_ID_WRITINGS } from './french-id';
 import { mod97 } from './mod97';
 import { passesLuhn } from './payment-card';
 import type { Span } from './pii-kind';
@@ -14,6 +15,9 @@ export const NATIONAL_ID_KINDS = [
   'nl_bsn',
   'be_national_number',
   'pl_pesel',
+  'fr_siren',
+  'fr_passport',
+  'fr_id_card',
 ] as const;
 
 export type NationalIdKind = (typeof NATIONAL_ID_KINDS)[number];
@@ -248,7 +252,8 @@ function inContext(text: string, start: number, end: number, words: RegExp): boo
   return words.test(before.slice(before.lastIndexOf('\n') + 1)) || words.test(after.split('\n')[0] ?? '');
 }
 
-interface Writing {
+/** One written form of an identifier: where it may stand, how it is checked, what must announce it. */
+export interface Writing {
   kind: NationalIdKind;
   /** The written forms, without the boundaries. */
   pattern: string;
@@ -303,7 +308,10 @@ function digitsIn(text: string): number {
   return count;
 }
 
-const COMPILED = WRITINGS.map((writing) => ({ ...writing, regex: new RegExp(`${LEFT}(?:${writing.pattern})${RIGHT}`, 'gu') }));
+const COMPILED = [...WRITINGS, ...FRENCH_ID_WRITINGS].map((writing) => ({
+  ...writing,
+  regex: new RegExp(`${LEFT}(?:${writing.pattern})${RIGHT}`, 'gu'),
+}));
 
 /**
  * Every national identifier found, with its kind; a number valid in two formats (a Danish CPR that
@@ -311,11 +319,11 @@ const COMPILED = WRITINGS.map((writing) => ({ ...writing, regex: new RegExp(`${L
  */
 export function findNationalIdMatches(text: string): NationalIdMatch[] {
   const matches: NationalIdMatch[] = [];
-  // Every writing but the codice fiscale (whose digits may all be letters) holds 7 digits or more: a
-  // text with fewer is searched for that one alone.
+  // Every writing but the codice fiscale (whose digits may all be letters) and the new French
+  // identity card holds 7 digits or more: a text with fewer is searched for those two alone.
   const enoughDigits = digitsIn(text) >= 7;
   for (const { kind, regex, validate, context } of COMPILED) {
-    if (!enoughDigits && kind !== 'it_codice_fiscale') continue;
+    if (!enoughDigits && kind !== 'it_codice_fiscale' && kind !== 'fr_id_card') continue;
     for (const match of text.matchAll(regex)) {
       const start = match.index;
       const end = start + match[0].length;

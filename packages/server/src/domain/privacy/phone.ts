@@ -21,14 +21,24 @@ import type { Span } from './pii-kind';
  * (`0.123456789`: a lone 0 first), short public numbers (112, 15, 3919).
  */
 const INTERNATIONAL =
-  /(?<![\p{L}\p{N}+.,]|\d[ \u00A0\u2009\u202F_./-])(?:\+|00)[ \u00A0\u2009\u202F]?\(?[1-9]\d{0,3}\)?(?:[ \u00A0\u2009\u202F_./-]{0,2}\(?\d{1,5}\)?){1,8}(?![\p{L}\p{N}])/gu;
-const TRUNK = /(?<![\p{L}\p{N}.,/+-]|\d[ \u00A0\u2009\u202F_./-])\(?0\d{1,4}\)?(?:[ \u00A0\u2009\u202F_./-]?\d{1,5})*(?![\p{L}\p{N}])/gu;
+  /(?<![\p{L}\p{N}+.,]|\d[ \u00A0\u2009\u202F_./|-])(?:\+|00)[ \u00A0\u2009\u202F]?\(?[1-9]\d{0,3}\)?(?:[ \u00A0\u2009\u202F_./|-]{0,2}\(?\d{1,5}\)?){1,8}(?![\p{L}\p{N}])/gu;
+const TRUNK = /(?<![\p{L}\p{N}.,/+-]|\d[ \u00A0\u2009\u202F_./|-])\(?0\d{1,4}\)?(?:[ \u00A0\u2009\u202F_./|-]?\d{1,5})*(?![\p{L}\p{N}])/gu;
 const NANP =
-  /(?<![\p{L}\p{N}.,/-]|\d[ \u00A0\u2009\u202F_./-])(?:\(\d{2,4}\)[ \u00A0\u2009\u202F]?\d{3,5}|\d{3}[ \u00A0\u2009\u202F_.-]\d{3})[ \u00A0\u2009\u202F_.-]\d{4}(?![\p{L}\p{N}]|[.,/-]\d)/gu;
+  /(?<![\p{L}\p{N}.,/-]|\d[ \u00A0\u2009\u202F_./|-])(?:\(\d{2,4}\)[ \u00A0\u2009\u202F]?\d{3,5}|\d{3}[ \u00A0\u2009\u202F_.|-]\d{3})[ \u00A0\u2009\u202F_.|-]\d{4}(?![\p{L}\p{N}]|[.,/-]\d)/gu;
 /** Four pairs of digits after a trunk 0 (`06 03 85 36`): the 8-digit plans of smaller countries; a date is never four pairs. */
 const FOUR_PAIRS =
-  /(?<![\p{L}\p{N}.,/+-]|\d[ \u00A0\u2009\u202F_./-])0\d([ \u00A0\u2009\u202F_.-])\d{2}\1\d{2}\1\d{2}(?![\p{L}\p{N}]|[ \u00A0.,/-]\d)/gu;
+  /(?<![\p{L}\p{N}.,/+-]|\d[ \u00A0\u2009\u202F_./|-])0\d([ \u00A0\u2009\u202F_.|-])\d{2}\1\d{2}\1\d{2}(?![\p{L}\p{N}]|[ \u00A0.,/-]\d)/gu;
 const EXTENSION = /^[ \u00A0,]*(?:\(?\s*(?:ext\.?|extension|poste|p\.|x|#|tel\.?\s*ext\.?)\s*\d{1,6}\)?)/iu;
+
+/**
+ * A French number glued to words (`tél0612345678`, `appelez-moi au06 12 34 56 78merci`), national or
+ * with +33/0033, in any spacing: ten digits in the French plan's shape are a phone number even
+ * without a space around them. Never inside a longer run of digits or digit groups.
+ */
+const FRENCH_GLUED =
+  /(?<!\p{N}|\p{N}[ \u00A0_./|-]|\+)(?:(?:\+|00)33[ \u00A0_./|-]{0,2}(?:\(0\)[ \u00A0]?)?[1-9]|0[1-9])(?:[ \u00A0_./|-]{0,2}\d{2}){4}(?!\p{N}|[ \u00A0_./|-]\p{N})/gu;
+/** A Lithuanian national number after its trunk 8, grouped as written: `8 612 34567`, `8-612-34567`, `8 (5) 212 3456`. */
+const LITHUANIAN_TRUNK = /(?<![\p{L}\p{N}.,/+-]|\p{N}[ .-])8[ -]\(?[3-9]\d{0,2}\)?[ -]?\d{2,3}[ -]?\d{2,5}(?![\p{L}\p{N}]|[.,/-]\d)/gu;
 
 /** Digits in a span of text. */
 const digitCount = (text: string) => (text.match(/\d/g) ?? []).length;
@@ -45,9 +55,9 @@ function withExtension(text: string, end: number): number {
  * arena's languages, shortly before it.
  */
 const PHONE_WORD =
-  /(?:t[ée]l(?:[ée]phone|efon(?:o|nummer|u)?|efono|\.)?|phone|mobile?|portable|cell|call|appel(?:le[rz]?)?|rappel(?:le[rz]?)?|ll[áa]m(?:a|ame|anos)|ligu?e|zadzwo[ńn]|numer(?:u)?|n[uú]mero|nummer|ring|sms|whatsapp|skambink|numeris)(?!\p{L})[^\n\d]{0,20}$/iu;
+  /(?:t[ée]l(?:[ée]phone|efon(?:o|nummer|u|as)?|efono|\.)?|tlf\.?|phone|mobile?|mobil(?:nummer|telefon|us)|portable|cell|call|appel(?:le[rz]?)?|rappel(?:le[rz]?)?|ll[áa]m(?:a|ame|anos)|ligu?e|zadzwo[ńn]|numer(?:u)?|n[uú]mero|nummer|ring|sms|whatsapp|skambink|numeris)(?!\p{L})[^\n\d]{0,20}$/iu;
 const LOCAL_GROUPS =
-  /(?<![\p{L}\p{N}.,/+-]|\d[ \u00A0\u2009\u202F_./-])\d{2,3}(?:[ \u00A0\u2009\u202F_.-]\d{2,3}){2,3}(?![\p{L}\p{N}]|[.,/-]\d)/gu;
+  /(?<![\p{L}\p{N}.,/+-]|\d[ \u00A0\u2009\u202F_./|-])\d{2,3}(?:[ \u00A0\u2009\u202F_.|-]\d{2,3}){2,3}(?![\p{L}\p{N}]|[.,/-]\d)/gu;
 
 /** Where a phone number can start: a + or a 0 before a digit, each with the 40 characters after it; overlapping ones merged. */
 function candidateWindows(text: string): Span[] {
@@ -75,7 +85,9 @@ export function findPhoneNumbers(text: string): Span[] {
     const digits = digitCount(match[0]);
     if (digits >= 9 && digits <= 12) add(match.index, match.index + match[0].length);
   }
-  for (const pattern of [NANP, FOUR_PAIRS]) for (const match of text.matchAll(pattern)) add(match.index, match.index + match[0].length);
+  for (const match of text.matchAll(LITHUANIAN_TRUNK)) if (digitCount(match[0]) === 9) add(match.index, match.index + match[0].length);
+  for (const pattern of [NANP, FOUR_PAIRS, FRENCH_GLUED])
+    for (const match of text.matchAll(pattern)) add(match.index, match.index + match[0].length);
   for (const match of text.matchAll(LOCAL_GROUPS)) {
     const digits = digitCount(match[0]);
     if (digits >= 8 && digits <= 10 && PHONE_WORD.test(text.slice(Math.max(0, match.index - 40), match.index)))

@@ -7,6 +7,8 @@ import { findPaymentCards } from './payment-card';
 import { findPhoneNumbers } from './phone';
 import { NATIONAL_ID_KINDS } from './national-id';
 import { PII_KINDS, type PiiFinding, type PiiKind, type Span } from './pii-kind';
+import { originalSpan } from './mapped-text';
+import { normaliseForScreening } from './normalise';
 import { findPostalAddresses } from './postal-address';
 
 /** The verdict of the deterministic layer on one text. */
@@ -52,11 +54,6 @@ const OUTRANKED_BY: Partial<Record<PiiKind, readonly PiiKind[]>> = {
 const overlaps = (left: Span, right: Span) => left.start < right.end && right.start < left.end;
 
 /**
- * Screens one text with every deterministic detector (e-mail, phone, NIR, IBAN, payment card,
- * French postal address, date of birth in context). Names of people are not looked for here:
- * telling a private person from a public figure or a fictional character needs the model layer.
- */
-/**
  * A visitor's comment (on a vote or a reaction) as it may be published: withheld (null) when the
  * rules find personal data in it. The comment is a field of its own, not part of the conversation,
  * so it is dropped whole and the conversation stays; a conversation's own texts exclude it instead.
@@ -65,7 +62,19 @@ export function publishableComment(comment: string | null): string | null {
   return comment === null || screenText(comment).pii ? null : comment;
 }
 
+/**
+ * Screens one text with every deterministic detector, after {@link normaliseForScreening} has
+ * undone the usual disguises (fullwidth forms, entities, zero-width characters, letters for
+ * digits, numbers in words, line breaks); the findings' offsets are the original text's.
+ */
 export function screenText(text: string): PiiScreening {
+  const normalised = normaliseForScreening(text);
+  const screening = screenPlainText(normalised.text);
+  if (normalised.starts === null) return screening;
+  return { ...screening, findings: screening.findings.map((finding) => ({ kind: finding.kind, ...originalSpan(normalised, finding) })) };
+}
+
+function screenPlainText(text: string): PiiScreening {
   const findings: PiiFinding[] = [];
   // Spans kept so far, per kind, in start order: a claim is checked by binary search, not against every finding.
   const kept = new Map<PiiKind, PiiFinding[]>();

@@ -1,0 +1,127 @@
+import { replaceMapped, unmapped, type MappedText } from './mapped-text';
+import { spellOutNumberWords } from './number-words';
+
+/**
+ * One rewriting of a text before every rule, so that disguised personal data meets the same rules
+ * as plain data: `paul＠orange.fr`, `paul&#64;orange.fr`, `paul%40orange.fr`, `paul\u200B@orange.fr` (a
+ * zero-width space), `paul_at_orange_dot_fr`, `O6 12 34 56 78`, `０６１２３４５６７８`,
+ * `0 6 1 2 3 4 5 6 7 8`, « zéro six douze trente-quatre… » and a number cut by a line break all
+ * become the plain form. Each step only ever makes a disguise plainer; the rules still decide.
+ * Offsets map back to the original text (see {@link MappedText}), for the review queue's highlights.
+ */
+export function normaliseForScreening(text: string): MappedText {
+  let mapped = unmapped(text);
+  // Twice: `&amp;#64;` and `%2540` are encoded twice.
+  for (let round = 0; round < 2; round++) mapped = decodePercent(decodeEntities(mapped));
+  mapped = replaceMapped(mapped, FORMAT_CHARACTERS, () => '');
+  mapped = compatibilityForms(mapped);
+  mapped = replaceMapped(mapped, SPELLED_ADDRESS, spelledAddress);
+  mapped = replaceMapped(mapped, BRACKETED_SIGN, (match) => (match[1] === '.' ? '.' : '@'));
+  mapped = replaceMapped(mapped, LINE_BREAK_IN_NUMBER, () => ' ');
+  mapped = spellOutNumberWords(mapped);
+  mapped = replaceMapped(mapped, LETTERS_FOR_DIGITS, letterDigits);
+  return replaceMapped(mapped, SPACED_DIGITS, joinSpacedDigits);
+}
+
+/** Zero-width spaces and joiners, soft hyphens, direction marks, word joiners, BOMs: every format character. */
+const FORMAT_CHARACTERS = /\p{Cf}+/gu;
+
+// ---- encodings -------------------------------------------------------------------------------
+
+const NAMED_ENTITIES: Record<string, string> = {
+  commat: '@',
+  period: '.',
+  amp: '&',
+  nbsp: ' ',
+  plus: '+',
+  lpar: '(',
+  rpar: ')',
+  hyphen: '-',
+  dash: '-',
+  minus: '-',
+  sol: '/',
+  colon: ':',
+  num: '#',
+  lowbar: '_',
+  verbar: '|',
+  vert: '|',
+  percnt: '%',
+};
+const ENTITY = /&(?:#(\d{1,7})|#[xX]([0-9a-fA-F]{1,6})|([A-Za-z]{2,8});)(;?)/g;
+
+function decodeEntities(mapped: MappedText): MappedText {
+  if (!mapped.text.includes('&')) return mapped;
+  return replaceMapped(mapped, ENTITY, ([, decimal, hex, name]) => {
+    if (name !== undefined) return NAMED_ENTITIES[name.toLowerCase()] ?? null;
+    const code = decimal !== undefined ? Number(decimal) : Number.parseInt(hex ?? '', 16);
+    return code >= 0x20 && code <= 0x10ffff && (code < 0xd800 || code > 0xdfff) ? String.fromCodePoint(code) : null;
+  });
+}
+
+const PERCENT_RUN = /(?:%[0-9A-Fa-f]{2})+/g;
+
+/** `%40` and UTF-8 runs such as `%EF%BC%A0`; a byte that decodes to a control character stays as written. */
+function decodePercent(mapped: MappedText): MappedText {
+  if (!mapped.text.includes('%')) return mapped;
+  return replaceMapped(mapped, PERCENT_RUN, ([run]) => {
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(run);
+    } catch {
+      return null;
+    }
+    return /\p{Cc}/u.test(decoded) ? null : decoded;
+  });
+}
+
+/** A character with its combining marks, where NFKC may change something (any non-ASCII one). */
+const NON_ASCII_CLUSTER = /[^\p{ASCII}]\p{M}*|\p{ASCII}\p{M}+/gu;
+
+/** Unicode NFKC, one character with its marks at a time so that each maps back: fullwidth `＠０６` become `@06`. */
+function compatibilityForms(mapped: MappedText): MappedText {
+  if (mapped.text.normalize('NFKC') === mapped.text) return mapped;
+  return replaceMapped(mapped, NON_ASCII_CLUSTER, ([cluster]) => cluster.normalize('NFKC'));
+}
+
+// ---- addresses spelled with words --------------------------------------------------------------
+
+/** `paul_at_orange_dot_fr`, `paul-at-orange-dot-fr`: only as a whole, since `created_at_ms` is a column, not an address. */
+const SPELLED_ADDRESS = new RegExp(
+  String.raw`(?<![\p{L}\p{N}])([\p{L}\p{N}.+]{1,64})[_-](?:at|arobase)[_-]([\p{L}\p{N}]{1,63}(?:(?:[_-](?:dot|point|punkt|punktum|punto|taškas)[_-]|\.)[\p{L}\p{N}]{1,63}){1,4})(?![\p{L}\p{N}])`,
+  'giu',
+);
+
+function spelledAddress([, local, domain]: RegExpExecArray): string {
+  return `${local}@${(domain ?? '').replace(/[_-](?:dot|point|punkt|punktum|punto|taškas)[_-]/giu, '.')}`;
+}
+
+/** `[@]`, `(@)`, `[.]`, `(.)`: signs put in brackets to dodge scrapers. */
+const BRACKETED_SIGN = /\s?[([{<]\s?([@.])\s?[)\]}>]\s?/g;
+
+// ---- numbers -----------------------------------------------------------------------------------
+
+/** A line break between the groups of a number (`06 12 34\n56 78`, an IBAN printed over two lines). */
+const LINE_BREAK_IN_NUMBER = /(?<=[\dA-Z])[ \t]*\r?\n[ \t]*(?=\d)|(?<=\d)[ \t]*\r?\n[ \t]*(?=[A-Z])/g;
+
+/**
+ * O, o, I and l standing for 0 and 1 in a run of digit groups (`O6 12 34 56 78`, `06 l2 34`): only
+ * in a whole run whose groups hold nothing but digits and those letters, six digits or more, so
+ * that an IBAN's letters (`AX 630P 9O63…`, whose run holds a P) and words stay as written.
+ */
+const LETTERS_FOR_DIGITS =
+  /(?<![\p{L}\p{N}]|\p{N}\p{L}{0,4}[ .|/-])[OoIl]{0,3}\d[\dOoIl]*(?:[ .|/-][OoIl]{0,3}\d[\dOoIl]*)*(?![\p{L}\p{N}]|[ .|/-]\p{L}{0,4}\p{N})/gu;
+
+function letterDigits([run]: RegExpExecArray): string | null {
+  if (!/[OoIl]/.test(run) || (run.match(/\d/g) ?? []).length < 6) return null;
+  return run.replace(/[Oo]/g, '0').replace(/[Il]/g, '1');
+}
+
+/** One digit per group, 8 to 16 of them: `0 6 1 2 3 4 5 6 7 8`. */
+const SPACED_DIGITS = /(?<![\p{L}\p{N}])\d(?:[ .|-]\d){7,15}(?![\p{L}\p{N}])/gu;
+
+function joinSpacedDigits([run]: RegExpExecArray): string | null {
+  const digits = run.replace(/\D/g, '');
+  // Digits counting up or down by one (`0 1 2 3 4 5 6 7 8 9`) are a count, not a number.
+  const counting = [...digits].every((digit, index) => index === 0 || Math.abs(Number(digit) - Number(digits[index - 1])) === 1);
+  return counting ? null : digits;
+}
