@@ -10,11 +10,12 @@ import { spellOutNumberWords } from './number-words';
  * Offsets map back to the original text (see {@link MappedText}), for the review queue's highlights.
  */
 export function normaliseForScreening(text: string): MappedText {
-  let mapped = unmapped(text);
-  // Twice: `&amp;#64;` and `%2540` are encoded twice.
-  for (let round = 0; round < 2; round++) mapped = decodePercent(decodeEntities(mapped));
-  mapped = replaceMapped(mapped, FORMAT_CHARACTERS, () => '');
+  let mapped = replaceMapped(unmapped(text), FORMAT_CHARACTERS, () => '');
+  // Fullwidth forms first (`＆＃６４；` is an entity too), then the encodings, twice (`&amp;#64;` and
+  // `%2540` are encoded twice), then NFKC again for what they decoded to (`&#xFF20;`).
   mapped = compatibilityForms(mapped);
+  for (let round = 0; round < 2; round++) mapped = decodePercent(decodeEntities(mapped));
+  mapped = compatibilityForms(replaceMapped(mapped, FORMAT_CHARACTERS, () => ''));
   mapped = replaceMapped(mapped, SPELLED_ADDRESS, spelledAddress);
   mapped = replaceMapped(mapped, BRACKETED_SIGN, (match) => (match[1] === '.' ? '.' : '@'));
   mapped = replaceMapped(mapped, LINE_BREAK_IN_NUMBER, () => ' ');
@@ -96,7 +97,7 @@ function spelledAddress([, local, domain]: RegExpExecArray): string {
 }
 
 /** `[@]`, `(@)`, `[.]`, `(.)`: signs put in brackets to dodge scrapers. */
-const BRACKETED_SIGN = /\s?[([{<]\s?([@.])\s?[)\]}>]\s?/g;
+const BRACKETED_SIGN = /\s?[([{<]{1,2}\s?([@.])\s?[)\]}>]{1,2}\s?/g;
 
 // ---- numbers -----------------------------------------------------------------------------------
 
@@ -104,12 +105,12 @@ const BRACKETED_SIGN = /\s?[([{<]\s?([@.])\s?[)\]}>]\s?/g;
 const LINE_BREAK_IN_NUMBER = /(?<=[\dA-Z])[ \t]*\r?\n[ \t]*(?=\d)|(?<=\d)[ \t]*\r?\n[ \t]*(?=[A-Z])/g;
 
 /**
- * O, o, I and l standing for 0 and 1 in a run of digit groups (`O6 12 34 56 78`, `06 l2 34`): only
+ * O, o, I and l standing for 0 and 1 in a run of digit groups (`O6 12 34 56 78`, `l 85 05 78 0O6…`): only
  * in a whole run whose groups hold nothing but digits and those letters, six digits or more, so
  * that an IBAN's letters (`AX 630P 9O63…`, whose run holds a P) and words stay as written.
  */
 const LETTERS_FOR_DIGITS =
-  /(?<![\p{L}\p{N}]|\p{N}\p{L}{0,4}[ .|/-])[OoIl]{0,3}\d[\dOoIl]*(?:[ .|/-][OoIl]{0,3}\d[\dOoIl]*)*(?![\p{L}\p{N}]|[ .|/-]\p{L}{0,4}\p{N})/gu;
+  /(?<![\p{L}\p{N}]|\p{N}\p{L}{0,4}[ .|/-])(?:[OoIl]{0,3}\d[\dOoIl]*|[OoIl])(?:[ .|/-][\dOoIl]{1,8})*(?![\p{L}\p{N}]|[ .|/-]\p{L}{0,4}\p{N})/gu;
 
 function letterDigits([run]: RegExpExecArray): string | null {
   if (!/[OoIl]/.test(run) || (run.match(/\d/g) ?? []).length < 6) return null;
