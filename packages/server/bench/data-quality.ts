@@ -1,6 +1,7 @@
 /**
  * Data-pipeline quality on the labelled sets we built ourselves (packages/server/test/fixtures):
- * precision and recall per personal-data kind of the deterministic layer, and language-ID
+ * precision and recall per personal-data kind of the deterministic layer, its recall and false
+ * positives per rule and language on generated clinical-style notes, and language-ID
  * accuracy per language and on short texts (< 20 characters).
  * `node --import tsx packages/server/bench/data-quality.ts`, or `run()` as a bench part.
  */
@@ -9,6 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import { PII_KINDS, type PiiKind, screenText } from '../src/domain/privacy';
 import { createLanguageDetector } from '../src/adapters/language-detector';
+import { clinicalNotesTable, scoreClinicalNotes } from '../test/fixtures/clinical-notes/score';
 
 const fixtures = new URL('../test/fixtures/', import.meta.url);
 
@@ -139,6 +141,10 @@ export async function run(): Promise<void> {
     process.stdout.write(
       `  miss ${miss.file}: ${JSON.stringify(miss.text)} labelled [${miss.kinds.join(',')}] found [${miss.found.join(',')}]\n`,
     );
+
+  process.stdout.write(
+    `\nPersonal data on generated clinical notes (test/fixtures/clinical-notes), 400 per language and as many clean\n\n${clinicalNotesTable(scoreClinicalNotes(400))}\n`,
+  );
 
   const languages = await scoreLanguages(readLanguageSet());
   process.stdout.write(

@@ -9,10 +9,12 @@ describe('personal-data set', () => {
   // The set is French: the other countries' identifiers have their own generated tests (domain/privacy/national-id.test.ts).
   const labelled = scores.filter((score) => score.truePositives + score.falseNegatives > 0);
   it('labels the French kinds', () =>
-    expect(labelled.map((score) => score.kind)).toEqual(['email', 'phone', 'nir', 'iban', 'card', 'address', 'birth_date']));
+    expect(labelled.map((score) => score.kind)).toEqual(['email', 'phone', 'nir', 'iban', 'card', 'address', 'birth_date', 'fr_siren']));
 
-  it.each(labelled.map((score) => [score.kind, score] as const))('detects every labelled %s', (_kind, score) => {
-    expect(score.truePositives).toBeGreaterThanOrEqual(20);
+  // Two SIREN/SIRET texts were negatives until issue 29; the kind's recall is measured on generated
+  // numbers in domain/privacy/national-id.test.ts.
+  it.each(labelled.map((score) => [score.kind, score] as const))('detects every labelled %s', (kind, score) => {
+    expect(score.truePositives).toBeGreaterThanOrEqual(kind === 'fr_siren' ? 2 : 20);
     expect(score.falseNegatives).toBe(0);
   });
 

@@ -1,6 +1,6 @@
 import type { Span } from './pii-kind';
 
-/** Words that announce a date of birth, French and English. */
+/** Words that announce a date of birth, in French, English, Danish, Swedish and Lithuanian. */
 const TRIGGER = new RegExp(
   [
     String.raw`\bn[ée]e?s?(?:\s?\(e\))?\s+(?:le|en)\b`,
@@ -13,6 +13,11 @@ const TRIGGER = new RegExp(
     String.raw`\bbirth\s?date\b`,
     String.raw`\bborn\s+(?:on|in)\b`,
     String.raw`\bborn\b`,
+    // Danish, Swedish, Lithuanian: fødselsdato, født (den), födelsedatum, född (den), gimimo data, gimęs/gimusi.
+    String.raw`\bf(?:ødselsdato|ödelsedatum)\b`,
+    String.raw`\bf(?:ø|ö)d(?:t|d)\b(?:\s+den\b)?`,
+    String.raw`\bgimimo\s+data\b`,
+    String.raw`\bgim(?:ęs|usi)\b`,
   ].join('|'),
   // Not 'u': V8 runs this alternation 15 times faster without it (1.4 against 20 µs on 300
   // characters). The triggers are ASCII and Latin-1, which case-fold the same either way; only the
@@ -42,8 +47,8 @@ const DATE = new RegExp(
   'iuy',
 );
 
-/** Separators allowed between the trigger and the date: punctuation, « le », « on », « the ». */
-const BRIDGE = /[\s:=,–-]*(?:(?:le|on|the|is|est|:)\s+)*/iuy;
+/** Separators allowed between the trigger and the date: punctuation, a table's bar, « le », « on », « the ». */
+const BRIDGE = /[\s:=,|–-]*(?:(?:le|on|the|is|est|:)\s+)*/iuy;
 
 /**
  * Dates of birth, only in context: a full date right after « né(e) le », « né à … le »,

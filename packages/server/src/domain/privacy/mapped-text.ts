@@ -18,8 +18,8 @@ const startOf = (mapped: MappedText, index: number) => mapped.starts?.[index] ??
 const endOf = (mapped: MappedText, index: number) => mapped.ends?.[index] ?? index + 1;
 
 /**
- * Replaces every match of `pattern` (global) for which `replace` returns a string; a match it
- * returns `null` for stays as it was. The replacement's characters all point at the whole match in
+ * Replaces every match of `pattern` (global) for which `replace` returns a string (an empty match
+ * inserts it); a match it returns `null` for stays as it was. The replacement's characters all point at the whole match in
  * the original. Linear in the text: one scan, one copy, and no copy at all when nothing changes.
  */
 export function replaceMapped(mapped: MappedText, pattern: RegExp, replace: (match: RegExpExecArray) => string | null): MappedText {
@@ -30,10 +30,8 @@ export function replaceMapped(mapped: MappedText, pattern: RegExp, replace: (mat
   let copied = 0;
   pattern.lastIndex = 0;
   for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
-    if (match[0].length === 0) {
-      pattern.lastIndex += 1;
-      continue;
-    }
+    // An empty match inserts: the replacement points at the empty span where it stands.
+    if (match[0].length === 0) pattern.lastIndex += 1;
     const replacement = replace(match);
     if (replacement === null || replacement === match[0]) continue;
     for (let index = copied; index < match.index; index++) {
@@ -41,8 +39,9 @@ export function replaceMapped(mapped: MappedText, pattern: RegExp, replace: (mat
       ends.push(endOf(mapped, index));
     }
     pieces.push(text.slice(copied, match.index), replacement);
-    const from = startOf(mapped, match.index);
-    const to = endOf(mapped, match.index + match[0].length - 1);
+    const inserted = match[0].length === 0;
+    const from = inserted ? boundaryOf(mapped, match.index) : startOf(mapped, match.index);
+    const to = inserted ? from : endOf(mapped, match.index + match[0].length - 1);
     for (let index = 0; index < replacement.length; index++) {
       starts.push(from);
       ends.push(to);
@@ -57,6 +56,10 @@ export function replaceMapped(mapped: MappedText, pattern: RegExp, replace: (mat
   pieces.push(text.slice(copied));
   return { text: pieces.join(''), starts, ends };
 }
+
+/** The original offset of the boundary before `index` (the end of the text when it is the last). */
+const boundaryOf = (mapped: MappedText, index: number) =>
+  index < mapped.text.length ? startOf(mapped, index) : index === 0 ? 0 : endOf(mapped, index - 1);
 
 /** The span of the original text that `span` of the rewritten text stands for. */
 export function originalSpan(mapped: MappedText, span: Span): Span {

@@ -2,14 +2,30 @@ import { replaceMapped, unmapped, type MappedText } from './mapped-text';
 import { spellOutNumberWords } from './number-words';
 
 /**
- * One rewriting of a text before every rule, so that disguised personal data meets the same rules
- * as plain data: `paul＠orange.fr`, `paul&#64;orange.fr`, `paul%40orange.fr`, `paul\u200B@orange.fr` (a
- * zero-width space), `paul_at_orange_dot_fr`, `O6 12 34 56 78`, `０６１２３４５６７８`,
- * `0 6 1 2 3 4 5 6 7 8`, « zéro six douze trente-quatre… » and a number cut by a line break all
- * become the plain form. Each step only ever makes a disguise plainer; the rules still decide.
- * Offsets map back to the original text (see {@link MappedText}), for the review queue's highlights.
+ * The rewritings of a text that every rule reads, so that disguised personal data meets the same
+ * rules as plain data: `paul＠orange.fr`, `paul&#64;orange.fr`, `paul%40orange.fr`,
+ * `paul\u200B@orange.fr` (a zero-width space), `paul_at_orange_dot_fr`, `０６１２３４５６７８` and a
+ * number cut by a line break become the plain form in the first; `O6 12 34 56 78`,
+ * `0 6 1 2 3 4 5 6 7 8`, « zéro six douze trente-quatre… » and `Tel0612345678` in the second, which
+ * exists only when it differs. Two readings, because the second's guesses could break what the
+ * first reads well (an IBAN whose BBAN holds an O or starts glued to its country code): the rules
+ * read both and a finding in either counts. Offsets map back to the original text (see
+ * {@link MappedText}), for the review queue's highlights.
  */
-export function normaliseForScreening(text: string): MappedText {
+export function normaliseForScreening(text: string): MappedText[] {
+  const plain = plainReading(text);
+  let guessed = replaceMapped(plain, LETTERS_FOR_DIGITS, letterDigits);
+  guessed = replaceMapped(
+    replaceMapped(guessed, NUMBER_GLUED_TO_WORD, () => ' '),
+    NUMBER_GLUED_TO_LABEL,
+    () => ' ',
+  );
+  guessed = replaceMapped(spellOutNumberWords(guessed), SPACED_DIGITS, joinSpacedDigits);
+  return guessed === plain ? [plain] : [plain, guessed];
+}
+
+/** What only decodes: encodings, compatibility forms, invisible characters, spelled signs, line breaks in numbers. */
+function plainReading(text: string): MappedText {
   let mapped = replaceMapped(unmapped(text), FORMAT_CHARACTERS, () => '');
   // Fullwidth forms first (`＆＃６４；` is an entity too), then the encodings, twice (`&amp;#64;` and
   // `%2540` are encoded twice), then NFKC again for what they decoded to (`&#xFF20;`).
@@ -18,10 +34,7 @@ export function normaliseForScreening(text: string): MappedText {
   mapped = compatibilityForms(replaceMapped(mapped, FORMAT_CHARACTERS, () => ''));
   mapped = replaceMapped(mapped, SPELLED_ADDRESS, spelledAddress);
   mapped = replaceMapped(mapped, BRACKETED_SIGN, (match) => (match[1] === '.' ? '.' : '@'));
-  mapped = replaceMapped(mapped, LINE_BREAK_IN_NUMBER, () => ' ');
-  mapped = spellOutNumberWords(mapped);
-  mapped = replaceMapped(mapped, LETTERS_FOR_DIGITS, letterDigits);
-  return replaceMapped(mapped, SPACED_DIGITS, joinSpacedDigits);
+  return replaceMapped(mapped, LINE_BREAK_IN_NUMBER, () => ' ');
 }
 
 /** Zero-width spaces and joiners, soft hyphens, direction marks, word joiners, BOMs: every format character. */
@@ -101,8 +114,18 @@ const BRACKETED_SIGN = /\s?[([{<]{1,2}\s?([@.])\s?[)\]}>]{1,2}\s?/g;
 
 // ---- numbers -----------------------------------------------------------------------------------
 
-/** A line break between the groups of a number (`06 12 34\n56 78`, an IBAN printed over two lines). */
-const LINE_BREAK_IN_NUMBER = /(?<=[\dA-Z])[ \t]*\r?\n[ \t]*(?=\d)|(?<=\d)[ \t]*\r?\n[ \t]*(?=[A-Z])/g;
+/** A line break between the groups of a number (`06 12 34\n56 78`, `06 - 12\n- 34…`, an IBAN printed over two lines). */
+const LINE_BREAK_IN_NUMBER = /(?<=[\dA-Z)])[ \t]*\r?\n[ \t]*(?=(?:[-.|/] ?)?\d)|(?<=\d)[ \t]*\r?\n[ \t]*(?=[A-Z(])/g;
+
+/**
+ * A number glued to the word before it (`Tel0612345678`, `né le26.12.1991`, `Personnummer180426-1087`):
+ * a space goes between a lowercase word and three digits or more (or a date with its month in words),
+ * never inside an address's local part.
+ */
+const NUMBER_GLUED_TO_WORD =
+  /(?<=\p{Ll}{2})(?=\+?\(?\d(?:[\d ().|/-]{0,3}\d){2}|\d{1,2}(?:er)? \p{L}{3,9}\.? \d{4})(?![\p{L}\p{N}._%+-]*@)/gu;
+/** The same after the capitalised labels of a form: `DDN9|07|1972`, `DOB28/06/1945`, `IBANSE70…`, `TEL+33…`. */
+const NUMBER_GLUED_TO_LABEL = /(?<=\b(?:DDN|DOB|NIR|CPR|INSEE|IBAN|RIB|TEL|TLF|GSM|SS))(?=\+?\(?\d|[A-Z]{2} ?\d\d)/giu;
 
 /**
  * O, o, I and l standing for 0 and 1 in a run of digit groups (`O6 12 34 56 78`, `l 85 05 78 0O6…`): only

@@ -32,11 +32,11 @@ const EXTENSION = /^[ \u00A0,]*(?:\(?\s*(?:ext\.?|extension|poste|p\.|x|#|tel\.?
 
 /**
  * A French number glued to words (`tél0612345678`, `appelez-moi au06 12 34 56 78merci`), national or
- * with +33/0033, in any spacing: ten digits in the French plan's shape are a phone number even
+ * with +33/0033, in any spacing (`07 - 73 - 05 - 07 - 86`): ten digits in the French plan's shape are a phone number even
  * without a space around them. Never inside a longer run of digits or digit groups.
  */
 const FRENCH_GLUED =
-  /(?<!\p{N}|\p{N}[ \u00A0_./|-]|\+)(?:(?:\+|00)33[ \u00A0_./|-]{0,2}(?:\(0\)[ \u00A0]?)?[1-9]|0[1-9])(?:[ \u00A0_./|-]{0,2}\d{2}){4}(?!\p{N}|[ \u00A0_./|-]\p{N})/gu;
+  /(?<!\p{N}|\p{N}[ \u00A0_./|-]|\+)(?:(?:\+|00)33[ \u00A0_./|-]{0,2}(?:\(0\)[ \u00A0]?)?[1-9]|0[1-9])(?:[ \u00A0_./|-]{0,3}\d{2}){4}(?!\p{N}|[ \u00A0_./|-]\p{N})/gu;
 /** A Lithuanian national number after its trunk 8, grouped as written: `8 612 34567`, `8-612-34567`, `8 (5) 212 3456`. */
 const LITHUANIAN_TRUNK = /(?<![\p{L}\p{N}.,/+-]|\p{N}[ .-])8[ -]\(?[3-9]\d{0,2}\)?[ -]?\d{2,3}[ -]?\d{2,5}(?![\p{L}\p{N}]|[.,/-]\d)/gu;
 
@@ -78,7 +78,8 @@ export function findPhoneNumbers(text: string): Span[] {
   if (!/\d/.test(text)) return spans;
   const add = (start: number, end: number) => spans.push({ start, end: withExtension(text, end) });
   for (const match of text.matchAll(INTERNATIONAL)) {
-    const digits = digitCount(match[0]);
+    // With `00` for the `+`, two more digits: `0080 5981` is a reference number, not a call abroad.
+    const digits = digitCount(match[0]) - (match[0].startsWith('00') ? 2 : 0);
     if (digits >= 8 && digits <= 17) add(match.index, match.index + match[0].length);
   }
   for (const match of text.matchAll(TRUNK)) {

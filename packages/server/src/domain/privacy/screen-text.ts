@@ -7,9 +7,10 @@ import { findPaymentCards } from './payment-card';
 import { findPhoneNumbers } from './phone';
 import { NATIONAL_ID_KINDS } from './national-id';
 import { PII_KINDS, type PiiFinding, type PiiKind, type Span } from './pii-kind';
-import { originalSpan } from './mapped-text';
+import { originalSpan, type MappedText } from './mapped-text';
 import { normaliseForScreening } from './normalise';
 import { findPostalAddresses } from './postal-address';
+import { findPublicRegisterNumbers } from './public-register';
 
 /** The verdict of the deterministic layer on one text. */
 export interface PiiScreening {
@@ -68,10 +69,33 @@ export function publishableComment(comment: string | null): string | null {
  * digits, numbers in words, line breaks); the findings' offsets are the original text's.
  */
 export function screenText(text: string): PiiScreening {
-  const normalised = normaliseForScreening(text);
-  const screening = screenPlainText(normalised.text);
-  if (normalised.starts === null) return screening;
-  return { ...screening, findings: screening.findings.map((finding) => ({ kind: finding.kind, ...originalSpan(normalised, finding) })) };
+  const [plain, guessed] = normaliseForScreening(text);
+  const first = screenReading(plain!);
+  if (!guessed) return first;
+  const second = screenReading(guessed);
+  // Both readings' findings, overlaps settled as within one: a finding outranked by an overlapping one
+  // of a stronger kind goes (a CPR the second reading sees wins over the phone-shaped digits of the
+  // first), and of two overlapping findings of one kind the first reading's stays.
+  const all = [...first.findings, ...second.findings];
+  const findings = all
+    .filter((found, index) =>
+      all.every(
+        (other, otherIndex) =>
+          otherIndex === index ||
+          !overlaps(other, found) ||
+          (!(OUTRANKED_BY[found.kind] ?? []).includes(other.kind) && (other.kind !== found.kind || otherIndex > index)),
+      ),
+    )
+    .sort((left, right) => left.start - right.start || left.end - right.end);
+  const kinds = PII_KINDS.filter((kind) => findings.some((found) => found.kind === kind));
+  return { pii: kinds.length > 0, kinds, findings };
+}
+
+/** The screening of one reading, its findings' offsets mapped back to the original text. */
+function screenReading(reading: MappedText): PiiScreening {
+  const screening = screenPlainText(reading.text);
+  if (reading.starts === null) return screening;
+  return { ...screening, findings: screening.findings.map((finding) => ({ kind: finding.kind, ...originalSpan(reading, finding) })) };
 }
 
 function screenPlainText(text: string): PiiScreening {
@@ -92,9 +116,12 @@ function screenPlainText(text: string): PiiScreening {
     }
     for (const list of kept.values()) list.sort((left, right) => left.start - right.start);
   }
-  findings.sort((left, right) => left.start - right.start || left.end - right.end);
-  const kinds = PII_KINDS.filter((kind) => kept.has(kind));
-  return { pii: kinds.length > 0, kinds, findings };
+  // A public register's number after its label (RPPS, FINESS, ADELI) names no patient.
+  const registers = findPublicRegisterNumbers(text);
+  const published = findings.filter((found) => !registers.some((span) => span.start <= found.start && found.end <= span.end));
+  published.sort((left, right) => left.start - right.start || left.end - right.end);
+  const kinds = PII_KINDS.filter((kind) => published.some((found) => found.kind === kind));
+  return { pii: kinds.length > 0, kinds, findings: published };
 }
 
 /** Whether `span` overlaps one of `sorted` (non-overlapping spans of one detector, by start). */
