@@ -195,9 +195,9 @@ export default tseslint.config(
       ]),
     },
   },
-  // The web app never imports server code; the contract is shared.
+  // The web app never imports server code; the contract and the personal-data rules are shared.
   {
-    files: ['packages/web/**/*.ts', 'packages/web/**/*.svelte', 'packages/contract/**/*.ts'],
+    files: ['packages/web/**/*.ts', 'packages/web/**/*.svelte', 'packages/contract/**/*.ts', 'packages/privacy/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -205,7 +205,7 @@ export default tseslint.config(
           patterns: [
             {
               group: ['**/server/**', '@agora/server', '@agora/server/*', 'node:*'],
-              message: 'The web app and the contract never import server code or Node modules (docs/ARCHITECTURE.md).',
+              message: 'The web app, the contract and the privacy rules never import server code or Node modules (docs/ARCHITECTURE.md).',
             },
           ],
         },

@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { normaliseForScreening } from './normalise';
-import { originalSpan, type MappedText } from './mapped-text';
-import { screenText, type PiiKind } from './index';
+import { normaliseForScreening, originalSpan, screenText, type MappedText, type PiiKind } from './index';
 import { seededRandom } from '../../../test/seeded-random';
 
 /**

@@ -14,7 +14,7 @@ import {
   isValidSteuerId,
   NATIONAL_ID_KINDS,
   type NationalIdKind,
-} from './national-id';
+} from './index';
 import { seededRandom } from '../../../test/seeded-random';
 
 // ---- check digits, computed here from the published rules, by other paths than the module's ----
