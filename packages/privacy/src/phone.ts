@@ -1,19 +1,21 @@
-import { findPhoneNumbersInText } from 'libphonenumber-js/max';
 import { firstOfOverlapping } from './email';
 import type { Span } from './pii-kind';
 
 /**
  * Phone numbers as people write them, valid or not: the screening excludes a conversation with a
  * phone-shaped number whatever the numbering plan says (a number one digit off, a service line,
- * a foreign number and an extension all point at someone). Three shapes, then libphonenumber-js
- * for the valid French numbers written in ways the shapes do not cover:
+ * a foreign number and an extension all point at someone). The shapes, each matched by a pattern
+ * (no numbering-plan library: the same rules run in the browser, within its budget):
  * - international: `+` or `00`, a country code, then 6 to 14 more digits in groups
  *   (`+33 6 12 34 56 78`, `0044 20 7946 0958`, `+49 (0)30 123456`);
  * - national with a trunk prefix 0, 9 to 12 digits in groups or run together
  *   (`06 12 34 56 78`, `0612345678`, `030 1234 5678`, `020 7946 0958`, `08 36 65 65 65`);
  * - North American, and an area code in brackets elsewhere: `(201) 555-0123`, `201-555-0123`,
  *   `201.555.0123`, `(11) 96123-4564`;
- * - four pairs after a trunk 0 (`06 03 85 36`), as in 8-digit plans.
+ * - four pairs after a trunk 0 (`06 03 85 36`), as in 8-digit plans;
+ * - French: ten digits in the French plan's shape glued to words or in any spacing, service
+ *   numbers `0 800 130 000`; Lithuanian: the trunk 8 (`8 612 34567`);
+ * - plain groups after a word that announces a phone number (see {@link PHONE_WORD}).
  * An extension after any of them (`poste 12`, `ext. 4410`, `x23`) is part of the number.
  * Each shape is matched on a whole run of digit groups, never inside a longer one, and the run's
  * digits are counted. Not phone numbers: runs without a leading 0, + or area code in brackets
@@ -59,28 +61,26 @@ const PHONE_WORD =
 const LOCAL_GROUPS =
   /(?<![\p{L}\p{N}.,/+-]|\d[ \u00A0\u2009\u202F_./|-])\d{2,3}(?:[ \u00A0\u2009\u202F_.|-]\d{2,3}){2,3}(?![\p{L}\p{N}]|[.,/-]\d)/gu;
 
-/** Where a phone number can start: a + or a 0 before a digit, each with the 40 characters after it; overlapping ones merged. */
-function candidateWindows(text: string): Span[] {
-  const windows: Span[] = [];
-  for (const match of text.matchAll(/\+\s?\(?\d|(?<!\d)0\s?\d/g)) {
-    const start = match.index;
-    const last = windows.at(-1);
-    // A window grows while candidates keep coming, up to 200 characters; then a new one starts.
-    if (last && start < last.end && last.end - last.start < 200) last.end = Math.min(text.length, start + 40);
-    else windows.push({ start, end: Math.min(text.length, start + 40) });
-  }
-  return windows;
-}
+/**
+ * Countries whose numbers have four or five digits (St Helena, Niue, Tokelau, Falklands, Tuvalu,
+ * Tonga, Solomon Islands, Vanuatu, Kiribati): `+290 8978` is a number there, while seven digits
+ * after another `+` are more often a count (`+1 000 000`).
+ */
+const SHORT_PLANS = /^(?:\+|00)[ \u00A0]?\(?(?:290|683|690|500|688|676|677|678|686)/;
+
+/** French service numbers read as 1-3-3-3 (`0 800 130 000`, `0 892 68 01 22` is caught as pairs). */
+const SERVICE = /(?<![\p{L}\p{N}.,/+-]|\p{N}[ .-])0[ \u00A0]?[89]\d{2}(?:[ \u00A0.]?\d{3}){2}(?![\p{L}\p{N}]|[.,/-]\d)/gu;
 
 export function findPhoneNumbers(text: string): Span[] {
   const spans: Span[] = [];
-  // Every shape below, and every window libphonenumber reads, starts from digits.
+  // Every shape below starts from digits.
   if (!/\d/.test(text)) return spans;
   const add = (start: number, end: number) => spans.push({ start, end: withExtension(text, end) });
   for (const match of text.matchAll(INTERNATIONAL)) {
     // With `00` for the `+`, two more digits: `0080 5981` is a reference number, not a call abroad.
     const digits = digitCount(match[0]) - (match[0].startsWith('00') ? 2 : 0);
-    if (digits >= 8 && digits <= 17) add(match.index, match.index + match[0].length);
+    const shortPlan = SHORT_PLANS.test(match[0]);
+    if (digits >= (shortPlan ? 7 : 8) && digits <= 17) add(match.index, match.index + match[0].length);
   }
   for (const match of text.matchAll(TRUNK)) {
     const digits = digitCount(match[0]);
@@ -94,17 +94,6 @@ export function findPhoneNumbers(text: string): Span[] {
     if (digits >= 8 && digits <= 10 && PHONE_WORD.test(text.slice(Math.max(0, match.index - 40), match.index)))
       add(match.index, match.index + match[0].length);
   }
-  // Valid French numbers written compact, in pairs, as service numbers (`0 800 130 000`) or with a +,
-  // that the shapes above missed; not digit lists (`0 1 2 3 4 5 6 7 8 9`), versions (`0.12.345.6789`)
-  // or decimals (`0.413228853`). libphonenumber reads only short windows where a number can start (a +
-  // or a 0 before a digit): its cost on long texts of digits would otherwise grow with the text.
-  for (const window of candidateWindows(text)) {
-    for (const found of findPhoneNumbersInText(text.slice(window.start, window.end), { defaultCountry: 'FR' })) {
-      const start = window.start + found.startsAt;
-      const end = window.start + found.endsAt;
-      const written = text.slice(start, end);
-      if (found.number.isValid() && /^(?:\+|0\d(?:[ .-]?\d{2}){4}$|0 ?8\d{2}(?: ?\d{3}){2}$)/.test(written)) add(start, end);
-    }
-  }
+  for (const match of text.matchAll(SERVICE)) add(match.index, match.index + match[0].length);
   return firstOfOverlapping(spans);
 }

@@ -111,6 +111,17 @@ export const da: Messages = {
   'arena.turn_limit_reached': 'Samtalen har nået det maksimale antal spørgsmål ({max}): stem nu for at se, hvilke modeller det er.',
   'arena.prompt_count': '{count} / {max} tegn',
   'arena.prompt_over': '{over} tegn for meget (grænse: {max}).',
+  'privacy_warning.title': 'Personoplysninger?',
+  'privacy_warning.found': 'Din besked ser ud til at indeholde {kinds}.',
+  'privacy_warning.explain':
+    'Samtaler offentliggøres som åbne data: en samtale med personoplysninger fjernes fra datasættene. Fjern dem, hvis du kan.',
+  'privacy_warning.edit': 'Ret',
+  'privacy_warning.send_anyway': 'Send alligevel',
+  'privacy_warning.kind.email': 'en e-mailadresse',
+  'privacy_warning.kind.phone': 'et telefonnummer',
+  'privacy_warning.kind.bank_account': 'et bankkontonummer (IBAN)',
+  'privacy_warning.kind.card': 'et betalingskortnummer',
+  'privacy_warning.kind.identity_number': 'et identifikationsnummer (CPR-nummer, pas …)',
   'arena.leave_title': 'Forlad duellen uden at stemme?',
   'arena.leave_body': 'Din samtale forbliver uden stemme og tæller ikke med i ranglisten.',
   'arena.leave_confirm': 'Forlad uden at stemme',
@@ -283,13 +294,20 @@ export const da: Messages = {
   'datasets.load_failed': 'Listen over offentliggjorte datasæt kunne ikke indlæses. Prøv igen om et øjeblik.',
   'datasets.export_title': 'Åbne datasæt',
   'datasets.tiers':
-    'To niveauer: træningssættene (dpo, kto, reward) er offentlige; de rå samtaler, stemmer og reaktioner, som samler én besøgendes udvekslinger og beholder deres datoer og kommentarer, udgives med kontrolleret adgang til forskning. De samme privatlivsregler gælder for begge.',
+    'Hver eksport består af to datasæt, som hver udgives i sit eget repository. De samme privatlivsregler afgør, hvad der kommer med i begge; de adskiller sig ved det, der kunne knytte en række til en person eller et tidspunkt.',
+  'datasets.tier_public':
+    'Offentligt datasæt (mappen public/), åbent for alle: samtaler, stemmer og reaktioner uden besøgs- eller sessions-id, kun dateret til dagen og i en rækkefølge uden forbindelse til tidspunktet; samt træningssættene (dpo, kto, reward).',
+  'datasets.tier_gated':
+    'Datasæt med kontrolleret adgang (mappen gated/), til forskning efter ansøgning: de samme samtaler, stemmer og reaktioner med pseudonyme besøgs-id’er og nøjagtige tidspunkter.',
   'datasets.export_status': 'Seneste eksport: {date}, samtaler: {conversations}, licens: {license}.',
   'datasets.none':
     'Der er endnu ikke offentliggjort noget fra denne arena. Operatøren offentliggør med kommandoen nedenfor; eksporten vil indeholde følgende:',
   'datasets.column_dataset': 'Datasæt',
   'datasets.column_rows': 'Rækker',
   'datasets.column_content': 'Indhold',
+  'datasets.column_tiers': 'Udgivet i',
+  'datasets.tier.public': 'offentligt',
+  'datasets.tier.gated': 'kontrolleret adgang',
   'datasets.conversations': 'spørgsmålene og begge svar med sprog og emne',
   'datasets.votes': 'valget (A, B, uafgjort, begge dårlige) og vurderingerne',
   'datasets.reactions': 'kan lide / kan ikke lide for hvert svar',
@@ -313,7 +331,7 @@ export const da: Messages = {
   'datasets.models_used': 'Modeller: {models}.',
   'datasets.load_title': 'Sådan indlæser du dem',
   'datasets.load_body':
-    'Parquet- og JSONL-filer, én mappe pr. datasæt, som kan læses med pandas, DuckDB eller Hugging Faces datasets-bibliotek, og som er klar til TRL:',
+    'Parquet- og JSONL-filer i to mapper, public og gated, hver et Hugging Face-datasæt med sit datakort og én undermappe pr. datasæt; de kan læses med pandas, DuckDB eller Hugging Faces datasets-bibliotek og er klar til TRL:',
   'sheet.not_found_title': 'Modellen blev ikke fundet',
   'sheet.not_found': 'Denne arena har ingen model »{id}«.',
   'sheet.facts': 'Fakta',

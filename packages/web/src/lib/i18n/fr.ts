@@ -109,6 +109,17 @@ export const fr = {
   'arena.turn_limit_reached': 'Cette conversation a atteint sa limite de {max} échanges : votez maintenant pour découvrir les modèles.',
   'arena.prompt_count': '{count} / {max} caractères',
   'arena.prompt_over': '{over} caractères de trop (limite : {max}).',
+  'privacy_warning.title': 'Données personnelles ?',
+  'privacy_warning.found': 'Votre message semble contenir {kinds}.',
+  'privacy_warning.explain':
+    'Les conversations sont publiées en données ouvertes : une conversation qui contient des données personnelles est retirée des jeux de données. Retirez-les si vous le pouvez.',
+  'privacy_warning.edit': 'Modifier',
+  'privacy_warning.send_anyway': 'Envoyer quand même',
+  'privacy_warning.kind.email': 'une adresse e-mail',
+  'privacy_warning.kind.phone': 'un numéro de téléphone',
+  'privacy_warning.kind.bank_account': 'un numéro de compte bancaire (IBAN)',
+  'privacy_warning.kind.card': 'un numéro de carte bancaire',
+  'privacy_warning.kind.identity_number': 'un numéro d’identification (sécurité sociale, pièce d’identité…)',
   'arena.leave_title': 'Quitter ce duel sans voter ?',
   'arena.leave_body': 'Votre conversation restera sans vote et ne comptera pas dans le classement.',
   'arena.leave_confirm': 'Quitter sans voter',
@@ -281,13 +292,20 @@ export const fr = {
   'datasets.load_failed': 'La liste des jeux publiés n’a pas pu être chargée. Réessayez dans un instant.',
   'datasets.export_title': 'Jeux de données ouverts',
   'datasets.tiers':
-    'Deux niveaux : les jeux d’entraînement (dpo, kto, reward) sont publics ; les conversations, votes et réactions bruts, qui regroupent les échanges d’un même visiteur et gardent leurs dates et commentaires, sont publiés en accès contrôlé, pour la recherche. Les mêmes règles de confidentialité s’appliquent aux deux.',
+    'Chaque export forme deux jeux de données, à publier chacun dans un dépôt distinct. Les mêmes règles de confidentialité décident de ce qui entre dans l’un et l’autre ; ils diffèrent par ce qui pourrait relier une ligne à une personne ou à un moment.',
+  'datasets.tier_public':
+    'Jeu public (dossier public/), ouvert à tous : les conversations, votes et réactions sans identifiant de visiteur ni de session, datés au jour seulement, dans un ordre sans rapport avec le temps ; et les jeux d’entraînement (dpo, kto, reward).',
+  'datasets.tier_gated':
+    'Jeu à accès contrôlé (dossier gated/), pour la recherche, sur demande : les mêmes conversations, votes et réactions, avec des identifiants pseudonymes de visiteurs et les heures exactes.',
   'datasets.export_status': 'Dernier export : {date}, {conversations} conversations, licence {license}.',
   'datasets.none':
     'Rien n’a encore été publié sur cette arène. L’opérateur publie avec la commande ci-dessous ; voici ce que contiendra l’export :',
   'datasets.column_dataset': 'Jeu',
   'datasets.column_rows': 'Lignes',
   'datasets.column_content': 'Contenu',
+  'datasets.column_tiers': 'Publié dans',
+  'datasets.tier.public': 'public',
+  'datasets.tier.gated': 'accès contrôlé',
   'datasets.conversations': 'les questions et les deux réponses, avec la langue et le thème',
   'datasets.votes': 'le choix (A, B, égalité, les deux mauvais) et les appréciations',
   'datasets.reactions': 'j’aime / je n’aime pas sur chaque réponse',
@@ -311,7 +329,7 @@ export const fr = {
   'datasets.models_used': 'Modèles : {models}.',
   'datasets.load_title': 'Les charger',
   'datasets.load_body':
-    'Fichiers Parquet et JSONL, un dossier par jeu, lisibles par pandas, DuckDB ou la bibliothèque datasets de Hugging Face, et prêts pour TRL :',
+    'Fichiers Parquet et JSONL dans deux dossiers, public et gated, chacun un jeu Hugging Face avec sa fiche et un sous-dossier par jeu ; lisibles par pandas, DuckDB ou la bibliothèque datasets de Hugging Face, et prêts pour TRL :',
   'sheet.not_found_title': 'Modèle introuvable',
   'sheet.not_found': 'Cette arène n’a pas de modèle « {id} ».',
   'sheet.facts': 'Fiche',

@@ -110,6 +110,17 @@ export const sv: Messages = {
   'arena.turn_limit_reached': 'Samtalet har nått det högsta tillåtna antalet frågor ({max}): rösta nu för att se vilka modellerna är.',
   'arena.prompt_count': '{count} / {max} tecken',
   'arena.prompt_over': '{over} tecken för mycket (gräns: {max}).',
+  'privacy_warning.title': 'Personuppgifter?',
+  'privacy_warning.found': 'Ditt meddelande verkar innehålla {kinds}.',
+  'privacy_warning.explain':
+    'Samtal publiceras som öppna data: ett samtal med personuppgifter tas bort från dataseten. Ta bort dem om du kan.',
+  'privacy_warning.edit': 'Redigera',
+  'privacy_warning.send_anyway': 'Skicka ändå',
+  'privacy_warning.kind.email': 'en e-postadress',
+  'privacy_warning.kind.phone': 'ett telefonnummer',
+  'privacy_warning.kind.bank_account': 'ett bankkontonummer (IBAN)',
+  'privacy_warning.kind.card': 'ett betalkortsnummer',
+  'privacy_warning.kind.identity_number': 'ett identitetsnummer (personnummer, pass …)',
   'arena.leave_title': 'Lämna duellen utan att rösta?',
   'arena.leave_body': 'Ditt samtal förblir utan röst och räknas inte med i topplistan.',
   'arena.leave_confirm': 'Lämna utan att rösta',
@@ -282,13 +293,20 @@ export const sv: Messages = {
   'datasets.load_failed': 'Listan över publicerade datamängder kunde inte laddas. Försök igen om en stund.',
   'datasets.export_title': 'Öppna datamängder',
   'datasets.tiers':
-    'Två nivåer: träningsuppsättningarna (dpo, kto, reward) är offentliga; de råa konversationerna, rösterna och reaktionerna, som samlar en besökares utbyten och behåller datum och kommentarer, publiceras med kontrollerad åtkomst för forskning. Samma integritetsregler gäller för båda.',
+    'Varje export består av två datamängder som publiceras i var sitt repository. Samma integritetsregler avgör vad som kommer med i båda; de skiljer sig åt i det som skulle kunna knyta en rad till en person eller en tidpunkt.',
+  'datasets.tier_public':
+    'Offentlig datamängd (mappen public/), öppen för alla: samtal, röster och reaktioner utan besökar- eller sessions-id, daterade endast till dagen och i en ordning utan samband med tiden; samt träningsuppsättningarna (dpo, kto, reward).',
+  'datasets.tier_gated':
+    'Datamängd med kontrollerad åtkomst (mappen gated/), för forskning på begäran: samma samtal, röster och reaktioner med pseudonyma besökar-id:n och exakta tidpunkter.',
   'datasets.export_status': 'Senaste export: {date}, {conversations} samtal, licens {license}.',
   'datasets.none':
     'Inget har publicerats från den här arenan än. Operatören publicerar med kommandot nedan; exporten kommer att innehålla följande:',
   'datasets.column_dataset': 'Datamängd',
   'datasets.column_rows': 'Rader',
   'datasets.column_content': 'Innehåll',
+  'datasets.column_tiers': 'Publicerad i',
+  'datasets.tier.public': 'offentlig',
+  'datasets.tier.gated': 'kontrollerad åtkomst',
   'datasets.conversations': 'frågorna och båda svaren, med språk och ämne',
   'datasets.votes': 'valet (A, B, oavgjort, båda dåliga) och omdömena',
   'datasets.reactions': 'gillar / gillar inte för varje svar',
@@ -312,7 +330,7 @@ export const sv: Messages = {
   'datasets.models_used': 'Modeller: {models}.',
   'datasets.load_title': 'Så laddar du dem',
   'datasets.load_body':
-    'Parquet- och JSONL-filer, en mapp per datamängd, som kan läsas med pandas, DuckDB eller Hugging Face-biblioteket datasets och är redo för TRL:',
+    'Parquet- och JSONL-filer i två mappar, public och gated, var och en en Hugging Face-datamängd med sitt datakort och en undermapp per datamängd; de kan läsas med pandas, DuckDB eller Hugging Face-biblioteket datasets och är redo för TRL:',
   'sheet.not_found_title': 'Modellen hittades inte',
   'sheet.not_found': 'Den här arenan har ingen modell ”{id}”.',
   'sheet.facts': 'Fakta',

@@ -2,7 +2,7 @@ import type { DuelMode, Reveal, Side, Tag, Transcript, VoteChoice } from '@agora
 import { ApiError, api, streamTurn } from '../api/client';
 import { takeProof } from '../api/proof-of-work';
 import { type Failure, causeOfApiError } from '../utils/failures';
-import { renderMarkdown } from '../utils/markdown';
+import { loadHighlighter, renderMarkdown } from '../utils/markdown';
 import { BlockSplitter } from '../utils/stream-blocks';
 
 export interface Block {
@@ -110,6 +110,8 @@ export class DuelManager {
     this.request = request;
     this.pending = { kind: 'start', request };
     this.phase = 'starting';
+    // The code highlighter arrives while the models think.
+    void loadHighlighter();
     try {
       const created = await this.createDuel(request);
       this.id = created.id;
@@ -168,7 +170,7 @@ export class DuelManager {
     this.phase = 'starting';
     let transcript: Transcript;
     try {
-      transcript = await api.transcript(id);
+      [transcript] = await Promise.all([api.transcript(id), loadHighlighter()]);
     } catch (error) {
       this.fail(error);
       return;

@@ -1,27 +1,25 @@
 import DOMPurify from 'dompurify';
-import hljs from 'highlight.js/lib/core';
-import bash from 'highlight.js/lib/languages/bash';
-import javascript from 'highlight.js/lib/languages/javascript';
-import json from 'highlight.js/lib/languages/json';
-import python from 'highlight.js/lib/languages/python';
-import sql from 'highlight.js/lib/languages/sql';
-import typescript from 'highlight.js/lib/languages/typescript';
 import { Marked } from 'marked';
+import type { Highlighter } from './highlight';
 
-hljs.registerLanguage('bash', bash);
-hljs.registerLanguage('javascript', javascript);
-hljs.registerLanguage('json', json);
-hljs.registerLanguage('python', python);
-hljs.registerLanguage('sql', sql);
-hljs.registerLanguage('typescript', typescript);
-for (const [alias, name] of [
-  ['sh', 'bash'],
-  ['shell', 'bash'],
-  ['js', 'javascript'],
-  ['ts', 'typescript'],
-  ['py', 'python'],
-] as const) {
-  hljs.registerAliases(alias, { languageName: name });
+/**
+ * Code is highlighted once highlight.js has arrived: its own chunk, asked for when a duel starts
+ * (answers take longer than that to bring code), so the arena page loads without it. A code block
+ * rendered before it arrives is shown as plain text, never lost.
+ */
+let highlighter: Highlighter | null = null;
+let loading: Promise<void> | undefined;
+export function loadHighlighter(): Promise<void> {
+  loading ??= import('./highlight').then(
+    (module) => {
+      highlighter = module.highlighter;
+    },
+    () => {
+      // The chunk could not load: code stays plain, and a later call tries again.
+      loading = undefined;
+    },
+  );
+  return loading;
 }
 
 export function escapeHtml(text: string): string {
@@ -42,8 +40,8 @@ const marked = new Marked({
     image: ({ text }) => escapeHtml(text ?? ''),
     code: ({ text, lang }) => {
       const language = (lang ?? '').trim().split(/\s+/)[0]?.toLowerCase() ?? '';
-      const known = language !== '' && hljs.getLanguage(language) !== undefined;
-      const body = known ? hljs.highlight(text, { language, ignoreIllegals: true }).value : escapeHtml(text);
+      const known = language !== '' && highlighter !== null && highlighter.knows(language);
+      const body = known && highlighter ? highlighter.highlight(text, language) : escapeHtml(text);
       return `<pre><code class="hljs${known ? ` language-${escapeHtml(language)}` : ''}">${body}</code></pre>\n`;
     },
   },
