@@ -71,6 +71,12 @@ describe('the annotation call', () => {
     expect(schema.properties.personal_data!.required).toEqual(['found', 'kinds']);
   });
 
+  it("names the classes of personal data of the arena's guide: names, addresses, phone numbers, e-mails, id numbers, medical details", () => {
+    const instructions = buildAnnotationMessages([{ prompt: 'x', a: 'y', b: 'z' }])[0]!.content;
+    for (const words of ['names', 'postal addresses', 'phone numbers', 'e-mail addresses', 'identity numbers', 'medical details'])
+      expect(instructions).toContain(words);
+  });
+
   it('lists every category in the instructions and clips very long messages', () => {
     const messages = buildAnnotationMessages([{ prompt: 'x'.repeat(20_000), a: 'court', b: 'réponse' }]);
     for (const category of TOPIC_CATEGORIES) expect(messages[0]!.content).toContain(JSON.stringify(category));

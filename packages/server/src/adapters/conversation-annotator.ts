@@ -48,6 +48,9 @@ Return one JSON object with:
 - "keywords": 5 to 7 short keywords about the subject. Never a person's name, a number or any detail that identifies someone.
 - "short_summary": one or two sentences in English saying what the visitor asked for, without any personal data.
 - "personal_data": {"found", "kinds"}: does any message contain personal data of a private, identifiable person?
+  Look in every prompt and every answer for the classes of personal data an open dataset must never hold: names, postal addresses,
+  phone numbers, e-mail addresses, identity numbers (social security, passport, identity card, tax, company numbers of a sole trader)
+  and medical details, in any language and however they are written (spelled out, split, disguised).
   Kinds: "name" (a private person named, e.g. the visitor, a relative, a colleague, a patient), "health" (health details about an identifiable person),
   "contact" (e-mail, phone, postal address), "identifier" (ID, social security, passport, licence numbers), "financial" (bank or card details, salary of someone identifiable),
   "location" (where an identifiable person lives or is), "other" (any other detail that identifies a private person).
