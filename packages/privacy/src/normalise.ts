@@ -14,13 +14,16 @@ import { spellOutNumberWords } from './number-words';
  */
 export function normaliseForScreening(text: string): MappedText[] {
   const plain = plainReading(text);
-  let guessed = replaceMapped(plain, LETTERS_FOR_DIGITS, letterDigits);
-  guessed = replaceMapped(
-    replaceMapped(guessed, NUMBER_GLUED_TO_WORD, () => ' '),
-    NUMBER_GLUED_TO_LABEL,
-    () => ' ',
-  );
-  guessed = replaceMapped(spellOutNumberWords(guessed), SPACED_DIGITS, joinSpacedDigits);
+  let guessed = plain;
+  // Every guess but the numbers in words needs a digit; each pass runs only when the text holds
+  // what it cannot match without (the same result, sooner).
+  if (/\d/.test(plain.text)) {
+    guessed = gated(guessed, /\d[ .|/-]?[OoIl]|[OoIl][ .|/-]?\d/, LETTERS_FOR_DIGITS, letterDigits);
+    guessed = gated(guessed, /\p{Ll}\+?\(?\d/u, NUMBER_GLUED_TO_WORD, () => ' ');
+    guessed = gated(guessed, /(?:DDN|DOB|NIR|CPR|INSEE|IBAN|RIB|TEL|TLF|GSM|SS)(?:[+(\d]|[A-Z]{2} ?\d)/i, NUMBER_GLUED_TO_LABEL, () => ' ');
+  }
+  guessed = spellOutNumberWords(guessed);
+  guessed = gated(guessed, /\d[ .|-]\d[ .|-]\d/, SPACED_DIGITS, joinSpacedDigits);
   return guessed === plain ? [plain] : [plain, guessed];
 }
 
@@ -32,9 +35,14 @@ function plainReading(text: string): MappedText {
   mapped = compatibilityForms(mapped);
   for (let round = 0; round < 2; round++) mapped = decodePercent(decodeEntities(mapped));
   mapped = compatibilityForms(replaceMapped(mapped, FORMAT_CHARACTERS, () => ''));
-  mapped = replaceMapped(mapped, SPELLED_ADDRESS, spelledAddress);
-  mapped = replaceMapped(mapped, BRACKETED_SIGN, (match) => (match[1] === '.' ? '.' : '@'));
-  return replaceMapped(mapped, LINE_BREAK_IN_NUMBER, () => ' ');
+  mapped = gated(mapped, /[_-](?:at|arobase)[_-]/i, SPELLED_ADDRESS, spelledAddress);
+  mapped = gated(mapped, /[([{<]\s?[@.]/, BRACKETED_SIGN, (match) => (match[1] === '.' ? '.' : '@'));
+  return gated(mapped, /\n/, LINE_BREAK_IN_NUMBER, () => ' ');
+}
+
+/** {@link replaceMapped}, only when `gate` finds what `pattern` cannot match without. */
+function gated(mapped: MappedText, gate: RegExp, pattern: RegExp, replace: (match: RegExpExecArray) => string | null): MappedText {
+  return gate.test(mapped.text) ? replaceMapped(mapped, pattern, replace) : mapped;
 }
 
 /** Zero-width spaces and joiners, soft hyphens, direction marks, word joiners, BOMs: every format character. */
