@@ -47,7 +47,8 @@ const PARTICLE = String.raw`(?:(?:de la|de l['’]|du|des|de|d['’]|l['’]|la|
 const CAPITAL_WORD = String.raw`(?:\p{Lu}[\p{L}'’.-]*|\d{1,2}(?:er)?\s+\p{Lu}[\p{L}]*(?:\s+\d{4})?)`;
 const ANY_WORD = String.raw`\p{L}[\p{L}'’-]*`;
 const MORE_WORDS = String.raw`(?:[\s-]+${PARTICLE}?${CAPITAL_WORD}){0,5}`;
-const POSTCODE = String.raw`(?:,?\s+(?:\d{5}|\d{2}\s\d{3})\s+\p{Lu}[\p{L}'’-]*(?:[\s-]+(?:${PARTICLE}?\p{Lu}[\p{L}'’-]*|sur|sous|en|lès|les)){0,4})?`;
+// A town's words stay on the postcode's line: the next line's first word is not part of the town.
+const POSTCODE = String.raw`(?:,?\s+(?:\d{5}|\d{2}\s\d{3})[ \t\u00A0]+\p{Lu}[\p{L}'’-]*(?:[ \t\u00A0-]+(?:${PARTICLE}?\p{Lu}[\p{L}'’-]*|sur|sous|en|lès|les)){0,4})?`;
 
 const ADDRESS = new RegExp(
   `${NUMBER}(?:${typeAlternation(STREET_TYPES)}\\s+${PARTICLE}?${ANY_WORD}|${typeAlternation(AMBIGUOUS_TYPES)}\\s+${PARTICLE}?${CAPITAL_WORD})${MORE_WORDS}${POSTCODE}(?![\\p{L}\\p{N}])`,
