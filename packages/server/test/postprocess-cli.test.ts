@@ -69,7 +69,7 @@ describe.each(DIALECTS)('agora postprocess ($name)', (dialect) => {
       piiModelKinds: ['name', 'health'],
       categories: ['Health & Wellness & Medicine'],
     });
-  });
+  }, 90_000); // three runs of the command, each starting a process and its threads: about 8 s each on a busy 2-core runner
 
   it('names the flag when the model is not in the catalogue, and touches nothing', async () => {
     const outcome = await runAgora(['postprocess', '--model', 'no-such-model'], '', environment);
