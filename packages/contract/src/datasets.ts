@@ -3,14 +3,26 @@ import { z } from 'zod';
 /** Rows of one published dataset or subset. */
 export const datasetRowsSchema = z.object({ name: z.string(), rows: z.number().int().nonnegative() });
 
-/** The last `agora export`: what it published, as its card counts it. */
+/**
+ * The two datasets an export writes, each a folder of its own (`public/`, `gated/`) to publish as one
+ * Hugging Face dataset repository: the public one open to anyone, the gated one on request, for research.
+ */
+export const DATASET_TIER_NAMES = ['public', 'gated'] as const;
+
+/** One tier of an export: the datasets its folder holds (their rows are those of `datasets`). */
+export const publishedTierSchema = z.object({ name: z.enum(DATASET_TIER_NAMES), datasets: z.array(z.string()) });
+export type PublishedTier = z.infer<typeof publishedTierSchema>;
+
+/** The last `agora export`: what it published, as its cards count it. */
 export const publishedExportSchema = z.object({
   built_at: z.string(),
   conversations: z.number().int().nonnegative(),
   formats: z.array(z.string()),
   /** The licence the card declares for the data (Hugging Face id). */
   license: z.string(),
+  /** Rows of each dataset: a dataset in both tiers has the same rows in each (the public one with fewer columns). */
   datasets: z.array(datasetRowsSchema),
+  tiers: z.array(publishedTierSchema),
   languages: z.array(z.object({ language: z.string(), conversations: z.number().int().nonnegative() })),
 });
 export type PublishedExport = z.infer<typeof publishedExportSchema>;

@@ -1,7 +1,8 @@
 /**
  * Child process of the export benchmark: `generate DB N` writes a seeded synthetic store of N
  * conversations (bulk inserts straight into SQLite); `measure DB OUT` exports it to Parquet with
- * `DatasetExportService` and prints one JSON line: conversations, seconds, rows per dataset, peak RSS.
+ * `DatasetExportService` (both tiers: `OUT/public/` and `OUT/gated/`) and prints one JSON line:
+ * conversations, seconds, rows per dataset, output size, peak RSS.
  */
 import { readdirSync, statSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -115,6 +116,7 @@ async function measure(path: string, out: string, datasets: readonly DatasetName
     privateCohorts: [],
     rowGroupRows: process.env.AGORA_BENCH_ROW_GROUP ? Number(process.env.AGORA_BENCH_ROW_GROUP) : undefined,
     batchSize: process.env.AGORA_BENCH_BATCH ? Number(process.env.AGORA_BENCH_BATCH) : undefined,
+    shuffleRows: process.env.AGORA_BENCH_SHUFFLE ? Number(process.env.AGORA_BENCH_SHUFFLE) : undefined,
     threads: process.env.AGORA_BENCH_THREADS === '1',
   });
   const started = performance.now();
@@ -133,8 +135,12 @@ async function measure(path: string, out: string, datasets: readonly DatasetName
       conversations: result.conversationsRead,
       seconds,
       cpuSeconds,
+      // Rows per dataset of the public tier, which has all six (the gated tier repeats compar:IA's three).
       rows: result.files.reduce<Record<string, number>>(
-        (rows, file) => ({ ...rows, [file.dataset]: (rows[file.dataset] ?? 0) + (file.format === 'parquet' ? file.rows : 0) }),
+        (rows, file) => ({
+          ...rows,
+          [file.dataset]: (rows[file.dataset] ?? 0) + (file.format === 'parquet' && file.tier === 'public' ? file.rows : 0),
+        }),
         {},
       ),
       outputMb: bytes / 1e6,

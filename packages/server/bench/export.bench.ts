@@ -1,7 +1,8 @@
 /**
  * Export benchmark (issue 6): seeded synthetic SQLite stores of 100k and 1M conversations (1–3
  * turns, 60 % voted, 20 % with a reaction, a few flagged, reported or unscreened), exported to
- * Parquet (all six datasets) in a child process of its own so that the peak RSS is the export's.
+ * Parquet (all six datasets: compar:IA's three in both tiers, the training subsets in the public one,
+ * nine file sets in all) in a child process of its own so that the peak RSS is the export's.
  * Goals: ≥ 20,000 conversations/s and ≤ 500 MB peak RSS at 1M. AGORA_BENCH_EXPORT_SIZES=100000
  * picks the sizes; AGORA_BENCH_THREADS=1 measures the worker-thread builders (`--threads`).
  */
@@ -31,7 +32,7 @@ export async function run(): Promise<void> {
       `builders: ${process.env.AGORA_BENCH_THREADS === '1' ? 'two worker threads (--threads)' : 'inline (default)'}\n\n`,
     );
     process.stdout.write(
-      '| conversations | store | generate | export | conversations/s | CPU time | conversations per CPU-second | rows (conv/votes/reactions/dpo/kto/reward) | Parquet | peak RSS | load |\n|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|\n',
+      '| conversations | store | generate | export | conversations/s | CPU time | conversations per CPU-second | rows per subset (conv/votes/reactions/dpo/kto/reward) | Parquet (both tiers) | peak RSS | load |\n|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|\n',
     );
     for (const size of SIZES) {
       const store = join(folder, `store-${size}.db`);

@@ -100,10 +100,15 @@ for (const dialect of DIALECTS) {
       const again = await exportStore(fromParquet, join(directory, 'export-2'));
       expect(again.code, again.stderr).toBe(0);
       for (const dataset of DATASETS) {
-        for (const extension of ['jsonl', 'parquet'] as const) {
+        for (const [extension, tier] of [
+          ['jsonl', 'gated'],
+          ['parquet', 'gated'],
+          ['jsonl', 'public'],
+          ['parquet', 'public'],
+        ] as const) {
           const [firstFiles, secondFiles] = [
-            subsetFiles(join(directory, 'export-1'), dataset, extension),
-            subsetFiles(join(directory, 'export-2'), dataset, extension),
+            subsetFiles(join(directory, 'export-1'), dataset, extension, tier),
+            subsetFiles(join(directory, 'export-2'), dataset, extension, tier),
           ];
           expect(secondFiles.map((path) => path.replace('export-2', 'export-1'))).toEqual(firstFiles);
           for (const [index, path] of firstFiles.entries())
@@ -111,7 +116,7 @@ for (const dialect of DIALECTS) {
         }
       }
       const card = (run: string) =>
-        readFileSync(join(directory, run, 'raw', 'README.md'), 'utf8').replace(/on \d{4}-\d\d-\d\dT[\d:.]+Z/, 'on …');
+        readFileSync(join(directory, run, 'gated', 'README.md'), 'utf8').replace(/on \d{4}-\d\d-\d\d \(UTC\)/, 'on …');
       expect(card('export-2')).toEqual(card('export-1'));
     }, 180_000);
   });

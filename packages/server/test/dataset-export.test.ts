@@ -3,37 +3,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseCatalogue } from '../src/config/catalogue';
 import { openDatabase } from '../src/db/dialect';
 import { migrateToLatest } from '../src/db/migrate';
 import { type Store, createStore } from '../src/db/unit-of-work';
 import { DatasetExportService, type DatasetExportRequest } from '../src/services/dataset-export.service';
 import type { ExportableConversation } from '../src/db/repositories/dataset.repository';
-import { DATASETS, DATASET_NAMES, DATASET_TIER, type DatasetName, tierFolder } from '../src/domain/datasets/export-columns';
+import { DATASET_NAMES, type DatasetName } from '../src/domain/datasets/export-columns';
+import { type DatasetTier, TIERS_OF, tierColumns, tierFolder } from '../src/domain/datasets/dataset-tiers';
 import { exportModelFacts } from '../src/domain/datasets/export-model-facts';
 import { DIALECTS, type TestStore } from './test-db';
-import { startTestArena, testCatalogueYaml } from './test-arena';
-import { filesUnder, readJsonl, readParquetRows, subsetJsonl, subsetRows } from './export-files';
-
-/** One seeded conversation: its prompts (the first one names the case) and what happened to it. */
-interface Seed {
-  name: string;
-  prompts?: string[];
-  /** Turns from this one on failed (default: none). */
-  failFrom?: number;
-  annotation?: 'done' | 'failed' | 'pending' | 'none';
-  pii?: boolean;
-  turnsAnnotated?: number;
-  report?: boolean;
-  decision?: 'include' | 'exclude';
-  cohort?: string;
-  vote?: { choice: 'a' | 'b' | 'tie' | 'both_bad'; tagsA?: string[]; tagsB?: string[] };
-  reactions?: { turn: number; side: 'a' | 'b'; value: 'like' | 'dislike'; tags?: string[] }[];
-  languages?: string[];
-  categories?: string[];
-  models?: [string, string];
-  at: string;
-}
+import { type Seed, catalogue, duelId, seed, visitorHash } from './export-seeds';
+import { startTestArena } from './test-arena';
+import { cardHeader, filesUnder, readJsonl, readParquetRows, subsetJsonl, subsetRows } from './export-files';
 
 const SEEDS: Seed[] = [
   {
@@ -108,150 +89,6 @@ const EXPORTED = [
   'occitan cooking',
   'proprietary model',
 ];
-
-const visitorHash = (seed: Seed) => `visitorhash-${seed.name.replace(/ /g, '-')}-0123456789abcdef`;
-const duelId = (seed: Seed) => `duelid-${seed.name.replace(/ /g, '-')}-secret`;
-
-async function seed(store: Store, location: TestStore['location'], seeds: Seed[]): Promise<void> {
-  for (const entry of seeds) {
-    const [modelA, modelB] = entry.models ?? ['zephyrine-405b', 'brontal-120b'];
-    const prompts = entry.prompts ?? [entry.name];
-    const id = duelId(entry);
-    await store.duels.createWithFirstTurn(
-      {
-        id,
-        visitorHash: visitorHash(entry),
-        mode: 'random',
-        modelA,
-        modelB,
-        chosenModels: null,
-        locale: 'fr',
-        status: 'streaming',
-        turnCount: 1,
-        createdAt: entry.at,
-      },
-      prompts[0]!,
-    );
-    for (let index = 0; index < prompts.length; index++) {
-      const turn = index + 1;
-      if (turn > 1)
-        await store.duels.startFollowUpTurn(id, {
-          turn,
-          prompt: prompts[index]!,
-          status: 'streaming',
-          errorCode: null,
-          startedAt: entry.at,
-          endedAt: null,
-        });
-      const failed = entry.failFrom !== undefined && turn >= entry.failFrom;
-      const side = (name: 'a' | 'b', modelId: string) => ({
-        turn,
-        side: name,
-        modelId,
-        text: failed && name === 'b' ? '' : `answer ${name} to ${prompts[index]}`,
-        reasoning: name === 'a' && !failed ? `reasoning a to ${prompts[index]}` : null,
-        outputTokens: 100 * turn,
-        outputTokensSource: 'provider' as const,
-        status: failed && name === 'b' ? ('failed' as const) : ('complete' as const),
-        errorKind: null,
-        finishReason: 'stop',
-        ttftMs: 10,
-        durationMs: 100,
-        identityLeak: false,
-        servedModel: null,
-        servedModelMismatch: false,
-        style: null,
-      });
-      await store.duels.finishTurn({
-        duelId: id,
-        turn,
-        status: failed ? 'failed' : 'complete',
-        errorCode: null,
-        framesJson: '[]',
-        endedAt: entry.at,
-        sides: [side('a', modelA), side('b', modelB)],
-        errors: [],
-        duelStatus: failed ? 'failed' : 'ready',
-      });
-    }
-    const completeTurns = entry.failFrom === undefined ? prompts.length : entry.failFrom - 1;
-    if ((entry.annotation ?? 'done') !== 'none') {
-      await store.annotations.save({
-        duelId: id,
-        status: (entry.annotation ?? 'done') as 'done' | 'failed' | 'pending',
-        attempts: 1,
-        lastError: null,
-        nextAttemptAt: null,
-        turnsAnnotated: entry.turnsAnnotated ?? completeTurns,
-        languages: entry.languages ?? ['fr'],
-        messageLanguages: Array.from({ length: completeTurns }, () => ({ prompt: entry.languages?.[0] ?? 'fr', a: 'fr', b: 'fr' })),
-        piiRuleKinds: entry.pii ? ['email'] : [],
-        piiModelKinds: null,
-        containsPii: entry.pii ?? false,
-        modelStatus: 'not_configured',
-        modelId: null,
-        categories: entry.categories ?? ['science'],
-        keywords: ['kw'],
-        shortSummary: `summary of ${entry.name}`,
-        annotatedAt: entry.at,
-        updatedAt: entry.at,
-      });
-    }
-    for (const reaction of entry.reactions ?? []) {
-      await store.feedback.upsertReaction({
-        duelId: id,
-        turn: reaction.turn,
-        side: reaction.side,
-        modelId: reaction.side === 'a' ? modelA : modelB,
-        value: reaction.value,
-        tags: reaction.tags ?? [],
-        comment: null,
-        at: entry.at,
-      });
-    }
-    if (entry.vote) {
-      await store.feedback.insertVote({
-        duelId: id,
-        choice: entry.vote.choice,
-        modelA,
-        modelB,
-        tagsA: entry.vote.tagsA ?? [],
-        tagsB: entry.vote.tagsB ?? [],
-        commentA: null,
-        commentB: `comment on ${entry.name}`,
-        identityLeak: false,
-        mode: 'random',
-        locale: 'fr',
-        createdAt: entry.at,
-      });
-    }
-    if (entry.report)
-      await store.feedback.insertReportOnce({ id: `report-${id}`, duelId: id, reason: 'personal data', createdAt: entry.at });
-    if (entry.decision)
-      await store.reviews.decide(
-        { duelId: id, decision: entry.decision, reason: null, reviewer: 'reviewer', decidedAt: entry.at },
-        `audit-${id}`,
-        null,
-      );
-  }
-  // No repository writes cohorts yet (the arena does not set them): label them directly.
-  const db = openDatabase(location);
-  for (const entry of seeds)
-    if (entry.cohort) await db.updateTable('duels').set({ cohort: entry.cohort }).where('id', '=', duelId(entry)).execute();
-  await db.destroy();
-}
-
-const catalogue = () => {
-  const models = parseCatalogue(testCatalogueYaml('http://127.0.0.1:9'), 'test-models.yaml', {});
-  const kestrix = models.find((model) => model.entry.id === 'kestrix-8b')!;
-  kestrix.entry = { ...kestrix.entry, license: 'Quorvex Proprietary', open_weights: false };
-  const zephyrine = models.find((model) => model.entry.id === 'zephyrine-405b')!;
-  zephyrine.options = { ...zephyrine.options, systemPrompt: 'You are a helpful assistant.' };
-  const brontal = models.find((model) => model.entry.id === 'brontal-120b')!;
-  // The operator read Brontal's terms: conditions on training, whatever its licence's name says.
-  brontal.entry = { ...brontal.entry, training_use: 'check_licence' };
-  return models;
-};
 
 /** Seeds in the order of the language folders: French ones, then the Occitan one. */
 const byLanguageFolder = (names: readonly string[]): string[] => [
@@ -436,13 +273,25 @@ describe.each(DIALECTS)('agora export on $name', (dialect) => {
     expect(reward[0]!.chosen).toEqual([...dpo[0]!.prompt, ...dpo[0]!.chosen]);
     expect(reward[0]!.rejected).toEqual([...dpo[0]!.prompt, ...dpo[0]!.rejected]);
     const kto = await subsetRows(folder, 'kto');
-    expect(kto.map((row) => [row.prompt.at(-1).content, row.model, row.label, row.label_source])).toEqual([
-      ['clean voted', 'brontal-120b', false, 'reaction'],
-      ['and then?', 'zephyrine-405b', true, 'reaction'],
-      ['public cohort', 'zephyrine-405b', true, 'reaction'],
-      ['public cohort', 'brontal-120b', false, 'both_bad_vote'],
+    // Public rows are shuffled conversation by conversation (by their public id, which the salt
+    // decides); a conversation's own rows keep their order.
+    const byConversation = (rows: unknown[][]) => [...rows].sort((left, right) => String(left[0]).localeCompare(String(right[0])));
+    expect(byConversation(kto.map((row) => [row.source_id, row.prompt.at(-1).content, row.model, row.label, row.label_source]))).toEqual(
+      byConversation(
+        [
+          ['clean voted', 'clean voted', 'brontal-120b', false, 'reaction'],
+          ['clean voted', 'and then?', 'zephyrine-405b', true, 'reaction'],
+          ['public cohort', 'public cohort', 'zephyrine-405b', true, 'reaction'],
+          ['public cohort', 'public cohort', 'brontal-120b', false, 'both_bad_vote'],
+        ].map(([opening, ...rest]) => [
+          kto.find((row) => row.prompt[0].content === opening || row.prompt[1]?.content === opening)!.source_id,
+          ...rest,
+        ]),
+      ),
+    );
+    expect(kto.find((row) => row.prompt.at(-1).content === 'clean voted')!.completion).toEqual([
+      { role: 'assistant', content: 'answer b to clean voted' },
     ]);
-    expect(kto[0]!.completion).toEqual([{ role: 'assistant', content: 'answer b to clean voted' }]);
   });
 
   it('says in every row and in the card what each answer may be used for, from the model licences', async () => {
@@ -474,7 +323,7 @@ describe.each(DIALECTS)('agora export on $name', (dialect) => {
       expect(card).toContain('| `brontal-120b` | Apache 2.0 | open | `check_licence` |');
       expect(card).toContain('| `miravel-24b` | Apache 2.0 | open | `allowed` |');
     }
-    expect(result.cards.map((card) => card.tier)).toEqual(['public', 'raw']);
+    expect(result.cards.map((card) => card.tier)).toEqual(['public', 'gated']);
   });
 
   it('applies the language, topic, date, licence and preference-strength filters', async () => {
@@ -505,25 +354,33 @@ describe.each(DIALECTS)('agora export on $name', (dialect) => {
     const firstFiles = filesUnder(firstOut);
     const secondFiles = filesUnder(secondOut);
     expect(firstFiles.map((path) => path.slice(firstOut.length))).toEqual(secondFiles.map((path) => path.slice(secondOut.length)));
-    // Six subsets in two formats, French and Occitan each (kto has no Occitan row), and two cards.
+    // Six public subsets and three gated ones in two formats, French and Occitan each (kto and reactions have no
+    // Occitan row), and a card in each of the two folders.
+    const subsetFolders = [
+      ...['conversations', 'votes', 'reactions', 'dpo', 'kto', 'reward'].map((subset) => `public/${subset}`),
+      ...['conversations', 'votes', 'reactions'].map((subset) => `gated/${subset}`),
+    ];
     expect(firstFiles.map((path) => path.slice(firstOut.length + 1))).toEqual(
       [
-        'README.md',
-        ...['dpo', 'kto', 'reward', 'raw/conversations', 'raw/reactions', 'raw/votes'].flatMap((folder) =>
+        'public/README.md',
+        'gated/README.md',
+        ...subsetFolders.flatMap((folder) =>
           ['fr', 'oc'].flatMap((language) => [`${folder}/${language}/train-00000.parquet`, `${folder}/${language}/train.jsonl`]),
         ),
-        'raw/README.md',
       ]
-        .filter((path) => !/^(kto|raw\/reactions)\/oc\//.test(path))
+        .filter((path) => !/^\w+\/(kto|reactions)\/oc\//.test(path))
         .sort(),
     );
     for (let index = 0; index < firstFiles.length; index++)
       expect(readFileSync(firstFiles[index]!).equals(readFileSync(secondFiles[index]!))).toBe(true);
     for (const dataset of DATASET_NAMES) {
-      const fromJsonl = subsetJsonl(firstOut, dataset);
-      const fromParquet = await subsetRows(firstOut, dataset);
-      expect(fromJsonl).toHaveLength(fromParquet.length);
-      for (const row of fromJsonl) expect(Object.keys(row)).toEqual(DATASETS[dataset].columns.map((column) => column.name));
+      for (const tier of TIERS_OF[dataset]) {
+        const fromJsonl = subsetJsonl(firstOut, dataset, tier);
+        const fromParquet = await subsetRows(firstOut, dataset, tier);
+        expect(fromJsonl).toHaveLength(fromParquet.length);
+        expect(fromJsonl.length, `${tier} ${dataset}`).toBeGreaterThan(0);
+        for (const row of fromJsonl) expect(Object.keys(row)).toEqual(tierColumns(tier, dataset).map((column) => column.name));
+      }
     }
   });
 
@@ -565,46 +422,67 @@ describe.each(DIALECTS)('agora export on $name', (dialect) => {
     expect(ids(firstOut)).toEqual(ids(secondOut));
     expect(ids(firstOut).every((id) => /^[0-9a-f]{64}$/.test(id))).toBe(true);
     // Visitor ids are in the gated tier only: no public row can group one visitor's conversations.
-    for (const dataset of DATASET_NAMES.filter((name) => DATASET_TIER[name] === 'public'))
-      for (const row of subsetJsonl(firstOut, dataset)) for (const id of ids(firstOut)) expect(JSON.stringify(row)).not.toContain(id);
+    for (const dataset of DATASET_NAMES) {
+      const rows = subsetJsonl(firstOut, dataset, 'public');
+      expect(rows.length, dataset).toBeGreaterThan(0);
+      for (const row of rows) for (const id of ids(firstOut)) expect(JSON.stringify(row)).not.toContain(id);
+    }
   });
 
-  it('writes a card per tier whose counts are those of the files, with a config per subset and language', async () => {
+  it('writes a card in each folder whose default config, configs and dataset_info count the rows of the files', async () => {
     const out = outDir();
     const result = await run({ outDir: out, datasetLicense: 'etalab-2.0' });
-    const [publicCard, rawCard] = ['public', 'raw'].map((tier) =>
-      readFileSync(result.cards.find((card) => card.tier === tier)!.path, 'utf8'),
-    );
-    expect(result.cards.map((card) => card.path)).toEqual([join(out, 'README.md'), join(out, 'raw', 'README.md')]);
-    for (const card of [publicCard!, rawCard!]) {
+    expect(result.cards).toEqual([
+      { tier: 'public', path: join(out, 'public', 'README.md') },
+      { tier: 'gated', path: join(out, 'gated', 'README.md') },
+    ]);
+    const cards = Object.fromEntries(result.cards.map((card) => [card.tier, readFileSync(card.path, 'utf8')])) as Record<
+      DatasetTier,
+      string
+    >;
+    for (const card of Object.values(cards)) {
       expect(card).toMatch(/^---\nlicense: etalab-2.0\nlanguage:\n- fr\n- oc\ntask_categories:\n- text-generation\n/);
       expect(card).toContain('size_categories:\n- n<1K');
       expect(card).toContain(
         `Of ${SEEDS.length} conversations in the store: 2 not screened yet, 1 whose screening failed, 1 flagged as containing personal data, 1 reported and not reviewed, 1 excluded by a reviewer, 1 in private cohorts (2 configured); 1 flagged or reported ones were included by a reviewer.`,
       );
       expect(card).toContain('was not configured for 7');
+      expect(card).toContain('## Training use');
     }
-    // The raw tier asks for gated access; the public one does not.
-    expect(rawCard).toContain('extra_gated_prompt:');
-    expect(rawCard).toContain('  Affiliation: text');
-    expect(publicCard).not.toContain('extra_gated');
-    expect(rawCard).toContain('- config_name: conversations\n  data_files:\n  - split: train\n    path: "conversations/*/train-*.parquet"');
-    expect(rawCard).toContain(
-      '- config_name: conversations-oc\n  data_files:\n  - split: train\n    path: "conversations/oc/train-*.parquet"',
+    // The gated tier asks for access; the public one does not.
+    expect(cards.gated).toContain('extra_gated_prompt:');
+    expect(cards.gated).toContain('  Affiliation: text');
+    expect(cards.public).not.toContain('extra_gated');
+    expect(cards.gated).toContain(
+      '- config_name: conversations\n  default: true\n  data_files:\n  - split: train\n    path: "conversations/*/train-*.parquet"',
     );
-    expect(publicCard).toContain('- config_name: dpo-fr\n  data_files:\n  - split: train\n    path: "dpo/fr/train-*.parquet"');
-    expect(publicCard).not.toContain('config_name: conversations');
-    expect(rawCard).not.toContain('config_name: dpo');
-    for (const dataset of DATASET_NAMES) {
-      const files = result.files.filter((entry) => entry.format === 'parquet' && entry.dataset === dataset);
-      let total = 0;
-      for (const file of files) {
-        expect((await readParquetRows(file.path)).length).toBe(file.rows);
-        total += file.rows;
+    expect(cards.public).toContain(
+      '- config_name: conversations\n  default: true\n  data_files:\n  - split: train\n    path: "conversations/*/train-*.parquet"',
+    );
+    expect(cards.public).toContain('- config_name: dpo-fr\n  data_files:\n  - split: train\n    path: "dpo/fr/train-*.parquet"');
+    expect(cards.gated).not.toContain('config_name: dpo');
+    for (const tier of ['public', 'gated'] as const) {
+      const header = cardHeader(cards[tier]);
+      // One default config, and every config has its count, counted here from the rows of the files it names.
+      expect(header.configs.filter((config) => config.default === true).map((config) => config.config_name)).toEqual(['conversations']);
+      const files = filesUnder(join(out, tier)).filter((path) => path.endsWith('.parquet'));
+      const expected: Record<string, number> = {};
+      for (const config of header.configs) {
+        const pattern = new RegExp(`^${config.data_files[0]!.path.replace(/[.]/g, '\\.').replace(/\*/g, '[^/]*')}$`);
+        const matched = files.filter((path) => pattern.test(path.slice(join(out, tier).length + 1)));
+        expect(matched.length, config.config_name).toBeGreaterThan(0);
+        expected[config.config_name] = (await Promise.all(matched.map(readParquetRows))).reduce((sum, rows) => sum + rows.length, 0);
       }
-      const card = DATASET_TIER[dataset] === 'raw' ? rawCard! : publicCard!;
-      expect(card).toContain(`| \`${dataset}\` | ${total} |`);
-      for (const file of files) expect(card).toContain(`${file.language} (${file.rows})`);
+      expect(Object.fromEntries(header.dataset_info.map((info) => [info.config_name, info.splits[0]!.num_examples]))).toEqual(expected);
+      const subsets = DATASET_NAMES.filter((dataset) => TIERS_OF[dataset].includes(tier));
+      expect(header.configs.filter((config) => !config.config_name.includes('-')).map((config) => config.config_name)).toEqual(subsets);
+      for (const dataset of subsets) {
+        const rows = expected[dataset]!;
+        expect(rows, `${tier} ${dataset}`).toBeGreaterThan(0);
+        expect(cards[tier]).toContain(`| \`${dataset}\` | ${rows} |`);
+        // The same rows in JSONL.
+        expect(subsetJsonl(out, dataset, tier), `${tier} ${dataset}`).toHaveLength(rows);
+      }
     }
   });
 
@@ -618,22 +496,26 @@ describe.each(DIALECTS)('agora export on $name', (dialect) => {
     });
     const out = outDir();
     const result = await sharded.export({ outDir: out, formats: ['parquet'], datasets: ['conversations'] });
-    expect(result.files.map((file) => [file.path.slice(out.length + 1), file.rows])).toEqual([
-      ['raw/conversations/fr/train-00000.parquet', 3],
-      ['raw/conversations/fr/train-00001.parquet', 3],
-      ['raw/conversations/oc/train-00000.parquet', 1],
-    ]);
-    const rows = (await Promise.all(result.files.map((file) => readParquetRows(file.path)))).flat();
-    expect(rows.map((row) => row.opening_msg)).toEqual(byLanguageFolder(EXPORTED));
-    expect(result.cards.map((card) => card.tier)).toEqual(['raw']);
-    expect(readFileSync(result.cards[0]!.path, 'utf8')).toContain(
-      `| \`conversations\` | ${EXPORTED.length} | \`conversations/*/train-*.parquet\` | fr (6), oc (1) |`,
+    expect(result.files.map((file) => [file.path.slice(out.length + 1), file.rows])).toEqual(
+      ['public', 'gated'].flatMap((tier) => [
+        [`${tier}/conversations/fr/train-00000.parquet`, 3],
+        [`${tier}/conversations/fr/train-00001.parquet`, 3],
+        [`${tier}/conversations/oc/train-00000.parquet`, 1],
+      ]),
     );
+    const rows = (await Promise.all(result.files.filter((file) => file.tier === 'gated').map((file) => readParquetRows(file.path)))).flat();
+    expect(rows.map((row) => row.opening_msg)).toEqual(byLanguageFolder(EXPORTED));
+    expect(result.cards.map((card) => card.tier)).toEqual(['public', 'gated']);
+    for (const card of result.cards)
+      expect(readFileSync(card.path, 'utf8')).toContain(
+        `| \`conversations\` | ${EXPORTED.length} | \`conversations/*/train-*.parquet\` | fr (6), oc (1) |`,
+      );
   });
 
-  it('holds at most about a row group per subset in memory, whatever the number of languages', async () => {
-    // Row groups of 2 rows, one subset: the writers of all languages together hold at most 2 rows
-    // between two checks, so a language with few rows is written early in a smaller group.
+  it('holds at most about a row group per subset and tier in memory, and a shuffle window, whatever the number of languages', async () => {
+    // Row groups of 1,000 rows, one subset in two tiers: the writers of all languages together hold at
+    // most 2,000 rows between two checks, the public rows waiting to be shuffled at most 500, so a
+    // language with few rows is written early in a smaller group.
     const { DatasetBuilder } = await import('../src/adapters/dataset-files/dataset-builder');
     const out = outDir();
     const builder = new DatasetBuilder({
@@ -645,23 +527,28 @@ describe.each(DIALECTS)('agora export on $name', (dialect) => {
       models: [],
       rowGroupRows: 1000,
       fileRows: 100_000,
+      shuffleRows: 500,
     });
     const languages = Array.from(
       { length: 40 },
       (_, index) => `l${String.fromCharCode(97 + (index % 26))}${String.fromCharCode(97 + Math.floor(index / 26))}`,
     );
     const conversations = Array.from({ length: 4000 }, (_, index) => syntheticConversation(index, languages[index % languages.length]!));
+    type Held = { writers: { pendingRows: number }[]; waiting: unknown[] };
     for (let start = 0; start < conversations.length; start += 500) {
       builder.add(conversations.slice(start, start + 500));
-      const held = (builder as unknown as { writers: Map<string, { writers: { pendingRows: number }[] }> }).writers;
-      const total = [...held.values()].flatMap((set) => set.writers).reduce((sum, writer) => sum + writer.pendingRows, 0);
-      expect(total).toBeLessThanOrEqual(1000 + 256);
+      const sets = [...(builder as unknown as { sets: Map<string, Held> }).sets.values()];
+      const pending = sets.flatMap((set) => set.writers).reduce((sum, writer) => sum + writer.pendingRows, 0);
+      expect(pending).toBeLessThanOrEqual(2 * 1000 + 256);
+      expect(sets.reduce((sum, set) => sum + set.waiting.length, 0)).toBeLessThanOrEqual(500 + 256);
     }
     const files = builder.finish();
     expect(new Set(files.map((file) => file.language)).size).toBe(40);
-    let rows = 0;
-    for (const file of files) rows += (await readParquetRows(file.path)).length;
-    expect(rows).toBe(4000);
+    for (const tier of ['public', 'gated'] as const) {
+      let rows = 0;
+      for (const file of files.filter((entry) => entry.tier === tier)) rows += (await readParquetRows(file.path)).length;
+      expect(rows, tier).toBe(4000);
+    }
   });
 
   it('never lets an imported language name a folder outside the export', async () => {
@@ -673,7 +560,6 @@ describe.each(DIALECTS)('agora export on $name', (dialect) => {
   it("reads back with DuckDB: compar:IA's message struct, every column typed, each language config loadable, counts those of the card", async () => {
     const folder = outDir();
     const result = await run({ outDir: folder });
-    const cards = result.cards.map((card) => readFileSync(card.path, 'utf8')).join('\n');
     const duckdb = await DuckDBInstance.create(':memory:');
     const connection = await duckdb.connect();
     const duckType: Record<string, string> = {
@@ -682,6 +568,7 @@ describe.each(DIALECTS)('agora export on $name', (dialect) => {
       float: 'DOUBLE',
       bool: 'BOOLEAN',
       timestamp: 'TIMESTAMP WITH TIME ZONE',
+      date: 'DATE',
       strings: 'VARCHAR[]',
       messages: 'STRUCT("role" VARCHAR, "content" VARCHAR)[]',
       transcript:
@@ -693,25 +580,40 @@ describe.each(DIALECTS)('agora export on $name', (dialect) => {
       for (const file of result.files.filter((entry) => entry.format === 'parquet')) {
         const described = (await connection.runAndReadAll(`DESCRIBE SELECT * FROM read_parquet('${file.path}')`)).getRowObjectsJS();
         expect(described.map((row) => [row.column_name, row.column_type])).toEqual(
-          DATASETS[file.dataset].columns.map((column) => [column.name, duckType[column.type]]),
+          tierColumns(file.tier, file.dataset).map((column) => [column.name, duckType[column.type]]),
         );
       }
-      // Every config of the cards, as a reader would load it: the glob of its data files.
-      const configs = [...cards.matchAll(/- config_name: (\S+)\n {2}data_files:\n {2}- split: train\n {4}path: "([^"]+)"/g)];
-      expect(configs.length).toBe(6 + 6 * 2 - 2);
-      for (const [, name, path] of configs) {
-        const dataset = name!.replace(/-[a-z]{2,3}$/, '') as DatasetName;
-        const rows = await count(join(folder, tierFolder(DATASET_TIER[dataset]), path!));
-        expect(rows, name).toBeGreaterThan(0);
-        const language = name!.slice(dataset.length + 1);
-        const expected = result.files
-          .filter((file) => file.format === 'parquet' && file.dataset === dataset && (language === '' || file.language === language))
-          .reduce((sum, file) => sum + file.rows, 0);
-        expect(rows, name).toBe(expected);
+      // Every config of the cards, as a reader would load it: the glob of its data files, from the card's folder.
+      let configCount = 0;
+      for (const card of result.cards) {
+        const { configs, dataset_info: info } = cardHeader(readFileSync(card.path, 'utf8'));
+        configCount += configs.length;
+        for (const {
+          config_name: name,
+          data_files: [files],
+        } of configs) {
+          const dataset = name.replace(/-[a-z]{2,3}$/, '') as DatasetName;
+          const rows = await count(join(folder, tierFolder(card.tier), files!.path));
+          expect(rows, name).toBeGreaterThan(0);
+          const language = name.slice(dataset.length + 1);
+          const expected = result.files
+            .filter(
+              (file) =>
+                file.tier === card.tier &&
+                file.format === 'parquet' &&
+                file.dataset === dataset &&
+                (language === '' || file.language === language),
+            )
+            .reduce((sum, file) => sum + file.rows, 0);
+          expect(rows, name).toBe(expected);
+          expect(info.find((entry) => entry.config_name === name)?.splits[0]?.num_examples, name).toBe(rows);
+        }
       }
+      // Public: six subsets, French and Occitan each but kto and reactions; gated: three, reactions French only.
+      expect(configCount).toBe(6 + 6 * 2 - 2 + (3 + 3 * 2 - 1));
       const [first] = (
         await connection.runAndReadAll(
-          `SELECT conversation_a[1].role AS role, conversation_a[2].content AS content, conversation_a[3].reasoning_content AS reasoning, conversation_a[3].metadata.output_tokens AS tokens, epoch_ms(timestamp)::BIGINT AS ms FROM read_parquet('${join(folder, 'raw', 'conversations', 'fr', 'train-*.parquet')}') LIMIT 1`,
+          `SELECT conversation_a[1].role AS role, conversation_a[2].content AS content, conversation_a[3].reasoning_content AS reasoning, conversation_a[3].metadata.output_tokens AS tokens, epoch_ms(timestamp)::BIGINT AS ms FROM read_parquet('${join(folder, 'gated', 'conversations', 'fr', 'train-*.parquet')}') LIMIT 1`,
         )
       ).getRowObjectsJS();
       expect(first).toEqual({
@@ -755,6 +657,7 @@ function syntheticConversation(index: number, language: string): ExportableConve
     keywords: null,
     shortSummary: null,
     modelStatus: 'done',
+    screenedBy: 'agora',
     turns: [{ turn: 1, prompt: `prompt ${index}`, a: answer('a'), b: answer('b') }],
     vote: null,
     reactions: [],
@@ -801,20 +704,16 @@ describe.each(DIALECTS)('agora export after real duels ($name)', (dialect) => {
         privateCohorts: [],
       });
       const result = await service.export({ outDir: out, formats: ['parquet', 'jsonl'], datasets: [...DATASET_NAMES] });
-      expect(result.files.map((file) => [file.dataset, file.language, file.rows])).toEqual([
-        ['conversations', 'fr', 1],
-        ['conversations', 'fr', 1],
-        ['votes', 'fr', 1],
-        ['votes', 'fr', 1],
-        ['reactions', 'fr', 1],
-        ['reactions', 'fr', 1],
-        ['dpo', 'fr', 1],
-        ['dpo', 'fr', 1],
-        ['kto', 'fr', 1],
-        ['kto', 'fr', 1],
-        ['reward', 'fr', 1],
-        ['reward', 'fr', 1],
-      ]);
+      // Each subset in both formats: six public, three gated.
+      expect(result.files.map((file) => [file.tier, file.dataset, file.language, file.rows])).toEqual(
+        [
+          ...DATASET_NAMES.map((dataset) => ['public', dataset]),
+          ...(['conversations', 'votes', 'reactions'] as const).map((dataset) => ['gated', dataset]),
+        ].flatMap((set) => [
+          [...set, 'fr', 1],
+          [...set, 'fr', 1],
+        ]),
+      );
       const [row] = subsetJsonl(out, 'votes');
       expect(row).toMatchObject({
         opening_msg: 'Quelle est la capitale de la Bretagne ?',
@@ -853,9 +752,11 @@ describe.each(DIALECTS)('agora import comparia then agora export ($name)', (dial
       );
       const service = new DatasetExportService(store.datasets, new Map(), { privateCohorts: [] });
       await service.export({ outDir: out, formats: ['jsonl'], datasets: ['conversations', 'votes', 'reactions'] });
-      expect(readFileSync(join(out, 'raw', 'README.md'), 'utf8')).toMatch(
-        /- Imported conversations \(\d+ from `comparia`\) were screened by their publisher/,
-      );
+      // Imported with --trust-source: both cards say that compar:IA's screening was taken as is.
+      for (const tier of ['public', 'gated'])
+        expect(readFileSync(join(out, tier, 'README.md'), 'utf8')).toMatch(
+          /- Imported conversations \((\d+) from `comparia`: 0 screened by this arena like its own, \1 taken as screened by their source\)/,
+        );
       for (const dataset of ['conversations', 'votes', 'reactions'] as const) {
         const input = readJsonl(join(fixtures, `${dataset}.jsonl`));
         const exported = subsetJsonl(out, dataset);

@@ -559,8 +559,15 @@ describe.each(DIALECTS)('agora maxx ($name)', (dialect) => {
     const published = await harness.client.request('GET', '/api/v1/datasets');
     expect(published.json.export).toMatchObject({ formats: ['jsonl'], license: 'other' });
     expect(published.json.export.datasets).toEqual(expect.arrayContaining([{ name: 'votes', rows: 2 }]));
-    // The public card says where the optimised set is.
-    expect(readFileSync(join(out, 'README.md'), 'utf8')).toContain('reactions 2 rows) is in `optimised/`');
+    // Two datasets: the votes in both folders, the dpo pairs in the public one.
+    expect(published.json.export.tiers).toEqual([
+      { name: 'public', datasets: ['votes', 'dpo'] },
+      { name: 'gated', datasets: ['votes'] },
+    ]);
+    // The public card says where the optimised set is: beside the two tiers, a dataset of its own.
+    expect(readFileSync(join(out, 'public', 'README.md'), 'utf8')).toContain(
+      'reactions 2 rows) is the `optimised/` folder beside this one',
+    );
     expect(subsetJsonl(out, 'votes')).toHaveLength(2);
   }, 60_000);
   it('drops a pair whose two orders disagree (the judge followed the position), and the card says how often', async () => {

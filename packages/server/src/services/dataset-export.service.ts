@@ -8,7 +8,8 @@ import { type DatasetBuilderSettings } from '../adapters/dataset-files/dataset-b
 import { type ExportFilters, conversationFilter, modelFilter } from '../domain/datasets/export-filters';
 import { type BatchSink, inlineBuilders, threadedBuilders } from '../adapters/dataset-files/dataset-builder-threads';
 import { type DatasetCardInput, buildDatasetCard } from '../domain/datasets/dataset-card';
-import { DATASET_NAMES, DATASET_TIER, type DatasetName, type DatasetTier, tierFolder } from '../domain/datasets/export-columns';
+import { DATASET_NAMES, type DatasetName } from '../domain/datasets/export-columns';
+import { DATASET_TIERS, type DatasetTier, TIERS_OF, tierFolder } from '../domain/datasets/dataset-tiers';
 import type { DatasetFormat } from '../adapters/dataset-files/dataset-writers';
 import { countFileRows } from '../adapters/dataset-files/count-file-rows';
 
@@ -38,6 +39,8 @@ export interface DatasetExportSettings {
   rowGroupRows?: number;
   /** Rows per Parquet file (`train-00000.parquet`, …). */
   fileRows?: number;
+  /** Rows of a public subset and language shuffled together (docs/decisions/0008; default 2,000). */
+  shuffleRows?: number;
   /**
    * Build the raw and the training subsets in two worker threads while this one reads the store.
    * Faster when cores are free (1.5× at 100k conversations on 2 cores), but each thread has its
@@ -48,6 +51,7 @@ export interface DatasetExportSettings {
 }
 
 export interface ExportedFile {
+  tier: DatasetTier;
   dataset: DatasetName;
   /** Main language of its rows (`und`: unknown). */
   language: string;
@@ -59,20 +63,23 @@ export interface ExportedFile {
 export interface DatasetExportResult {
   conversationsRead: number;
   files: ExportedFile[];
-  /** One card per tier written: `README.md` (public) and `raw/README.md` (gated). */
+  /** One card per tier written: `public/README.md` and `gated/README.md`. */
   cards: { tier: DatasetTier; path: string }[];
 }
 
 /** Progress of one export: conversations done and an upper bound of the total. */
 export type ExportProgress = (done: number, total: number) => void;
 
-/** The raw subsets and the training subsets are built in separate threads when there are cores for it. */
+/** compar:IA's subsets (both tiers) and the training subsets are built in separate threads when there are cores for it. */
 const DATASET_GROUPS: readonly (readonly DatasetName[])[] = [
   ['conversations', 'votes', 'reactions'],
   ['dpo', 'kto', 'reward'],
 ];
 
-/** Builds the open datasets of docs/datasets.md from the store: raw (compar:IA columns) and TRL-ready. */
+/**
+ * Builds the open datasets of docs/datasets.md from the store: a public and a gated dataset, each in
+ * a folder of its own with its card (docs/decisions/0008).
+ */
 export class DatasetExportService {
   constructor(
     private readonly source: ExportSource,
@@ -87,48 +94,23 @@ export class DatasetExportService {
     const total = Math.max(0, exclusions.conversations - excludedCount(exclusions));
     const sink = this.openBuilders(request, salt);
     try {
-      const keep = conversationFilter(request);
-      const modelAllowed = modelFilter(request, this.models);
-      const stats = {
-        read: 0,
-        languages: new Map<string, number>(),
-        modelLayer: new Map<string, number>(),
-        sources: new Map<string, number>(),
-      };
-      const query: ExportQuery = {
-        privateCohorts: this.settings.privateCohorts,
-        from: request.from,
-        until: request.until,
-        batchSize: this.settings.batchSize ?? 2000,
-      };
-      let writing: Promise<void> = Promise.resolve();
-      for await (const batch of this.source.exportableConversations(query)) {
-        for (const conversation of batch) {
-          // What the card says of the published conversations (the builders apply the same filters).
-          if (keep(conversation) && modelAllowed(conversation.modelA) && modelAllowed(conversation.modelB)) {
-            count(stats.languages, conversation.languages?.[0] ?? 'und');
-            count(stats.sources, conversation.source);
-            // Imported conversations were screened by their publisher, not by this pipeline.
-            if (conversation.source === 'arena') count(stats.modelLayer, conversation.modelStatus);
-          }
-        }
-        // The builders write batch k while the store is read for batch k + 1; never more in flight.
-        await writing;
-        writing = sink.add(batch);
-        stats.read += batch.length;
-        progress?.(stats.read, Math.max(total, stats.read));
-      }
-      await writing;
+      const stats = await this.readInto(sink, request, (done) => progress?.(done, Math.max(total, done)));
       const files: ExportedFile[] = [];
       for (const file of await sink.finish()) files.push({ ...file, rows: await countFileRows(file.path) });
+      // Tier by tier (a stable sort: formats and shards keep their order), whether the builders ran in threads or not.
+      files.sort(
+        (left, right) =>
+          DATASET_TIERS.indexOf(left.tier) - DATASET_TIERS.indexOf(right.tier) ||
+          DATASET_NAMES.indexOf(left.dataset) - DATASET_NAMES.indexOf(right.dataset) ||
+          (left.language < right.language ? -1 : left.language > right.language ? 1 : 0),
+      );
       const card: DatasetCardInput = {
+        ...stats,
         files,
         outDir: request.outDir,
         exclusions,
-        languages: stats.languages,
-        modelLayer: stats.modelLayer,
-        sources: stats.sources,
         request,
+        shuffleRows: this.shuffleRows,
         privateCohortCount: this.settings.privateCohorts.length,
         exportedAt: this.now().toISOString(),
         optimisedRows: request.optimisedRows,
@@ -139,37 +121,59 @@ export class DatasetExportService {
           trainingUse: facts.trainingUse,
         })),
       };
-      const cards = (['public', 'raw'] as const)
-        .filter((tier) => request.datasets.some((dataset) => DATASET_TIER[dataset] === tier))
-        .map((tier) => {
-          const path = join(request.outDir, tierFolder(tier), 'README.md');
-          writeFileSync(path, buildDatasetCard(card, tier));
-          return { tier, path };
-        });
-      await this.source.recordBuild({
-        id: randomBytes(8).toString('hex'),
-        kind: 'export',
-        createdAt: card.exportedAt,
-        summary: {
-          conversations: [...stats.languages.values()].reduce((sum, count) => sum + count, 0),
-          formats: [...request.formats],
-          license: request.datasetLicense ?? 'other',
-          // Rows of a dataset in its first format (the other formats hold the same rows).
-          datasets: request.datasets.map((dataset) => ({
-            name: dataset,
-            rows: files
-              .filter((file) => file.dataset === dataset && file.format === request.formats[0])
-              .reduce((sum, file) => sum + file.rows, 0),
-          })),
-          languages: [...stats.languages]
-            .sort((left, right) => right[1] - left[1] || left[0].localeCompare(right[0]))
-            .map(([language, conversations]) => ({ language, conversations })),
-        },
+      const cards = DATASET_TIERS.filter((tier) => request.datasets.some((dataset) => TIERS_OF[dataset].includes(tier))).map((tier) => {
+        const path = join(request.outDir, tierFolder(tier), 'README.md');
+        writeFileSync(path, buildDatasetCard(card, tier));
+        return { tier, path };
       });
+      await this.source.recordBuild(exportBuild(request, files, stats.languages, card.exportedAt));
       return { conversationsRead: stats.read, files, cards };
     } finally {
       await sink.close();
     }
+  }
+
+  private get shuffleRows(): number {
+    return this.settings.shuffleRows ?? 2000;
+  }
+
+  /** Reads the store into the builders, and counts what the cards say of the published conversations. */
+  private async readInto(sink: BatchSink, request: DatasetExportRequest, progress: (done: number) => void): Promise<ExportStats> {
+    const keep = conversationFilter(request);
+    const modelAllowed = modelFilter(request, this.models);
+    const stats: ExportStats = {
+      read: 0,
+      languages: new Map(),
+      modelLayer: new Map(),
+      sources: new Map(),
+      trustedFromSource: new Map(),
+    };
+    const query: ExportQuery = {
+      privateCohorts: this.settings.privateCohorts,
+      from: request.from,
+      until: request.until,
+      batchSize: this.settings.batchSize ?? 2000,
+    };
+    let writing: Promise<void> = Promise.resolve();
+    for await (const batch of this.source.exportableConversations(query)) {
+      for (const conversation of batch) {
+        // The builders apply the same filters.
+        if (keep(conversation) && modelAllowed(conversation.modelA) && modelAllowed(conversation.modelB)) {
+          count(stats.languages, conversation.languages?.[0] ?? 'und');
+          count(stats.sources, conversation.source);
+          // An import trusted as screened (`--trust-source`) never went through this arena's layers.
+          if (conversation.screenedBy === 'agora') count(stats.modelLayer, conversation.modelStatus);
+          else count(stats.trustedFromSource, conversation.source);
+        }
+      }
+      // The builders write batch k while the store is read for batch k + 1; never more in flight.
+      await writing;
+      writing = sink.add(batch);
+      stats.read += batch.length;
+      progress(stats.read);
+    }
+    await writing;
+    return stats;
   }
 
   private openBuilders(request: DatasetExportRequest, salt: string): BatchSink {
@@ -189,6 +193,7 @@ export class DatasetExportService {
       models: [...this.models],
       rowGroupRows: this.settings.rowGroupRows ?? 2000,
       fileRows: this.settings.fileRows ?? 100_000,
+      shuffleRows: this.shuffleRows,
     });
     const ordered = DATASET_NAMES.filter((name) => request.datasets.includes(name));
     const threads = this.settings.threads === true && availableParallelism() > 1;
@@ -199,6 +204,53 @@ export class DatasetExportService {
         .map(settings),
     );
   }
+}
+
+/** What the cards say of the published conversations, counted while they are read. */
+interface ExportStats {
+  read: number;
+  /** Main language → conversations. */
+  languages: Map<string, number>;
+  /** Model layer status of the conversations this arena screened → conversations. */
+  modelLayer: Map<string, number>;
+  /** `arena` or the imported dataset → conversations. */
+  sources: Map<string, number>;
+  /** Imported dataset → conversations whose screening was taken from it (`--trust-source`). */
+  trustedFromSource: Map<string, number>;
+}
+
+/** What the datasets page shows of this export: rows, tiers and languages, as its cards count them. */
+function exportBuild(
+  request: DatasetExportRequest,
+  files: readonly ExportedFile[],
+  languages: ReadonlyMap<string, number>,
+  exportedAt: string,
+): DatasetBuild {
+  return {
+    id: randomBytes(8).toString('hex'),
+    kind: 'export',
+    createdAt: exportedAt,
+    summary: {
+      conversations: [...languages.values()].reduce((sum, conversations) => sum + conversations, 0),
+      formats: [...request.formats],
+      license: request.datasetLicense ?? 'other',
+      // Rows of a dataset in its first format (the other formats hold the same rows), in the public
+      // tier, which has every dataset (the gated tier has the same rows of compar:IA's three).
+      datasets: request.datasets.map((dataset) => ({
+        name: dataset,
+        rows: files
+          .filter((file) => file.tier === 'public' && file.dataset === dataset && file.format === request.formats[0])
+          .reduce((sum, file) => sum + file.rows, 0),
+      })),
+      tiers: DATASET_TIERS.map((tier) => ({
+        name: tier,
+        datasets: request.datasets.filter((dataset) => TIERS_OF[dataset].includes(tier)),
+      })).filter((tier) => tier.datasets.length > 0),
+      languages: [...languages]
+        .sort((left, right) => right[1] - left[1] || left[0].localeCompare(right[0]))
+        .map(([language, conversations]) => ({ language, conversations })),
+    },
+  };
 }
 
 function excludedCount(exclusions: ExclusionCounts): number {

@@ -1,4 +1,4 @@
-import type { PublishedDatasets } from '@agora/contract';
+import type { PublishedDatasets, PublishedExport, PublishedTier } from '@agora/contract';
 import type { DatasetRepository } from '../db/repositories/dataset.repository';
 
 /**
@@ -12,7 +12,9 @@ export class PublishedDatasetsService {
   async latest(): Promise<PublishedDatasets> {
     const [exported, optimised] = await Promise.all([this.builds.latestBuild('export'), this.builds.latestBuild('optimised')]);
     return {
-      export: exported ? { built_at: exported.createdAt, ...exported.summary } : null,
+      export: exported
+        ? { built_at: exported.createdAt, ...exported.summary, tiers: exported.summary.tiers ?? tiersBefore0008(exported.summary) }
+        : null,
       optimised: optimised
         ? {
             built_at: optimised.createdAt,
@@ -24,4 +26,17 @@ export class PublishedDatasetsService {
         : null,
     };
   }
+}
+
+/**
+ * The tiers of an export recorded before they were (docs/decisions/0006): the training subsets
+ * public, compar:IA's three tables gated.
+ */
+function tiersBefore0008(summary: Pick<PublishedExport, 'datasets'>): PublishedTier[] {
+  const names = summary.datasets.map((dataset) => dataset.name);
+  const gated = new Set(['conversations', 'votes', 'reactions']);
+  return [
+    { name: 'public' as const, datasets: names.filter((name) => !gated.has(name)) },
+    { name: 'gated' as const, datasets: names.filter((name) => gated.has(name)) },
+  ].filter((tier) => tier.datasets.length > 0);
 }

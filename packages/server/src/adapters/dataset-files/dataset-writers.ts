@@ -46,6 +46,9 @@ function schemaOf(column: DatasetColumn): SchemaElement[] {
           logical_type: { type: 'TIMESTAMP', isAdjustedToUTC: true, unit: 'MILLIS' },
         },
       ];
+    case 'date':
+      // Days since the epoch: no time of day in the file (the public tier's timestamps).
+      return [{ name, type: 'INT32', repetition_type: 'OPTIONAL', converted_type: 'DATE', logical_type: { type: 'DATE' } }];
     case 'strings':
       return [
         { name, repetition_type: 'OPTIONAL', converted_type: 'LIST', logical_type: { type: 'LIST' }, num_children: 1 },
@@ -154,12 +157,16 @@ export class Utf8Encodings {
   }
 }
 
+const DAY_MS = 86_400_000;
+
 function parquetValue(type: ColumnType, encodings: Utf8Encodings): (value: unknown) => unknown {
   switch (type) {
     case 'int':
       return (value) => (value === null ? null : BigInt(value as number));
     case 'timestamp':
       return (value) => (value === null ? null : Date.parse(value as string));
+    case 'date':
+      return (value) => (value === null ? null : Date.parse(`${value as string}T00:00:00Z`) / DAY_MS);
     case 'messages':
       return (value) => (value === null ? null : encodings.messageList(value as ChatMessage[]));
     case 'transcript':
@@ -175,7 +182,7 @@ function parquetValue(type: ColumnType, encodings: Utf8Encodings): (value: unkno
 }
 
 /** Types whose min/max statistics help readers skip row groups; text statistics cost time and say little. */
-const WITH_STATISTICS = new Set<ColumnType>(['int', 'float', 'bool', 'timestamp']);
+const WITH_STATISTICS = new Set<ColumnType>(['int', 'float', 'bool', 'timestamp', 'date']);
 
 /**
  * Brotli at quality 1: native zlib, about four times faster than the pure-JS Snappy and smaller.

@@ -111,16 +111,24 @@ describe('agora export', () => {
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     expect(result.stdout.split('\n').filter(Boolean)).toEqual([
-      `${out}/raw/votes/fr/train-00000.parquet\t2 rows`,
-      `${out}/raw/votes/fr/train.jsonl\t2 rows`,
-      `${out}/dpo/fr/train-00000.parquet\t2 rows`,
-      `${out}/dpo/fr/train.jsonl\t2 rows`,
-      `${out}/README.md\tdataset card, public tier (2 conversations read)`,
-      `${out}/raw/README.md\tdataset card, raw tier (publish gated) (2 conversations read)`,
+      `${out}/public/votes/fr/train-00000.parquet\t2 rows`,
+      `${out}/public/votes/fr/train.jsonl\t2 rows`,
+      `${out}/public/dpo/fr/train-00000.parquet\t2 rows`,
+      `${out}/public/dpo/fr/train.jsonl\t2 rows`,
+      `${out}/gated/votes/fr/train-00000.parquet\t2 rows`,
+      `${out}/gated/votes/fr/train.jsonl\t2 rows`,
+      `${out}/public/README.md\tdataset card, public dataset (2 conversations read)`,
+      `${out}/gated/README.md\tdataset card, gated dataset (publish as its own repository, access on request) (2 conversations read)`,
     ]);
-    expect(readFileSync(join(out, 'raw', 'README.md'), 'utf8')).toContain('| `votes` | 2 |');
-    expect(readFileSync(join(out, 'README.md'), 'utf8')).toContain('| `dpo` | 2 |');
-    const ranked = await runAgora(['leaderboard', '--votes', ...subsetFiles(out, 'votes', 'parquet'), '--format', 'json'], '', environment);
+    expect(readFileSync(join(out, 'gated', 'README.md'), 'utf8')).toContain('| `votes` | 2 |');
+    expect(readFileSync(join(out, 'public', 'README.md'), 'utf8')).toContain('| `votes` | 2 |');
+    expect(readFileSync(join(out, 'public', 'README.md'), 'utf8')).toContain('| `dpo` | 2 |');
+    // The public votes rank as the gated ones do: the ranking needs no visitor or time.
+    const ranked = await runAgora(
+      ['leaderboard', '--votes', ...subsetFiles(out, 'votes', 'parquet', 'public'), '--format', 'json'],
+      '',
+      environment,
+    );
     expect(ranked.code).toBe(0);
     expect(JSON.parse(ranked.stdout)).toMatchObject({ n_votes: 2, n_models: 2 });
   });

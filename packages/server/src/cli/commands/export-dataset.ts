@@ -73,8 +73,8 @@ const flagsSchema = z
  */
 export function registerExportCommand(program: Command): void {
   reportingUsageErrors(program.command('export'))
-    .description('open datasets (compar:IA-compatible raw sets and TRL-ready sets) with a dataset card')
-    .requiredOption('--out <DIR>', 'folder to write (one sub-folder per dataset, README.md card)')
+    .description('open datasets: a public and a gated dataset (compar:IA-compatible and TRL-ready subsets), each with its card')
+    .requiredOption('--out <DIR>', 'folder to write: DIR/public/ and DIR/gated/, each one dataset repository with its README.md card')
     .option('--format <LIST>', `comma-separated: ${DATASET_FORMATS.join(', ')} (default both)`)
     .option('--datasets <LIST>', `comma-separated: ${DATASET_NAMES.join(', ')} (default all)`)
     .option('--language <LIST>', 'conversations whose main language is one of these codes (e.g. fr,oc)')
@@ -88,7 +88,7 @@ export function registerExportCommand(program: Command): void {
     .option('--dataset-license <ID>', 'licence the card declares for the data (Hugging Face id; default other)')
     .option('--progress', 'show the progress bar even when stderr is not a terminal')
     .option('--optimised', 'also write the last optimised preference set built by agora maxx --out, in optimised/')
-    .option('--threads', 'build raw and training subsets in two worker threads (faster with idle cores, more memory)')
+    .option('--threads', "build compar:IA's and the training subsets in two worker threads (faster with idle cores, more memory)")
     .action(async (raw: Record<string, unknown>) => {
       const flags = parseFlags(flagsSchema, raw);
       const request: DatasetExportRequest = {
@@ -119,7 +119,7 @@ export function registerExportCommand(program: Command): void {
         );
       for (const card of result.cards)
         process.stdout.write(
-          `${card.path}\t${card.tier === 'raw' ? 'dataset card, raw tier (publish gated)' : 'dataset card, public tier'} (${result.conversationsRead} conversations read)\n`,
+          `${card.path}\t${card.tier === 'gated' ? 'dataset card, gated dataset (publish as its own repository, access on request)' : 'dataset card, public dataset'} (${result.conversationsRead} conversations read)\n`,
         );
     });
 }

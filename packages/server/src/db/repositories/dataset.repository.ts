@@ -44,7 +44,13 @@ export interface ExportableReaction {
 
 /** A publication: the last one of each kind is what the datasets page shows. */
 export type DatasetBuild =
-  | { id: string; kind: 'export'; createdAt: string; summary: Omit<PublishedExport, 'built_at'> }
+  | {
+      id: string;
+      kind: 'export';
+      createdAt: string;
+      /** `tiers` is absent from exports recorded before the public and gated folders (docs/decisions/0008). */
+      summary: Omit<PublishedExport, 'built_at' | 'tiers'> & { tiers?: PublishedExport['tiers'] };
+    }
   | {
       id: string;
       kind: 'optimised';
@@ -78,6 +84,12 @@ export interface ExportableConversation {
   shortSummary: string | null;
   /** Whether the model layer of the screening ran: `done` | `not_configured` | `failed` | `pending`. */
   modelStatus: string;
+  /**
+   * Who screened it: `agora` (this arena's rules layer ran: every arena conversation, and imported
+   * ones screened by `agora postprocess`) or `source` (imported with `--trust-source`: its source's
+   * screening was taken as is and Agora's rules never ran on it).
+   */
+  screenedBy: 'agora' | 'source';
   /** Screened turns that completed, in order (at least one). */
   turns: ExportableTurn[];
   vote: ExportableVote | null;
@@ -215,6 +227,7 @@ export class DatasetRepository {
           'a.keywords',
           'a.short_summary',
           'a.model_status',
+          'a.pii_rule_kinds',
         ])
         .whereRef('a.duel_id', '=', 'duels.id')
         .where((eb) => isExportable(eb, query.privateCohorts))
@@ -464,6 +477,7 @@ interface DuelRow {
   keywords: string | null;
   short_summary: string | null;
   model_status: string;
+  pii_rule_kinds: string | null;
 }
 
 function toConversation(duel: DuelRow): ExportableConversation {
@@ -485,6 +499,8 @@ function toConversation(duel: DuelRow): ExportableConversation {
     keywords: json(duel.keywords),
     shortSummary: duel.short_summary,
     modelStatus: duel.model_status,
+    // The rules layer always records what it found, if only `[]`; a trusted import records nothing.
+    screenedBy: duel.source !== 'arena' && duel.pii_rule_kinds === null ? 'source' : 'agora',
     turns: [],
     vote: null,
     reactions: [],

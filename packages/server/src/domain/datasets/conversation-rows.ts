@@ -3,6 +3,7 @@ import type { ExportableAnswer, ExportableConversation, ExportableReaction } fro
 import { COMPARIA_COLUMNS, COMPARIA_TAGS, type ComparIaTable } from './export-columns';
 import type { TrainingUse } from './training-use';
 import { sourceMetaValue } from './source-meta';
+import { withoutGenerationIds } from './public-rows';
 import type { ChatMessage, DatasetRow, MessageMetadata, TranscriptMessage } from './export-columns';
 
 /** Public facts of a catalogue model that exports write. */
@@ -37,12 +38,15 @@ export interface PreparedConversation {
   systemPromptA: string | null;
   systemPromptB: string | null;
   /**
-   * Each side's messages; answers also carry their reasoning and metadata. The raw subsets write
+   * Each side's messages; answers also carry their reasoning and metadata. compar:IA's subsets write
    * them whole; the training subsets' `messages` columns write role and content only. One object
    * per message, so that each text is encoded once for every subset.
    */
   messagesA: TranscriptMessage[];
   messagesB: TranscriptMessage[];
+  /** The same for the public tier: without providers' generation ids (the same lists when there are none). */
+  publicMessagesA: TranscriptMessage[];
+  publicMessagesB: TranscriptMessage[];
   /** Messages before the first user message of each side (the system prompt, if any). */
   headA: number;
   headB: number;
@@ -84,6 +88,8 @@ export function prepareConversation(conversation: ExportableConversation, contex
     systemPromptB,
     messagesA,
     messagesB,
+    publicMessagesA: withoutGenerationIds(messagesA),
+    publicMessagesB: withoutGenerationIds(messagesB),
     headA,
     headB,
     modelPair:

@@ -2,37 +2,20 @@ import { negativeTags, positiveTags } from '@agora/contract';
 
 /**
  * The one registry of exported columns: for each dataset, its columns in file order with their type
- * (as Parquet and JSONL write them), their meaning (as the card documents it) and, for the three raw
- * datasets, where compar:IA's column of the same name lives in Agora. The writers, the card, the
- * compar:IA importer and the exporter's `source_meta` round trip all derive from it.
+ * (as Parquet and JSONL write them), their meaning (as the card documents it) and, for compar:IA's
+ * three datasets, where compar:IA's column of the same name lives in Agora. The writers, the card, the
+ * compar:IA importer and the exporter's `source_meta` round trip all derive from it. These are the
+ * columns of the gated tier; the public tier's are derived from them (dataset-tiers.ts).
  */
 
 export const DATASET_NAMES = ['conversations', 'votes', 'reactions', 'dpo', 'kto', 'reward'] as const;
 export type DatasetName = (typeof DATASET_NAMES)[number];
 
-/** The value type of an exported column, as Parquet and JSONL write it. */
-export type ColumnType = 'string' | 'int' | 'float' | 'bool' | 'timestamp' | 'messages' | 'transcript' | 'strings';
-
 /**
- * The two tiers of an export. `raw` (compar:IA's three tables: whole conversations with pseudonymous
- * visitor ids, timestamps, free comments, reasoning and per-message metadata) is written to `raw/`
- * with its own card for gated, research-only access; `public` (the TRL subsets: no visitor id, no
- * timestamp, no free text but the prompts and answers) to the export's root. The same privacy rules
- * apply to both: gating limits who reads the raw tier, it does not let more through.
+ * The value type of an exported column, as Parquet and JSONL write it. `date` is a day without a
+ * time (the public tier's timestamps, docs/decisions/0008): Parquet DATE, `YYYY-MM-DD` text in JSONL.
  */
-export type DatasetTier = 'raw' | 'public';
-
-export const DATASET_TIER: Readonly<Record<DatasetName, DatasetTier>> = {
-  conversations: 'raw',
-  votes: 'raw',
-  reactions: 'raw',
-  dpo: 'public',
-  kto: 'public',
-  reward: 'public',
-};
-
-/** Where a tier's subsets and card go, relative to the export folder. */
-export const tierFolder = (tier: DatasetTier): string => (tier === 'raw' ? 'raw' : '.');
+export type ColumnType = 'string' | 'int' | 'float' | 'bool' | 'timestamp' | 'date' | 'messages' | 'transcript' | 'strings';
 
 /** One column of an exported dataset, as the writers type it and the card documents it. */
 export interface DatasetColumn {
@@ -71,7 +54,7 @@ export interface MessageMetadata {
 }
 
 /**
- * A message of a raw conversation column (`transcript`), as compar:IA's files have them: answers
+ * A message of a conversation column of compar:IA's subsets (`transcript`), as compar:IA's files have them: answers
  * also carry their reasoning and metadata (both null when unknown); other messages only role and content.
  */
 export type TranscriptMessage =
@@ -116,7 +99,7 @@ const pair = [
     'duels.external_id',
     'conversation_pair_id',
     'string',
-    'public id of the conversation pair (`<conv_a_id>-<conv_b_id>`), shared by the three raw datasets',
+    'public id of the conversation pair (`<conv_a_id>-<conv_b_id>`), shared by conversations, votes and reactions',
   ),
   cia(
     'duels.visitor_hash',
@@ -246,8 +229,13 @@ export const DATASETS: Readonly<Record<DatasetName, DatasetDefinition>> = {
       cia('turn_sides.output_tokens (sum, side b)', 'total_conv_b_output_tokens', 'int', 'output tokens of side B'),
       cia(null, 'total_conv_a_kwh', 'float', "estimated energy of side A's answers, kWh"),
       cia(null, 'total_conv_b_kwh', 'float', "estimated energy of side B's answers, kWh"),
-      cia(null, 'country', 'string', 'always null: Agora does not collect where visitors are (compar:IA publishes it)'),
-      cia(null, 'city', 'string', 'always null, as `country`'),
+      cia(
+        null,
+        'country',
+        'string',
+        'where the visitor was, as compar:IA publishes it (imported rows); null for arena rows: Agora does not collect it',
+      ),
+      cia(null, 'city', 'string', 'as `country`'),
       col('training_use', 'string', `what the answer reacted to may be used for: ${TRAINING_USE_MEANING}`),
       col('source', 'string', 'Agora: `arena` or the imported dataset'),
     ],
@@ -286,7 +274,7 @@ export const DATASETS: Readonly<Record<DatasetName, DatasetDefinition>> = {
   },
 };
 
-/** The raw datasets, which are compar:IA's three tables. */
+/** compar:IA's three tables: conversations, votes and reactions. */
 export type ComparIaTable = 'conversations' | 'votes' | 'reactions';
 
 export interface ComparIaColumn {
@@ -299,7 +287,7 @@ export interface ComparIaColumn {
 const comparIaColumnsOf = (table: ComparIaTable): ComparIaColumn[] =>
   DATASETS[table].columns.flatMap(({ name, type, comparia }) => (comparia ? [{ name, type, modelledBy: comparia.modelledBy }] : []));
 
-/** compar:IA's columns of each raw table (those of the registry that carry a compar:IA source), in file order. */
+/** compar:IA's columns of each of its tables (those of the registry that carry a compar:IA source), in file order. */
 export const COMPARIA_COLUMNS: Readonly<Record<ComparIaTable, readonly ComparIaColumn[]>> = {
   conversations: comparIaColumnsOf('conversations'),
   votes: comparIaColumnsOf('votes'),

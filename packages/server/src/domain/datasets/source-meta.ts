@@ -38,6 +38,8 @@ export function sourceMetaValue(meta: Readonly<Record<string, unknown>> | null, 
       return typeof value === 'boolean' ? value : undefined;
     case 'timestamp':
       return typeof value === 'string' && !Number.isNaN(Date.parse(value)) ? value : undefined;
+    case 'date':
+      return typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value) ? value : undefined;
     case 'strings':
       return Array.isArray(value) && value.every((item) => typeof item === 'string') ? value : undefined;
     case 'messages':
