@@ -3,23 +3,22 @@ import { describe, expect, it } from 'vitest';
 import type { DatasetBuild } from '../db/repositories/dataset.repository';
 import { PublishedDatasetsService } from './published-datasets.service';
 
-const exportBuild = (summary: Record<string, unknown>): DatasetBuild =>
-  ({
-    id: 'b1',
-    kind: 'export',
-    createdAt: '2026-12-01T10:00:00.000Z',
-    summary: {
-      conversations: 3,
-      formats: ['parquet'],
-      license: 'other',
-      datasets: [
-        { name: 'votes', rows: 2 },
-        { name: 'dpo', rows: 1 },
-      ],
-      languages: [{ language: 'fr', conversations: 3 }],
-      ...summary,
-    },
-  });
+const exportBuild = (summary: Record<string, unknown>): DatasetBuild => ({
+  id: 'b1',
+  kind: 'export',
+  createdAt: '2026-12-01T10:00:00.000Z',
+  summary: {
+    conversations: 3,
+    formats: ['parquet'],
+    license: 'other',
+    datasets: [
+      { name: 'votes', rows: 2 },
+      { name: 'dpo', rows: 1 },
+    ],
+    languages: [{ language: 'fr', conversations: 3 }],
+    ...summary,
+  },
+});
 
 const service = (build: DatasetBuild | undefined) =>
   new PublishedDatasetsService({
