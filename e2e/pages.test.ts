@@ -307,9 +307,12 @@ describe('pages in a real browser', () => {
       for (const viewport of [DESKTOP, PHONE]) {
         const { page: shown, context: shownContext } = await newPage(browser, { viewport });
         await shown.goto(`${arena.baseUrl}/datasets`);
-        // One votes file per language: the page says their sum.
-        const votes = exported.files.filter((file) => file.dataset === 'votes').reduce((sum, file) => sum + file.rows, 0);
-        await expect.poll(() => shown.getByRole('row', { name: new RegExp(`votes ${votes} `) }).count()).toBe(1);
+        // One votes file per language in each folder, the same rows in both: the page says their sum, and both folders.
+        const votes = exported.files
+          .filter((file) => file.dataset === 'votes' && file.tier === 'public')
+          .reduce((sum, file) => sum + file.rows, 0);
+        await expect.poll(() => shown.getByRole('row', { name: new RegExp(`votes ${votes} .* public, accès contrôlé$`) }).count()).toBe(1);
+        expect(await shown.getByRole('row', { name: /^dpo \d+ .* public$/ }).count()).toBe(1);
         await expect.poll(() => shown.getByRole('row', { name: /reactions 2 675/ }).count()).toBe(1);
         expect(await shown.getByText('Le juge est d’accord avec les visiteurs sur 73 % de 412 paires').count()).toBe(1);
         expect(await axeViolations(shown)).toEqual([]);
