@@ -8,6 +8,17 @@ export const datasetRowsSchema = z.object({ name: z.string(), rows: z.number().i
  * Hugging Face dataset repository: the public one open to anyone, the gated one on request, for research.
  */
 export const DATASET_TIER_NAMES = ['public', 'gated'] as const;
+export type DatasetTierName = (typeof DATASET_TIER_NAMES)[number];
+
+/** The tiers each dataset is written to: compar:IA's three tables in both, the training subsets in the public one. */
+export const DATASET_TIERS_OF = {
+  conversations: ['public', 'gated'],
+  votes: ['public', 'gated'],
+  reactions: ['public', 'gated'],
+  dpo: ['public'],
+  kto: ['public'],
+  reward: ['public'],
+} as const satisfies Record<string, readonly DatasetTierName[]>;
 
 /** One tier of an export: the datasets its folder holds (their rows are those of `datasets`). */
 export const publishedTierSchema = z.object({ name: z.enum(DATASET_TIER_NAMES), datasets: z.array(z.string()) });

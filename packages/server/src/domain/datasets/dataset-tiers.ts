@@ -1,3 +1,4 @@
+import { DATASET_TIER_NAMES, DATASET_TIERS_OF, type DatasetTierName } from '@agora/contract';
 import { DATASETS, type ComparIaTable, type DatasetColumn, type DatasetName } from './export-columns';
 
 /**
@@ -6,18 +7,11 @@ import { DATASETS, type ComparIaTable, type DatasetColumn, type DatasetName } fr
  * Neither folder is inside the other, so uploading one never uploads the other. The same privacy
  * rules decide what reaches either: the tiers differ by what links rows to a person or a moment.
  */
-export const DATASET_TIERS = ['public', 'gated'] as const;
-export type DatasetTier = (typeof DATASET_TIERS)[number];
+export const DATASET_TIERS = DATASET_TIER_NAMES;
+export type DatasetTier = DatasetTierName;
 
-/** The tiers each dataset is written to: compar:IA's three tables in both, the training subsets in the public one. */
-export const TIERS_OF: Readonly<Record<DatasetName, readonly DatasetTier[]>> = {
-  conversations: ['public', 'gated'],
-  votes: ['public', 'gated'],
-  reactions: ['public', 'gated'],
-  dpo: ['public'],
-  kto: ['public'],
-  reward: ['public'],
-};
+/** The tiers each dataset is written to (the contract's list: the datasets page names them too). */
+export const TIERS_OF: Readonly<Record<DatasetName, readonly DatasetTier[]>> = DATASET_TIERS_OF;
 
 /** A tier's folder, relative to the export folder. */
 export const tierFolder = (tier: DatasetTier): string => tier;
