@@ -57,6 +57,40 @@ describe('logs', () => {
     });
   });
 
+  it('answer HEAD on a stream with its head alone, and nothing printed (it was ERR_HTTP_HEADERS_SENT on every HEAD)', async () => {
+    const { lines, logger } = collectedLogs();
+    const harness = await startTestArena(DIALECTS[0]!, { logger });
+    const printed: string[] = [];
+    const write = process.stderr.write.bind(process.stderr);
+    const error = console.error;
+    process.stderr.write = ((chunk: string | Uint8Array, ...rest: never[]) => {
+      printed.push(String(chunk));
+      return write(chunk, ...rest);
+    });
+    console.error = (...args: unknown[]) => printed.push(args.map(String).join(' '));
+    try {
+      const created = await harness.client.request('POST', '/api/v1/duels', { prompt: 'x' });
+      const cookie = harness.client.visitorCookie ?? '';
+      for (const when of ['while it runs', 'once it ended']) {
+        if (when === 'once it ended') await harness.client.stream(created.json.id);
+        const head = await fetch(`${harness.baseUrl}/api/v1/duels/${created.json.id}/stream`, { method: 'HEAD', headers: { cookie } });
+        expect(head.status, when).toBe(200);
+        expect(head.headers.get('content-type'), when).toMatch(/^text\/event-stream/);
+        expect(await head.text(), when).toBe('');
+      }
+      const unknown = await fetch(`${harness.baseUrl}/api/v1/duels/no-such-duel/stream`, { method: 'HEAD', headers: { cookie } });
+      expect(unknown.status).toBe(404);
+      // The adapter prints asynchronously, after the answer: give it the time to.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    } finally {
+      process.stderr.write = write;
+      console.error = error;
+      await harness.close();
+    }
+    expect(printed.filter((text) => /ERR_HTTP_HEADERS_SENT|Error/.test(text))).toEqual([]);
+    expect(lines.filter((line) => line.level >= 50)).toEqual([]);
+  });
+
   it('count a body the client cut off as the client’s error, not as an unhandled 500', async () => {
     const { lines, logger } = collectedLogs();
     const harness = await startTestArena(DIALECTS[0]!, { logger });

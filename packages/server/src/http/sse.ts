@@ -47,6 +47,12 @@ export const DELTA_FLUSH_INTERVAL_MS = 25;
  * In-process requests (`app.request`) get the same bytes through Hono's `streamSSE`.
  */
 export function sendFrames(c: Context<AppEnv>, stream: TurnStream, afterId: number, onClose: () => void): Response | Promise<Response> {
+  // HEAD asks for the head alone: no frames, and no head of our own (the Node adapter writes a HEAD
+  // answer's head itself: writing it here too threw ERR_HTTP_HEADERS_SENT on every HEAD).
+  if (c.req.method === 'HEAD') {
+    onClose();
+    return c.body(null, 200, streamHeaders);
+  }
   const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
   if (!outgoing) {
     for (const [name, value] of Object.entries(streamHeaders)) c.header(name, value);
