@@ -63,10 +63,10 @@ describe('logs', () => {
     const printed: string[] = [];
     const write = process.stderr.write.bind(process.stderr);
     const error = console.error;
-    process.stderr.write = ((chunk: string | Uint8Array, ...rest: never[]) => {
+    process.stderr.write = (chunk: string | Uint8Array, ...rest: never[]) => {
       printed.push(String(chunk));
       return write(chunk, ...rest);
-    });
+    };
     console.error = (...args: unknown[]) => printed.push(args.map(String).join(' '));
     try {
       const created = await harness.client.request('POST', '/api/v1/duels', { prompt: 'x' });
