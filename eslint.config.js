@@ -49,15 +49,38 @@ const ioModules = [
   'yaml',
 ];
 
-/** A folder's restricted layers, as `no-restricted-imports` patterns; type-only imports pass (they vanish at run time). */
-function layerRule(groups) {
+/**
+ * A folder's restricted layers, as `no-restricted-imports` patterns. Type-only imports pass unless
+ * `types` is false: the domain may not even name another layer's types (it owns its vocabulary).
+ */
+function layerRule(groups, { types = true } = {}) {
   return [
     'error',
     {
-      patterns: groups.map(({ group, message }) => ({ group, message, allowTypeImports: true })),
+      patterns: groups.map(({ group, message }) => ({ group, message, allowTypeImports: types })),
     },
   ];
 }
+
+/** What makes code impure besides imports: the clock, randomness, the environment, timers. Passed in instead. */
+const impureGlobals = [
+  { name: 'process', message: 'domain/ reads no environment: pass the value in (docs/ARCHITECTURE.md).' },
+  { name: 'performance', message: 'domain/ has no clock: pass a clock in.' },
+  { name: 'setTimeout', message: 'domain/ has no timers.' },
+  { name: 'setInterval', message: 'domain/ has no timers.' },
+  { name: 'crypto', message: 'domain/ has no randomness or hashing of its own: pass a random source or a hash in.' },
+];
+const impureCalls = [
+  { selector: "CallExpression[callee.object.name='Date'][callee.property.name='now']", message: 'domain/ has no clock: pass a clock in.' },
+  {
+    selector: "NewExpression[callee.name='Date'][arguments.length=0]",
+    message: 'domain/ has no clock: pass a clock in (new Date() reads it).',
+  },
+  {
+    selector: "CallExpression[callee.object.name='Math'][callee.property.name='random']",
+    message: 'domain/ has no randomness of its own: pass a random source in (domain/ranking/seeded-random.ts).',
+  },
+];
 
 const layerOf = (folder) => [`**/${folder}`, `**/${folder}/**`];
 
@@ -133,27 +156,36 @@ export default tseslint.config(
 
   // The layers. Domain: pure rules, nothing with I/O, no other layer.
   {
-    files: [`${server}/domain/**/*.ts`],
+    files: [`${server}/domain/**/*.ts`, 'packages/privacy/src/**/*.ts'],
     ignores: ['**/*.test.ts'],
     rules: {
-      'no-restricted-imports': layerRule([
-        { group: ioModules, message: 'domain/ is pure: no I/O, threads, store, network or framework here (docs/ARCHITECTURE.md).' },
-        {
-          group: [
-            ...layerOf('db'),
-            ...layerOf('providers'),
-            ...layerOf('services'),
-            ...layerOf('adapters'),
-            ...layerOf('http'),
-            ...layerOf('cli'),
-            ...layerOf('jobs'),
-            ...layerOf('observability'),
-            ...layerOf('config'),
-            '**/main',
-          ],
-          message: 'domain/ imports only the domain and the contract (docs/ARCHITECTURE.md).',
-        },
-      ]),
+      'no-restricted-globals': ['error', ...impureGlobals],
+      'no-restricted-syntax': ['error', ...impureCalls],
+      'no-restricted-imports': layerRule(
+        [
+          {
+            group: [...ioModules, 'node:*'],
+            message: 'domain/ is pure: no I/O, threads, store, network, hashing or framework here (docs/ARCHITECTURE.md).',
+          },
+          {
+            group: [
+              ...layerOf('db'),
+              ...layerOf('providers'),
+              ...layerOf('services'),
+              ...layerOf('adapters'),
+              ...layerOf('http'),
+              ...layerOf('cli'),
+              ...layerOf('jobs'),
+              ...layerOf('observability'),
+              ...layerOf('config'),
+              '**/main',
+            ],
+            message:
+              'domain/ imports only the domain and the contract, types included: the other layers import its vocabulary, never the reverse (docs/decisions/0009).',
+          },
+        ],
+        { types: false },
+      ),
     },
   },
   // HTTP and the command line reach the store and the models only through services.

@@ -9,7 +9,7 @@ import { openDatabase, type StoreLocation } from '../src/db/dialect';
 import { migrateToLatest } from '../src/db/migrate';
 import { createStore, type Store } from '../src/db/unit-of-work';
 import { ComparIaImportService, type ComparIaFiles } from '../src/services/comparia-import.service';
-import { importedDuelId } from '../src/domain/comparia/comparia-rows';
+import { importedDuelId } from '../src/adapters/comparia-ids';
 import { runAgora } from './run-agora';
 import { databaseUrl, dumpStore } from './store-dump';
 import { DIALECTS, type TestStore } from './test-db';

@@ -11,6 +11,7 @@ import type { ComparIaTable } from '../domain/datasets/export-columns';
 import { loadTokenCounter } from '../adapters/local-token-count';
 import { JsonLineReader, readRecordFile } from '../adapters/vote-files/record-file';
 import { VoteFileError } from '../adapters/vote-files/vote-file-error';
+import { importedDuelId } from '../adapters/comparia-ids';
 import { COMPARIA_SOURCE, mapComparIaRow, mapRowOnDuel, type ComparIaTopics } from '../domain/comparia/comparia-rows';
 import { type ImportedTurnVerdict, type MappedArenaRow, mapComparIaArenaRow } from '../domain/comparia/comparia-arena-rows';
 import { ComparIaRowError } from '../domain/comparia/comparia-values';
@@ -92,7 +93,7 @@ export class ComparIaImportService {
     const now = options.now ?? Date.now;
     const started = now();
     const batchSize = options.batchSize ?? 2000;
-    const countTokens = await loadTokenCounter();
+    const mapping = { countTokens: await loadTokenCounter(), duelIdOf: importedDuelId };
     const summary: ImportedFileSummary = {
       dataset,
       path,
@@ -112,7 +113,7 @@ export class ComparIaImportService {
       try {
         const row = record as Record<string, unknown>;
         pending.push({
-          row: dataset === 'arena' ? mapComparIaArenaRow(row, countTokens) : mapComparIaRow(dataset, row, countTokens),
+          row: dataset === 'arena' ? mapComparIaArenaRow(row, mapping) : mapComparIaRow(dataset, row, mapping),
           location,
         });
       } catch (error) {

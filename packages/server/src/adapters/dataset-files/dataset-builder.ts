@@ -12,7 +12,7 @@ import {
 import type { ComparIaTable, DatasetName, DatasetRow } from '../../domain/datasets/export-columns';
 import { type DatasetTier, TIERS_OF, tierColumns, tierFolder } from '../../domain/datasets/dataset-tiers';
 import { publicOrderKey, publicRow } from '../../domain/datasets/public-rows';
-import { rowContext } from '../../domain/datasets/row-context';
+import { rowContext } from './row-context';
 import { type DatasetFileWriter, type DatasetFormat, Utf8Encodings, jsonlFileWriter, parquetFileWriter } from './dataset-writers';
 import { type ExportFilters, conversationFilter, modelFilter } from '../../domain/datasets/export-filters';
 import { type PreferenceStrength, preferenceRows } from '../../domain/datasets/preference-rows';

@@ -4,8 +4,8 @@ import { ParquetWriter, fileWriter } from 'hyparquet-writer';
 import type { ColumnType } from '../../domain/datasets/export-columns';
 import type { ChatMessage, DatasetColumn, DatasetRow, TranscriptMessage } from '../../domain/datasets/export-columns';
 
-export const DATASET_FORMATS = ['parquet', 'jsonl'] as const;
-export type DatasetFormat = (typeof DATASET_FORMATS)[number];
+import type { DatasetFormat } from '../../domain/datasets/export-columns';
+export { DATASET_FORMATS, type DatasetFormat } from '../../domain/datasets/export-columns';
 
 /** Rows go in one by one; the files are complete after {@link DatasetFileWriter.finish}. */
 export interface DatasetFileWriter {

@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import type { ExportModelFacts, RowContext } from './conversation-rows';
+import type { ExportModelFacts, RowContext } from '../../domain/datasets/conversation-rows';
 
 /**
  * The public ids of one deployment: sides and visitors hashed with its secret salt (HMAC-SHA-256),

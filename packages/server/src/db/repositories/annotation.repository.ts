@@ -1,17 +1,12 @@
 import { type Kysely, type Selectable, sql } from 'kysely';
 import type { ConversationAnnotationsTable, Database } from '../database';
 import { PreparedQuery } from '../prepared-query';
+import type { TurnLanguages } from '../../domain/language/turn-languages';
+export type { TurnLanguages } from '../../domain/language/turn-languages';
 
 export type AnnotationStatus = 'pending' | 'done' | 'failed';
 /** The model layer (topics and personal data seen by an LLM). */
 export type ModelLayerStatus = 'pending' | 'done' | 'not_configured' | 'failed';
-
-/** The language of each message of one complete turn. */
-export interface TurnLanguages {
-  prompt: string;
-  a: string;
-  b: string;
-}
 
 /** Post-processing results of one conversation (a duel), as services see them. */
 export interface ConversationAnnotation {

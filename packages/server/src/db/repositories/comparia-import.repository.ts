@@ -2,43 +2,8 @@ import type { Kysely } from 'kysely';
 import type { ImportedTurnVerdict, TurnChoice } from '../../domain/comparia/comparia-arena-rows';
 import type { StyleCounts } from '../../domain/ranking';
 import type { Database } from '../database';
-
-/** One side's answer in one turn of an imported conversation. */
-export interface ImportedSide {
-  side: 'a' | 'b';
-  modelId: string;
-  text: string;
-  reasoning: string | null;
-  outputTokens: number | null;
-  durationMs: number | null;
-  status: 'complete' | 'failed';
-  /** Style counts of the answer (tokens counted locally), null when it failed; stored as JSON. */
-  style: StyleCounts | null;
-  /** JSON: the message's own fields Agora does not model (compar:IA's `metadata`, …). */
-  sourceMeta: string | null;
-}
-
-export interface ImportedTurn {
-  turn: number;
-  prompt: string;
-  status: 'complete' | 'failed';
-  sides: [ImportedSide, ImportedSide];
-}
-
-/** An imported conversation pair: a duel row, its turns and sides. */
-export interface ImportedDuel {
-  id: string;
-  source: string;
-  externalId: string;
-  visitorHash: string;
-  mode: string;
-  modelA: string;
-  modelB: string;
-  chosenModels: string | null;
-  createdAt: string;
-  sourceMeta: string | null;
-  turns: ImportedTurn[];
-}
+import type { ImportedDuel, ImportedSide, ImportedVote, ImportedReaction } from '../../domain/comparia/imported';
+export type { ImportedDuel, ImportedTurn, ImportedSide, ImportedVote, ImportedReaction } from '../../domain/comparia/imported';
 
 /** A duel already in the store, as the import compares it. */
 export interface StoredDuel {
@@ -52,39 +17,6 @@ export interface StoredDuel {
   chosenModels: string | null;
   createdAt: string;
   turnCount: number;
-  sourceMeta: string | null;
-}
-
-/** A vote row as stored (JSON columns as text). */
-export interface ImportedVote {
-  duelId: string;
-  choice: string;
-  modelA: string;
-  modelB: string;
-  tagsA: string;
-  tagsB: string;
-  commentA: string | null;
-  commentB: string | null;
-  mode: string;
-  createdAt: string;
-  /** What the ranking needs of each side, as the arena stores it when a vote is cast (JSON style sums, output tokens). */
-  styleA: string | null;
-  styleB: string | null;
-  tokensA: number | null;
-  tokensB: number | null;
-  sourceMeta: string | null;
-}
-
-/** A reaction row as stored (JSON columns as text). */
-export interface ImportedReaction {
-  duelId: string;
-  turn: number;
-  side: 'a' | 'b';
-  modelId: string;
-  value: 'like' | 'dislike';
-  tags: string;
-  comment: string | null;
-  createdAt: string;
   sourceMeta: string | null;
 }
 

@@ -1,6 +1,8 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../database';
 import type { TurnLanguages } from './annotation.repository';
+import type { SideRankingData, RankingVoteRecord, RankingReactionRecord } from '../../domain/ranking/ranking-records';
+export type { SideRankingData, RankingVoteRecord, RankingReactionRecord } from '../../domain/ranking/ranking-records';
 
 export interface ReactionRecord {
   duelId: string;
@@ -34,59 +36,9 @@ export interface VoteRecord {
   ranking?: { a: SideRankingData; b: SideRankingData };
 }
 
-/** Style counts, output tokens and revealed energy of one side's whole conversation. */
-export interface SideRankingData {
-  style: { len: number; headers: number; lists: number; bold: number };
-  outputTokens: number;
-  energyWh: { min: number; max: number } | null;
-}
-
-/** A vote as the leaderboard reads it. */
-export interface RankingVoteRecord {
-  modelA: string;
-  modelB: string;
-  choice: string;
-  identityLeak: boolean;
-  servedModelMismatch: boolean;
-  mode: string;
-  locale: string | null;
-  a: SideRankingData | null;
-  b: SideRankingData | null;
-  /** From post-processing, once it ran: languages of the conversation and of each turn, topic categories. */
-  languages: string[] | null;
-  messageLanguages: TurnLanguages[] | null;
-  categories: string[] | null;
-  /** What the integrity rules look at (docs/arena.md#vote-integrity). */
-  duelId: string;
-  createdAt: string;
-  source: string;
-  visitorHash: string;
-  clientHash: string | null;
-  /** When the duel's last turn ended (null when unknown). */
-  lastTurnEndedAt: string | null;
-  review: 'count' | 'exclude' | null;
-}
-
 /** What changed about a vote, for a reader that follows changes: it was cast, its conversation annotated, or it was reviewed. */
 export type RankingChange = 'voted' | 'annotated' | 'reviewed';
 const CHANGE_COLUMN = { voted: 'votes.created_at', annotated: 'a.updated_at', reviewed: 'review.decided_at' } as const;
-
-/** A reaction with its duel's pairing, mode and locale, as the leaderboard reads it. */
-export interface RankingReactionRecord {
-  duelId: string;
-  turn: number;
-  side: 'a' | 'b';
-  liked: boolean;
-  modelA: string;
-  modelB: string;
-  mode: string;
-  locale: string | null;
-  /** A side of the duel named its own model: the visitor was not blind. */
-  identityLeak: boolean;
-  languages: string[] | null;
-  messageLanguages: TurnLanguages[] | null;
-  categories: string[] | null;
-}
 
 /** A vote as a row of `votes`. */
 export function voteRow(vote: VoteRecord) {

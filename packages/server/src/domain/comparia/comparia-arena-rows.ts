@@ -1,5 +1,4 @@
-import type { TokenCounter } from '../ranking/style-features';
-import { type MappedRow, mapComparIaRow } from './comparia-rows';
+import { type ComparIaMapping, type MappedRow, mapComparIaRow } from './comparia-rows';
 import { ComparIaRowError, describe, optionalInteger, parseJsonText, plainValue, requiredText, timestamp } from './comparia-values';
 
 /**
@@ -29,7 +28,7 @@ const ARENA_CHOICES: Record<string, TurnChoice> = { a_better: 'a', b_better: 'b'
 /** The conversation of an arena row, and the verdict on its turn when the visitor gave one. */
 export type MappedArenaRow = MappedRow & { verdict?: ImportedTurnVerdict };
 
-export function mapComparIaArenaRow(row: Record<string, unknown>, countTokens: TokenCounter): MappedArenaRow {
+export function mapComparIaArenaRow(row: Record<string, unknown>, mapping: ComparIaMapping): MappedArenaRow {
   let metadata = row.metadata;
   if (typeof metadata === 'string') metadata = parseJsonText(metadata, 'metadata');
   const meta = (metadata !== null && typeof metadata === 'object' && !Array.isArray(metadata) ? plainValue(metadata) : {}) as Record<
@@ -51,7 +50,7 @@ export function mapComparIaArenaRow(row: Record<string, unknown>, countTokens: T
       languages: meta.languages,
       short_summary: meta.short_summary,
     },
-    countTokens,
+    mapping,
   );
   if (!('duel' in conversation)) return conversation;
   const choice = row.choice;

@@ -1,4 +1,4 @@
-import type { ImportedSide, ImportedTurn } from '../../db/repositories/comparia-import.repository';
+import type { ImportedSide, ImportedTurn } from './imported';
 import { countStyleElements, type TokenCounter } from '../ranking/style-features';
 import { ComparIaRowError, describe, jsonOrNull, parseJsonText, plainValue } from './comparia-values';
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { importedDuelId, mapComparIaRow, type MappedRow } from './comparia-rows';
+import { mapComparIaRow, type MappedRow } from './comparia-rows';
+import { importedDuelId } from '../../adapters/comparia-ids';
 import { ComparIaRowError, timestamp } from './comparia-values';
 
 /** A token counter that counts words: enough to check that style counts are filled in. */
@@ -22,7 +23,7 @@ const pair = {
 };
 
 const map = (dataset: 'conversations' | 'votes' | 'reactions', row: Record<string, unknown>): MappedRow =>
-  mapComparIaRow(dataset, row, words);
+  mapComparIaRow(dataset, row, { countTokens: words, duelIdOf: importedDuelId });
 
 describe('mapComparIaRow', () => {
   it('turns a conversation pair into a duel with its turns, keeping what Agora does not model', () => {

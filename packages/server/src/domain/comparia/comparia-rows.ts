@@ -1,5 +1,4 @@
-import { createHash } from 'node:crypto';
-import type { ImportedDuel, ImportedReaction, ImportedVote } from '../../db/repositories/comparia-import.repository';
+import type { ImportedDuel, ImportedReaction, ImportedVote } from './imported';
 import { COMPARIA_COLUMNS, COMPARIA_TAGS, type ComparIaTable } from '../datasets/export-columns';
 import { comparIaSourceMeta, sourceMetaValue } from '../datasets/source-meta';
 import type { TokenCounter } from '../ranking/style-features';
@@ -38,15 +37,19 @@ export type MappedRow =
   | { dataset: 'votes' | 'reactions'; joins: string; row: Record<string, unknown> }
   | { dataset: ComparIaTable; skip: SkipReason };
 
-/** The duel id of an imported conversation pair: derived from the pair id, so re-imports find it. */
-export function importedDuelId(conversationPairId: string): string {
-  return createHash('sha256').update(`${COMPARIA_SOURCE}:${conversationPairId}`).digest('base64url').slice(0, 22);
+/**
+ * What a mapping needs from outside the domain: a token counter for the style counts, and the duel
+ * id of a conversation pair (a hash of the pair id, so that re-imports find it: adapters/comparia-ids.ts).
+ */
+export interface ComparIaMapping {
+  countTokens: TokenCounter;
+  duelIdOf: (conversationPairId: string) => string;
 }
 
 /** Maps one row of a compar:IA dataset file; throws {@link ComparIaRowError} when it cannot be imported. */
-export function mapComparIaRow(dataset: ComparIaTable, row: Record<string, unknown>, countTokens: TokenCounter): MappedRow {
+export function mapComparIaRow(dataset: ComparIaTable, row: Record<string, unknown>, mapping: ComparIaMapping): MappedRow {
   try {
-    const duel = duelOf(dataset, row, countTokens);
+    const duel = duelOf(dataset, row, mapping);
     if (duel === undefined) {
       // compar:IA's votes and reactions files may leave the text to the conversations file.
       if (dataset === 'conversations') return { dataset, skip: 'no messages' };
@@ -78,7 +81,11 @@ export function mapRowOnDuel(dataset: 'votes' | 'reactions', row: Record<string,
   }
 }
 
-function duelOf(dataset: ComparIaTable, row: Record<string, unknown>, countTokens: TokenCounter): ImportedDuel | undefined {
+function duelOf(
+  dataset: ComparIaTable,
+  row: Record<string, unknown>,
+  { countTokens, duelIdOf }: ComparIaMapping,
+): ImportedDuel | undefined {
   const externalId = requiredText(row, 'conversation_pair_id');
   const modelA = requiredText(row, 'model_a_name');
   const modelB = requiredText(row, 'model_b_name');
@@ -110,7 +117,7 @@ function duelOf(dataset: ComparIaTable, row: Record<string, unknown>, countToken
   const turns = buildTurns(a, b, modelA, modelB, countTokens);
   keepTokenTotals(turns, { a: optionalInteger(row, 'total_conv_a_output_tokens'), b: optionalInteger(row, 'total_conv_b_output_tokens') });
   return {
-    id: importedDuelId(externalId),
+    id: duelIdOf(externalId),
     source: COMPARIA_SOURCE,
     externalId,
     visitorHash: optionalText(row, 'visitor_id') ?? '',

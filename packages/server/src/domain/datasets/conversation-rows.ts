@@ -1,5 +1,5 @@
 import { publishableComment } from '../privacy';
-import type { ExportableAnswer, ExportableConversation, ExportableReaction } from '../../db/repositories/dataset.repository';
+import type { ExportableAnswer, ExportableConversation, ExportableReaction } from './exportable';
 import { COMPARIA_COLUMNS, COMPARIA_TAGS, type ComparIaTable } from './export-columns';
 import type { TrainingUse } from './training-use';
 import { sourceMetaValue } from './source-meta';

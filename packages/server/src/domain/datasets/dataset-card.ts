@@ -1,7 +1,6 @@
-import type { ExclusionCounts } from '../../db/repositories/dataset.repository';
-import type { ColumnType } from './export-columns';
+import type { ExclusionCounts } from './exportable';
+import type { ColumnType, DatasetFormat } from './export-columns';
 import { DATASETS, DATASET_NAMES, type DatasetName } from './export-columns';
-import type { DatasetFormat } from '../../adapters/dataset-files/dataset-writers';
 import type { ExportFilters } from './export-filters';
 import { configEntry, datasetInfo, sizeCategory, yamlString } from './card-yaml';
 import type { TrainingUse } from './training-use';

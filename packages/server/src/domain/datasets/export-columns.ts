@@ -1,5 +1,9 @@
 import { negativeTags, positiveTags } from '@agora/contract';
 
+/** The file formats an export writes: Parquet (Hugging Face's and DuckDB's) and JSON Lines. */
+export const DATASET_FORMATS = ['parquet', 'jsonl'] as const;
+export type DatasetFormat = (typeof DATASET_FORMATS)[number];
+
 /**
  * The one registry of exported columns: for each dataset, its columns in file order with their type
  * (as Parquet and JSONL write them), their meaning (as the card documents it) and, for compar:IA's

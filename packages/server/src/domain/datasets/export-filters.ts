@@ -1,4 +1,4 @@
-import type { ExportableConversation } from '../../db/repositories/dataset.repository';
+import type { ExportableConversation } from './exportable';
 import type { ExportModelFacts } from './conversation-rows';
 import type { PreferenceStrength } from './preference-rows';
 

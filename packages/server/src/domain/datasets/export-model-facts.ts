@@ -1,7 +1,21 @@
-import type { CatalogueModel } from '../../config/catalogue';
 import { whPerMillionOutputTokens } from '../impact';
+import type { ModelArchitecture } from '../impact/model-parameters';
 import type { ExportModelFacts } from './conversation-rows';
-import { trainingUseOf } from './training-use';
+import { type TrainingUse, trainingUseOf } from './training-use';
+
+/** What the export reads of a catalogue model (config/catalogue.ts's entries have this shape and more). */
+export interface CatalogueModelFacts {
+  entry: {
+    id: string;
+    license: string;
+    open_weights: boolean;
+    training_use?: TrainingUse | undefined;
+    params_b: number | null;
+    active_params_b?: number | null | undefined;
+    arch: ModelArchitecture;
+  };
+  options: { systemPrompt?: string | undefined };
+}
 
 export interface ImpactMethodSettings {
   method: '0.9.1' | '0.8.2' | 'comparia-compat';
@@ -9,7 +23,7 @@ export interface ImpactMethodSettings {
 }
 
 /** Public facts of every catalogue model, with its energy per million output tokens computed once. */
-export function exportModelFacts(models: readonly CatalogueModel[], impact: ImpactMethodSettings): Map<string, ExportModelFacts> {
+export function exportModelFacts(models: readonly CatalogueModelFacts[], impact: ImpactMethodSettings): Map<string, ExportModelFacts> {
   const facts = new Map<string, ExportModelFacts>();
   for (const { entry, options } of models) {
     let whPerMillionTokens: number | null = null;

@@ -1,6 +1,6 @@
 import { negativeTags, positiveTags } from '@agora/contract';
 import { mostRestrictive, type TrainingUse } from './training-use';
-import type { ExportableVote } from '../../db/repositories/dataset.repository';
+import type { ExportableVote } from './exportable';
 import type { PreparedConversation } from './conversation-rows';
 import type { ChatMessage, DatasetRow } from './export-columns';
 

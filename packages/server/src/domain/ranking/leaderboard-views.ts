@@ -1,7 +1,7 @@
 import { buildVoteTable, computeLeaderboard, type ArenaVote, type Leaderboard, matchesFromArenaVotes, matchesFromReactions } from '.';
 import { VoteTableBuilder } from './vote-table';
 import { type VoteColumns, hasCategory } from './vote-columns';
-import type { RankingReactionRecord, RankingVoteRecord } from '../../db/repositories/feedback.repository';
+import type { RankingReactionRecord, RankingVoteRecord } from './ranking-records';
 
 /** Which votes a view ranks, and whether style is controlled. */
 export interface ViewDefinition {

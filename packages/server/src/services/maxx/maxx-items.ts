@@ -4,7 +4,7 @@ import type { Store } from '../../db/unit-of-work';
 import type { ExportableConversation } from '../../db/repositories/dataset.repository';
 import { prepareConversation } from '../../domain/datasets/conversation-rows';
 import type { ChatMessage } from '../../domain/datasets/export-columns';
-import { rowContext } from '../../domain/datasets/row-context';
+import { rowContext } from '../../adapters/dataset-files/row-context';
 import { sourceMetaValue } from '../../domain/datasets/source-meta';
 import { type SidePreference, dislikeSidePreference, voteSidePreference } from '../../domain/maxx/maxx-calibration';
 import { MAXX_SUBSETS, type MaxxSubset, subsetOfVote } from '../../domain/maxx/maxx-rules';

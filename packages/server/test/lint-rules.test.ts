@@ -1,0 +1,120 @@
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ESLint } from 'eslint';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+/**
+ * The house rules hold: for each layer rule of eslint.config.js, a forbidden example is written where
+ * the rule applies and ESLint must reject it with that rule (and accept an allowed neighbour). A rule
+ * removed or weakened in the configuration fails here.
+ */
+const repository = join(import.meta.dirname, '../../..');
+const probes = join(repository, 'packages/server/src/domain/lint-probe');
+const servicesProbes = join(repository, 'packages/server/src/services/lint-probe');
+const webProbes = join(repository, 'packages/web/src/lib/lint-probe');
+
+interface Probe {
+  name: string;
+  folder: string;
+  code: string;
+  /** The rule that must reject it, or null for an allowed example. */
+  rule: string | null;
+}
+
+const PROBES: Probe[] = [
+  {
+    name: 'a store type in the domain',
+    folder: probes,
+    code: "import type { Database } from '../../db/database';\nexport type X = Database;\n",
+    rule: 'no-restricted-imports',
+  },
+  {
+    name: 'a config type in the domain',
+    folder: probes,
+    code: "import type { Config } from '../../config/config';\nexport type X = Config;\n",
+    rule: 'no-restricted-imports',
+  },
+  {
+    name: 'hashing in the domain',
+    folder: probes,
+    code: "import { createHash } from 'node:crypto';\nexport const h = createHash;\n",
+    rule: 'no-restricted-imports',
+  },
+  {
+    name: 'a file read in the domain',
+    folder: probes,
+    code: "import { readFileSync } from 'node:fs';\nexport const r = readFileSync;\n",
+    rule: 'no-restricted-imports',
+  },
+  { name: 'the clock in the domain', folder: probes, code: 'export const now = () => Date.now();\n', rule: 'no-restricted-syntax' },
+  { name: 'new Date() in the domain', folder: probes, code: 'export const now = () => new Date();\n', rule: 'no-restricted-syntax' },
+  { name: 'randomness in the domain', folder: probes, code: 'export const draw = () => Math.random();\n', rule: 'no-restricted-syntax' },
+  {
+    name: 'the environment in the domain',
+    folder: probes,
+    code: "export const port = () => process.env['PORT'];\n",
+    rule: 'no-restricted-globals',
+  },
+  {
+    name: 'a date parsed in the domain (allowed)',
+    folder: probes,
+    code: 'export const day = (iso: string) => new Date(iso).toISOString().slice(0, 10);\n',
+    rule: null,
+  },
+  {
+    name: 'the contract in the domain (allowed)',
+    folder: probes,
+    code: "import type { DuelMode } from '@agora/contract';\nexport type X = DuelMode;\n",
+    rule: null,
+  },
+  {
+    name: 'HTTP in a service',
+    folder: servicesProbes,
+    code: "import { Hono } from 'hono';\nexport const app = new Hono();\n",
+    rule: 'no-restricted-imports',
+  },
+  {
+    name: 'server code in the web app',
+    folder: webProbes,
+    code: "import { screenText } from '../../../../server/src/domain/privacy';\nexport const s = screenText;\n",
+    rule: 'no-restricted-imports',
+  },
+  {
+    name: 'the privacy rules in the web app (allowed)',
+    folder: webProbes,
+    code: "import { screenText } from '@agora/privacy';\nexport const s = screenText;\n",
+    rule: null,
+  },
+];
+
+describe('the lint configuration', () => {
+  const results = new Map<string, string[]>();
+  beforeAll(async () => {
+    for (const folder of [probes, servicesProbes, webProbes]) mkdirSync(folder, { recursive: true });
+    const files = PROBES.map((probe, index) => {
+      const file = join(probe.folder, `probe-${index}.ts`);
+      writeFileSync(file, probe.code);
+      return file;
+    });
+    try {
+      const eslint = new ESLint({ cwd: repository });
+      for (const result of await eslint.lintFiles(files))
+        results.set(
+          result.filePath,
+          result.messages.map((message) => message.ruleId ?? message.message),
+        );
+    } finally {
+      for (const folder of [probes, servicesProbes, webProbes]) rmSync(folder, { recursive: true, force: true });
+    }
+  }, 120_000);
+  afterAll(() => {
+    for (const folder of [probes, servicesProbes, webProbes]) rmSync(folder, { recursive: true, force: true });
+  });
+
+  it.each(PROBES.map((probe, index) => [probe.name, probe, index] as const))('%s', (_name, probe, index) => {
+    const messages = results.get(join(probe.folder, `probe-${index}.ts`));
+    expect(messages, 'linted').toBeDefined();
+    if (probe.rule === null) expect(messages).toEqual([]);
+    else expect(messages).toContain(probe.rule);
+  });
+});
