@@ -224,7 +224,37 @@ export default tseslint.config(
           group: [...layerOf('http'), ...layerOf('cli'), 'hono', 'hono/*', 'commander', '**/main'],
           message: 'services/ and jobs/ know nothing of HTTP or the command line (docs/ARCHITECTURE.md).',
         },
+        {
+          group: ['kysely', 'better-sqlite3', 'pg', 'node:fs', 'node:fs/*', 'fs', 'fs/*', 'yaml', 'hyparquet', 'hyparquet-writer'],
+          message: 'services/ and jobs/ reach the store through repositories and files through adapters (docs/ARCHITECTURE.md).',
+        },
       ]),
+    },
+  },
+  // Configuration reads the environment and the catalogue; of the other layers it knows only the domain's vocabulary.
+  {
+    files: [`${server}/config/**/*.ts`],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': layerRule(
+        [
+          {
+            group: [
+              ...layerOf('db'),
+              ...layerOf('providers'),
+              ...layerOf('services'),
+              ...layerOf('adapters'),
+              ...layerOf('http'),
+              ...layerOf('cli'),
+              ...layerOf('jobs'),
+              ...layerOf('observability'),
+              '**/main',
+            ],
+            message: 'config/ imports the domain and the contract only, types included (docs/ARCHITECTURE.md).',
+          },
+        ],
+        { types: false },
+      ),
     },
   },
   // The web app never imports server code; the contract and the personal-data rules are shared.

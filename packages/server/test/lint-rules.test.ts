@@ -12,6 +12,9 @@ const repository = join(import.meta.dirname, '../../..');
 const probes = join(repository, 'packages/server/src/domain/lint-probe');
 const servicesProbes = join(repository, 'packages/server/src/services/lint-probe');
 const webProbes = join(repository, 'packages/web/src/lib/lint-probe');
+const configProbes = join(repository, 'packages/server/src/config/lint-probe');
+const privacyProbes = join(repository, 'packages/privacy/src/lint-probe');
+const FOLDERS = [probes, servicesProbes, webProbes, configProbes, privacyProbes];
 
 interface Probe {
   name: string;
@@ -74,6 +77,30 @@ const PROBES: Probe[] = [
     rule: 'no-restricted-imports',
   },
   {
+    name: 'SQL in a service',
+    folder: servicesProbes,
+    code: "import { sql } from 'kysely';\nexport const query = sql`select 1`;\n",
+    rule: 'no-restricted-imports',
+  },
+  {
+    name: 'a file written by a service',
+    folder: servicesProbes,
+    code: "import { writeFileSync } from 'node:fs';\nexport const write = writeFileSync;\n",
+    rule: 'no-restricted-imports',
+  },
+  {
+    name: 'a service type in the configuration',
+    folder: configProbes,
+    code: "import type { AppError } from '../../services/app-error';\nexport type X = AppError;\n",
+    rule: 'no-restricted-imports',
+  },
+  {
+    name: 'the clock in the privacy rules (the browser runs them too)',
+    folder: privacyProbes,
+    code: 'export const now = () => Date.now();\n',
+    rule: 'no-restricted-syntax',
+  },
+  {
     name: 'server code in the web app',
     folder: webProbes,
     code: "import { screenText } from '../../../../server/src/domain/privacy';\nexport const s = screenText;\n",
@@ -90,7 +117,7 @@ const PROBES: Probe[] = [
 describe('the lint configuration', () => {
   const results = new Map<string, string[]>();
   beforeAll(async () => {
-    for (const folder of [probes, servicesProbes, webProbes]) mkdirSync(folder, { recursive: true });
+    for (const folder of FOLDERS) mkdirSync(folder, { recursive: true });
     const files = PROBES.map((probe, index) => {
       const file = join(probe.folder, `probe-${index}.ts`);
       writeFileSync(file, probe.code);
@@ -104,11 +131,11 @@ describe('the lint configuration', () => {
           result.messages.map((message) => message.ruleId ?? message.message),
         );
     } finally {
-      for (const folder of [probes, servicesProbes, webProbes]) rmSync(folder, { recursive: true, force: true });
+      for (const folder of FOLDERS) rmSync(folder, { recursive: true, force: true });
     }
   }, 120_000);
   afterAll(() => {
-    for (const folder of [probes, servicesProbes, webProbes]) rmSync(folder, { recursive: true, force: true });
+    for (const folder of FOLDERS) rmSync(folder, { recursive: true, force: true });
   });
 
   it.each(PROBES.map((probe, index) => [probe.name, probe, index] as const))('%s', (_name, probe, index) => {

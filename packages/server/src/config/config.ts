@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
-import type { RateLimitPolicy } from '../services/rate-limits';
+import type { RateLimitPolicy } from '../domain/arena/rate-limit-policy';
 import type { IntegrityRules } from '../domain/arena/vote-integrity';
 
 const booleanFlag = z.enum(['0', '1', 'true', 'false']).transform((value) => value === '1' || value === 'true');

@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import type { DatasetBuild, ExclusionCounts, ExportableConversation, ExportQuery } from '../db/repositories/dataset.repository';
@@ -11,7 +10,7 @@ import { type DatasetCardInput, buildDatasetCard } from '../domain/datasets/data
 import { DATASET_NAMES, type DatasetName } from '../domain/datasets/export-columns';
 import { DATASET_TIERS, type DatasetTier, TIERS_OF, tierFolder } from '../domain/datasets/dataset-tiers';
 import type { DatasetFormat } from '../adapters/dataset-files/dataset-writers';
-import { countFileRows } from '../adapters/dataset-files/count-file-rows';
+import { countFileRows, writeDatasetCard } from '../adapters/dataset-files/dataset-files';
 
 /** Where exports read from: the dataset repository (a port, so tests and benches can wire any store). */
 export interface ExportSource {
@@ -123,7 +122,7 @@ export class DatasetExportService {
       };
       const cards = DATASET_TIERS.filter((tier) => request.datasets.some((dataset) => TIERS_OF[dataset].includes(tier))).map((tier) => {
         const path = join(request.outDir, tierFolder(tier), 'README.md');
-        writeFileSync(path, buildDatasetCard(card, tier));
+        writeDatasetCard(path, buildDatasetCard(card, tier));
         return { tier, path };
       });
       await this.source.recordBuild(exportBuild(request, files, stats.languages, card.exportedAt));

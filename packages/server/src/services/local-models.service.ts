@@ -1,6 +1,5 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
-import { parse, stringify } from 'yaml';
+import { modelFileExists, writeLocalCatalogue } from '../adapters/local-catalogue-file';
 import { type DownloadProgress, downloadModelFile, resolveUrl } from '../adapters/model-download';
 import { huggingFacePath } from '../config/catalogue';
 import type { RecommendedLocalModel } from '../config/recommended-local-models';
@@ -39,7 +38,7 @@ export async function pullLocalModels(request: PullLocalModelsRequest): Promise<
     const path = huggingFacePath(resolve(request.dir), model.repo, model.file, model.revision);
     request.onStart?.(model);
     let bytes: number | undefined;
-    const downloaded = !existsSync(path);
+    const downloaded = !modelFileExists(path);
     if (downloaded) {
       const result = await downloadModelFile(resolveUrl(request.endpoint, model.repo, model.revision, model.file), path, {
         token: request.token,
@@ -66,27 +65,6 @@ export async function pullLocalModels(request: PullLocalModelsRequest): Promise<
     });
   }
   // Models pulled before stay in the catalogue: pulling one more never leaves the arena with fewer.
-  const pulledIds = new Set(entries.map((entry) => entry.id));
-  const earlier = existsSync(request.cataloguePath) ? earlierEntries(readFileSync(request.cataloguePath, 'utf8')) : [];
-  writeFileSync(
-    request.cataloguePath,
-    `# Written by \`agora models pull\`: local models run by llama.cpp in the arena's own process.\n# Edit freely; \`agora models pull\` keeps the other entries and writes its own again.\n${stringify(
-      {
-        models: [...earlier.filter((entry) => !pulledIds.has(entry.id)), ...entries],
-      },
-    )}`,
-  );
+  writeLocalCatalogue(request.cataloguePath, entries);
   return pulled;
-}
-
-/** The entries of a catalogue written before (an unreadable one counts as empty: it is written again). */
-function earlierEntries(text: string): Record<string, unknown>[] {
-  try {
-    const models = (parse(text) as { models?: unknown } | null)?.models;
-    return Array.isArray(models)
-      ? models.filter((entry): entry is Record<string, unknown> => typeof entry === 'object' && entry !== null && 'id' in entry)
-      : [];
-  } catch {
-    return [];
-  }
 }

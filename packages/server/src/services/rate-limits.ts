@@ -8,16 +8,8 @@
 
 import { AppError } from './app-error';
 
-export const RATE_LIMITED_ACTIONS = ['prompts', 'votes', 'reports', 'expensive_chars'] as const;
-export type RateLimitedAction = (typeof RATE_LIMITED_ACTIONS)[number];
-
-/** `points` per `windowS` seconds; 0 points: no limit. */
-export interface RateLimitRule {
-  points: number;
-  windowS: number;
-}
-
-export type RateLimitPolicy = Record<RateLimitedAction, { perVisitor: RateLimitRule; perAddress: RateLimitRule }>;
+import type { RateLimitedAction } from '../domain/arena/rate-limit-policy';
+export { RATE_LIMITED_ACTIONS, type RateLimitPolicy, type RateLimitRule, type RateLimitedAction } from '../domain/arena/rate-limit-policy';
 
 export type RateLimitDecision = { allowed: true } | { allowed: false; retryAfterMs: number };
 
