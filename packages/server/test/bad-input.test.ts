@@ -38,6 +38,23 @@ describe.each(DIALECTS)('bad input gets a 4xx with the error body and changes no
   }[] = [
     { name: 'invalid JSON', method: 'POST', path: () => '/api/v1/duels', body: '{"prompt": "a",', status: 400, code: 'invalid_json' },
     { name: 'a JSON array', method: 'POST', path: () => '/api/v1/duels', body: '[]', status: 400, code: 'invalid_request' },
+    // Bytes that are not UTF-8 (a lone 0xFF, a cut 3-byte sequence, an overlong NUL) would be stored as U+FFFD.
+    ...[
+      ['a prompt with a byte that is not UTF-8', () => '/api/v1/duels', [0xff]],
+      ['a prompt with a cut UTF-8 sequence', () => '/api/v1/duels', [0xe2, 0x82]],
+      ['a vote comment with an overlong NUL', () => `/api/v1/duels/${readyDuel}/vote`, [0xc0, 0x80]],
+    ].map(([name, path, bytes]) => ({
+      name: name as string,
+      method: 'POST',
+      path: path as () => string,
+      body: Buffer.concat([
+        Buffer.from(String(name).includes('vote') ? '{"choice": "a", "comments": {"a": "' : '{"prompt": "'),
+        Buffer.from(bytes as number[]),
+        Buffer.from(String(name).includes('vote') ? '"}}' : '"}'),
+      ]),
+      status: 400,
+      code: 'invalid_json',
+    })),
     {
       name: 'an unknown field',
       method: 'POST',

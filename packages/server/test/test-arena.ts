@@ -112,7 +112,7 @@ export async function startTestArena(dialect: TestDialect, options: TestArenaOpt
   };
 }
 
-/** A request as a browser of the arena sends it: JSON body (a string is sent as it is), its cookie, extra headers. */
+/** A request as a browser of the arena sends it: JSON body (a string or bytes are sent as they are), its cookie, extra headers. */
 export function jsonRequest(method: string, body: unknown, cookie: string | undefined, headers: Record<string, string> = {}): RequestInit {
   return {
     method,
@@ -121,7 +121,7 @@ export function jsonRequest(method: string, body: unknown, cookie: string | unde
       ...(cookie ? { cookie } : {}),
       ...headers,
     },
-    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+    body: body === undefined ? undefined : typeof body === 'string' || body instanceof Uint8Array ? body : JSON.stringify(body),
   };
 }
 

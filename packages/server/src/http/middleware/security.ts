@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
 import { secureHeaders } from 'hono/secure-headers';
@@ -43,7 +44,8 @@ export function securityHeaders(inlineScripts: readonly string[]): MiddlewareHan
 
 /**
  * Request bodies of the API are JSON: any other declared type is refused with 415 before it is
- * read (a form post from another site cannot reach a handler either).
+ * read (a form post from another site cannot reach a handler either), and a body that is not UTF-8
+ * with 400 (the body is read once here; the handler reads it from Hono's cache).
  */
 export function requireJsonBodies(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
@@ -53,6 +55,8 @@ export function requireJsonBodies(): MiddlewareHandler<AppEnv> {
       const type = c.req.header('content-type');
       if (hasBody && !(type !== undefined && /^application\/json\s*(;|$)/i.test(type)))
         throw new AppError('unsupported_media_type', 'request bodies are JSON: send Content-Type: application/json');
+      // JSON is UTF-8: bytes that are not would reach the store as U+FFFD, a prompt nobody wrote.
+      if (hasBody && !isUtf8(await c.req.arrayBuffer())) throw new AppError('invalid_json', 'the request body is not valid UTF-8');
     }
     await next();
   };
