@@ -363,6 +363,24 @@ describe('pages in a real browser', () => {
     await context.close();
   });
 
+  it('loads the arena with proof of work off without a failing request or a console error', async () => {
+    const { page, context, errors } = await newPage(browser);
+    const failing: string[] = [];
+    page.on('response', (response) => {
+      if (response.status() >= 400) failing.push(`${response.status()} ${response.url()}`);
+    });
+    page.on('requestfailed', (request) => failing.push(`failed ${request.url()}`));
+    page.on('console', (message) => {
+      if (message.type() === 'error') failing.push(`console: ${message.text()}`);
+    });
+    await page.goto(arena.baseUrl);
+    await acceptTerms(page);
+    await page.waitForLoadState('networkidle');
+    expect(failing).toEqual([]);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it('ships at most 150 kB of gzipped JavaScript on the arena route, the personal-data rules included', async () => {
     const { page, context } = await newPage(browser);
     const scripts = new Map<string, Promise<Buffer>>();

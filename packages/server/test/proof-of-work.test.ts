@@ -102,12 +102,12 @@ describe.each(DIALECTS)('proof of work before a duel ($name)', (dialect) => {
 });
 
 describe('proof of work, off and across instances', () => {
-  it('is off by default: no challenge, and duels need no proof', async () => {
+  it('is off by default: no challenge (204, not an error a browser would log), and duels need no proof', async () => {
     const harness = await startTestArena(DIALECTS[0]!);
     try {
       const response = await harness.client.request('GET', '/api/v1/challenge');
-      expect(response.status).toBe(404);
-      expect(errorBodySchema.parse(response.json).error.code).toBe('not_found');
+      expect(response.status).toBe(204);
+      expect(response.json).toBeUndefined();
       expect((await harness.client.request('POST', '/api/v1/duels', { prompt: 'Bonjour' })).status).toBe(201);
       await harness.arena.duels.drain();
     } finally {

@@ -83,8 +83,11 @@ function operations(maxPromptChars: number): Operation[] {
     {
       method: 'get',
       path: '/api/v1/challenge',
-      summary: 'A proof-of-work challenge to solve and send as `proof` with the next duel (404 when the arena asks for none)',
-      responses: { 200: { description: 'challenge', schema: proofChallengeSchema }, ...errors(404) },
+      summary: 'A proof-of-work challenge to solve and send as `proof` with the next duel (204 when the arena asks for none)',
+      responses: {
+        200: { description: 'challenge', schema: proofChallengeSchema },
+        204: { description: 'this arena asks for no proof of work' },
+      },
     },
     {
       method: 'get',

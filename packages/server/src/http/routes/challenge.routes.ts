@@ -1,13 +1,15 @@
 import { Hono } from 'hono';
-import { AppError } from '../../services/app-error';
 import type { ProofOfWork } from '../../services/proof-of-work';
 import type { AppEnv } from '../app-env';
 
-/** `GET /api/v1/challenge`: a proof-of-work challenge to solve before a duel; 404 when the arena asks for none. */
+/**
+ * `GET /api/v1/challenge`: a proof-of-work challenge to solve before a duel; 204 and no body when
+ * the arena asks for none (not 404: every page load asks, and a browser logs a 404 as an error).
+ */
 export function challengeRoutes(proofOfWork: ProofOfWork | undefined): Hono<AppEnv> {
   const routes = new Hono<AppEnv>();
   routes.get('/', async (c) => {
-    if (!proofOfWork) throw new AppError('not_found', 'this arena does not ask for a proof of work');
+    if (!proofOfWork) return c.body(null, 204, { 'cache-control': 'no-store' });
     // Each challenge is used once: never from a cache.
     c.header('cache-control', 'no-store');
     return c.json({ challenge: await proofOfWork.challenge() });

@@ -4,7 +4,7 @@ import { type Proof, proofChallengeSchema } from '@agora/contract';
  * The proof of work some arenas ask before each duel (the server's `AGORA_PROOF_OF_WORK`): a signed
  * challenge from `GET /api/v1/challenge`, solved here with ALTCHA's solver and WebCrypto (which
  * derives keys off the main thread), ahead of time while the visitor types, so that sending a
- * prompt does not wait for it. An arena that asks for none answers 404, and nothing more is done.
+ * prompt does not wait for it. An arena that asks for none answers 204, and nothing more is done.
  */
 
 /** A challenge expires after 15 minutes on the server; one older than this is solved again. */
@@ -15,7 +15,7 @@ let ahead: Promise<{ proof: Proof; solvedAt: number } | null> | null = null;
 
 async function solveOne(): Promise<{ proof: Proof; solvedAt: number } | null> {
   const response = await fetch('/api/v1/challenge', { credentials: 'same-origin' });
-  if (response.status === 404) {
+  if (response.status === 204) {
     asked = false;
     return null;
   }
