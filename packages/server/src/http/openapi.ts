@@ -1,5 +1,8 @@
 import {
+  arenaStatsSchema,
   checkChoiceRequestSchema,
+  sitePageQuerySchema,
+  sitePageSchema,
   checkPairSchema,
   createDuelRequestSchema,
   proofChallengeSchema,
@@ -51,6 +54,25 @@ function operations(maxPromptChars: number): Operation[] {
       path: '/api/v1/models',
       summary: 'Public cards of the catalogue models',
       responses: { 200: { description: 'models', schema: modelListSchema } },
+    },
+    {
+      method: 'get',
+      path: '/api/v1/openapi.json',
+      summary: 'This document',
+      responses: { 200: { description: 'the OpenAPI document' } },
+    },
+    {
+      method: 'get',
+      path: '/api/v1/pages/{name}',
+      summary: "A site page (methodology, terms, privacy, legal, accessibility) in the visitor's language when written, as Markdown",
+      query: sitePageQuerySchema,
+      responses: { 200: { description: 'page', schema: sitePageSchema }, ...errors(400, 404) },
+    },
+    {
+      method: 'get',
+      path: '/api/v1/stats',
+      summary: 'The vote counter of the site: votes so far and the operator’s goal',
+      responses: { 200: { description: 'counts', schema: arenaStatsSchema } },
     },
     {
       method: 'get',
@@ -144,6 +166,13 @@ function operations(maxPromptChars: number): Operation[] {
       summary: "A model's overall rating over the kept snapshots",
       query: leaderboardHistoryQuerySchema,
       responses: { 200: { description: 'history', schema: leaderboardHistorySchema }, ...errors(400) },
+    },
+    {
+      method: 'get',
+      path: '/api/v1/admin/served-models',
+      summary: 'Answers whose provider served another model than the catalogue names, per model (admin token)',
+      query: upstreamErrorsQuerySchema,
+      responses: { 200: { description: 'per-model mismatches' }, ...errors(401, 404) },
     },
     {
       method: 'get',
