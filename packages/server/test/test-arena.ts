@@ -121,7 +121,14 @@ export function jsonRequest(method: string, body: unknown, cookie: string | unde
       ...(cookie ? { cookie } : {}),
       ...headers,
     },
-    body: body === undefined ? undefined : typeof body === 'string' || body instanceof Uint8Array ? body : JSON.stringify(body),
+    body:
+      body === undefined
+        ? undefined
+        : typeof body === 'string'
+          ? body
+          : body instanceof Uint8Array
+            ? (body as Uint8Array<ArrayBuffer>)
+            : JSON.stringify(body),
   };
 }
 
