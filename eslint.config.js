@@ -83,6 +83,8 @@ const impureCalls = [
 ];
 
 const layerOf = (folder) => [`**/${folder}`, `**/${folder}/**`];
+/** The layers that use the domain's vocabulary (and the configuration's): never imported by either. */
+const outerLayers = ['db', 'providers', 'services', 'adapters', 'http', 'cli', 'jobs', 'observability'].flatMap(layerOf);
 
 export default tseslint.config(
   {
@@ -168,18 +170,7 @@ export default tseslint.config(
             message: 'domain/ is pure: no I/O, threads, store, network, hashing or framework here (docs/ARCHITECTURE.md).',
           },
           {
-            group: [
-              ...layerOf('db'),
-              ...layerOf('providers'),
-              ...layerOf('services'),
-              ...layerOf('adapters'),
-              ...layerOf('http'),
-              ...layerOf('cli'),
-              ...layerOf('jobs'),
-              ...layerOf('observability'),
-              ...layerOf('config'),
-              '**/main',
-            ],
+            group: [...outerLayers, ...layerOf('config'), '**/main'],
             message:
               'domain/ imports only the domain and the contract, types included: the other layers import its vocabulary, never the reverse (docs/decisions/0009).',
           },
@@ -239,17 +230,7 @@ export default tseslint.config(
       'no-restricted-imports': layerRule(
         [
           {
-            group: [
-              ...layerOf('db'),
-              ...layerOf('providers'),
-              ...layerOf('services'),
-              ...layerOf('adapters'),
-              ...layerOf('http'),
-              ...layerOf('cli'),
-              ...layerOf('jobs'),
-              ...layerOf('observability'),
-              '**/main',
-            ],
+            group: [...outerLayers, '**/main'],
             message: 'config/ imports the domain and the contract only, types included (docs/ARCHITECTURE.md).',
           },
         ],
