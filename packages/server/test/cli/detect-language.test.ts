@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runAgora as run } from '../../../test/run-agora';
+import { runAgora as run } from '../run-agora';
 
 describe('agora lang', () => {
   it('prints one code per input line, und for lines without language', async () => {

@@ -3,9 +3,9 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { IMPACT_VECTORS } from '../../../test/reference-fixtures';
+import { IMPACT_VECTORS } from '../reference-fixtures';
 
-const agora = fileURLToPath(new URL('../../../../../bin/agora', import.meta.url));
+const agora = fileURLToPath(new URL('../../../../bin/agora', import.meta.url));
 const vectors = JSON.parse(readFileSync(IMPACT_VECTORS, 'utf8')) as {
   cases: Array<{ id: string; expected: Record<string, { min: number; max: number }> }>;
 };

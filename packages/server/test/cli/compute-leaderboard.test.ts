@@ -6,10 +6,10 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { RANKING_FIXTURES as fixtures } from '../../../test/reference-fixtures';
+import { RANKING_FIXTURES as fixtures } from '../reference-fixtures';
 
-const agora = fileURLToPath(new URL('../../../../../bin/agora', import.meta.url));
-const parquet = fileURLToPath(new URL('../../adapters/vote-files/test-fixtures/comparia-votes.parquet', import.meta.url));
+const agora = fileURLToPath(new URL('../../../../bin/agora', import.meta.url));
+const parquet = fileURLToPath(new URL('../../src/adapters/vote-files/test-fixtures/comparia-votes.parquet', import.meta.url));
 const directory = mkdtempSync(join(tmpdir(), 'agora-leaderboard-'));
 
 interface Outcome {
@@ -187,9 +187,9 @@ describe('agora leaderboard', () => {
   });
 
   it('reads the arena store when --votes is absent', async () => {
-    const { openDatabase } = await import('../../db/dialect');
-    const { migrateToLatest } = await import('../../db/migrate');
-    const { createStore } = await import('../../db/unit-of-work');
+    const { openDatabase } = await import('../../src/db/dialect');
+    const { migrateToLatest } = await import('../../src/db/migrate');
+    const { createStore } = await import('../../src/db/unit-of-work');
     const path = join(directory, 'store.db');
     const db = openDatabase({ kind: 'sqlite', path });
     await migrateToLatest(db);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runAgora as run } from '../../../test/run-agora';
+import { runAgora as run } from '../run-agora';
 
 describe('agora pii', () => {
   it('prints one JSON verdict per input line', async () => {

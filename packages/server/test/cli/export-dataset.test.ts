@@ -2,12 +2,12 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../db/dialect';
-import { migrateToLatest } from '../../db/migrate';
-import { createStore } from '../../db/unit-of-work';
-import { runAgora } from '../../../test/run-agora';
-import { testCatalogueYaml } from '../../../test/test-arena';
-import { subsetFiles } from '../../../test/export-files';
+import { openDatabase } from '../../src/db/dialect';
+import { migrateToLatest } from '../../src/db/migrate';
+import { createStore } from '../../src/db/unit-of-work';
+import { runAgora } from '../run-agora';
+import { testCatalogueYaml } from '../test-arena';
+import { subsetFiles } from '../export-files';
 
 describe('agora export', () => {
   const folder = mkdtempSync(join(tmpdir(), 'agora-export-cli-'));
