@@ -117,6 +117,25 @@ describe.each(DIALECTS)('operations ($name)', (dialect) => {
     for (const [, body] of inline) expect(csp).toContain(`'sha256-${createHash('sha256').update(body!).digest('base64')}'`);
   });
 
+  it('sends the same security headers on a turn stream, which writes its own head, as on a page', async () => {
+    const securityOf = (headers: Headers) =>
+      Object.fromEntries(
+        [...headers].filter(([name]) =>
+          /^(content-security-policy|cross-origin-|origin-agent|referrer-policy|x-(?!request-id|agora|accel))/.test(name),
+        ),
+      );
+    const page = securityOf((await fetch(`${harness.baseUrl}/`)).headers);
+    expect(Object.keys(page).length).toBeGreaterThanOrEqual(10);
+    const created = await harness.client.request('POST', '/api/v1/duels', { prompt: 'Bonjour' });
+    const stream = await fetch(`${harness.baseUrl}/api/v1/duels/${created.json.id}/stream`, {
+      headers: { cookie: harness.client.visitorCookie ?? '' },
+    });
+    expect(stream.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    expect(securityOf(stream.headers)).toEqual(page);
+    await stream.text();
+    await harness.arena.duels.drain();
+  });
+
   it('answers 404 for files that do not exist instead of the app’s page, and serves robots.txt', async () => {
     for (const path of ['/.env', '/.git/config', '/wp-login.php', '/favicon.ico', '/api/v1/../.env']) {
       const response = await fetch(`${harness.baseUrl}${path}`);

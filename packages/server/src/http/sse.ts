@@ -66,7 +66,12 @@ export function sendFrames(c: Context<AppEnv>, stream: TurnStream, afterId: numb
   }
   // Not through c.res: touching it would make Hono rebuild the answer and lose the marker.
   const cookie = c.get('newVisitorCookie');
-  outgoing.writeHead(200, { 'x-request-id': c.get('requestId'), ...(cookie ? { 'set-cookie': cookie } : {}), ...streamHeaders });
+  outgoing.writeHead(200, {
+    ...c.get('securityHeaders'),
+    'x-request-id': c.get('requestId'),
+    ...(cookie ? { 'set-cookie': cookie } : {}),
+    ...streamHeaders,
+  });
   outgoing.flushHeaders();
   pipeFrames(outgoing, stream, afterId, onClose);
   return alreadySent();

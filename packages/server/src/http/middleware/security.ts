@@ -1,7 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
-import { secureHeaders } from 'hono/secure-headers';
 import { AppError } from '../../services/app-error';
 import type { AppEnv } from '../app-env';
 
@@ -16,30 +15,53 @@ export function inlineScriptHashes(html: string): string[] {
 }
 
 /**
- * Security headers on every answer: a Content-Security-Policy without `unsafe-inline` scripts
- * (the page's own inline scripts by hash), no framing (`frame-ancestors 'none'`, the vote page
- * cannot be clickjacked), `nosniff`, a strict referrer policy, and hono's other defaults.
- * Styles allow inline attributes: the UI sets a few, and a style cannot run code.
+ * Security headers on every answer, pages, API and turn streams alike: a Content-Security-Policy
+ * without `unsafe-inline` scripts (the page's own inline scripts by hash), no framing
+ * (`frame-ancestors 'none'`, the vote page cannot be clickjacked), `nosniff`, a strict referrer
+ * policy and the usual isolation headers. HTTPS (HSTS) is the proxy's business: a header sent over
+ * plain HTTP by a local arena would be ignored anyway. Styles allow inline attributes: the UI sets
+ * a few, and a style cannot run code.
+ */
+export function securityHeaderValues(inlineScripts: readonly string[]): Readonly<Record<string, string>> {
+  const policy = [
+    "default-src 'self'",
+    ["script-src 'self'", ...inlineScripts].join(' '),
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data:",
+    "connect-src 'self'",
+    "font-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+  return {
+    'content-security-policy': policy,
+    'cross-origin-opener-policy': 'same-origin',
+    'cross-origin-resource-policy': 'same-origin',
+    'origin-agent-cluster': '?1',
+    'referrer-policy': 'strict-origin-when-cross-origin',
+    'x-content-type-options': 'nosniff',
+    'x-dns-prefetch-control': 'off',
+    'x-download-options': 'noopen',
+    'x-frame-options': 'DENY',
+    'x-permitted-cross-domain-policies': 'none',
+    'x-xss-protection': '0',
+  };
+}
+
+/**
+ * Sets {@link securityHeaderValues} on every answer. A turn stream writes its head itself (http/sse.ts):
+ * it reads the same values from the context.
  */
 export function securityHeaders(inlineScripts: readonly string[]): MiddlewareHandler<AppEnv> {
-  return secureHeaders({
-    contentSecurityPolicy: {
-      defaultSrc: ["'self'"],
-      scriptSrc: ["'self'", ...inlineScripts],
-      styleSrc: ["'self'", "'unsafe-inline'"],
-      imgSrc: ["'self'", 'data:'],
-      connectSrc: ["'self'"],
-      fontSrc: ["'self'"],
-      objectSrc: ["'none'"],
-      baseUri: ["'none'"],
-      formAction: ["'self'"],
-      frameAncestors: ["'none'"],
-    },
-    xFrameOptions: 'DENY',
-    referrerPolicy: 'strict-origin-when-cross-origin',
-    // HTTPS is the proxy's business; a header sent over plain HTTP by a local arena would be ignored anyway.
-    strictTransportSecurity: false,
-  });
+  const headers = Object.entries(securityHeaderValues(inlineScripts));
+  const record = Object.fromEntries(headers);
+  return async (c, next) => {
+    c.set('securityHeaders', record);
+    await next();
+    for (const [name, value] of headers) c.res.headers.set(name, value);
+  };
 }
 
 /**
