@@ -24,7 +24,7 @@ import { PrometheusMetrics } from './observability/prometheus-metrics';
 import { createModelClient, createModelRegistry, localModelSettings } from './providers/create-model-client';
 import type { ModelClient } from './providers/spec';
 import { ArenaCatalogue } from './services/arena-catalogue';
-import { DuelService } from './services/duel.service';
+import { DuelService } from './services/duels/duel.service';
 import { OperationsService } from './services/operations.service';
 import { ReviewService } from './services/review.service';
 import { PublishedDatasetsService } from './services/published-datasets.service';

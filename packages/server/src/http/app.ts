@@ -15,7 +15,7 @@ import type { SiteService } from '../services/site.service';
 import type { RequestLimiter } from '../services/rate-limits';
 import type { TrustedProxies } from './client-address';
 import type { ArenaCatalogue } from '../services/arena-catalogue';
-import type { DuelService } from '../services/duel.service';
+import type { DuelService } from '../services/duels/duel.service';
 import type { LeaderboardService } from '../services/leaderboard.service';
 import type { OperationsService } from '../services/operations.service';
 import type { ReviewService } from '../services/review.service';

@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { ServerResponse } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { TurnStream } from '../services/turn-stream';
+import { TurnStream } from '../services/duels/turn-stream';
 import { DELTA_FLUSH_INTERVAL_MS, pipeFrames } from './sse';
 
 /** A response that records each write with the (fake) time it was made. */

@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { STREAM_PROTOCOL_VERSION } from '@agora/contract';
 import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
-import type { Frame, TurnStream } from '../services/turn-stream';
+import type { Frame, TurnStream } from '../services/duels/turn-stream';
 import type { AppEnv } from './app-env';
 
 /**

@@ -10,7 +10,7 @@ import {
 import { Hono, type Context } from 'hono';
 import { AppError } from '../../services/app-error';
 import type { ArenaMetrics } from '../../services/arena-metrics';
-import type { DuelService } from '../../services/duel.service';
+import type { DuelService } from '../../services/duels/duel.service';
 import type { AppEnv } from '../app-env';
 import { sendFrames } from '../sse';
 import { validate } from '../validate';

@@ -1,5 +1,5 @@
 import type { StreamEvent } from '@agora/contract';
-import type { StoredFrame } from '../db/repositories/duel.repository';
+import type { StoredFrame } from '../../db/repositories/duel.repository';
 
 /** One frame of a turn stream: its SSE id (1, 2, 3… within the turn) and its event, as the store keeps it. */
 export type Frame = StoredFrame;

@@ -1,4 +1,4 @@
-import { hashClientAddress, hashVisitor } from './visitor-hashes';
+import { hashClientAddress, hashVisitor } from '../visitor-hashes';
 import type {
   CreateDuelRequest,
   DuelStatus,
@@ -19,22 +19,22 @@ import {
   duelStatusAfterTurn,
   type DuelConflict,
   type TurnStatus,
-} from '../domain/arena/duel-rules';
-import { drawDuel, type PairingCandidate } from '../domain/arena/pairing';
-import type { DuelRecord, FinishedTurn, TurnSideRecord, TurnSideSummary } from '../db/repositories/duel.repository';
-import type { SideRankingData, VoteRecord } from '../db/repositories/feedback.repository';
-import type { Store } from '../db/unit-of-work';
-import type { ModelRegistry } from '../providers/registry';
-import { AppError } from './app-error';
-import type { ArenaCatalogue } from './arena-catalogue';
-import type { ArenaMetrics } from './arena-metrics';
-import type { PairingPolicy } from './pairing-policy';
-import { type ProofOfWork, requireProof } from './proof-of-work';
-import { rateLimitedError, type RequestLimiter, type Requester } from './rate-limits';
-import { RecentVoteContexts } from './recent-vote-contexts';
-import { GroupCommit } from './group-commit';
-import type { RevealImpactEstimator } from './reveal-impact';
-import type { Runtime } from './runtime';
+} from '../../domain/arena/duel-rules';
+import { drawDuel, type PairingCandidate } from '../../domain/arena/pairing';
+import type { DuelRecord, FinishedTurn, TurnSideRecord, TurnSideSummary } from '../../db/repositories/duel.repository';
+import type { SideRankingData, VoteRecord } from '../../db/repositories/feedback.repository';
+import type { Store } from '../../db/unit-of-work';
+import type { ModelRegistry } from '../../providers/registry';
+import { AppError } from '../app-error';
+import type { ArenaCatalogue } from '../arena-catalogue';
+import type { ArenaMetrics } from '../arena-metrics';
+import type { PairingPolicy } from '../pairing-policy';
+import { type ProofOfWork, requireProof } from '../proof-of-work';
+import { rateLimitedError, type RequestLimiter, type Requester } from '../rate-limits';
+import { RecentVoteContexts } from '../recent-vote-contexts';
+import { GroupCommit } from '../../db/group-commit';
+import type { RevealImpactEstimator } from '../reveal-impact';
+import type { Runtime } from '../runtime';
 import { type SideOutcome, type TurnOutcome, type TurnPlan, type UpstreamLogEntry, runTurn } from './turn-runner';
 import { TurnStream } from './turn-stream';
 

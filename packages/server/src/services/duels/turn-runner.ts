@@ -1,13 +1,13 @@
 import type { Side } from '@agora/contract';
-import { drawReplacement, type RandomSource } from '../domain/arena/pairing';
-import { namesOwnIdentity } from '../domain/arena/identity-leak';
-import { servedModelDiffers } from '../domain/arena/served-model';
-import { type StyleCounts, countStyleElements } from '../domain/ranking';
-import type { ModelRegistry } from '../providers/registry';
-import { type ModelMessage, type ModelStreamPart, ProviderCallError } from '../providers/spec';
-import type { ArenaCatalogue } from './arena-catalogue';
-import type { ArenaMetrics } from './arena-metrics';
-import { countTokensLocally, loadTokenCounter } from '../adapters/local-token-count';
+import { drawReplacement, type RandomSource } from '../../domain/arena/pairing';
+import { namesOwnIdentity } from '../../domain/arena/identity-leak';
+import { servedModelDiffers } from '../../domain/arena/served-model';
+import { type StyleCounts, countStyleElements } from '../../domain/ranking';
+import type { ModelRegistry } from '../../providers/registry';
+import { type ModelMessage, type ModelStreamPart, ProviderCallError } from '../../providers/spec';
+import type { ArenaCatalogue } from '../arena-catalogue';
+import type { ArenaMetrics } from '../arena-metrics';
+import { countTokensLocally, loadTokenCounter } from '../../adapters/local-token-count';
 import type { TurnStream } from './turn-stream';
 
 /** What one side runs in a turn. */
