@@ -10,6 +10,7 @@ import { registerImportCommand } from './commands/import-comparia';
 import { registerExportCommand } from './commands/export-dataset';
 import { registerMaxxCommand } from './commands/build-maxx';
 import { registerModelsCommand } from './commands/pull-models';
+import { registerJobsCommand } from './commands/list-jobs';
 
 /**
  * The `agora` command line. Each command lives in `commands/<verb>-<noun>.ts`, parses its
@@ -42,6 +43,7 @@ export function buildProgram(): Command {
   registerExportCommand(program);
   registerMaxxCommand(program);
   registerModelsCommand(program);
+  registerJobsCommand(program);
   return program;
 }
 

@@ -1,0 +1,55 @@
+import type { Logger } from 'pino';
+import { BUNDLED_PAGES, sitePageFiles } from '../adapters/site-page-files';
+import type { Config } from '../config/config';
+import type { Store } from '../db/unit-of-work';
+import { createApp } from '../http/app';
+import { TrustedProxies } from '../http/client-address';
+import type { ArenaCatalogue } from '../services/arena-catalogue';
+import { MaxxCheckService } from '../services/maxx/maxx-check.service';
+import { PublishedDatasetsService } from '../services/published-datasets.service';
+import { ReviewService } from '../services/review.service';
+import type { Runtime } from '../services/runtime';
+import { SiteService } from '../services/site.service';
+import { VoteIntegrityService } from '../services/vote-integrity';
+import type { ArenaServices } from './arena-services';
+
+/** The HTTP app over the shared services, with the services only its routes use. */
+export function createHttpApp(
+  {
+    config,
+    store,
+    runtime,
+    catalogue,
+    logger,
+  }: { config: Config; store: Store; runtime: Runtime; catalogue: ArenaCatalogue; logger: Logger },
+  services: ArenaServices,
+) {
+  return createApp({
+    duels: services.duels,
+    operations: services.operations,
+    review: new ReviewService(store, runtime),
+    integrity: new VoteIntegrityService(store, runtime, config.integrity),
+    leaderboards: services.leaderboards,
+    catalogue,
+    datasets: new PublishedDatasetsService(store.datasets),
+    checks: new MaxxCheckService(store, { enabled: config.maxxChecks, privateCohorts: config.privateCohorts }, runtime),
+    site: new SiteService(
+      store,
+      [...(config.pagesDir ? [sitePageFiles(config.pagesDir)] : []), sitePageFiles(BUNDLED_PAGES)],
+      config.voteGoal,
+    ),
+    limiter: services.limiter,
+    proofOfWork: services.proofOfWork,
+    trustedProxies: new TrustedProxies(config.trustedProxies),
+    metrics: services.metrics,
+    logger,
+    settings: {
+      maxPromptChars: config.maxPromptChars,
+      maxTurns: config.maxTurns,
+      adminToken: config.adminToken,
+      metricsToken: config.metricsToken,
+      cookieSecure: config.cookieSecure,
+      cohortHosts: config.cohortHosts,
+    },
+  });
+}

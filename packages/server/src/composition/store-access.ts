@@ -1,0 +1,29 @@
+import type { Config } from '../config/config';
+import { openDatabase } from '../db/dialect';
+import { migrateToLatest } from '../db/migrate';
+import { type Store, createStore } from '../db/unit-of-work';
+import type { VoteTable } from '../domain/ranking';
+import { storeVoteTable } from '../services/rank-votes';
+
+/** The store of `DATABASE_URL`, migrated: what the store commands of the CLI work on. */
+export async function openStore(config: Pick<Config, 'database'>): Promise<Store> {
+  const db = openDatabase(config.database);
+  try {
+    await migrateToLatest(db);
+  } catch (error) {
+    await db.destroy();
+    throw error;
+  }
+  return createStore(db);
+}
+
+/** The arena's stored votes as a ranking vote table: `agora leaderboard` without `--votes`. */
+export async function loadStoreVoteTable(config: Config): Promise<VoteTable> {
+  const db = openDatabase(config.database);
+  try {
+    await migrateToLatest(db);
+    return await storeVoteTable(createStore(db), config.integrity);
+  } finally {
+    await db.destroy();
+  }
+}

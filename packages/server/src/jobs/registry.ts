@@ -1,0 +1,18 @@
+import type { JobPlan } from './job';
+import { interruptedTurnsPlan } from './interrupted-turns.plan';
+import { leaderboardRefreshPlan } from './leaderboard-refresh.plan';
+import { postprocessPlan } from './postprocess.plan';
+import { retentionPlan } from './retention.plan';
+
+type JobSettings = Parameters<typeof retentionPlan>[0] &
+  Parameters<typeof leaderboardRefreshPlan>[0] &
+  Parameters<typeof postprocessPlan>[0];
+
+/**
+ * Every background job of the arena, in the order the composition root starts them: the store
+ * sweeps first (a restart finds their work at once), then the leaderboard and post-processing.
+ * `agora jobs` prints this list; main.ts builds the same jobs from their files.
+ */
+export function planJobs(settings: JobSettings): JobPlan[] {
+  return [interruptedTurnsPlan(), retentionPlan(settings), leaderboardRefreshPlan(settings), postprocessPlan(settings)];
+}
