@@ -176,31 +176,7 @@ export class DuelManager {
       return;
     }
     this.request = { prompt: transcript.turns[0]?.prompt ?? '', mode: transcript.mode };
-    this.turns = transcript.turns.map((turn) => {
-      const state: TurnState = {
-        turn: turn.turn,
-        prompt: turn.prompt,
-        status: turn.status,
-        a: emptyPane(),
-        b: emptyPane(),
-        reactions: { a: emptyReaction(), b: emptyReaction() },
-      };
-      if (turn.status === 'complete') {
-        for (const side of ['a', 'b'] as const) {
-          state[side] = {
-            ...emptyPane(),
-            text: turn[side].text,
-            blocks: renderBlocks(turn[side].text),
-            reasoning: turn[side].reasoning ?? '',
-            done: true,
-          };
-        }
-      }
-      for (const reaction of transcript.reactions.filter((candidate) => candidate.turn === turn.turn)) {
-        state.reactions[reaction.side] = { value: reaction.value, tags: [...reaction.tags], comment: reaction.comment ?? '', saved: true };
-      }
-      return state;
-    });
+    this.turns = restoredTurns(transcript);
     if (transcript.vote && transcript.reveal) {
       this.choice = transcript.vote.choice;
       this.votedTags = { a: [...transcript.vote.tags.a], b: [...transcript.vote.tags.b] };
@@ -387,4 +363,33 @@ export class DuelManager {
 function renderBlocks(text: string): Block[] {
   const splitter = new BlockSplitter();
   return [...splitter.push(text), ...splitter.flush()].map((source) => ({ key: (blockKeys += 1), html: renderMarkdown(source) }));
+}
+
+/** A stored transcript's turns as the page shows them: complete answers rendered, the visitor's reactions saved. */
+function restoredTurns(transcript: Transcript): TurnState[] {
+  return transcript.turns.map((turn) => {
+    const state: TurnState = {
+      turn: turn.turn,
+      prompt: turn.prompt,
+      status: turn.status,
+      a: emptyPane(),
+      b: emptyPane(),
+      reactions: { a: emptyReaction(), b: emptyReaction() },
+    };
+    if (turn.status === 'complete') {
+      for (const side of ['a', 'b'] as const) {
+        state[side] = {
+          ...emptyPane(),
+          text: turn[side].text,
+          blocks: renderBlocks(turn[side].text),
+          reasoning: turn[side].reasoning ?? '',
+          done: true,
+        };
+      }
+    }
+    for (const reaction of transcript.reactions.filter((candidate) => candidate.turn === turn.turn)) {
+      state.reactions[reaction.side] = { value: reaction.value, tags: [...reaction.tags], comment: reaction.comment ?? '', saved: true };
+    }
+    return state;
+  });
 }
