@@ -1,0 +1,52 @@
+import type { Store } from '../../db/unit-of-work';
+import type { ModelRegistry } from '../../providers/registry';
+import type { ArenaCatalogue } from '../arena-catalogue';
+import type { ArenaMetrics } from '../arena-metrics';
+import type { PairingPolicy } from '../pairing-policy';
+import type { ProofOfWork } from '../proof-of-work';
+import type { RequestLimiter } from '../rate-limits';
+import type { RecentVoteContexts } from '../recent-vote-contexts';
+import type { RevealImpactEstimator } from '../reveal-impact';
+import type { Runtime } from '../runtime';
+import type { LiveTurns } from './live-turns';
+import type { UpstreamLogEntry } from './turn-runner';
+
+export interface DuelServiceDependencies {
+  store: Store;
+  catalogue: ArenaCatalogue;
+  registry: ModelRegistry;
+  metrics: ArenaMetrics;
+  runtime: Runtime;
+  settings: {
+    maxTurns: number;
+    upstreamRetries: number;
+    replayTtlMs: number;
+    /** Longer than any turn can last (every attempt of the slowest model, and a margin): a turn still streaming after it was cut by a crash. */
+    turnDeadlineMs: number;
+    /**
+     * Several instances share the store (docs/decisions/0005-several-instances.md): live frames go
+     * through the store so that any instance can stream any turn, and vote contexts are read from
+     * the store, never from this process's memory.
+     */
+    severalInstances?: boolean;
+  };
+  onTurnStored?: (duelId: string, status: 'complete' | 'failed') => void;
+  onVoteRecorded?: (duelId: string) => void;
+  estimateImpact?: RevealImpactEstimator;
+  /** Pair weights for the draw; uniform without it. */
+  pairing?: PairingPolicy;
+  /** Counts the characters each requester sends to models marked `expensive`; no such limit without it. */
+  limiter?: RequestLimiter;
+  /** Asks for a solved challenge before each new duel; none without it. */
+  proofOfWork?: ProofOfWork;
+  logError: (message: string, error: unknown) => void;
+  logUpstream?: (entry: UpstreamLogEntry) => void;
+}
+
+/** What the use cases that start turns share: the service's dependencies, this process's live turns and its vote contexts. */
+export interface DuelContext {
+  dependencies: DuelServiceDependencies;
+  turns: LiveTurns;
+  /** Duels whose turn ended here, ready for their vote without a read of the store. */
+  voteContexts: RecentVoteContexts;
+}

@@ -1,0 +1,62 @@
+import type { DuelStatus, Side } from '@agora/contract';
+import type { TurnRecord, TurnSideRecord } from '../../db/repositories/duel.repository';
+import { checkFollowUp } from '../../domain/arena/duel-rules';
+import type { ModelMessage } from '../../providers/spec';
+import type { Requester } from '../rate-limits';
+import { spendOnExpensive } from './costly-models';
+import { requireDuel, throwIfConflict } from './duel-access';
+import type { DuelContext } from './duel-dependencies';
+import { summaryOf } from './turn-records';
+
+/** A follow-up prompt, sent to both sides with each side's own history. */
+export async function followUp(
+  { dependencies, turns, voteContexts }: DuelContext,
+  duelId: string,
+  prompt: string,
+  requester: Requester,
+): Promise<{ turn: number }> {
+  const { store, runtime, settings } = dependencies;
+  const duel = await requireDuel(store, duelId, requester.visitorId);
+  throwIfConflict(checkFollowUp({ status: duel.status as DuelStatus, turnCount: duel.turnCount }, settings.maxTurns));
+  const [pastTurns, sideRecords] = await Promise.all([store.duels.listTurns(duelId), store.duels.listSides(duelId)]);
+  const history = (side: Side) => historyOf(pastTurns, sideRecords, side);
+  // Each side is sent the whole conversation again: that is what a costly model is paid for.
+  const sentChars = (side: Side) => history(side).reduce((sum, message) => sum + message.content.length, prompt.length);
+  await spendOnExpensive(dependencies, [duel.modelA, duel.modelB], Math.max(sentChars('a'), sentChars('b')), requester);
+  const turn = duel.turnCount + 1;
+  voteContexts.forget(duelId);
+  const started = await store.duels.startFollowUpTurn(duelId, {
+    turn,
+    prompt,
+    status: 'streaming',
+    errorCode: null,
+    startedAt: runtime.now().toISOString(),
+    endedAt: null,
+  });
+  if (!started) throwIfConflict('turn_in_progress');
+  turns.start(
+    duel,
+    {
+      turn,
+      prompt,
+      sides: {
+        a: { modelId: duel.modelA, history: history('a'), replacementPool: [] },
+        b: { modelId: duel.modelB, history: history('b'), replacementPool: [] },
+      },
+    },
+    sideRecords.map(summaryOf),
+  );
+  return { turn };
+}
+
+/** One side's conversation so far. A failed turn was never shown: the models go on from the turns both completed. */
+function historyOf(pastTurns: readonly TurnRecord[], sideRecords: readonly TurnSideRecord[], side: Side): ModelMessage[] {
+  return pastTurns.flatMap((past) => {
+    if (past.status !== 'complete') return [];
+    const answer = sideRecords.find((record) => record.turn === past.turn && record.side === side);
+    return [
+      { role: 'user' as const, content: past.prompt },
+      { role: 'assistant' as const, content: answer?.text ?? '' },
+    ];
+  });
+}

@@ -1,0 +1,54 @@
+import type { DuelStatus, Reaction, ReactionRequest } from '@agora/contract';
+import { checkReaction, type TurnStatus } from '../../domain/arena/duel-rules';
+import { AppError } from '../app-error';
+import { requireDuel, throwIfConflict } from './duel-access';
+import type { DuelServiceDependencies } from './duel-dependencies';
+
+type FeedbackDependencies = Pick<DuelServiceDependencies, 'store' | 'runtime'>;
+
+/** A visitor's reaction to one answer (a value, tags, a comment); a null value takes it back. */
+export async function react(
+  { store, runtime }: FeedbackDependencies,
+  duelId: string,
+  request: ReactionRequest,
+  visitorId: string,
+): Promise<Reaction> {
+  const duel = await requireDuel(store, duelId, visitorId);
+  const turnStatus = await store.duels.findTurnStatus(duelId, request.turn);
+  if (turnStatus === undefined) throw new AppError('turn_not_found', `this duel has no turn ${request.turn}`);
+  const conflict = checkReaction({ status: duel.status as DuelStatus, turnCount: duel.turnCount }, turnStatus as TurnStatus);
+  // A failed follow-up in a duel that goes on: say so, not that the whole duel is over.
+  if (conflict === 'duel_failed' && duel.status !== 'failed')
+    throw new AppError('duel_failed', 'this turn failed: its answers are withheld, and nothing of it can be reacted to');
+  throwIfConflict(conflict);
+  const answer = (await store.duels.listSideSummaries(duelId)).find(
+    (record) => record.turn === request.turn && record.side === request.side,
+  )!;
+  const reaction: Reaction = {
+    side: request.side,
+    turn: request.turn,
+    value: request.value,
+    tags: request.value ? (request.tags ?? []) : [],
+    comment: request.value ? (request.comment ?? null) : null,
+  };
+  if (request.value === null) await store.feedback.deleteReaction(duelId, request.turn, request.side);
+  else {
+    await store.feedback.upsertReaction({
+      duelId,
+      turn: request.turn,
+      side: request.side,
+      modelId: answer.modelId,
+      value: request.value,
+      tags: reaction.tags,
+      comment: reaction.comment,
+      at: runtime.now().toISOString(),
+    });
+  }
+  return reaction;
+}
+
+/** A report by the duel's visitor; a duel is reported once (a second report changes nothing). */
+export async function report({ store, runtime }: FeedbackDependencies, duelId: string, reason: string, visitorId: string): Promise<void> {
+  await requireDuel(store, duelId, visitorId);
+  await store.feedback.insertReportOnce({ id: runtime.newId(), duelId, reason, createdAt: runtime.now().toISOString() });
+}
