@@ -127,6 +127,17 @@ export async function runTurn(
   return { status: failure ? 'failed' : 'complete', sides: { a: a!, b: b! }, failure };
 }
 
+/** One side's run in progress: its outcome so far, and what is left of its retries and its replacement. */
+interface SideRun {
+  plan: SidePlan;
+  outcome: SideOutcome;
+  /** Retries of the current model so far. */
+  attempt: number;
+  replacementsLeft: number;
+  /** The turn's models, which a replacement may not be. */
+  inUse: Set<string>;
+}
+
 async function runSide(
   side: Side,
   plan: TurnPlan,
@@ -136,9 +147,37 @@ async function runSide(
   dependencies: TurnRunnerDependencies,
 ): Promise<SideOutcome> {
   const sidePlan = plan.sides[side];
-  const outcome: SideOutcome = {
+  const run: SideRun = {
+    plan: sidePlan,
+    outcome: emptyOutcome(side, sidePlan.modelId),
+    attempt: 0,
+    replacementsLeft: sidePlan.replacementPool.length > 0 ? 1 : 0,
+    inUse,
+  };
+  const { outcome } = run;
+  for (;;) {
+    try {
+      await streamOnce(outcome, sidePlan, plan.prompt, stream, turnController.signal, dependencies);
+      await completeSide(outcome, stream, dependencies);
+      return outcome;
+    } catch (error) {
+      if (error instanceof TurnCancelled || !ProviderCallError.isInstance(error)) {
+        outcome.status = 'cancelled';
+        if (!(error instanceof TurnCancelled)) turnController.abort(internalFailure(error));
+        return outcome;
+      }
+      if (goOnAfterFailure(run, error, turnController.signal, dependencies)) continue;
+      outcome.status = 'failed';
+      if (!turnController.signal.aborted) turnController.abort(error);
+      return outcome;
+    }
+  }
+}
+
+function emptyOutcome(side: Side, modelId: string): SideOutcome {
+  return {
     side,
-    modelId: sidePlan.modelId,
+    modelId,
     text: '',
     reasoning: '',
     outputTokens: null,
@@ -153,53 +192,48 @@ async function runSide(
     style: null,
     failures: [],
   };
-  let attempt = 0;
-  let replacementsLeft = sidePlan.replacementPool.length > 0 ? 1 : 0;
-  for (;;) {
-    try {
-      await streamOnce(outcome, sidePlan, plan.prompt, stream, turnController.signal, dependencies);
-      outcome.status = 'complete';
-      outcome.identityLeak = namesOwnIdentity(`${outcome.text}\n${outcome.reasoning}`, dependencies.catalogue.lexicon(outcome.modelId));
-      outcome.servedModelMismatch = servedModelDiffers(dependencies.catalogue.providerModel(outcome.modelId), outcome.metadata.servedModel);
-      if (outcome.servedModelMismatch) dependencies.metrics.servedModelMismatch(outcome.modelId);
-      // Tokens counted here with one tokenizer for every model, so that lengths compare across vendors.
-      outcome.style = countStyleElements([outcome.text], await loadTokenCounter());
-      stream.push({ type: 'side-end', side, output_tokens: outcome.outputTokens });
-      logCall(dependencies, outcome, 'complete');
-      return outcome;
-    } catch (error) {
-      if (error instanceof TurnCancelled || !ProviderCallError.isInstance(error)) {
-        outcome.status = 'cancelled';
-        if (!(error instanceof TurnCancelled)) turnController.abort(internalFailure(error));
-        return outcome;
-      }
-      const failure: UpstreamFailure = { modelId: outcome.modelId, error, replaced: false, at: dependencies.now() };
-      outcome.failures.push(failure);
-      dependencies.metrics.upstreamFailed(outcome.modelId, error.kind);
-      logCall(dependencies, outcome, 'failed', error);
-      const beforeFirstToken = outcome.ttftMs === null;
-      if (beforeFirstToken && error.isRetryable && attempt < dependencies.retries && !turnController.signal.aborted) {
-        attempt += 1;
-        continue;
-      }
-      const replacement =
-        beforeFirstToken && replacementsLeft > 0 && !turnController.signal.aborted
-          ? drawReplacement({ modelId: outcome.modelId, replacementPool: sidePlan.replacementPool }, [...inUse], dependencies.random)
-          : undefined;
-      if (replacement) {
-        failure.replaced = true;
-        replacementsLeft -= 1;
-        attempt = 0;
-        inUse.add(replacement);
-        dependencies.metrics.modelReplaced(outcome.modelId);
-        outcome.modelId = replacement;
-        continue;
-      }
-      outcome.status = 'failed';
-      if (!turnController.signal.aborted) turnController.abort(error);
-      return outcome;
-    }
+}
+
+/** A side's answer arrived whole: what is checked and counted on it, then its `side-end` frame. */
+async function completeSide(outcome: SideOutcome, stream: TurnStream, dependencies: TurnRunnerDependencies): Promise<void> {
+  outcome.status = 'complete';
+  outcome.identityLeak = namesOwnIdentity(`${outcome.text}\n${outcome.reasoning}`, dependencies.catalogue.lexicon(outcome.modelId));
+  outcome.servedModelMismatch = servedModelDiffers(dependencies.catalogue.providerModel(outcome.modelId), outcome.metadata.servedModel);
+  if (outcome.servedModelMismatch) dependencies.metrics.servedModelMismatch(outcome.modelId);
+  // Tokens counted here with one tokenizer for every model, so that lengths compare across vendors.
+  outcome.style = countStyleElements([outcome.text], await loadTokenCounter());
+  stream.push({ type: 'side-end', side: outcome.side, output_tokens: outcome.outputTokens });
+  logCall(dependencies, outcome, 'complete');
+}
+
+/**
+ * Records a failed call of a side, and says whether the side goes on: before its first token only,
+ * and while the turn still runs, the same model again (a retryable error, within the retries) or,
+ * once, a replacement drawn from the side's pool.
+ */
+function goOnAfterFailure(run: SideRun, error: ProviderCallError, turnSignal: AbortSignal, dependencies: TurnRunnerDependencies): boolean {
+  const { outcome } = run;
+  const failure: UpstreamFailure = { modelId: outcome.modelId, error, replaced: false, at: dependencies.now() };
+  outcome.failures.push(failure);
+  dependencies.metrics.upstreamFailed(outcome.modelId, error.kind);
+  logCall(dependencies, outcome, 'failed', error);
+  const beforeFirstToken = outcome.ttftMs === null;
+  if (beforeFirstToken && error.isRetryable && run.attempt < dependencies.retries && !turnSignal.aborted) {
+    run.attempt += 1;
+    return true;
   }
+  const replacement =
+    beforeFirstToken && run.replacementsLeft > 0 && !turnSignal.aborted
+      ? drawReplacement({ modelId: outcome.modelId, replacementPool: run.plan.replacementPool }, [...run.inUse], dependencies.random)
+      : undefined;
+  if (!replacement) return false;
+  failure.replaced = true;
+  run.replacementsLeft -= 1;
+  run.attempt = 0;
+  run.inUse.add(replacement);
+  dependencies.metrics.modelReplaced(outcome.modelId);
+  outcome.modelId = replacement;
+  return true;
 }
 
 function logCall(
@@ -244,21 +278,14 @@ async function streamOnce(
   const onTurnAbort = () => controller.abort(new TurnCancelled());
   if (turnSignal.aborted) throw new TurnCancelled();
   turnSignal.addEventListener('abort', onTurnAbort, { once: true });
-  const timeout = (kind: 'first_token_timeout' | 'total_timeout', ms: number) =>
-    setTimeout(
-      () =>
-        controller.abort(
-          new ProviderCallError({
-            kind,
-            message: `no ${kind === 'total_timeout' ? 'end' : 'first token'} within ${ms} ms`,
-            isRetryable: kind === 'first_token_timeout',
-          }),
-        ),
-      ms,
-    );
-  const firstTokenTimer = timeout('first_token_timeout', options.firstTokenTimeoutMs);
-  const totalTimer = timeout('total_timeout', options.totalTimeoutMs);
+  const firstTokenTimer = abortAfter(controller, 'first_token_timeout', options.firstTokenTimeoutMs);
+  const totalTimer = abortAfter(controller, 'total_timeout', options.totalTimeoutMs);
   const startedAt = performance.now();
+  const onFirstToken = () => {
+    outcome.ttftMs = Math.round(performance.now() - startedAt);
+    clearTimeout(firstTokenTimer);
+    dependencies.metrics.upstreamFirstToken(outcome.modelId, performance.now() - startedAt);
+  };
   let usageTokens: number | undefined;
   let completed = false;
   try {
@@ -269,45 +296,8 @@ async function streamOnce(
       abortSignal: controller.signal,
     });
     outcome.metadata = { requestId: result.response?.headers?.['x-request-id'] ?? result.response?.headers?.['request-id'] };
-    const parts = result.stream[Symbol.asyncIterator]();
-    // Aborting ends a pending read at once, even if an upstream ignored the abort of its request.
-    const stopReading = () => void parts.return?.().catch(() => {});
-    controller.signal.addEventListener('abort', stopReading, { once: true });
-    try {
-      for (;;) {
-        const next = await parts.next();
-        if (controller.signal.aborted) throw controller.signal.reason;
-        if (next.done) break;
-        const part: ModelStreamPart = next.value;
-        if (part.type === 'error') throw controller.signal.aborted ? controller.signal.reason : part.error;
-        if (part.type === 'response-metadata') outcome.metadata = { ...outcome.metadata, responseId: part.id, servedModel: part.modelId };
-        if (part.type === 'finish') {
-          outcome.finishReason = part.finishReason;
-          usageTokens = part.usage.outputTokens;
-        }
-        if ((part.type === 'text-delta' || part.type === 'reasoning-delta') && part.delta.length > 0) {
-          if (outcome.ttftMs === null) {
-            outcome.ttftMs = Math.round(performance.now() - startedAt);
-            clearTimeout(firstTokenTimer);
-            dependencies.metrics.upstreamFirstToken(outcome.modelId, performance.now() - startedAt);
-          }
-          const isText = part.type === 'text-delta';
-          if (isText) outcome.text += part.delta;
-          else outcome.reasoning += part.delta;
-          stream.push({ type: isText ? 'text-delta' : 'reasoning-delta', side: outcome.side, text: part.delta });
-        }
-      }
-    } finally {
-      controller.signal.removeEventListener('abort', stopReading);
-      parts.return?.().catch(() => {});
-    }
-    if (outcome.text.trim().length === 0) {
-      throw new ProviderCallError({
-        kind: outcome.finishReason === 'content-filter' ? 'content_filter' : 'empty_response',
-        message: 'the model returned an empty answer',
-        isRetryable: false,
-      });
-    }
+    usageTokens = await readAnswer(result.stream, outcome, stream, controller.signal, onFirstToken);
+    throwIfEmpty(outcome);
     completed = true;
   } catch (error) {
     throw controller.signal.aborted ? controller.signal.reason : error;
@@ -321,4 +311,72 @@ async function streamOnce(
   dependencies.metrics.upstreamCompleted(outcome.modelId, outcome.durationMs);
   outcome.outputTokens = usageTokens ?? (await countTokensLocally(outcome.text + outcome.reasoning));
   outcome.outputTokensSource = usageTokens === undefined ? 'local' : 'provider';
+}
+
+/** Aborts the call with a timeout error after `ms`: no first token (retryable), or no end. */
+function abortAfter(controller: AbortController, kind: 'first_token_timeout' | 'total_timeout', ms: number): ReturnType<typeof setTimeout> {
+  return setTimeout(
+    () =>
+      controller.abort(
+        new ProviderCallError({
+          kind,
+          message: `no ${kind === 'total_timeout' ? 'end' : 'first token'} within ${ms} ms`,
+          isRetryable: kind === 'first_token_timeout',
+        }),
+      ),
+    ms,
+  );
+}
+
+/**
+ * Reads one call's parts into the side's outcome and the turn's stream until the model finishes;
+ * returns the output tokens the provider counted, if it did. Throws the abort's reason once aborted.
+ */
+async function readAnswer(
+  parts: AsyncIterable<ModelStreamPart>,
+  outcome: SideOutcome,
+  stream: TurnStream,
+  signal: AbortSignal,
+  onFirstToken: () => void,
+): Promise<number | undefined> {
+  let usageTokens: number | undefined;
+  const reader = parts[Symbol.asyncIterator]();
+  // Aborting ends a pending read at once, even if an upstream ignored the abort of its request.
+  const stopReading = () => void reader.return?.().catch(() => {});
+  signal.addEventListener('abort', stopReading, { once: true });
+  try {
+    for (;;) {
+      const next = await reader.next();
+      if (signal.aborted) throw signal.reason;
+      if (next.done) return usageTokens;
+      const part: ModelStreamPart = next.value;
+      if (part.type === 'error') throw signal.aborted ? signal.reason : part.error;
+      if (part.type === 'response-metadata') outcome.metadata = { ...outcome.metadata, responseId: part.id, servedModel: part.modelId };
+      if (part.type === 'finish') {
+        outcome.finishReason = part.finishReason;
+        usageTokens = part.usage.outputTokens;
+      }
+      if ((part.type === 'text-delta' || part.type === 'reasoning-delta') && part.delta.length > 0) {
+        if (outcome.ttftMs === null) onFirstToken();
+        const isText = part.type === 'text-delta';
+        if (isText) outcome.text += part.delta;
+        else outcome.reasoning += part.delta;
+        stream.push({ type: isText ? 'text-delta' : 'reasoning-delta', side: outcome.side, text: part.delta });
+      }
+    }
+  } finally {
+    signal.removeEventListener('abort', stopReading);
+    reader.return?.().catch(() => {});
+  }
+}
+
+/** An answer with no text (reasoning alone, or nothing) fails: nothing could be shown or voted on. */
+function throwIfEmpty(outcome: SideOutcome): void {
+  if (outcome.text.trim().length === 0) {
+    throw new ProviderCallError({
+      kind: outcome.finishReason === 'content-filter' ? 'content_filter' : 'empty_response',
+      message: 'the model returned an empty answer',
+      isRetryable: false,
+    });
+  }
 }
