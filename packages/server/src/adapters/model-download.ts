@@ -47,6 +47,42 @@ export async function downloadModelFile(
   const partial = `${path}.part`;
   // The checksum the part was started for: a part of another version of the file is never resumed.
   const partFor = `${partial}.sha256`;
+  const { response, expected, announced, resumedFrom } = await requestResumable(url, partial, partFor, options);
+  const { append, sha256 } = await checkAnswer(url, response, announced, resumedFrom);
+  writeFileSync(partFor, sha256);
+  const start = append ? resumedFrom : 0;
+  const length = contentLength(response);
+  const total = expected.size ?? (length === undefined ? undefined : start + length);
+  if (response.status !== 416 && response.body) await writePart(url, response.body, partial, { append, start, total }, options);
+  const bytes = sizeOf(partial);
+  if (total !== undefined && bytes !== total)
+    throw new ModelDownloadError(`${url}: the download stopped at ${bytes} of ${total} bytes; run the command again to resume`);
+  const actual = await sha256Of(partial);
+  if (actual !== sha256) {
+    rmSync(partial, { force: true });
+    rmSync(partFor, { force: true });
+    throw new ModelDownloadError(`${url}: checksum mismatch (SHA-256 ${actual}, expected ${sha256}); the file was deleted`);
+  }
+  renameSync(partial, path);
+  rmSync(partFor, { force: true });
+  return { sha256: actual, bytes };
+}
+
+interface ExpectedFile {
+  sha256: string | undefined;
+  size: number | undefined;
+}
+
+/**
+ * Asks for the file from where the part on disk stops; a part started for another checksum, longer
+ * than the file or refused by the server is deleted and the whole file asked for again.
+ */
+async function requestResumable(
+  url: string,
+  partial: string,
+  partFor: string,
+  options: DownloadOptions,
+): Promise<{ response: Response; expected: ExpectedFile; announced: string | undefined; resumedFrom: number }> {
   let resumedFrom = sizeOf(partial);
   let { response, expected } = await request(url, resumedFrom, options);
   let sha256 = (options.sha256 ?? expected.sha256)?.toLowerCase();
@@ -62,6 +98,19 @@ export async function downloadModelFile(
       sha256 = (options.sha256 ?? expected.sha256)?.toLowerCase();
     }
   }
+  return { response, expected, announced: sha256, resumedFrom };
+}
+
+/**
+ * Refuses an answer that is neither the file, the rest of it nor "the part is whole", or a file with
+ * no SHA-256 to check it against; says whether the bytes are appended to the part on disk, and the checksum.
+ */
+async function checkAnswer(
+  url: string,
+  response: Response,
+  sha256: string | undefined,
+  resumedFrom: number,
+): Promise<{ append: boolean; sha256: string }> {
   let append = resumedFrom > 0 && response.status === 206;
   if (response.status === 416) {
     // The part is already whole (the last attempt stopped before it was renamed).
@@ -75,50 +124,43 @@ export async function downloadModelFile(
     await response.body?.cancel();
     throw new ModelDownloadError(`${url}: no SHA-256 to check the file against (the hub sent no X-Linked-Etag)`);
   }
-  writeFileSync(partFor, sha256);
-  const start = append ? resumedFrom : 0;
-  const length = contentLength(response);
-  const total = expected.size ?? (length === undefined ? undefined : start + length);
-  if (response.status !== 416 && response.body) {
-    let done = start;
-    const counter = new TransformCounter((bytes) => {
-      done += bytes;
-      // A body longer than the file announced is cut here: it cannot be the file, and it must not fill the disk.
-      if (total !== undefined && done > total)
-        throw new ModelDownloadError(`${url}: the server sent more than the ${total} bytes it announced`);
-      options.onProgress?.({ done, total: total ?? done, resumedFrom: start });
-    });
-    try {
-      await pipeline(
-        Readable.fromWeb(response.body as WebReadableStream<Uint8Array>),
-        counter,
-        createWriteStream(partial, { flags: append ? 'a' : 'w' }),
-        {
-          signal: options.signal,
-        },
-      );
-    } catch (error) {
-      if (options.signal?.aborted) throw error;
-      if (error instanceof ModelDownloadError) {
-        rmSync(partial, { force: true });
-        throw error;
-      }
-      const reason = error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error);
-      throw new ModelDownloadError(`${url}: the download stopped at ${sizeOf(partial)} bytes (${reason}); run the command again to resume`);
+  return { append, sha256 };
+}
+
+/** Writes the body to the part (appended or from its start), counting the bytes for progress and against the announced size. */
+async function writePart(
+  url: string,
+  body: NonNullable<Response['body']>,
+  partial: string,
+  { append, start, total }: { append: boolean; start: number; total: number | undefined },
+  options: DownloadOptions,
+): Promise<void> {
+  let done = start;
+  const counter = new TransformCounter((bytes) => {
+    done += bytes;
+    // A body longer than the file announced is cut here: it cannot be the file, and it must not fill the disk.
+    if (total !== undefined && done > total)
+      throw new ModelDownloadError(`${url}: the server sent more than the ${total} bytes it announced`);
+    options.onProgress?.({ done, total: total ?? done, resumedFrom: start });
+  });
+  try {
+    await pipeline(
+      Readable.fromWeb(body as WebReadableStream<Uint8Array>),
+      counter,
+      createWriteStream(partial, { flags: append ? 'a' : 'w' }),
+      {
+        signal: options.signal,
+      },
+    );
+  } catch (error) {
+    if (options.signal?.aborted) throw error;
+    if (error instanceof ModelDownloadError) {
+      rmSync(partial, { force: true });
+      throw error;
     }
+    const reason = error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error);
+    throw new ModelDownloadError(`${url}: the download stopped at ${sizeOf(partial)} bytes (${reason}); run the command again to resume`);
   }
-  const bytes = sizeOf(partial);
-  if (total !== undefined && bytes !== total)
-    throw new ModelDownloadError(`${url}: the download stopped at ${bytes} of ${total} bytes; run the command again to resume`);
-  const actual = await sha256Of(partial);
-  if (actual !== sha256) {
-    rmSync(partial, { force: true });
-    rmSync(partFor, { force: true });
-    throw new ModelDownloadError(`${url}: checksum mismatch (SHA-256 ${actual}, expected ${sha256}); the file was deleted`);
-  }
-  renameSync(partial, path);
-  rmSync(partFor, { force: true });
-  return { sha256: actual, bytes };
 }
 
 function readText(path: string): string | undefined {
@@ -130,12 +172,8 @@ function readText(path: string): string | undefined {
 }
 
 /** GET with redirects followed by hand, so that the hub's own headers (checksum, size) are read before the CDN's. */
-async function request(
-  url: string,
-  from: number,
-  options: DownloadOptions,
-): Promise<{ response: Response; expected: { sha256: string | undefined; size: number | undefined } }> {
-  const expected: { sha256: string | undefined; size: number | undefined } = { sha256: undefined, size: undefined };
+async function request(url: string, from: number, options: DownloadOptions): Promise<{ response: Response; expected: ExpectedFile }> {
+  const expected: ExpectedFile = { sha256: undefined, size: undefined };
   const origin = new URL(url).origin;
   let current = url;
   for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
