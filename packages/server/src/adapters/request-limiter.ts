@@ -12,31 +12,38 @@ import type { RateLimitDecision, RateLimitPolicy, RateLimitRule, RateLimitedActi
 /** A visitor id is a credential and an address is personal data: counters are kept under their hash. */
 const hashed = (key: string) => createHash('sha256').update(key).digest('base64url').slice(0, 22);
 
+/** One counter of a rule (none for a rule of 0 points: no limit), in memory or in PostgreSQL with memory as insurance. */
+function counterOf(
+  pool: pg.Pool | undefined,
+  action: RateLimitedAction,
+  scope: 'visitor' | 'address',
+  rule: RateLimitRule,
+): RateLimiterAbstract | undefined {
+  if (rule.points === 0) return undefined;
+  const options = { keyPrefix: `${action}:${scope}`, points: rule.points, duration: rule.windowS };
+  if (!pool) return new RateLimiterMemory(options);
+  return new RateLimiterPostgres({
+    ...options,
+    storeClient: pool,
+    storeType: 'pool',
+    // Created by a migration of the store, so that instances starting together do not race to create it.
+    tableName: 'agora_rate_limits',
+    tableCreated: true,
+    clearExpiredByTimeout: true,
+    insuranceLimiter: new RateLimiterMemory(options),
+    inMemoryBlockOnConsumed: rule.points * 2,
+    inMemoryBlockDuration: rule.windowS,
+  });
+}
+
 export function createRequestLimiter(policy: RateLimitPolicy, shared: { postgresUrl: string } | undefined): RequestLimiter {
   const pool = shared ? new pg.Pool({ connectionString: shared.postgresUrl, max: 4 }) : undefined;
-  const limiter = (action: RateLimitedAction, scope: 'visitor' | 'address', rule: RateLimitRule): RateLimiterAbstract | undefined => {
-    if (rule.points === 0) return undefined;
-    const options = { keyPrefix: `${action}:${scope}`, points: rule.points, duration: rule.windowS };
-    if (!pool) return new RateLimiterMemory(options);
-    return new RateLimiterPostgres({
-      ...options,
-      storeClient: pool,
-      storeType: 'pool',
-      // Created by a migration of the store, so that instances starting together do not race to create it.
-      tableName: 'agora_rate_limits',
-      tableCreated: true,
-      clearExpiredByTimeout: true,
-      insuranceLimiter: new RateLimiterMemory(options),
-      inMemoryBlockOnConsumed: rule.points * 2,
-      inMemoryBlockDuration: rule.windowS,
-    });
-  };
   const limiters = new Map(
     Object.entries(policy).map(([action, rules]) => [
       action,
       [
-        limiter(action as RateLimitedAction, 'visitor', rules.perVisitor),
-        limiter(action as RateLimitedAction, 'address', rules.perAddress),
+        counterOf(pool, action as RateLimitedAction, 'visitor', rules.perVisitor),
+        counterOf(pool, action as RateLimitedAction, 'address', rules.perAddress),
       ],
     ]),
   );
