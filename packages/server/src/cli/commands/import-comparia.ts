@@ -1,3 +1,4 @@
+import type { SingleBar } from 'cli-progress';
 import type { Command } from 'commander';
 import { z } from 'zod';
 import type { ImportedFileSummary, ImportProgress } from '../../services/comparia-import.service';
@@ -55,27 +56,11 @@ export function registerImportCommand(program: Command): void {
       ]);
       const config = asUsageError(() => loadConfig(process.env));
       const store = await openStore(config);
-      const bar = process.stderr.isTTY
-        ? new SingleBar({
-            stream: process.stderr,
-            format: 'import {dataset} [{bar}] {percentage}% | {rows} rows | {eta_formatted} left',
-            hideCursor: true,
-          })
-        : undefined;
-      let barOf: string | undefined;
-      const onProgress = (progress: ImportProgress): void => {
-        if (!bar) return;
-        const payload = { dataset: progress.dataset, rows: progress.rows.toLocaleString('en') };
-        if (barOf !== progress.path) {
-          if (barOf !== undefined) bar.stop();
-          bar.start(Math.max(progress.total, 1), progress.done, payload);
-          barOf = progress.path;
-        } else bar.update(progress.done, payload);
-      };
+      const bar = process.stderr.isTTY ? fileProgressBar(SingleBar) : undefined;
       try {
         const summaries = await new ComparIaImportService(store).importFiles(files, {
           batchSize,
-          onProgress,
+          onProgress: (progress) => bar?.onProgress(progress),
           trustSource: trustSource === true,
         });
         bar?.stop();
@@ -94,6 +79,30 @@ export function registerImportCommand(program: Command): void {
         await store.close();
       }
     });
+}
+
+/** A bar per file on a terminal, started again when the import moves to the next file. */
+function fileProgressBar(Bar: typeof SingleBar): {
+  onProgress: (progress: ImportProgress) => void;
+  stop: () => void;
+} {
+  const bar = new Bar({
+    stream: process.stderr,
+    format: 'import {dataset} [{bar}] {percentage}% | {rows} rows | {eta_formatted} left',
+    hideCursor: true,
+  });
+  let barOf: string | undefined;
+  return {
+    onProgress: (progress) => {
+      const payload = { dataset: progress.dataset, rows: progress.rows.toLocaleString('en') };
+      if (barOf !== progress.path) {
+        if (barOf !== undefined) bar.stop();
+        bar.start(Math.max(progress.total, 1), progress.done, payload);
+        barOf = progress.path;
+      } else bar.update(progress.done, payload);
+    },
+    stop: () => bar.stop(),
+  };
 }
 
 function summaryLine(summary: ImportedFileSummary) {

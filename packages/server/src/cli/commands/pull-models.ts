@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { z } from 'zod';
 import { CliUsageError, parseFlags, reportingUsageErrors } from '../cli-error';
 import { RECOMMENDED_LOCAL_MODELS } from '../../config/recommended-local-models';
+import type { PullLocalModelsRequest } from '../../services/local-models.service';
 
 const ids = RECOMMENDED_LOCAL_MODELS.map((model) => model.id);
 
@@ -40,7 +41,6 @@ export function registerModelsCommand(program: Command): void {
       const { pullLocalModels } = await import('../../services/local-models.service');
       const { ModelDownloadError } = await import('../../adapters/model-download');
       const bar = flags.progress === true || process.stderr.isTTY === true ? await progressBar() : undefined;
-      let lastLine = -1;
       try {
         const pulled = await pullLocalModels({
           models: chosen,
@@ -48,26 +48,7 @@ export function registerModelsCommand(program: Command): void {
           cataloguePath: flags.catalogue,
           endpoint: process.env.HF_ENDPOINT || 'https://huggingface.co',
           token: process.env.HF_TOKEN || undefined,
-          onStart: (model) => {
-            lastLine = -1;
-            bar?.start(model.approxBytes, 0, { model: model.id });
-            if (!bar) process.stderr.write(`${model.id}: ${model.repo}/${model.file}\n`);
-          },
-          onProgress: (model, progress) => {
-            if (bar) {
-              bar.setTotal(progress.total);
-              bar.update(progress.done, { model: model.id });
-              return;
-            }
-            // Plain lines (logs, CI): one every 10 %.
-            const tenth = Math.floor((progress.done / Math.max(1, progress.total)) * 10);
-            if (tenth !== lastLine) {
-              lastLine = tenth;
-              process.stderr.write(
-                `${model.id}: ${tenth * 10} % (${(progress.done / 1e6).toFixed(1)} of ${(progress.total / 1e6).toFixed(1)} MB)\n`,
-              );
-            }
-          },
+          ...downloadReporter(bar),
         });
         bar?.stop();
         for (const model of pulled)
@@ -93,4 +74,33 @@ async function progressBar() {
     format: '{model} [{bar}] {percentage}% | {value}/{total} bytes | {eta_formatted} left',
     hideCursor: true,
   });
+}
+
+/** Each download's progress on stderr: on the bar when there is one, else a plain line every 10 % (logs, CI). */
+function downloadReporter(
+  bar: Awaited<ReturnType<typeof progressBar>> | undefined,
+): Pick<PullLocalModelsRequest, 'onStart' | 'onProgress'> {
+  let lastLine = -1;
+  return {
+    onStart: (model) => {
+      lastLine = -1;
+      bar?.start(model.approxBytes, 0, { model: model.id });
+      if (!bar) process.stderr.write(`${model.id}: ${model.repo}/${model.file}\n`);
+    },
+    onProgress: (model, progress) => {
+      if (bar) {
+        bar.setTotal(progress.total);
+        bar.update(progress.done, { model: model.id });
+        return;
+      }
+      // Plain lines (logs, CI): one every 10 %.
+      const tenth = Math.floor((progress.done / Math.max(1, progress.total)) * 10);
+      if (tenth !== lastLine) {
+        lastLine = tenth;
+        process.stderr.write(
+          `${model.id}: ${tenth * 10} % (${(progress.done / 1e6).toFixed(1)} of ${(progress.total / 1e6).toFixed(1)} MB)\n`,
+        );
+      }
+    },
+  };
 }
