@@ -3,6 +3,10 @@
  * make, found over the whole vote history. A flagged vote is left out of the leaderboard until a
  * reviewer says to count it; a reviewer can also exclude any vote. Pure: the leaderboard and the
  * admin API both ask these rules.
+ *
+ * The rules are written once, over columns ({@link integrityRuleBits}): the live leaderboard judges
+ * millions of votes with no object per vote. The object form ({@link integrityFlags}) numbers its
+ * votes into the same columns and asks the same rules.
  */
 
 export const INTEGRITY_FLAGS = ['too_fast', 'one_sided', 'address_burst', 'favours_one_model', 'excluded_by_reviewer'] as const;
@@ -38,90 +42,15 @@ export interface IntegrityRules {
 
 export const DEFAULT_INTEGRITY_RULES: IntegrityRules = { minVoteMs: 2000, oneSidedVotes: 10, burstVotesPerMinute: 60, favouriteVotes: 10 };
 
-/** The flags of each arena vote that has any (reviewers' decisions not applied: see {@link rankingFlags}). */
-export function integrityFlags(votes: readonly VoteFacts[], rules: IntegrityRules): Map<string, IntegrityFlag[]> {
-  const flags = new Map<string, Set<IntegrityFlag>>();
-  const flag = (vote: VoteFacts, name: IntegrityFlag) => {
-    const set = flags.get(vote.duelId) ?? new Set<IntegrityFlag>();
-    set.add(name);
-    flags.set(vote.duelId, set);
-  };
-  const arena = votes.filter((vote) => vote.source === 'arena');
-  for (const vote of arena) if (vote.votedAfterMs !== null && vote.votedAfterMs < rules.minVoteMs) flag(vote, 'too_fast');
-
-  const byVisitor = groupBy(arena, (vote) => vote.visitor);
-  const byClient = groupBy(
-    arena.filter((vote) => vote.client !== null),
-    (vote) => vote.client!,
-  );
-  for (const group of byVisitor.values()) {
-    if (group.length >= rules.oneSidedVotes && (group.every((vote) => vote.choice === 'a') || group.every((vote) => vote.choice === 'b')))
-      for (const vote of group) flag(vote, 'one_sided');
-  }
-  for (const group of [...byVisitor.values(), ...byClient.values()])
-    for (const vote of favouring(group, rules.favouriteVotes)) flag(vote, 'favours_one_model');
-  for (const group of byClient.values()) for (const vote of inBursts(group, rules.burstVotesPerMinute)) flag(vote, 'address_burst');
-
-  return new Map([...flags].map(([duelId, set]) => [duelId, INTEGRITY_FLAGS.filter((name) => set.has(name))]));
-}
-
-/**
- * The flags that keep a vote out of the leaderboard once a reviewer has looked: none when they said
- * to count it, `excluded_by_reviewer` when they excluded it, else the rules' flags.
- */
-export function rankingFlags(review: VoteFacts['review'], flags: readonly IntegrityFlag[] | undefined): IntegrityFlag[] {
-  if (review === 'count') return [];
-  if (review === 'exclude') return ['excluded_by_reviewer'];
-  return [...(flags ?? [])];
-}
-
-/** The votes of a group for a model that the group picked every time it appeared, at least `threshold` times. */
-function favouring(group: readonly VoteFacts[], threshold: number): VoteFacts[] {
-  const byModel = new Map<string, VoteFacts[]>();
-  for (const vote of group) {
-    for (const model of [vote.modelA, vote.modelB]) {
-      const votes = byModel.get(model);
-      if (votes) votes.push(vote);
-      else byModel.set(model, [vote]);
-    }
-  }
-  const favoured: VoteFacts[] = [];
-  for (const [model, votes] of byModel) {
-    if (votes.length < threshold) continue;
-    const picked = votes.every((vote) => (vote.choice === 'a' && vote.modelA === model) || (vote.choice === 'b' && vote.modelB === model));
-    if (picked) favoured.push(...votes);
-  }
-  return favoured;
-}
-
-/** The votes that fall in a 60-second window holding more than `limit` votes of the group. */
-function inBursts(group: readonly VoteFacts[], limit: number): VoteFacts[] {
-  const sorted = [...group].sort((left, right) => (left.createdAt < right.createdAt ? -1 : left.createdAt > right.createdAt ? 1 : 0));
-  const times = sorted.map((vote) => Date.parse(vote.createdAt));
-  const burst = new Set<number>();
-  let start = 0;
-  for (let end = 0; end < sorted.length; end++) {
-    while (times[end]! - times[start]! >= 60_000) start++;
-    if (end - start + 1 > limit) for (let index = start; index <= end; index++) burst.add(index);
-  }
-  return [...burst].map((index) => sorted[index]!);
-}
-
-function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
-  const groups = new Map<string, T[]>();
-  // Pushed in place: a school's address may hold many thousands of votes.
-  for (const item of items) {
-    const group = groups.get(key(item));
-    if (group) group.push(item);
-    else groups.set(key(item), [item]);
-  }
-  return groups;
-}
-
 /** Bit of each flag in {@link integrityFlagBits}' answer, in {@link INTEGRITY_FLAGS} order. */
 export const INTEGRITY_FLAG_BIT: Readonly<Record<IntegrityFlag, number>> = Object.fromEntries(
   INTEGRITY_FLAGS.map((name, index) => [name, 1 << index]),
 ) as Record<IntegrityFlag, number>;
+
+/** Codes of {@link IntegrityColumns.choice}: the same numbers as the ranking's outcome codes (a wins, b wins, tie, both bad). */
+export const CHOICE_CODE = { a: 0, b: 1, tie: 2, both_bad: 3 } as const;
+/** Codes of {@link IntegrityColumns.review}. */
+export const REVIEW_CODE = { none: 0, count: 1, exclude: 2 } as const;
 
 /** The integrity facts of many votes as columns (domain/ranking/vote-columns.ts). */
 export interface IntegrityColumns {
@@ -134,23 +63,102 @@ export interface IntegrityColumns {
   /** Dense numbers (0 … clients - 1), -1 when unknown. */
   client: Int32Array;
   clients: number;
-  /** 0 a, 1 b, 2 tie, 3 both bad. */
+  /** {@link CHOICE_CODE}: 0 a, 1 b, 2 tie, 3 both bad. */
   choice: Uint8Array;
   modelA: Int32Array | Uint16Array;
   modelB: Int32Array | Uint16Array;
   createdAtMs: Float64Array;
   /** NaN when unknown. */
   votedAfterMs: Float32Array | Float64Array;
-  /** 0 none, 1 count, 2 exclude. */
+  /** {@link REVIEW_CODE}: 0 none, 1 count, 2 exclude. */
   review: Uint8Array;
 }
 
+/** The flags of each arena vote that has any (reviewers' decisions not applied: see {@link rankingFlags}). */
+export function integrityFlags(votes: readonly VoteFacts[], rules: IntegrityRules): Map<string, IntegrityFlag[]> {
+  const bits = integrityRuleBits(integrityColumnsOf(votes), rules);
+  // By duel: a duel listed twice has the flags of both its rows.
+  const byDuel = new Map<string, number>();
+  votes.forEach((vote, row) => {
+    if (bits[row] !== 0) byDuel.set(vote.duelId, (byDuel.get(vote.duelId) ?? 0) | bits[row]!);
+  });
+  return new Map([...byDuel].map(([duelId, flags]) => [duelId, flagsOfBits(flags)]));
+}
+
 /**
- * {@link integrityFlags} then {@link rankingFlags} over columns: each vote's flags as bits of
- * {@link INTEGRITY_FLAG_BIT}, with no object per vote. The same rules, the same answers (a test
- * compares them on random histories).
+ * The flags that keep a vote out of the leaderboard once a reviewer has looked: none when they said
+ * to count it, `excluded_by_reviewer` when they excluded it, else the rules' flags (in
+ * {@link INTEGRITY_FLAGS} order).
+ */
+export function rankingFlags(review: VoteFacts['review'], flags: readonly IntegrityFlag[] | undefined): IntegrityFlag[] {
+  const bits = (flags ?? []).reduce((sum, flag) => sum | INTEGRITY_FLAG_BIT[flag], 0);
+  return flagsOfBits(reviewedBits(REVIEW_CODE[review ?? 'none'], bits));
+}
+
+/**
+ * {@link integrityRuleBits} then the reviewers' decisions ({@link rankingFlags}): each vote's flags
+ * that keep it out of the leaderboard, as bits of {@link INTEGRITY_FLAG_BIT}.
  */
 export function integrityFlagBits(votes: IntegrityColumns, rules: IntegrityRules): Uint8Array {
+  const bits = integrityRuleBits(votes, rules);
+  for (let row = 0; row < votes.length; row++) bits[row] = reviewedBits(votes.review[row]!, bits[row]!);
+  return bits;
+}
+
+/** A reviewer's decision ({@link REVIEW_CODE}) on a vote's rule bits: count clears them, exclude replaces them. */
+function reviewedBits(review: number, bits: number): number {
+  if (review === REVIEW_CODE.count) return 0;
+  if (review === REVIEW_CODE.exclude) return INTEGRITY_FLAG_BIT.excluded_by_reviewer;
+  return bits;
+}
+
+function flagsOfBits(bits: number): IntegrityFlag[] {
+  return INTEGRITY_FLAGS.filter((name) => (bits & INTEGRITY_FLAG_BIT[name]) !== 0);
+}
+
+/** Votes as {@link IntegrityColumns}: visitors, addresses and models numbered densely in order of appearance. */
+function integrityColumnsOf(votes: readonly VoteFacts[]): IntegrityColumns {
+  const n = votes.length;
+  const visitors = new Map<string, number>();
+  const clients = new Map<string, number>();
+  const models = new Map<string, number>();
+  const numberOf = (numbers: Map<string, number>, name: string): number => {
+    let found = numbers.get(name);
+    if (found === undefined) numbers.set(name, (found = numbers.size));
+    return found;
+  };
+  const columns = {
+    length: n,
+    arena: new Uint8Array(n),
+    visitor: new Int32Array(n),
+    client: new Int32Array(n),
+    choice: new Uint8Array(n),
+    modelA: new Int32Array(n),
+    modelB: new Int32Array(n),
+    createdAtMs: new Float64Array(n),
+    votedAfterMs: new Float64Array(n),
+    review: new Uint8Array(n),
+  };
+  votes.forEach((vote, row) => {
+    const judged = vote.source === 'arena';
+    columns.arena[row] = judged ? 1 : 0;
+    columns.visitor[row] = judged ? numberOf(visitors, vote.visitor) : -1;
+    columns.client[row] = judged && vote.client !== null ? numberOf(clients, vote.client) : -1;
+    columns.choice[row] = CHOICE_CODE[vote.choice];
+    columns.modelA[row] = numberOf(models, vote.modelA);
+    columns.modelB[row] = numberOf(models, vote.modelB);
+    columns.createdAtMs[row] = Date.parse(vote.createdAt);
+    columns.votedAfterMs[row] = vote.votedAfterMs ?? Number.NaN;
+    columns.review[row] = REVIEW_CODE[vote.review ?? 'none'];
+  });
+  return { ...columns, visitors: visitors.size, clients: clients.size };
+}
+
+/**
+ * The rules' flags of each vote as bits of {@link INTEGRITY_FLAG_BIT}, over columns with no object
+ * per vote (reviewers' decisions not applied: see {@link integrityFlagBits}).
+ */
+export function integrityRuleBits(votes: IntegrityColumns, rules: IntegrityRules): Uint8Array {
   const bits = new Uint8Array(votes.length);
   let arenaCount = 0;
   for (let row = 0; row < votes.length; row++) {
@@ -161,19 +169,10 @@ export function integrityFlagBits(votes: IntegrityColumns, rules: IntegrityRules
   }
   const byVisitor = groupRows(votes, votes.visitor, votes.visitors, arenaCount);
   const byClient = groupRows(votes, votes.client, votes.clients, arenaCount);
-  for (const group of groupsOf(byVisitor)) {
-    if (group.length < rules.oneSidedVotes) continue;
-    const first = votes.choice[group[0]!]!;
-    if ((first === 0 || first === 1) && group.every((row) => votes.choice[row] === first))
-      for (const row of group) bits[row]! |= INTEGRITY_FLAG_BIT.one_sided;
-  }
+  for (const group of groupsOf(byVisitor)) oneSidedRows(votes, group, rules.oneSidedVotes, bits);
   for (const grouped of [byVisitor, byClient])
     for (const group of groupsOf(grouped)) favouringRows(votes, group, rules.favouriteVotes, bits);
   for (const group of groupsOf(byClient)) burstRows(votes, group, rules.burstVotesPerMinute, bits);
-  for (let row = 0; row < votes.length; row++) {
-    if (votes.review[row] === 1) bits[row] = 0;
-    else if (votes.review[row] === 2) bits[row] = INTEGRITY_FLAG_BIT.excluded_by_reviewer;
-  }
   return bits;
 }
 
@@ -204,7 +203,15 @@ function* groupsOf({ rows, starts }: GroupedRows): Generator<Int32Array> {
     if (starts[index + 1]! > starts[index]!) yield rows.subarray(starts[index], starts[index + 1]);
 }
 
-/** {@link favouring} on rows: a model the group picked every time it appeared, at least `threshold` times. */
+/** A visitor's votes when there are at least `threshold` of them and all pick the same side (A, or B). */
+function oneSidedRows(votes: IntegrityColumns, group: Int32Array, threshold: number, bits: Uint8Array): void {
+  if (group.length < threshold) return;
+  const first = votes.choice[group[0]!]!;
+  if ((first === CHOICE_CODE.a || first === CHOICE_CODE.b) && group.every((row) => votes.choice[row] === first))
+    for (const row of group) bits[row]! |= INTEGRITY_FLAG_BIT.one_sided;
+}
+
+/** The votes of a group for a model that the group picked every time it appeared, at least `threshold` times. */
 function favouringRows(votes: IntegrityColumns, group: Int32Array, threshold: number, bits: Uint8Array): void {
   const byModel = new Map<number, number[]>();
   for (const row of group) {
@@ -217,15 +224,17 @@ function favouringRows(votes: IntegrityColumns, group: Int32Array, threshold: nu
   for (const [model, rows] of byModel) {
     if (rows.length < threshold) continue;
     const picked = rows.every(
-      (row) => (votes.choice[row] === 0 && votes.modelA[row] === model) || (votes.choice[row] === 1 && votes.modelB[row] === model),
+      (row) =>
+        (votes.choice[row] === CHOICE_CODE.a && votes.modelA[row] === model) ||
+        (votes.choice[row] === CHOICE_CODE.b && votes.modelB[row] === model),
     );
     if (picked) for (const row of rows) bits[row]! |= INTEGRITY_FLAG_BIT.favours_one_model;
   }
 }
 
-/** {@link inBursts} on rows: the votes in a 60-second window holding more than `limit` votes of the group. */
+/** The votes that fall in a 60-second window holding more than `limit` votes of the group. */
 function burstRows(votes: IntegrityColumns, group: Int32Array, limit: number, bits: Uint8Array): void {
-  // A stable sort by time, as the object rules sort by their ISO-8601 text.
+  // A stable sort by time: votes of the same millisecond keep their order.
   const sorted = [...group].sort((left, right) => votes.createdAtMs[left]! - votes.createdAtMs[right]!);
   let start = 0;
   for (let end = 0; end < sorted.length; end++) {

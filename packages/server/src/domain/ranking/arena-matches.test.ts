@@ -22,6 +22,15 @@ describe('matchesFromArenaVotes', () => {
     });
     expect(matches).toHaveLength(1);
   });
+
+  it('leaves out by default the votes the integrity rules or a reviewer flag, and a served model that was not the catalogue’s', () => {
+    const flags = ['served_model_mismatch', 'too_fast', 'one_sided', 'address_burst', 'favours_one_model', 'excluded_by_reviewer'];
+    const { matches, excludedByFlag } = matchesFromArenaVotes(
+      flags.map((flag) => ({ modelA: 'x', modelB: 'y', choice: 'a', flags: [flag] })),
+    );
+    expect(matches).toEqual([]);
+    expect(excludedByFlag).toEqual(Object.fromEntries(flags.map((flag) => [flag, 1])));
+  });
 });
 
 describe("matchesFromReactions (compar:IA's rules)", () => {

@@ -1,3 +1,4 @@
+import { INTEGRITY_FLAGS } from '../arena/vote-integrity';
 import type { PairwiseVote, StyleCounts, VoteOutcome } from './vote-table';
 
 /** A visitor's choice on a duel, as the arena stores it. */
@@ -10,11 +11,7 @@ export const DEFAULT_EXCLUDED_FLAGS: readonly string[] = [
   // A provider served another model than the catalogue says (domain/arena/served-model.ts): the vote judged an unknown model.
   'served_model_mismatch',
   // Vote integrity (domain/arena/vote-integrity.ts): patterns honest votes do not make, and reviewers' exclusions.
-  'too_fast',
-  'one_sided',
-  'address_burst',
-  'favours_one_model',
-  'excluded_by_reviewer',
+  ...INTEGRITY_FLAGS,
 ];
 
 /** One stored arena vote, reduced to what the ranking needs. */

@@ -1,4 +1,4 @@
-import { buildVoteTable, computeLeaderboard, type ArenaVote, type Leaderboard, matchesFromArenaVotes, matchesFromReactions } from '.';
+import { computeLeaderboard, type ArenaVote, type Leaderboard, matchesFromReactions } from '.';
 import { VoteTableBuilder } from './vote-table';
 import { type VoteColumns, hasCategory } from './vote-columns';
 import type { RankingReactionRecord, RankingVoteRecord } from './ranking-records';
@@ -12,7 +12,7 @@ export interface ViewDefinition {
   category: string | null;
 }
 
-/** A vote reduced to plain data (it crosses to the ranking worker by structured clone). */
+/** A vote reduced to what the views select and rank by: what the kept columns take of it (vote-columns.ts). */
 export interface ViewVote {
   vote: ArenaVote & { energy?: { a: { min: number; max: number } | null; b: { min: number; max: number } | null } };
   language: string | null;
@@ -120,29 +120,11 @@ export function reactionViewVotes(reactions: readonly RankingReactionRecord[]): 
   });
 }
 
-/** Ranks the votes of each view (votes without style counts are left out of controlled views). */
-export function computeViews(votes: readonly ViewVote[], views: readonly ViewDefinition[]): Map<string, Leaderboard> {
-  const results = new Map<string, Leaderboard>();
-  for (const view of views) {
-    const selected = votes.filter(
-      (candidate) =>
-        (view.language === null || candidate.language === view.language) &&
-        (view.mode === null || candidate.mode === view.mode) &&
-        (view.category === null || candidate.categories.includes(view.category)) &&
-        (view.style === 'plain' || candidate.vote.style !== undefined),
-    );
-    const { matches } = matchesFromArenaVotes(
-      selected.map((candidate) => (view.style === 'plain' ? { ...candidate.vote, style: undefined } : candidate.vote)),
-    );
-    results.set(view.key, computeLeaderboard(buildVoteTable(matches), { style: view.style === 'controlled' }));
-  }
-  return results;
-}
-
 /**
- * {@link computeViews} on columns: the same selection, the same vote tables (rows in the same
- * order, models interned as they come), hence the same leaderboards. `counted[i]` is 1 when vote i
- * carries no flag that keeps it out.
+ * Ranks the votes of each view (votes without style counts are left out of controlled views), over
+ * the columns: each view's vote table holds its votes in row order, models numbered as they come
+ * (as `buildVoteTable` does). `counted[i]` is 1 when vote i carries no flag that keeps it out
+ * ({@link countedVotes}).
  */
 export function computeViewsFromColumns(
   columns: VoteColumns,

@@ -3,18 +3,16 @@ import { seededRandom } from '../../../test/seeded-random';
 import {
   DEFAULT_INTEGRITY_RULES,
   INTEGRITY_FLAG_BIT,
+  type IntegrityRules,
   type VoteFacts,
   integrityFlagBits,
-  integrityFlags,
-  rankingFlags,
+  integrityRuleBits,
 } from '../arena/vote-integrity';
-import { type ViewDefinition, type ViewVote, computeViews, computeViewsFromColumns, countedVotes, viewKey } from './leaderboard-views';
+import { type ViewDefinition, type ViewVote, computeViewsFromColumns, countedVotes, viewKey } from './leaderboard-views';
 import { RankingVoteColumns, type VoteColumns, categoriesOf } from './vote-columns';
+import { type PairwiseVote, type StyleCounts, buildVoteTable, computeLeaderboard } from '.';
 
-/**
- * The columns give the object path's answers: integrity flags vote for vote, and the same
- * leaderboards for every view, on random histories with every rule and flag in play.
- */
+/** A random history with every rule and flag in play, for the columns' bookkeeping. */
 function history(seed: number, size: number): { view: ViewVote; facts: VoteFacts }[] {
   const random = seededRandom(seed);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
@@ -65,62 +63,173 @@ function history(seed: number, size: number): { view: ViewVote; facts: VoteFacts
   });
 }
 
+const {
+  too_fast: FAST,
+  one_sided: ONE_SIDED,
+  address_burst: BURST,
+  favours_one_model: FAVOURS,
+  excluded_by_reviewer: EXCLUDED,
+} = INTEGRITY_FLAG_BIT;
+
+/** Style counts of both sides, the longer answer on side B. */
+const style = (len: number): { a: StyleCounts; b: StyleCounts } => ({
+  a: { len, headers: 1, lists: 0, bold: 2 },
+  b: { len: 2 * len, headers: 0, lists: 3, bold: 0 },
+});
+
+/**
+ * Votes of several languages, modes and topics, with and without style counts: some flagged from
+ * the store, by the rules or by a reviewer (`counted`: whether the vote should count).
+ */
+const VIEW_VOTES: { view: ViewVote; facts?: Partial<VoteFacts>; counted: boolean }[] = [
+  {
+    view: { vote: { modelA: 'x', modelB: 'y', choice: 'a', style: style(100) }, language: 'fr', mode: 'random', categories: ['code'] },
+    counted: true,
+  },
+  {
+    view: { vote: { modelA: 'y', modelB: 'z', choice: 'b', style: style(200) }, language: 'en', mode: 'random', categories: [] },
+    counted: true,
+  },
+  {
+    view: { vote: { modelA: 'x', modelB: 'z', choice: 'tie' }, language: 'fr', mode: 'custom', categories: ['code', 'law'] },
+    counted: true,
+  },
+  {
+    view: {
+      vote: { modelA: 'x', modelB: 'y', choice: 'b', flags: ['identity_leak'], style: style(300) },
+      language: 'fr',
+      mode: 'random',
+      categories: [],
+    },
+    counted: false,
+  },
+  {
+    view: { vote: { modelA: 'y', modelB: 'x', choice: 'a', style: style(400) }, language: null, mode: 'custom', categories: ['law'] },
+    facts: { votedAfterMs: 100 },
+    counted: false,
+  },
+  {
+    view: {
+      vote: { modelA: 'z', modelB: 'x', choice: 'both_bad', style: style(500) },
+      language: 'fr',
+      mode: 'random',
+      categories: ['code'],
+    },
+    facts: { review: 'exclude' },
+    counted: false,
+  },
+  {
+    view: { vote: { modelA: 'z', modelB: 'y', choice: 'a', style: style(600) }, language: 'fr', mode: 'custom', categories: [] },
+    facts: { votedAfterMs: 100, review: 'count' },
+    counted: true,
+  },
+  {
+    view: {
+      vote: { modelA: 'y', modelB: 'z', choice: 'a', flags: ['served_model_mismatch'], style: style(700) },
+      language: 'en',
+      mode: 'custom',
+      categories: ['code'],
+    },
+    counted: false,
+  },
+];
+
 describe('vote columns', () => {
-  it.each([1, 2, 3])('flag the votes the object rules flag, vote for vote (history %i)', (seed) => {
-    const votes = history(seed, 3000);
+  it('flag, over the kept columns, what each rule finds, then apply the reviewers’ decisions', () => {
+    const rules: IntegrityRules = { minVoteMs: 2000, oneSidedVotes: 4, burstVotesPerMinute: 3, favouriteVotes: 3 };
+    let next = 0;
+    // A vote cast 10 s after its answers, a minute after the previous one, by a new visitor from a new address.
+    const vote = (overrides: Partial<VoteFacts> = {}) => {
+      next += 1;
+      const facts: VoteFacts = {
+        duelId: `d${next}`,
+        createdAt: new Date(Date.UTC(2026, 11, 1, 0, next)).toISOString(),
+        source: 'arena',
+        visitor: `visitor-${next}`,
+        client: `client-${next}`,
+        choice: 'a',
+        modelA: `p${next}`,
+        modelB: `q${next}`,
+        votedAfterMs: 10_000,
+        review: null,
+        ...overrides,
+      };
+      const { modelA, modelB, choice } = facts;
+      return { view: { vote: { modelA, modelB, choice }, language: null, mode: 'random', categories: [] }, facts };
+    };
+    const second = (at: number) => new Date(Date.UTC(2026, 11, 2, 0, 0, at)).toISOString();
+    const votes = [
+      ...[1, 2, 3, 4].map(() => vote({ visitor: 'lefty' })),
+      vote({ votedAfterMs: 1999 }),
+      vote({ votedAfterMs: null }),
+      // Fresh visitors, one address, `star` picked each time it appears.
+      vote({ client: 'script', modelA: 'star', modelB: 'm7', choice: 'a' }),
+      vote({ client: 'script', modelA: 'm7', modelB: 'star', choice: 'b' }),
+      vote({ client: 'script', modelA: 'star', modelB: 'm7', choice: 'a' }),
+      // Four votes of one address within a minute.
+      ...[0, 20, 40, 59].map((at, index) => vote({ client: 'school', createdAt: second(at), choice: index % 2 ? 'a' : 'b' })),
+      vote({ source: 'comparia', votedAfterMs: 0 }),
+      vote({ votedAfterMs: 0, review: 'count' }),
+      vote({ review: 'exclude' }),
+      vote({ client: null, votedAfterMs: 0, review: 'exclude' }),
+    ];
     const kept = new RankingVoteColumns();
-    for (const vote of votes) kept.put(vote, vote.facts.duelId);
-    const columns = kept.view();
-    const rules = { ...DEFAULT_INTEGRITY_RULES, burstVotesPerMinute: 20 };
-    const bits = integrityFlagBits(columns, rules);
-    const found = integrityFlags(
-      votes.map((vote) => vote.facts),
-      rules,
-    );
-    let flagged = 0;
-    votes.forEach((vote, row) => {
-      const expected = rankingFlags(vote.facts.review, found.get(vote.facts.duelId)).reduce(
-        (sum, flag) => sum | INTEGRITY_FLAG_BIT[flag],
-        0,
-      );
-      expect(bits[row], vote.facts.duelId).toBe(expected);
-      if (expected !== 0) flagged++;
-    });
-    // Every rule fired somewhere in this history.
-    for (const [name, flag] of Object.entries(INTEGRITY_FLAG_BIT))
-      expect(
-        bits.some((value) => (value & flag) !== 0),
-        name,
-      ).toBe(true);
-    expect(flagged).toBeLessThan(votes.length);
+    for (const input of votes) kept.put(input, input.facts.duelId);
+    const fill = (count: number, bit: number) => Array<number>(count).fill(bit);
+    const rulesFound = [...fill(4, ONE_SIDED), FAST, 0, ...fill(3, FAVOURS), ...fill(4, BURST), 0, FAST, 0, FAST];
+    expect([...integrityRuleBits(kept.view(), rules)]).toEqual(rulesFound);
+    expect([...integrityFlagBits(kept.view(), rules)]).toEqual([...rulesFound.slice(0, 14), 0, EXCLUDED, EXCLUDED]);
   });
 
-  it('rank every view as the vote objects do', () => {
-    const votes = history(4, 4000);
+  it('rank each view on the counted votes it selects, in their order, with style only where controlled', () => {
+    const votes = VIEW_VOTES;
     const kept = new RankingVoteColumns();
-    for (const vote of votes) kept.put(vote, vote.facts.duelId);
+    votes.forEach(({ view, facts }, index) => {
+      const judged: VoteFacts = {
+        duelId: `d${index}`,
+        createdAt: new Date(Date.UTC(2026, 11, 1, index)).toISOString(),
+        source: 'arena',
+        visitor: `visitor-${index}`,
+        client: null,
+        choice: view.vote.choice,
+        modelA: view.vote.modelA,
+        modelB: view.vote.modelB,
+        votedAfterMs: 10_000,
+        review: null,
+        ...facts,
+      };
+      kept.put({ view, facts: judged }, judged.duelId);
+    });
     const columns = kept.view();
-    const bits = integrityFlagBits(columns, DEFAULT_INTEGRITY_RULES);
-    const found = integrityFlags(
-      votes.map((vote) => vote.facts),
-      DEFAULT_INTEGRITY_RULES,
+    const counted = countedVotes(columns, integrityFlagBits(columns, DEFAULT_INTEGRITY_RULES));
+    expect([...counted]).toEqual(votes.map((vote) => (vote.counted ? 1 : 0)));
+    // The votes each view ranks, by row: 3, 4, 5 and 7 are flagged, 2 has no style counts.
+    const selected: Record<string, [filter: Partial<ViewDefinition>, plain: number[], controlled: number[]]> = {
+      overall: [{}, [0, 1, 2, 6], [0, 1, 6]],
+      french: [{ language: 'fr' }, [0, 2, 6], [0, 6]],
+      custom: [{ mode: 'custom' }, [2, 6], [6]],
+      code: [{ category: 'code' }, [0, 2], [0]],
+    };
+    const views = Object.values(selected).flatMap(([filter]) =>
+      (['plain', 'controlled'] as const).map((style): ViewDefinition => {
+        const definition = { language: null, mode: null, category: null, ...filter, style };
+        return { ...definition, key: viewKey(definition) };
+      }),
     );
-    const objects = votes.map(({ view, facts }) => ({
-      ...view,
-      vote: { ...view.vote, flags: [...(view.vote.flags ?? []), ...rankingFlags(facts.review, found.get(facts.duelId))] },
-    }));
-    const views: ViewDefinition[] = [
-      { language: null, mode: null, category: null },
-      { language: 'fr', mode: null, category: null },
-      { language: null, mode: 'custom', category: null },
-      { language: null, mode: null, category: 'code' },
-    ].flatMap((filter) => (['plain', 'controlled'] as const).map((style) => ({ key: viewKey({ style, ...filter }), style, ...filter })));
-    const expected = computeViews(objects, views);
-    const actual = computeViewsFromColumns(columns, countedVotes(columns, bits), views);
-    for (const view of views) {
-      expect(actual.get(view.key)!.nVotesUsed).toBeGreaterThan(100);
-      expect(actual.get(view.key), view.key).toEqual(expected.get(view.key));
+    const boards = computeViewsFromColumns(columns, counted, views);
+    const outcome = { a: 'model_a', b: 'model_b', tie: 'tie', both_bad: 'both_bad' } as const;
+    const match = (row: number, withStyle: boolean): PairwiseVote => {
+      const { modelA, modelB, choice, style: counts } = votes[row]!.view.vote;
+      return { modelA, modelB, outcome: outcome[choice], style: withStyle ? counts : undefined };
+    };
+    for (const [filter, plain, controlled] of Object.values(selected)) {
+      const key = (style: 'plain' | 'controlled') => viewKey({ style, ...filter });
+      expect(boards.get(key('plain')), key('plain')).toEqual(computeLeaderboard(buildVoteTable(plain.map((row) => match(row, false)))));
+      expect(boards.get(key('controlled')), key('controlled')).toEqual(
+        computeLeaderboard(buildVoteTable(controlled.map((row) => match(row, true))), { style: true }),
+      );
     }
+    expect(boards.get(viewKey({ style: 'plain' }))!.nVotesUsed).toBe(4);
   });
 
   it('give, updated in place, the columns of the final votes read at once', () => {

@@ -1,4 +1,4 @@
-import type { VoteFacts } from '../arena/vote-integrity';
+import { CHOICE_CODE, REVIEW_CODE, type VoteFacts } from '../arena/vote-integrity';
 import { DenseIds64, hash64 } from './dense-ids';
 import type { ViewVote } from './leaderboard-views';
 import { styleCountsInOrder } from './vote-table';
@@ -24,10 +24,6 @@ export interface VoteColumnsInput {
 
 /** Bits of {@link VoteColumns.baseFlags}: the flags a vote carries from the store. */
 export const BASE_FLAG = { identity_leak: 1, served_model_mismatch: 2 } as const;
-/** Bits of {@link VoteColumns.review}. */
-export const REVIEW = { none: 0, count: 1, exclude: 2 } as const;
-/** Choice codes: the same numbers as the ranking's outcome codes (a wins, b wins, tie, both bad). */
-const CHOICE_CODE = { a: 0, b: 1, tie: 2, both_bad: 3 } as const;
 /** Categories with an index below this are bits of {@link VoteColumns.categoryMask}; the rest, rare, are in its overflow. */
 const MASK_CATEGORIES = 32;
 /** The most votes the columns hold (their buffers reserve address space, not memory, for this many). */
@@ -286,7 +282,7 @@ export class RankingVoteColumns {
       client: judged && facts.client ? this.clients.idOf(...hash64(facts.client)) : -1,
       createdAtMs: facts ? Date.parse(facts.createdAt) : Number.NaN,
       votedAfterMs: facts?.votedAfterMs ?? Number.NaN,
-      review: facts?.review === 'count' ? REVIEW.count : facts?.review === 'exclude' ? REVIEW.exclude : REVIEW.none,
+      review: REVIEW_CODE[facts?.review ?? 'none'],
     };
   }
 
