@@ -104,33 +104,96 @@ export function computeLeaderboard(table: VoteTable, options: LeaderboardOptions
   if (table.length === 0) return emptyLeaderboard(table, requested);
   const { variant, note } = chooseVariant(data, options);
   const fit = fitVariant(data, variant, { styleRule: options.styleRule });
-  const m = table.models.length;
   const anchorIndex = anchorOf(table, options);
-  const gaugeComponents = anchorIndex === undefined ? data.graph.components : [table.models.map((_, i) => i)];
-  const gaugeReference = anchorIndex === undefined ? coreMembers(data.graph) : [[anchorIndex]];
-  const offset = anchorIndex === undefined ? 1000 : options.anchor!.rating;
-  const theta = shiftToReference(fit.theta, gaugeComponents, gaugeReference);
-  const ratings = theta.map((value) => offset + SCALE * value);
-  const sandwich = displayErrors(fit, gaugeComponents, gaugeReference, 'sandwich');
-  const hessian = displayErrors(fit, gaugeComponents, gaugeReference, 'hessian');
-  let se = sandwich;
-  let low = ratings.map((rating, model) => rating - Z_95 * sandwich[model]!);
-  let high = ratings.map((rating, model) => rating + Z_95 * sandwich[model]!);
-  let bootstrapInfo: Leaderboard['bootstrap'] = null;
-  if (options.bootstrap && options.bootstrap.rounds > 0) {
-    const replicate = runBootstrap(data, fit, options.bootstrap, gaugeComponents, gaugeReference);
-    const summary = summarizeReplicates(replicate.theta, replicate.rounds, m);
-    se = sandwich.slice();
-    low = low.slice();
-    high = high.slice();
-    for (let model = 0; model < m; model++) {
-      if (summary.present[model]! < 2) continue;
-      se[model] = SCALE * summary.sd[model]!;
-      low[model] = offset + SCALE * summary.low[model]!;
-      high[model] = offset + SCALE * summary.high[model]!;
-    }
-    bootstrapInfo = { rounds: replicate.rounds, roundsWithoutMle: replicate.roundsWithoutMle };
+  const gauge: Gauge = {
+    components: anchorIndex === undefined ? data.graph.components : [table.models.map((_, i) => i)],
+    reference: anchorIndex === undefined ? coreMembers(data.graph) : [[anchorIndex]],
+    offset: anchorIndex === undefined ? 1000 : options.anchor!.rating,
+  };
+  const theta = shiftToReference(fit.theta, gauge.components, gauge.reference);
+  const ratings = theta.map((value) => gauge.offset + SCALE * value);
+  const sandwich = displayErrors(fit, gauge.components, gauge.reference, 'sandwich');
+  const hessian = displayErrors(fit, gauge.components, gauge.reference, 'hessian');
+  const intervals = displayIntervals(data, fit, options.bootstrap, gauge, ratings, sandwich);
+  const rows = leaderboardRows(table, data, { ratings, sandwich, hessian, ...intervals });
+  const names = (groups: number[][]): string[][] => groups.map((group) => group.map((model) => table.models[model]!));
+  return {
+    variant,
+    requestedVariant: requested,
+    note,
+    nVotesRaw: table.votesRaw,
+    nVotesUsed: table.length,
+    nSelfPlayDropped: table.selfPlayDropped,
+    nModels: table.models.length,
+    nCells: data.cellCount,
+    mleExists: data.graph.mleExists,
+    components: names(data.graph.components),
+    strongComponents: names(data.graph.strongComponents),
+    provisionalModels: table.models.filter((_, index) => data.graph.provisional[index]),
+    uncertainty: intervals.bootstrap ? 'bootstrap' : 'sandwich',
+    bootstrap: intervals.bootstrap,
+    anchor: options.anchor && anchorIndex !== undefined ? { ...options.anchor } : null,
+    rows,
+    style: fit.style ?? null,
+    fit: {
+      objective: fit.objective,
+      iterations: fit.iterations,
+      maxAbsGradient: fit.maxAbsGradient,
+      converged: fit.converged,
+    },
+  };
+}
+
+/** Where ratings are pinned: each component's core (or the named anchor) averages to `offset`. */
+interface Gauge {
+  components: readonly number[][];
+  reference: readonly number[][];
+  offset: number;
+}
+
+/** Displayed uncertainty per model, in rating points. */
+interface DisplayIntervals {
+  se: Float64Array;
+  low: Float64Array;
+  high: Float64Array;
+  bootstrap: Leaderboard['bootstrap'];
+}
+
+/**
+ * Sandwich intervals (rating ± 1.96·se); with a bootstrap, its SD and percentiles replace them for
+ * every model present in at least two rounds.
+ */
+function displayIntervals(
+  data: RankingData,
+  fit: VariantFit,
+  bootstrap: LeaderboardOptions['bootstrap'],
+  gauge: Gauge,
+  ratings: Float64Array,
+  sandwich: Float64Array,
+): DisplayIntervals {
+  const low = ratings.map((rating, model) => rating - Z_95 * sandwich[model]!);
+  const high = ratings.map((rating, model) => rating + Z_95 * sandwich[model]!);
+  if (!(bootstrap && bootstrap.rounds > 0)) return { se: sandwich, low, high, bootstrap: null };
+  const m = data.table.models.length;
+  const replicate = runBootstrap(data, fit, bootstrap, gauge.components, gauge.reference);
+  const summary = summarizeReplicates(replicate.theta, replicate.rounds, m);
+  const se = sandwich.slice();
+  for (let model = 0; model < m; model++) {
+    if (summary.present[model]! < 2) continue;
+    se[model] = SCALE * summary.sd[model]!;
+    low[model] = gauge.offset + SCALE * summary.low[model]!;
+    high[model] = gauge.offset + SCALE * summary.high[model]!;
   }
+  return { se, low, high, bootstrap: { rounds: replicate.rounds, roundsWithoutMle: replicate.roundsWithoutMle } };
+}
+
+/** One row per model with its ranks, bounds and tier (ranked models only), ranked ones first by decreasing rating. */
+function leaderboardRows(
+  table: VoteTable,
+  data: RankingData,
+  display: DisplayIntervals & { ratings: Float64Array; sandwich: Float64Array; hessian: Float64Array },
+): LeaderboardRow[] {
+  const { ratings, se, low, high, sandwich, hessian } = display;
   const ranked = Uint8Array.from(data.graph.provisional, (flag) => (flag ? 0 : 1));
   const bounds = rankBoundsFromIntervals(low, high, ranked);
   const ranks = competitionRanks(ratings, ranked);
@@ -162,32 +225,7 @@ export function computeLeaderboard(table: VoteTable, options: LeaderboardOptions
     };
   });
   rows.sort((x, y) => Number(x.provisional) - Number(y.provisional) || y.rating - x.rating || (x.model < y.model ? -1 : 1));
-  const names = (groups: number[][]): string[][] => groups.map((group) => group.map((model) => table.models[model]!));
-  return {
-    variant,
-    requestedVariant: requested,
-    note,
-    nVotesRaw: table.votesRaw,
-    nVotesUsed: table.length,
-    nSelfPlayDropped: table.selfPlayDropped,
-    nModels: m,
-    nCells: data.cellCount,
-    mleExists: data.graph.mleExists,
-    components: names(data.graph.components),
-    strongComponents: names(data.graph.strongComponents),
-    provisionalModels: table.models.filter((_, index) => data.graph.provisional[index]),
-    uncertainty: bootstrapInfo ? 'bootstrap' : 'sandwich',
-    bootstrap: bootstrapInfo,
-    anchor: options.anchor && anchorIndex !== undefined ? { ...options.anchor } : null,
-    rows,
-    style: fit.style ?? null,
-    fit: {
-      objective: fit.objective,
-      iterations: fit.iterations,
-      maxAbsGradient: fit.maxAbsGradient,
-      converged: fit.converged,
-    },
-  };
+  return rows;
 }
 
 function chooseVariant(data: RankingData, options: LeaderboardOptions): { variant: RankingVariant; note: string | null } {
