@@ -177,17 +177,7 @@ export class ConfigError extends Error {
 
 /** Parses the environment; a bad value throws a ConfigError whose message names the variable. */
 export function loadConfig(environment: Record<string, string | undefined>): Config {
-  const present = Object.fromEntries(Object.entries(environment).filter(([, value]) => value !== undefined && value !== ''));
-  const parsed = environmentSchema.safeParse(present);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new ConfigError(`${String(issue.path[0])}: ${issue.message} (got ${JSON.stringify(present[String(issue.path[0])])})`);
-  }
-  const values = parsed.data;
-  if (values.AGORA_INSTANCES === 'several' && values.DATABASE_URL.startsWith('sqlite:'))
-    throw new ConfigError('AGORA_INSTANCES: several instances share a PostgreSQL store (DATABASE_URL=postgres://…), not an SQLite file');
-  if (values.AGORA_INSTANCES === 'several' && values.AGORA_PROOF_OF_WORK > 0 && !values.AGORA_PROOF_OF_WORK_SECRET)
-    throw new ConfigError('AGORA_PROOF_OF_WORK_SECRET: several instances must sign proof-of-work challenges with one shared secret');
+  const values = parseEnvironment(environment);
   return {
     port: values.PORT,
     host: values.HOST,
@@ -207,24 +197,7 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
       burstVotesPerMinute: values.AGORA_INTEGRITY_BURST_PER_MINUTE,
       favouriteVotes: values.AGORA_INTEGRITY_FAVOURITE_VOTES,
     },
-    rateLimits: {
-      prompts: {
-        perVisitor: { points: values.AGORA_LIMIT_PROMPTS_PER_HOUR, windowS: 3600 },
-        perAddress: { points: values.AGORA_LIMIT_PROMPTS_PER_HOUR_PER_ADDRESS, windowS: 3600 },
-      },
-      votes: {
-        perVisitor: { points: values.AGORA_LIMIT_VOTES_PER_MINUTE, windowS: 60 },
-        perAddress: { points: values.AGORA_LIMIT_VOTES_PER_MINUTE_PER_ADDRESS, windowS: 60 },
-      },
-      reports: {
-        perVisitor: { points: values.AGORA_LIMIT_REPORTS_PER_HOUR, windowS: 3600 },
-        perAddress: { points: values.AGORA_LIMIT_REPORTS_PER_HOUR_PER_ADDRESS, windowS: 3600 },
-      },
-      expensive_chars: {
-        perVisitor: { points: values.AGORA_LIMIT_EXPENSIVE_CHARS_PER_HOUR, windowS: 3600 },
-        perAddress: { points: values.AGORA_LIMIT_EXPENSIVE_CHARS_PER_HOUR_PER_ADDRESS, windowS: 3600 },
-      },
-    },
+    rateLimits: rateLimitsOf(values),
     pagesDir: values.AGORA_PAGES_DIR,
     voteGoal: values.AGORA_VOTE_GOAL,
     proofOfWork:
@@ -241,16 +214,7 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
     maxxChecks: values.AGORA_MAXX_CHECKS,
     impact: { method: values.AGORA_IMPACT_METHOD, zone: values.AGORA_IMPACT_ZONE },
     pairing: values.AGORA_PAIRING,
-    postprocess: {
-      enabled: values.AGORA_POSTPROCESS,
-      annotationModel: values.AGORA_ANNOTATION_MODEL,
-      annotationTimeoutMs: values.AGORA_ANNOTATION_TIMEOUT_S * 1000,
-      everyMs: values.AGORA_POSTPROCESS_EVERY_S * 1000,
-      idleMs: values.AGORA_POSTPROCESS_IDLE_S * 1000,
-      maxAttempts: values.AGORA_POSTPROCESS_MAX_ATTEMPTS,
-      concurrency: values.AGORA_POSTPROCESS_CONCURRENCY,
-      threads: values.AGORA_POSTPROCESS_THREADS,
-    },
+    postprocess: postprocessOf(values),
     privateCohorts: values.AGORA_PRIVATE_COHORTS?.split(',').map((cohort) => cohort.trim()) ?? [],
     leaderboard: {
       everyVotes: values.AGORA_LEADERBOARD_EVERY_VOTES,
@@ -259,5 +223,59 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
       minVotes: values.AGORA_LEADERBOARD_MIN_VOTES,
       reactions: values.AGORA_LEADERBOARD_REACTIONS,
     },
+  };
+}
+
+type EnvironmentValues = z.infer<typeof environmentSchema>;
+
+/** The environment's values, parsed and checked together; the first problem names its variable. */
+function parseEnvironment(environment: Record<string, string | undefined>): EnvironmentValues {
+  const present = Object.fromEntries(Object.entries(environment).filter(([, value]) => value !== undefined && value !== ''));
+  const parsed = environmentSchema.safeParse(present);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new ConfigError(`${String(issue.path[0])}: ${issue.message} (got ${JSON.stringify(present[String(issue.path[0])])})`);
+  }
+  const values = parsed.data;
+  if (values.AGORA_INSTANCES === 'several' && values.DATABASE_URL.startsWith('sqlite:'))
+    throw new ConfigError('AGORA_INSTANCES: several instances share a PostgreSQL store (DATABASE_URL=postgres://…), not an SQLite file');
+  if (values.AGORA_INSTANCES === 'several' && values.AGORA_PROOF_OF_WORK > 0 && !values.AGORA_PROOF_OF_WORK_SECRET)
+    throw new ConfigError('AGORA_PROOF_OF_WORK_SECRET: several instances must sign proof-of-work challenges with one shared secret');
+  return values;
+}
+
+/** The per-visitor and per-address limits of each action. */
+function rateLimitsOf(values: EnvironmentValues): Config['rateLimits'] {
+  return {
+    prompts: {
+      perVisitor: { points: values.AGORA_LIMIT_PROMPTS_PER_HOUR, windowS: 3600 },
+      perAddress: { points: values.AGORA_LIMIT_PROMPTS_PER_HOUR_PER_ADDRESS, windowS: 3600 },
+    },
+    votes: {
+      perVisitor: { points: values.AGORA_LIMIT_VOTES_PER_MINUTE, windowS: 60 },
+      perAddress: { points: values.AGORA_LIMIT_VOTES_PER_MINUTE_PER_ADDRESS, windowS: 60 },
+    },
+    reports: {
+      perVisitor: { points: values.AGORA_LIMIT_REPORTS_PER_HOUR, windowS: 3600 },
+      perAddress: { points: values.AGORA_LIMIT_REPORTS_PER_HOUR_PER_ADDRESS, windowS: 3600 },
+    },
+    expensive_chars: {
+      perVisitor: { points: values.AGORA_LIMIT_EXPENSIVE_CHARS_PER_HOUR, windowS: 3600 },
+      perAddress: { points: values.AGORA_LIMIT_EXPENSIVE_CHARS_PER_HOUR_PER_ADDRESS, windowS: 3600 },
+    },
+  };
+}
+
+/** The screening and topics of finished conversations. */
+function postprocessOf(values: EnvironmentValues): Config['postprocess'] {
+  return {
+    enabled: values.AGORA_POSTPROCESS,
+    annotationModel: values.AGORA_ANNOTATION_MODEL,
+    annotationTimeoutMs: values.AGORA_ANNOTATION_TIMEOUT_S * 1000,
+    everyMs: values.AGORA_POSTPROCESS_EVERY_S * 1000,
+    idleMs: values.AGORA_POSTPROCESS_IDLE_S * 1000,
+    maxAttempts: values.AGORA_POSTPROCESS_MAX_ATTEMPTS,
+    concurrency: values.AGORA_POSTPROCESS_CONCURRENCY,
+    threads: values.AGORA_POSTPROCESS_THREADS,
   };
 }

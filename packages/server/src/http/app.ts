@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serveStatic } from '@hono/node-server/serve-static';
-import { type Context, Hono, type MiddlewareHandler } from 'hono';
+import { type Context, type ErrorHandler, Hono, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import { routePath } from 'hono/route';
@@ -69,22 +69,7 @@ export function createApp(services: AppServices): Hono<AppEnv> {
   const web = existsSync(join(WEB_BUILD, 'index.html')) ? WEB_BUILD : undefined;
   app.use('*', requestContext(services.logger));
   app.use('*', securityHeaders(web ? inlineScriptHashes(readFileSync(join(web, 'index.html'), 'utf8')) : []));
-  app.use('*', async (c, next) => {
-    const started = performance.now();
-    await next();
-    const route = routePath(c as Context);
-    services.metrics.httpRequests.inc({ method: c.req.method, route, status: String(c.res.status) });
-    services.logger.info(
-      {
-        requestId: c.get('requestId'),
-        method: c.req.method,
-        route,
-        status: c.res.status,
-        ms: Math.round((performance.now() - started) * 10) / 10,
-      },
-      'request',
-    );
-  });
+  app.use('*', requestLog(services));
   // JSON escapes can multiply a prompt's size by up to 6; the limit still stops abuse early.
   app.use('/api/*', limitBody(services.settings.maxPromptChars * 6 + 64 * 1024));
   app.use('/api/*', requireJsonBodies());
@@ -112,25 +97,48 @@ export function createApp(services: AppServices): Hono<AppEnv> {
   if (web) app.get('*', webApp(web));
 
   app.notFound((c) => c.json(errorBody('not_found', `no route for ${c.req.method} ${c.req.path}`), 404));
-  app.onError((error, c) => {
-    if (error instanceof AppError) {
-      if (error.isReportable) c.get('logger')?.error({ err: error, requestId: c.get('requestId') }, error.message);
-      if (error.retryAfterS !== undefined) c.header('retry-after', String(error.retryAfterS));
-      return c.json(errorBody(error.code, error.message, error.issues), statusOfCode[error.code]);
-    }
-    if (error instanceof HTTPException && error.status === 400) {
-      return c.json(errorBody('invalid_json', `the request body is not valid JSON (${error.message})`), 400);
-    }
-    if (c.req.raw.signal.aborted || isClientAbort(error)) {
-      // The client went away while its body was being read: its error, and nobody is left to read the answer.
-      c.get('logger')?.info({ requestId: c.get('requestId') }, 'request body cut off by the client');
-      return c.json(errorBody('invalid_request', 'the request body was cut off'), 400);
-    }
-    c.get('logger')?.error({ err: error, requestId: c.get('requestId') }, 'unhandled error');
-    return c.json(errorBody('internal_error', 'internal error'), 500);
-  });
+  app.onError(answerError);
   return app;
 }
+
+/** Counts and logs every answer with its route pattern (not its path: ids would make a series each). */
+function requestLog(services: Pick<AppServices, 'metrics' | 'logger'>): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const started = performance.now();
+    await next();
+    const route = routePath(c as Context);
+    services.metrics.httpRequests.inc({ method: c.req.method, route, status: String(c.res.status) });
+    services.logger.info(
+      {
+        requestId: c.get('requestId'),
+        method: c.req.method,
+        route,
+        status: c.res.status,
+        ms: Math.round((performance.now() - started) * 10) / 10,
+      },
+      'request',
+    );
+  };
+}
+
+/** The one place an error becomes an HTTP answer: typed errors by their code (errors.ts), the rest as 500. */
+const answerError: ErrorHandler<AppEnv> = (error, c) => {
+  if (error instanceof AppError) {
+    if (error.isReportable) c.get('logger')?.error({ err: error, requestId: c.get('requestId') }, error.message);
+    if (error.retryAfterS !== undefined) c.header('retry-after', String(error.retryAfterS));
+    return c.json(errorBody(error.code, error.message, error.issues), statusOfCode[error.code]);
+  }
+  if (error instanceof HTTPException && error.status === 400) {
+    return c.json(errorBody('invalid_json', `the request body is not valid JSON (${error.message})`), 400);
+  }
+  if (c.req.raw.signal.aborted || isClientAbort(error)) {
+    // The client went away while its body was being read: its error, and nobody is left to read the answer.
+    c.get('logger')?.info({ requestId: c.get('requestId') }, 'request body cut off by the client');
+    return c.json(errorBody('invalid_request', 'the request body was cut off'), 400);
+  }
+  c.get('logger')?.error({ err: error, requestId: c.get('requestId') }, 'unhandled error');
+  return c.json(errorBody('internal_error', 'internal error'), 500);
+};
 
 /** Node's error for a request stream whose client disconnected before its end. */
 function isClientAbort(error: unknown): boolean {
