@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { ProviderCallError, type ModelStreamPart, type ModelUsage, readerParts } from '../spec';
-import { chatCompletionChunkSchema } from './openai-compatible-api-schemas';
+import { type ChatCompletionChunk, chatCompletionChunkSchema } from './openai-compatible-api-schemas';
 import { splitContentParts } from './content-parts';
 import { mapFinishReason } from './map-openai-compatible-finish-reason';
 import { SseDataParser } from './parse-sse-events';
@@ -25,44 +25,14 @@ export class ChatCompletionStreamMapper {
   accept(payload: string, parts: ModelStreamPart[]): void {
     if (this.done) return;
     if (payload === '[DONE]') return this.finish(parts);
-    let json: unknown;
-    try {
-      json = JSON.parse(payload);
-    } catch (error) {
-      return this.fail(
-        parts,
-        new ProviderCallError({ kind: 'malformed_stream', message: 'upstream sent a malformed stream', isRetryable: false, cause: error }),
-      );
-    }
-    const chunk = chatCompletionChunkSchema.safeParse(json);
-    if (!chunk.success)
-      return this.fail(
-        parts,
-        new ProviderCallError({
-          kind: 'malformed_stream',
-          message: 'upstream sent an unexpected chunk',
-          isRetryable: false,
-          cause: chunk.error,
-        }),
-      );
-    const { choices, usage, error, id, model } = chunk.data;
+    const chunk = parseChunk(payload);
+    if (chunk instanceof ProviderCallError) return this.fail(parts, chunk);
+    const { choices, usage, error, id, model } = chunk;
     if (!this.metadataSent && (id || model)) {
       parts.push({ type: 'response-metadata', id: id ?? undefined, modelId: model ?? undefined });
       this.metadataSent = true;
     }
-    if (error) {
-      const statusCode = typeof error.code === 'number' ? error.code : undefined;
-      return this.fail(
-        parts,
-        new ProviderCallError({
-          kind: 'http_error',
-          message: `upstream failed mid-stream${statusCode ? ` (${statusCode})` : ''}`,
-          statusCode,
-          responseBody: error.message ?? undefined,
-          isRetryable: statusCode === undefined || statusCode >= 500 || statusCode === 429,
-        }),
-      );
-    }
+    if (error) return this.fail(parts, midStreamFailure(error));
     if (usage) {
       this.usage = {
         inputTokens: usage.prompt_tokens ?? undefined,
@@ -71,20 +41,25 @@ export class ChatCompletionStreamMapper {
       };
     }
     const choice = choices?.[0];
-    const contentParts = Array.isArray(choice?.delta?.content) ? splitContentParts(choice.delta.content) : undefined;
-    const reasoning = (choice?.delta?.reasoning_content ?? choice?.delta?.reasoning ?? '') + (contentParts?.reasoning ?? '');
+    this.pushDeltas(choice?.delta, parts);
+    if (choice?.finish_reason) this.finishReason = choice.finish_reason;
+  }
+
+  /** A chunk's reasoning (its own field, or the thinking of typed content parts), then its text. */
+  private pushDeltas(delta: ChunkDelta, parts: ModelStreamPart[]): void {
+    const contentParts = Array.isArray(delta?.content) ? splitContentParts(delta.content) : undefined;
+    const reasoning = (delta?.reasoning_content ?? delta?.reasoning ?? '') + (contentParts?.reasoning ?? '');
     if (reasoning) {
       if (!this.reasoningStarted) parts.push({ type: 'reasoning-start', id: 'reasoning-0' });
       this.reasoningStarted = true;
       parts.push({ type: 'reasoning-delta', id: 'reasoning-0', delta: reasoning });
     }
-    const content = contentParts ? contentParts.text : choice?.delta?.content;
+    const content = contentParts ? contentParts.text : delta?.content;
     if (typeof content === 'string' && content) {
       if (!this.textStarted) parts.push({ type: 'text-start', id: 'text-0' });
       this.textStarted = true;
       parts.push({ type: 'text-delta', id: 'text-0', delta: content });
     }
-    if (choice?.finish_reason) this.finishReason = choice.finish_reason;
   }
 
   /** The body ended: finish if the upstream said it was done, otherwise the stream was cut. */
@@ -108,6 +83,44 @@ export class ChatCompletionStreamMapper {
     parts.push({ type: 'error', error });
     this.done = true;
   }
+}
+
+type ChunkDelta = NonNullable<ChatCompletionChunk['choices']>[number]['delta'];
+
+/** One SSE payload as a chunk, or the malformed-stream failure it is when it is not valid JSON or not a chunk. */
+function parseChunk(payload: string): ChatCompletionChunk | ProviderCallError {
+  let json: unknown;
+  try {
+    json = JSON.parse(payload);
+  } catch (error) {
+    return new ProviderCallError({
+      kind: 'malformed_stream',
+      message: 'upstream sent a malformed stream',
+      isRetryable: false,
+      cause: error,
+    });
+  }
+  const chunk = chatCompletionChunkSchema.safeParse(json);
+  if (!chunk.success)
+    return new ProviderCallError({
+      kind: 'malformed_stream',
+      message: 'upstream sent an unexpected chunk',
+      isRetryable: false,
+      cause: chunk.error,
+    });
+  return chunk.data;
+}
+
+/** An error an upstream reported inside an already-started stream: retryable without a numeric code, or with a 5xx or 429. */
+function midStreamFailure(error: NonNullable<ChatCompletionChunk['error']>): ProviderCallError {
+  const statusCode = typeof error.code === 'number' ? error.code : undefined;
+  return new ProviderCallError({
+    kind: 'http_error',
+    message: `upstream failed mid-stream${statusCode ? ` (${statusCode})` : ''}`,
+    statusCode,
+    responseBody: error.message ?? undefined,
+    isRetryable: statusCode === undefined || statusCode >= 500 || statusCode === 429,
+  });
 }
 
 const interrupted = (cause?: unknown) =>
