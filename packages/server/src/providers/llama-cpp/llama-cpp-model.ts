@@ -1,6 +1,6 @@
-import type { ChatHistoryItem, Llama, LlamaGrammar } from 'node-llama-cpp';
+import type { ChatHistoryItem, Llama, LlamaChat, LlamaGrammar } from 'node-llama-cpp';
 import { type ModelCallOptions, type ModelClient, type ModelStreamResult, ProviderCallError } from '../spec';
-import type { LocalModelRuntime, LocalModelSettings } from './local-model-runtime';
+import type { LoadedLocalModel, LocalModelRuntime, LocalModelSettings } from './local-model-runtime';
 import { PartQueue } from './part-queue';
 
 /** Requests that may wait for each of a model's sequences before it answers "busy". */
@@ -30,14 +30,7 @@ export class LlamaCppModelClient implements ModelClient {
     const stop = () => abort.abort(options.abortSignal?.reason);
     if (options.abortSignal?.aborted) stop();
     options.abortSignal?.addEventListener('abort', stop, { once: true });
-    const loaded = await this.runtime.load(this.settings).catch((error: unknown) => {
-      throw new ProviderCallError({
-        kind: 'connection_error',
-        message: `local model ${this.modelId} could not be loaded from ${this.settings.path}: ${error instanceof Error ? error.message : String(error)}`,
-        isRetryable: false,
-        cause: error,
-      });
-    });
+    const loaded = await this.load();
     // A local model is one machine's CPU: past a few waiting requests per sequence, say it is busy
     // (as a hosted API's 429 does) so that the duel takes another model instead of queueing for minutes.
     if (loaded.queue.pendingCount >= this.settings.parallel * MAX_WAITING_PER_SEQUENCE) {
@@ -57,53 +50,7 @@ export class LlamaCppModelClient implements ModelClient {
     void loaded
       .queue(async () => {
         if (abort.signal.aborted) return;
-        const { LlamaChat, resolveChatWrapper } = await import('node-llama-cpp');
-        let outputTokens = 0;
-        let open: 'text' | 'reasoning' | undefined;
-        const switchTo = (kind: 'text' | 'reasoning') => {
-          if (open === kind) return;
-          if (open) parts.push({ type: `${open}-end`, id: open });
-          parts.push({ type: `${kind}-start`, id: kind });
-          open = kind;
-        };
-        // Structured output: llama.cpp samples only tokens that keep the answer inside the JSON Schema.
-        const grammar = options.responseFormat ? await jsonGrammar(loaded.llama, options.responseFormat.schema) : undefined;
-        const sequence = loaded.context.getSequence();
-        try {
-          const chat = new LlamaChat({ contextSequence: sequence, chatWrapper: resolveChatWrapper(loaded.model) ?? undefined });
-          try {
-            parts.push({ type: 'stream-start', warnings: [] });
-            const result = await chat.generateResponse(history(options), {
-              maxTokens: options.maxOutputTokens,
-              temperature: options.temperature ?? DEFAULT_TEMPERATURE,
-              topP: options.topP,
-              seed: options.seed,
-              ...(grammar ? { grammar } : {}),
-              signal: abort.signal,
-              stopOnAbortSignal: true,
-              onResponseChunk: (chunk) => {
-                outputTokens += chunk.tokens.length;
-                if (chunk.text === '') return;
-                const kind = chunk.type === 'segment' && chunk.segmentType === 'thought' ? 'reasoning' : 'text';
-                switchTo(kind);
-                parts.push({ type: `${kind}-delta`, id: kind, delta: chunk.text });
-              },
-            });
-            if (open) parts.push({ type: `${open}-end`, id: open });
-            parts.push({
-              type: 'finish',
-              finishReason: finishReason(result.metadata.stopReason),
-              usage: { inputTokens: undefined, outputTokens, reasoningTokens: undefined },
-            });
-            parts.end();
-          } finally {
-            chat.dispose({ disposeSequence: false });
-          }
-        } finally {
-          // node-llama-cpp gives the sequence back once the context is free: the next request in the
-          // queue may take it only then (freeing the queue's slot earlier made it fail "No sequences left").
-          await sequence.dispose();
-        }
+        await generate(loaded, options, abort.signal, parts);
       })
       .catch(fail)
       .finally(() => {
@@ -112,6 +59,83 @@ export class LlamaCppModelClient implements ModelClient {
       });
     return { stream: parts };
   }
+
+  /** The shared model of the catalogue's file; a failed load is a connection error not worth another try. */
+  private load(): Promise<LoadedLocalModel> {
+    return this.runtime.load(this.settings).catch((error: unknown) => {
+      throw new ProviderCallError({
+        kind: 'connection_error',
+        message: `local model ${this.modelId} could not be loaded from ${this.settings.path}: ${error instanceof Error ? error.message : String(error)}`,
+        isRetryable: false,
+        cause: error,
+      });
+    });
+  }
+}
+
+/** One generation on a sequence of the shared model, which goes back to the model when it ends. */
+async function generate(loaded: LoadedLocalModel, options: ModelCallOptions, signal: AbortSignal, parts: PartQueue): Promise<void> {
+  const { LlamaChat, resolveChatWrapper } = await import('node-llama-cpp');
+  // Structured output: llama.cpp samples only tokens that keep the answer inside the JSON Schema.
+  const grammar = options.responseFormat ? await jsonGrammar(loaded.llama, options.responseFormat.schema) : undefined;
+  const sequence = loaded.context.getSequence();
+  try {
+    const chat = new LlamaChat({ contextSequence: sequence, chatWrapper: resolveChatWrapper(loaded.model) ?? undefined });
+    try {
+      await streamResponse(chat, options, grammar, signal, parts);
+    } finally {
+      chat.dispose({ disposeSequence: false });
+    }
+  } finally {
+    // node-llama-cpp gives the sequence back once the context is free: the next request in the
+    // queue may take it only then (freeing the queue's slot earlier made it fail "No sequences left").
+    await sequence.dispose();
+  }
+}
+
+/**
+ * Streams one answer into `parts`, thought segments as reasoning and the rest as text, then its
+ * finish with the tokens it generated, and ends the parts.
+ */
+async function streamResponse(
+  chat: LlamaChat,
+  options: ModelCallOptions,
+  grammar: LlamaGrammar | undefined,
+  signal: AbortSignal,
+  parts: PartQueue,
+): Promise<void> {
+  let outputTokens = 0;
+  let open: 'text' | 'reasoning' | undefined;
+  const switchTo = (kind: 'text' | 'reasoning') => {
+    if (open === kind) return;
+    if (open) parts.push({ type: `${open}-end`, id: open });
+    parts.push({ type: `${kind}-start`, id: kind });
+    open = kind;
+  };
+  parts.push({ type: 'stream-start', warnings: [] });
+  const result = await chat.generateResponse(history(options), {
+    maxTokens: options.maxOutputTokens,
+    temperature: options.temperature ?? DEFAULT_TEMPERATURE,
+    topP: options.topP,
+    seed: options.seed,
+    ...(grammar ? { grammar } : {}),
+    signal,
+    stopOnAbortSignal: true,
+    onResponseChunk: (chunk) => {
+      outputTokens += chunk.tokens.length;
+      if (chunk.text === '') return;
+      const kind = chunk.type === 'segment' && chunk.segmentType === 'thought' ? 'reasoning' : 'text';
+      switchTo(kind);
+      parts.push({ type: `${kind}-delta`, id: kind, delta: chunk.text });
+    },
+  });
+  if (open) parts.push({ type: `${open}-end`, id: open });
+  parts.push({
+    type: 'finish',
+    finishReason: finishReason(result.metadata.stopReason),
+    usage: { inputTokens: undefined, outputTokens, reasoningTokens: undefined },
+  });
+  parts.end();
 }
 
 /**
