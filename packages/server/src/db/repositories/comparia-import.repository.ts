@@ -1,9 +1,13 @@
 import type { Kysely } from 'kysely';
-import type { ImportedTurnVerdict, TurnChoice } from '../../domain/comparia/comparia-arena-rows';
+import type { ImportedTurnVerdict } from '../../domain/comparia/comparia-arena-rows';
 import type { StyleCounts } from '../../domain/ranking';
 import type { Database } from '../database';
 import type { ImportedDuel, ImportedSide, ImportedVote, ImportedReaction } from '../../domain/comparia/imported';
+import { insertChunked, selectChunked } from './chunked-statements';
+import { ComparIaFeedbackRepository } from './comparia-feedback.repository';
+import { ComparIaTopicsRepository, type StoredTopics } from './comparia-topics.repository';
 export type { ImportedDuel, ImportedTurn, ImportedSide, ImportedVote, ImportedReaction } from '../../domain/comparia/imported';
+export type { StoredTopics } from './comparia-topics.repository';
 
 /** A duel already in the store, as the import compares it. */
 export interface StoredDuel {
@@ -20,21 +24,10 @@ export interface StoredDuel {
   sourceMeta: string | null;
 }
 
-/** Rows per multi-row insert: well under both dialects' bound-parameter limits. */
-const INSERT_CHUNK = 500;
-
-async function insertChunked<T>(rows: T[], insert: (chunk: T[]) => Promise<unknown>): Promise<void> {
-  for (let start = 0; start < rows.length; start += INSERT_CHUNK) await insert(rows.slice(start, start + INSERT_CHUNK));
-}
-
-/** Runs a lookup by a list of ids in chunks (bound-parameter limits) and concatenates the rows. */
-async function selectChunked<T>(ids: readonly string[], select: (chunk: string[]) => Promise<T[]>): Promise<T[]> {
-  const rows: T[] = [];
-  for (let start = 0; start < ids.length; start += INSERT_CHUNK) rows.push(...(await select(ids.slice(start, start + INSERT_CHUNK))));
-  return rows;
-}
-
-/** Writes of `agora import comparia`: imported duels, their turns, votes and reactions. */
+/**
+ * Writes of `agora import comparia`: imported duels, their turns, votes and reactions. The votes,
+ * verdicts, reactions and topics have rooms of their own, reached through this one.
+ */
 export class ComparIaImportRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
@@ -85,7 +78,22 @@ export class ComparIaImportRepository {
     const turns = await selectChunked(ids, (chunk) =>
       this.db.selectFrom('turns').select(['duel_id', 'turn', 'prompt', 'status']).where('duel_id', 'in', chunk).orderBy('turn').execute(),
     );
-    const sides = await selectChunked(ids, (chunk) =>
+    const sideOf = await this.storedSides(ids);
+    return new Map(
+      stored.map((duel) => [
+        duel.id,
+        toImportedDuel(
+          duel,
+          turns.filter((turn) => turn.duel_id === duel.id),
+          (turn, side) => toImportedSide(side, sideOf.get(`${duel.id}|${turn}|${side}`)),
+        ),
+      ]),
+    );
+  }
+
+  /** The stored sides of these duels, by `duelId|turn|side`. */
+  private async storedSides(duelIds: readonly string[]): Promise<Map<string, StoredSideRow>> {
+    const sides = await selectChunked(duelIds, (chunk) =>
       this.db
         .selectFrom('turn_sides')
         .select([
@@ -104,84 +112,7 @@ export class ComparIaImportRepository {
         .where('duel_id', 'in', chunk)
         .execute(),
     );
-    const sideOf = new Map(sides.map((side) => [`${side.duel_id}|${side.turn}|${side.side}`, side]));
-    const importedSide = (duelId: string, turn: number, side: 'a' | 'b'): ImportedSide => {
-      const row = sideOf.get(`${duelId}|${turn}|${side}`);
-      return {
-        side,
-        modelId: row?.model_id ?? '',
-        text: row?.text ?? '',
-        reasoning: row?.reasoning ?? null,
-        outputTokens: row?.output_tokens ?? null,
-        durationMs: row?.duration_ms ?? null,
-        status: row?.status === 'complete' ? 'complete' : 'failed',
-        style: row?.style ? (JSON.parse(row.style) as StyleCounts) : null,
-        sourceMeta: row?.source_meta ?? null,
-      };
-    };
-    return new Map(
-      stored.map((duel) => [
-        duel.id,
-        {
-          id: duel.id,
-          source: 'comparia',
-          externalId: duel.externalId,
-          visitorHash: duel.visitorHash,
-          mode: duel.mode,
-          modelA: duel.modelA,
-          modelB: duel.modelB,
-          chosenModels: duel.chosenModels,
-          createdAt: duel.createdAt,
-          sourceMeta: duel.sourceMeta,
-          turns: turns
-            .filter((turn) => turn.duel_id === duel.id)
-            .map((turn) => ({
-              turn: turn.turn,
-              prompt: turn.prompt,
-              status: turn.status === 'complete' ? 'complete' : 'failed',
-              sides: [importedSide(duel.id, turn.turn, 'a'), importedSide(duel.id, turn.turn, 'b')],
-            })),
-        },
-      ]),
-    );
-  }
-
-  /** The stored turn verdicts of these duels, by `duelId|turn`. */
-  async findTurnVerdicts(duelIds: readonly string[]): Promise<Map<string, ImportedTurnVerdict>> {
-    const rows = await selectChunked(duelIds, (chunk) =>
-      this.db.selectFrom('turn_verdicts').selectAll().where('duel_id', 'in', chunk).execute(),
-    );
-    return new Map(
-      rows.map((row) => [
-        `${row.duel_id}|${row.turn}`,
-        { duelId: row.duel_id, turn: row.turn, choice: row.choice as TurnChoice, sourceId: row.source_id ?? '', createdAt: row.created_at },
-      ]),
-    );
-  }
-
-  /** Writes turn verdicts, replacing a stored verdict on the same turn. */
-  async upsertTurnVerdicts(verdicts: readonly ImportedTurnVerdict[]): Promise<void> {
-    await insertChunked([...verdicts], (chunk) =>
-      this.db
-        .insertInto('turn_verdicts')
-        .values(
-          chunk.map((verdict) => ({
-            duel_id: verdict.duelId,
-            turn: verdict.turn,
-            choice: verdict.choice,
-            source_id: verdict.sourceId,
-            created_at: verdict.createdAt,
-          })),
-        )
-        .onConflict((conflict) =>
-          conflict.columns(['duel_id', 'turn']).doUpdateSet((update) => ({
-            choice: update.ref('excluded.choice'),
-            source_id: update.ref('excluded.source_id'),
-            created_at: update.ref('excluded.created_at'),
-          })),
-        )
-        .execute(),
-    );
+    return new Map(sides.map((side) => [`${side.duel_id}|${side.turn}|${side.side}`, side]));
   }
 
   /** Inserts new duels with their turns and sides, in a few multi-row statements. */
@@ -294,186 +225,85 @@ export class ComparIaImportRepository {
     await insertChunked([...duelIds], (chunk) => this.db.updateTable('duels').set({ status: 'voted' }).where('id', 'in', chunk).execute());
   }
 
-  /** The stored votes of these duels, by duel id. */
-  async findVotes(duelIds: readonly string[]): Promise<Map<string, ImportedVote>> {
-    const rows = await selectChunked(duelIds, (chunk) =>
-      this.db
-        .selectFrom('votes')
-        .select([
-          'duel_id',
-          'choice',
-          'model_a',
-          'model_b',
-          'tags_a',
-          'tags_b',
-          'comment_a',
-          'comment_b',
-          'mode',
-          'created_at',
-          'style_a',
-          'style_b',
-          'tokens_a',
-          'tokens_b',
-          'source_meta',
-        ])
-        .where('duel_id', 'in', chunk)
-        .execute(),
-    );
-    const votes = rows.map((row): ImportedVote => ({
-      duelId: row.duel_id,
-      choice: row.choice,
-      modelA: row.model_a,
-      modelB: row.model_b,
-      tagsA: row.tags_a,
-      tagsB: row.tags_b,
-      commentA: row.comment_a,
-      commentB: row.comment_b,
-      mode: row.mode,
-      createdAt: row.created_at,
-      styleA: row.style_a,
-      styleB: row.style_b,
-      tokensA: row.tokens_a,
-      tokensB: row.tokens_b,
-      sourceMeta: row.source_meta,
-    }));
-    return new Map(votes.map((vote) => [vote.duelId, vote]));
+  // The rooms of their own, one line each: their doc comments are where the code is.
+
+  findTurnVerdicts(duelIds: readonly string[]): Promise<Map<string, ImportedTurnVerdict>> {
+    return new ComparIaFeedbackRepository(this.db).findTurnVerdicts(duelIds);
   }
 
-  async insertVotes(votes: readonly ImportedVote[]): Promise<void> {
-    await insertChunked([...votes], (chunk) =>
-      this.db
-        .insertInto('votes')
-        .values(
-          chunk.map((vote) => ({
-            duel_id: vote.duelId,
-            choice: vote.choice,
-            model_a: vote.modelA,
-            model_b: vote.modelB,
-            tags_a: vote.tagsA,
-            tags_b: vote.tagsB,
-            comment_a: vote.commentA,
-            comment_b: vote.commentB,
-            identity_leak: 0,
-            mode: vote.mode,
-            locale: null,
-            created_at: vote.createdAt,
-            style_a: vote.styleA,
-            style_b: vote.styleB,
-            tokens_a: vote.tokensA,
-            tokens_b: vote.tokensB,
-            energy_a: null,
-            energy_b: null,
-            source_meta: vote.sourceMeta,
-          })),
-        )
-        .execute(),
-    );
+  upsertTurnVerdicts(verdicts: readonly ImportedTurnVerdict[]): Promise<void> {
+    return new ComparIaFeedbackRepository(this.db).upsertTurnVerdicts(verdicts);
   }
 
-  /** The stored reactions of these duels. */
-  async findReactions(duelIds: readonly string[]): Promise<ImportedReaction[]> {
-    const rows = await selectChunked(duelIds, (chunk) =>
-      this.db
-        .selectFrom('reactions')
-        .select(['duel_id', 'turn', 'side', 'model_id', 'value', 'tags', 'comment', 'created_at', 'source_meta'])
-        .where('duel_id', 'in', chunk)
-        .execute(),
-    );
-    return rows.map((row) => ({
-      duelId: row.duel_id,
-      turn: row.turn,
-      side: row.side as 'a' | 'b',
-      modelId: row.model_id,
-      value: row.value as 'like' | 'dislike',
-      tags: row.tags,
-      comment: row.comment,
-      createdAt: row.created_at,
-      sourceMeta: row.source_meta,
-    }));
+  findVotes(duelIds: readonly string[]): Promise<Map<string, ImportedVote>> {
+    return new ComparIaFeedbackRepository(this.db).findVotes(duelIds);
   }
 
-  /** The annotations of these duels, by duel id (written through the annotation repository). */
-  async findTopics(duelIds: readonly string[]): Promise<Map<string, StoredTopics>> {
-    const rows = await selectChunked(duelIds, (chunk) =>
-      this.db
-        .selectFrom('conversation_annotations')
-        .select([
-          'duel_id',
-          'model_id',
-          'status',
-          'contains_pii',
-          'turns_annotated',
-          'languages',
-          'categories',
-          'keywords',
-          'short_summary',
-          'updated_at',
-        ])
-        .where('duel_id', 'in', chunk)
-        .execute(),
-    );
-    return new Map(
-      rows.map((row) => [
-        row.duel_id,
-        {
-          modelId: row.model_id,
-          status: row.status,
-          containsPii: row.contains_pii,
-          turnsAnnotated: row.turns_annotated,
-          languages: row.languages,
-          categories: row.categories,
-          keywords: row.keywords,
-          shortSummary: row.short_summary,
-          updatedAt: row.updated_at,
-        },
-      ]),
-    );
+  insertVotes(votes: readonly ImportedVote[]): Promise<void> {
+    return new ComparIaFeedbackRepository(this.db).insertVotes(votes);
   }
 
-  /** Inserts reactions, or replaces the one already on the same answer (at most one per answer in a call). */
-  async upsertReactions(reactions: readonly ImportedReaction[]): Promise<void> {
-    await insertChunked([...reactions], (chunk) =>
-      this.db
-        .insertInto('reactions')
-        .values(
-          chunk.map((reaction) => ({
-            duel_id: reaction.duelId,
-            turn: reaction.turn,
-            side: reaction.side,
-            model_id: reaction.modelId,
-            value: reaction.value,
-            tags: reaction.tags,
-            comment: reaction.comment,
-            created_at: reaction.createdAt,
-            updated_at: reaction.createdAt,
-            source_meta: reaction.sourceMeta,
-          })),
-        )
-        .onConflict((conflict) =>
-          conflict.columns(['duel_id', 'turn', 'side']).doUpdateSet((eb) => ({
-            model_id: eb.ref('excluded.model_id'),
-            value: eb.ref('excluded.value'),
-            tags: eb.ref('excluded.tags'),
-            comment: eb.ref('excluded.comment'),
-            created_at: eb.ref('excluded.created_at'),
-            updated_at: eb.ref('excluded.updated_at'),
-            source_meta: eb.ref('excluded.source_meta'),
-          })),
-        )
-        .execute(),
-    );
+  findReactions(duelIds: readonly string[]): Promise<ImportedReaction[]> {
+    return new ComparIaFeedbackRepository(this.db).findReactions(duelIds);
+  }
+
+  upsertReactions(reactions: readonly ImportedReaction[]): Promise<void> {
+    return new ComparIaFeedbackRepository(this.db).upsertReactions(reactions);
+  }
+
+  findTopics(duelIds: readonly string[]): Promise<Map<string, StoredTopics>> {
+    return new ComparIaTopicsRepository(this.db).findTopics(duelIds);
   }
 }
 
-/** What an imported conversation's annotation holds, as stored (lists as JSON text), to tell whether it must be written. */
-export interface StoredTopics {
-  modelId: string | null;
+/** A stored answer, as {@link ComparIaImportRepository.loadImportedDuels} reads it. */
+interface StoredSideRow {
+  model_id: string;
+  text: string;
+  reasoning: string | null;
+  output_tokens: number | null;
+  duration_ms: number | null;
   status: string;
-  containsPii: number | null;
-  turnsAnnotated: number;
-  languages: string | null;
-  categories: string | null;
-  keywords: string | null;
-  shortSummary: string | null;
-  updatedAt: string;
+  style: string | null;
+  source_meta: string | null;
+}
+
+/** One side of a stored turn as the import maps it; a missing row reads as a failed, empty answer. */
+function toImportedSide(side: 'a' | 'b', row: StoredSideRow | undefined): ImportedSide {
+  return {
+    side,
+    modelId: row?.model_id ?? '',
+    text: row?.text ?? '',
+    reasoning: row?.reasoning ?? null,
+    outputTokens: row?.output_tokens ?? null,
+    durationMs: row?.duration_ms ?? null,
+    status: row?.status === 'complete' ? 'complete' : 'failed',
+    style: row?.style ? (JSON.parse(row.style) as StyleCounts) : null,
+    sourceMeta: row?.source_meta ?? null,
+  };
+}
+
+function toImportedDuel(
+  duel: StoredDuel,
+  turns: readonly { turn: number; prompt: string; status: string }[],
+  sideOf: (turn: number, side: 'a' | 'b') => ImportedSide,
+): ImportedDuel {
+  return {
+    id: duel.id,
+    source: 'comparia',
+    externalId: duel.externalId,
+    visitorHash: duel.visitorHash,
+    mode: duel.mode,
+    modelA: duel.modelA,
+    modelB: duel.modelB,
+    chosenModels: duel.chosenModels,
+    createdAt: duel.createdAt,
+    sourceMeta: duel.sourceMeta,
+    turns: turns.map((turn) => ({
+      turn: turn.turn,
+      prompt: turn.prompt,
+      status: turn.status === 'complete' ? 'complete' : 'failed',
+      sides: [sideOf(turn.turn, 'a'), sideOf(turn.turn, 'b')],
+    })),
+  };
 }

@@ -1,13 +1,8 @@
 import type { PublishedExport, PublishedOptimisedSet } from '@agora/contract';
 import { type ExpressionBuilder, type Kysely, sql } from 'kysely';
 import type { Database } from '../database';
-import type {
-  ExportableConversation,
-  ExportableAnswer,
-  ExportableVote,
-  ExclusionCounts,
-  ExportableTurnVerdict,
-} from '../../domain/datasets/exportable';
+import type { ExportableConversation, ExclusionCounts } from '../../domain/datasets/exportable';
+import { type ConversationBatchRows, assembleConversations } from './exportable-conversations';
 export type {
   ExportableConversation,
   ExportableAnswer,
@@ -50,31 +45,6 @@ type DuelsScope = ExpressionBuilder<
   Database & { a: Database['conversation_annotations']; r: Database['review_decisions'] },
   'duels' | 'a' | 'r'
 >;
-
-const json = <T>(text: string | null): T | null => (text === null ? null : (JSON.parse(text) as T));
-
-interface SideRow {
-  model_id: string;
-  text: string;
-  reasoning: string | null;
-  output_tokens: number | null;
-  duration_ms: number | null;
-  source_meta: string | null;
-}
-
-function exportableAnswer(side: SideRow): ExportableAnswer {
-  // Only imported answers have source metadata.
-  const metadata = json<{ metadata?: unknown }>(side.source_meta)?.metadata;
-  return {
-    modelId: side.model_id,
-    text: side.text,
-    reasoning: side.reasoning,
-    outputTokens: side.output_tokens,
-    durationMs: side.duration_ms,
-    sourceMetadata:
-      typeof metadata === 'object' && metadata !== null && !Array.isArray(metadata) ? (metadata as Record<string, unknown>) : null,
-  };
-}
 
 /**
  * THE privacy predicate of every export: screened (`done`), at least one screened complete turn,
@@ -162,13 +132,13 @@ export class DatasetRepository {
       if (duels.length === 0) return;
       const last = duels[duels.length - 1]!;
       after = { createdAt: last.created_at, id: last.id };
-      yield await this.assemble(duels);
+      yield assembleConversations(duels, await this.batchRows(duels.map((duel) => duel.id)));
       if (duels.length < query.batchSize) return;
     }
   }
 
-  private async assemble(duels: DuelRow[]): Promise<ExportableConversation[]> {
-    const ids = duels.map((duel) => duel.id);
+  /** The sides, votes, reactions and turn verdicts of a batch of conversations, in four queries at once. */
+  private async batchRows(ids: string[]): Promise<ConversationBatchRows> {
     const [sides, votes, reactions, verdicts] = await Promise.all([
       // No ORDER BY: sorting every batch costs more in the database than grouping here.
       this.db
@@ -210,65 +180,7 @@ export class DatasetRepository {
         .orderBy('turn')
         .execute(),
     ]);
-    const conversations = new Map<string, ExportableConversation>();
-    const screenedTurns = new Map<string, number>();
-    for (const duel of duels) {
-      conversations.set(duel.id, toConversation(duel));
-      screenedTurns.set(duel.id, duel.turns_annotated);
-    }
-    const halves = new Map<string, (typeof sides)[number]>();
-    for (const side of sides) {
-      if (side.turn > screenedTurns.get(side.duel_id)!) continue;
-      const key = `${side.duel_id}\0${side.turn}`;
-      const other = halves.get(key);
-      if (other === undefined) {
-        halves.set(key, side);
-        continue;
-      }
-      halves.delete(key);
-      const [a, b] = side.side === 'a' ? [side, other] : [other, side];
-      conversations.get(a.duel_id)!.turns.push({
-        turn: a.turn,
-        prompt: a.prompt,
-        a: exportableAnswer(a),
-        b: exportableAnswer(b),
-      });
-    }
-    for (const conversation of conversations.values())
-      if (conversation.turns.length > 1) conversation.turns.sort((x, y) => x.turn - y.turn);
-    for (const vote of votes) {
-      conversations.get(vote.duel_id)!.vote = {
-        choice: vote.choice as ExportableVote['choice'],
-        tagsA: JSON.parse(vote.tags_a) as string[],
-        tagsB: JSON.parse(vote.tags_b) as string[],
-        commentA: vote.comment_a,
-        commentB: vote.comment_b,
-        createdAt: vote.created_at,
-        sourceMeta: json(vote.source_meta),
-      };
-    }
-    for (const reaction of reactions) {
-      conversations.get(reaction.duel_id)!.reactions.push({
-        turn: reaction.turn,
-        side: reaction.side as 'a' | 'b',
-        modelId: reaction.model_id,
-        liked: reaction.value === 'like',
-        tags: JSON.parse(reaction.tags) as string[],
-        comment: reaction.comment,
-        createdAt: reaction.created_at,
-        sourceMeta: json(reaction.source_meta),
-      });
-    }
-    for (const verdict of verdicts) {
-      conversations.get(verdict.duel_id)!.turnVerdicts.push({
-        turn: verdict.turn,
-        choice: verdict.choice as ExportableTurnVerdict['choice'],
-        sourceId: verdict.source_id,
-        createdAt: verdict.created_at,
-      });
-    }
-    // A turn the screening did not cover yet (the conversation grew since) is not published.
-    return [...conversations.values()].filter((conversation) => conversation.turns.length > 0);
+    return { sides, votes, reactions, verdicts };
   }
 
   /**
@@ -376,53 +288,4 @@ export class DatasetRepository {
       .executeTakeFirstOrThrow();
     return row.value;
   }
-}
-
-interface DuelRow {
-  id: string;
-  source: string;
-  external_id: string | null;
-  visitor_hash: string;
-  mode: string;
-  model_a: string;
-  model_b: string;
-  chosen_models: string | null;
-  created_at: string;
-  source_meta: string | null;
-  turns_annotated: number;
-  languages: string | null;
-  message_languages: string | null;
-  categories: string | null;
-  keywords: string | null;
-  short_summary: string | null;
-  model_status: string;
-  pii_rule_kinds: string | null;
-}
-
-function toConversation(duel: DuelRow): ExportableConversation {
-  const messageLanguages = json<{ prompt?: string }[]>(duel.message_languages) ?? [];
-  return {
-    duelId: duel.id,
-    source: duel.source,
-    externalId: duel.external_id,
-    visitorHash: duel.visitor_hash,
-    mode: duel.mode,
-    modelA: duel.model_a,
-    modelB: duel.model_b,
-    chosenModels: json(duel.chosen_models),
-    createdAt: duel.created_at,
-    sourceMeta: json(duel.source_meta),
-    languages: json(duel.languages),
-    promptLanguages: messageLanguages.map((entry) => entry.prompt ?? null),
-    categories: json(duel.categories),
-    keywords: json(duel.keywords),
-    shortSummary: duel.short_summary,
-    modelStatus: duel.model_status,
-    // The rules layer always records what it found, if only `[]`; a trusted import records nothing.
-    screenedBy: duel.source !== 'arena' && duel.pii_rule_kinds === null ? 'source' : 'agora',
-    turns: [],
-    vote: null,
-    reactions: [],
-    turnVerdicts: [],
-  };
 }

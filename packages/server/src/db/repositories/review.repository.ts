@@ -1,4 +1,4 @@
-import type { Expression, Kysely, SqlBool } from 'kysely';
+import type { Expression, ExpressionBuilder, Kysely, SqlBool } from 'kysely';
 import type { Database } from '../database';
 
 export type ReviewDecisionValue = 'include' | 'exclude';
@@ -43,6 +43,37 @@ export interface QueueCursor {
 
 const parseList = (text: string | null): string[] => (text ? (JSON.parse(text) as string[]) : []);
 
+type QueueScope = ExpressionBuilder<
+  Database & {
+    d: Database['duels'];
+    a: Database['conversation_annotations'];
+    r: Database['review_decisions'];
+    t: Database['turns'];
+  },
+  'd' | 'a' | 'r' | 't'
+>;
+
+/** What puts a conversation in each queue, and past the cursor (`d` the duel, `a` its annotation, `r` its decision). */
+function inQueue(eb: QueueScope, queue: ReviewQueueName, after: QueueCursor | undefined): Expression<SqlBool> {
+  const reported = eb.exists(eb.selectFrom('reports').select('reports.id').whereRef('reports.duel_id', '=', 'd.id'));
+  const undecided = eb('r.duel_id', 'is', null);
+  const flagged = eb('a.contains_pii', '=', 1);
+  const byQueue: Record<ReviewQueueName, Expression<SqlBool>> = {
+    pending: eb.and([undecided, eb.or([flagged, reported])]),
+    flagged: eb.and([undecided, flagged]),
+    reported: eb.and([undecided, reported]),
+    excluded: eb('r.decision', '=', 'exclude'),
+    included: eb('r.decision', '=', 'include'),
+    failed: eb('a.status', '=', 'failed'),
+  };
+  const condition = byQueue[queue];
+  if (!after) return condition;
+  return eb.and([
+    condition,
+    eb.or([eb('d.created_at', '<', after.createdAt), eb.and([eb('d.created_at', '=', after.createdAt), eb('d.id', '<', after.duelId)])]),
+  ]);
+}
+
 /** Review of flagged and reported conversations: decisions and their append-only audit log. */
 export class ReviewRepository {
   constructor(private readonly db: Kysely<Database>) {}
@@ -67,28 +98,7 @@ export class ReviewRepository {
         'r.decided_at',
         't.prompt',
       ])
-      .where((eb) => {
-        const reported = eb.exists(eb.selectFrom('reports').select('reports.id').whereRef('reports.duel_id', '=', 'd.id'));
-        const undecided = eb('r.duel_id', 'is', null);
-        const flagged = eb('a.contains_pii', '=', 1);
-        const byQueue: Record<ReviewQueueName, Expression<SqlBool>> = {
-          pending: eb.and([undecided, eb.or([flagged, reported])]),
-          flagged: eb.and([undecided, flagged]),
-          reported: eb.and([undecided, reported]),
-          excluded: eb('r.decision', '=', 'exclude'),
-          included: eb('r.decision', '=', 'include'),
-          failed: eb('a.status', '=', 'failed'),
-        };
-        const inQueue = byQueue[queue];
-        if (!after) return inQueue;
-        return eb.and([
-          inQueue,
-          eb.or([
-            eb('d.created_at', '<', after.createdAt),
-            eb.and([eb('d.created_at', '=', after.createdAt), eb('d.id', '<', after.duelId)]),
-          ]),
-        ]);
-      })
+      .where((eb) => inQueue(eb, queue, after))
       .orderBy('d.created_at', 'desc')
       .orderBy('d.id', 'desc')
       .limit(limit)
