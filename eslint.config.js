@@ -51,13 +51,14 @@ const ioModules = [
 
 /**
  * A folder's restricted layers, as `no-restricted-imports` patterns. Type-only imports pass unless
- * `types` is false: the domain may not even name another layer's types (it owns its vocabulary).
+ * `types` is false (for the whole rule, or for one group): the domain may not even name another
+ * layer's types (it owns its vocabulary), nor may adapters name the store's.
  */
 function layerRule(groups, { types = true } = {}) {
   return [
     'error',
     {
-      patterns: groups.map(({ group, message }) => ({ group, message, allowTypeImports: types })),
+      patterns: groups.map(({ group, message, types: groupTypes = types }) => ({ group, message, allowTypeImports: groupTypes })),
     },
   ];
 }
@@ -84,7 +85,7 @@ const impureCalls = [
 
 const layerOf = (folder) => [`**/${folder}`, `**/${folder}/**`];
 /** The layers that use the domain's vocabulary (and the configuration's): never imported by either. */
-const outerLayers = ['db', 'providers', 'services', 'adapters', 'http', 'cli', 'jobs', 'observability'].flatMap(layerOf);
+const outerLayers = ['db', 'providers', 'services', 'adapters', 'http', 'cli', 'jobs', 'observability', 'composition'].flatMap(layerOf);
 
 export default tseslint.config(
   {
@@ -181,26 +182,103 @@ export default tseslint.config(
   },
   // HTTP and the command line reach the store and the models only through services.
   {
-    files: [`${server}/http/**/*.ts`, `${server}/cli/**/*.ts`],
+    files: [`${server}/cli/**/*.ts`],
     ignores: ['**/*.test.ts'],
     rules: {
       'no-restricted-imports': layerRule([
         {
           group: [...layerOf('db'), ...layerOf('providers'), 'better-sqlite3', 'pg', 'kysely'],
-          message: 'http/ and cli/ reach the store and the models through services (docs/ARCHITECTURE.md).',
+          message: 'cli/ reaches the store and the models through services (docs/ARCHITECTURE.md).',
+        },
+        {
+          group: [...layerOf('composition'), '**/main'],
+          message: 'cli/ commands load the composition root lazily, by import(), so that a command pays only for what it uses.',
         },
       ]),
     },
   },
-  // Providers and the store are below the services.
+  {
+    files: [`${server}/http/**/*.ts`],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': layerRule([
+        {
+          group: [...layerOf('db'), ...layerOf('providers'), 'better-sqlite3', 'pg', 'kysely'],
+          message: 'http/ reaches the store and the models through services (docs/ARCHITECTURE.md).',
+        },
+        {
+          group: [
+            ...layerOf('adapters'),
+            ...layerOf('config'),
+            ...layerOf('jobs'),
+            ...layerOf('cli'),
+            ...layerOf('composition'),
+            '**/main',
+          ],
+          message:
+            'http/ knows routes and services only: files, settings and jobs reach it through the services and settings the composition root gives it (docs/ARCHITECTURE.md).',
+        },
+      ]),
+    },
+  },
   {
     files: [`${server}/providers/**/*.ts`, `${server}/db/**/*.ts`, `${server}/adapters/**/*.ts`],
     ignores: ['**/*.test.ts'],
     rules: {
       'no-restricted-imports': layerRule([
         {
-          group: [...layerOf('services'), ...layerOf('http'), ...layerOf('cli'), ...layerOf('jobs'), '**/main'],
+          group: [...layerOf('services'), ...layerOf('http'), ...layerOf('cli'), ...layerOf('jobs'), ...layerOf('composition'), '**/main'],
           message: 'providers/, db/ and adapters/ never import services or the layers above them (docs/ARCHITECTURE.md).',
+        },
+      ]),
+    },
+  },
+  {
+    files: [`${server}/providers/**/*.ts`],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': layerRule([
+        {
+          group: [...layerOf('services'), ...layerOf('http'), ...layerOf('cli'), ...layerOf('jobs'), ...layerOf('composition'), '**/main'],
+          message: 'providers/ never imports services or the layers above them (docs/ARCHITECTURE.md).',
+        },
+        {
+          group: [...layerOf('db'), ...layerOf('adapters'), 'better-sqlite3', 'pg', 'kysely'],
+          message: 'providers/ talk to models only: no store and no file format of ours (docs/ARCHITECTURE.md).',
+        },
+      ]),
+    },
+  },
+  {
+    files: [`${server}/db/**/*.ts`],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': layerRule([
+        {
+          group: [...layerOf('services'), ...layerOf('http'), ...layerOf('cli'), ...layerOf('jobs'), ...layerOf('composition'), '**/main'],
+          message: 'db/ never imports services or the layers above them (docs/ARCHITECTURE.md).',
+        },
+        {
+          group: [...layerOf('providers'), ...layerOf('adapters'), ...layerOf('observability')],
+          message: 'db/ holds the store alone: no model client, file format or metrics (docs/ARCHITECTURE.md).',
+        },
+      ]),
+    },
+  },
+  {
+    files: [`${server}/adapters/**/*.ts`],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': layerRule([
+        {
+          group: [...layerOf('services'), ...layerOf('http'), ...layerOf('cli'), ...layerOf('jobs'), ...layerOf('composition'), '**/main'],
+          message: 'adapters/ never import services or the layers above them (docs/ARCHITECTURE.md).',
+        },
+        {
+          group: [...layerOf('db')],
+          // Types too: the records an adapter writes are the domain's (decisions/0009), not the store's.
+          types: false,
+          message: "adapters/ read and write files and run tools over the domain's records; the store is db/'s (docs/ARCHITECTURE.md).",
         },
       ]),
     },
@@ -212,8 +290,8 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': layerRule([
         {
-          group: [...layerOf('http'), ...layerOf('cli'), 'hono', 'hono/*', 'commander', '**/main'],
-          message: 'services/ and jobs/ know nothing of HTTP or the command line (docs/ARCHITECTURE.md).',
+          group: [...layerOf('http'), ...layerOf('cli'), ...layerOf('composition'), 'hono', 'hono/*', 'commander', '**/main'],
+          message: 'services/ and jobs/ know nothing of HTTP, the command line or how the arena is composed (docs/ARCHITECTURE.md).',
         },
         {
           group: ['kysely', 'better-sqlite3', 'pg', 'node:fs', 'node:fs/*', 'fs', 'fs/*', 'yaml', 'hyparquet', 'hyparquet-writer'],
@@ -223,6 +301,62 @@ export default tseslint.config(
     },
   },
   // Configuration reads the environment and the catalogue; of the other layers it knows only the domain's vocabulary.
+  {
+    files: [`${server}/jobs/**/*.ts`],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': layerRule([
+        {
+          group: [...layerOf('http'), ...layerOf('cli'), ...layerOf('composition'), 'hono', 'hono/*', 'commander', '**/main'],
+          message: 'jobs/ know nothing of HTTP, the command line or how the arena is composed (docs/ARCHITECTURE.md).',
+        },
+        {
+          group: [
+            ...layerOf('db'),
+            ...layerOf('providers'),
+            ...layerOf('adapters'),
+            'kysely',
+            'better-sqlite3',
+            'pg',
+            'node:fs',
+            'node:fs/*',
+          ],
+          message: "jobs/ say when work runs; the work is a service's (docs/ARCHITECTURE.md).",
+        },
+      ]),
+    },
+  },
+  {
+    files: [`${server}/observability/**/*.ts`],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': layerRule([
+        {
+          group: [
+            ...layerOf('db'),
+            ...layerOf('providers'),
+            ...layerOf('adapters'),
+            ...layerOf('http'),
+            ...layerOf('cli'),
+            ...layerOf('jobs'),
+            ...layerOf('composition'),
+            '**/main',
+          ],
+          message: 'observability/ implements the metrics port only (docs/ARCHITECTURE.md).',
+        },
+      ]),
+    },
+  },
+  {
+    // Rooms of a readable size. Exempt by name: data tables (the migrations, the OpenAPI document,
+    // the message catalogues), whose length is their content, not tangled logic.
+    files: ['packages/*/src/**/*.ts', 'packages/web/src/**/*.svelte'],
+    ignores: ['**/*.test.ts', `${server}/db/migrations/**`, `${server}/http/openapi.ts`, 'packages/web/src/lib/i18n/*.ts'],
+    rules: {
+      'max-lines': ['error', { max: 400 }],
+      'max-lines-per-function': ['error', { max: 60, skipBlankLines: true, skipComments: true }],
+    },
+  },
   {
     files: [`${server}/config/**/*.ts`],
     ignores: ['**/*.test.ts'],

@@ -14,7 +14,30 @@ const servicesProbes = join(repository, 'packages/server/src/services/lint-probe
 const webProbes = join(repository, 'packages/web/src/lib/lint-probe');
 const configProbes = join(repository, 'packages/server/src/config/lint-probe');
 const privacyProbes = join(repository, 'packages/privacy/src/lint-probe');
-const FOLDERS = [probes, servicesProbes, webProbes, configProbes, privacyProbes];
+const httpProbes = join(repository, 'packages/server/src/http/lint-probe');
+const providersProbes = join(repository, 'packages/server/src/providers/lint-probe');
+const dbProbes = join(repository, 'packages/server/src/db/lint-probe');
+const jobsProbes = join(repository, 'packages/server/src/jobs/lint-probe');
+const adaptersProbes = join(repository, 'packages/server/src/adapters/lint-probe');
+const cliProbes = join(repository, 'packages/server/src/cli/lint-probe');
+const FOLDERS = [
+  probes,
+  servicesProbes,
+  webProbes,
+  configProbes,
+  privacyProbes,
+  httpProbes,
+  providersProbes,
+  dbProbes,
+  jobsProbes,
+  adaptersProbes,
+  cliProbes,
+];
+
+/** A function of `lines` statements, and a file of `lines` lines: the room-size probes. */
+const longFunction = (lines: number) =>
+  `export function long(): number {\n  let total = 0;\n${'  total += 1;\n'.repeat(lines)}  return total;\n}\n`;
+const longFile = (lines: number) => Array.from({ length: lines }, (_, index) => `export const value${index} = ${index};`).join('\n') + '\n';
 
 interface Probe {
   name: string;
@@ -106,6 +129,70 @@ const PROBES: Probe[] = [
     code: "import { screenText } from '../../../../server/src/domain/privacy';\nexport const s = screenText;\n",
     rule: 'no-restricted-imports',
   },
+  {
+    name: 'a file format in the HTTP layer',
+    folder: httpProbes,
+    code: "import { DATASET_FORMATS } from '../../adapters/dataset-files/dataset-writers';\nexport const f = DATASET_FORMATS;\n",
+    rule: 'no-restricted-imports',
+  },
+  {
+    name: 'the configuration read by the HTTP layer',
+    folder: httpProbes,
+    code: "import { loadConfig } from '../../config/config';\nexport const c = loadConfig;\n",
+    rule: 'no-restricted-imports',
+  },
+  {
+    name: 'the store in a provider',
+    folder: providersProbes,
+    code: "import { createStore } from '../../db/unit-of-work';\nexport const s = createStore;\n",
+    rule: 'no-restricted-imports',
+  },
+  {
+    name: 'a model client in the store',
+    folder: dbProbes,
+    code: "import { createModelClient } from '../../providers/create-model-client';\nexport const c = createModelClient;\n",
+    rule: 'no-restricted-imports',
+  },
+  {
+    name: 'the store reached by a job',
+    folder: jobsProbes,
+    code: "import { createStore } from '../../db/unit-of-work';\nexport const s = createStore;\n",
+    rule: 'no-restricted-imports',
+  },
+  {
+    name: 'the composition root in a service',
+    folder: servicesProbes,
+    code: "import { createArenaServices } from '../../composition/arena-services';\nexport const c = createArenaServices;\n",
+    rule: 'no-restricted-imports',
+  },
+  {
+    name: 'the store in an adapter',
+    folder: adaptersProbes,
+    code: "import type { DatasetRepository } from '../../db/repositories/dataset.repository';\nexport type R = DatasetRepository;\n",
+    rule: 'no-restricted-imports',
+  },
+  {
+    name: 'a service in an adapter',
+    folder: adaptersProbes,
+    code: "import { DatasetExportService } from '../../services/dataset-export.service';\nexport const s = DatasetExportService;\n",
+    rule: 'no-restricted-imports',
+  },
+  {
+    name: 'the domain in an adapter (allowed)',
+    folder: adaptersProbes,
+    code: "import type { ExportableConversation } from '../../domain/datasets/exportable';\nexport type C = ExportableConversation;\n",
+    rule: null,
+  },
+  {
+    name: 'the store reached by a command',
+    folder: cliProbes,
+    code: "import { createStore } from '../../db/unit-of-work';\nexport const s = createStore;\n",
+    rule: 'no-restricted-imports',
+  },
+  { name: 'a function over 60 lines', folder: servicesProbes, code: longFunction(60), rule: 'max-lines-per-function' },
+  { name: 'a function of 58 lines (allowed)', folder: servicesProbes, code: longFunction(56), rule: null },
+  { name: 'a file over 400 lines', folder: jobsProbes, code: longFile(401), rule: 'max-lines' },
+  { name: 'a file of 400 lines (allowed)', folder: jobsProbes, code: longFile(399), rule: null },
   {
     name: 'the privacy rules in the web app (allowed)',
     folder: webProbes,

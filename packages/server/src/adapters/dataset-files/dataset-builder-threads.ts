@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import type { ExportableConversation } from '../../db/repositories/dataset.repository';
+import type { ExportableConversation } from '../../domain/datasets/exportable';
 import { type BuiltFile, DatasetBuilder, type DatasetBuilderSettings } from './dataset-builder';
 import type { BuilderReply, BuilderRequest } from './dataset-builder-worker';
 

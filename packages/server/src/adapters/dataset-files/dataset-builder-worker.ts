@@ -1,5 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import type { ExportableConversation } from '../../db/repositories/dataset.repository';
+import type { ExportableConversation } from '../../domain/datasets/exportable';
 import { DatasetBuilder, type DatasetBuilderSettings } from './dataset-builder';
 
 /** Messages from the export to its builder threads. */

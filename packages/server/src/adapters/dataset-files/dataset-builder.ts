@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ExportableConversation } from '../../db/repositories/dataset.repository';
+import type { ExportableConversation } from '../../domain/datasets/exportable';
 import {
   type ExportModelFacts,
   type RowContext,
