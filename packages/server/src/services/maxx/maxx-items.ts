@@ -52,20 +52,40 @@ export function sideHistory(conversation: ExportableConversation, side: 'a' | 'b
 
 /** The items of one conversation: its vote (an arena row about its last turn) and each disliked answer. */
 export function itemsOf(conversation: ExportableConversation, context: ReturnType<typeof rowContext>): MaxxItem[] {
-  const prepared = prepareConversation(conversation, context);
-  const languageOf = (index: number) => conversation.promptLanguages[index] ?? conversation.languages?.[0] ?? 'und';
-  const original = (side: 'a' | 'b', index: number): OriginalReply => ({
-    side,
-    model: conversation.turns[index]![side].modelId,
-    text: conversation.turns[index]![side].text,
-    history: sideHistory(conversation, side, index),
-  });
-  const items: MaxxItem[] = [];
+  const source = itemSourceOf(conversation, context);
+  return [...voteItems(source), ...verdictItems(source), ...dislikeItems(source)];
+}
+
+/** What every item of one conversation is made from: the conversation, its export ids, and how a turn's language and originals read. */
+interface ItemSource {
+  conversation: ExportableConversation;
+  prepared: ReturnType<typeof prepareConversation>;
+  languageOf: (index: number) => string;
+  original: (side: 'a' | 'b', index: number) => OriginalReply;
+}
+
+function itemSourceOf(conversation: ExportableConversation, context: ReturnType<typeof rowContext>): ItemSource {
+  return {
+    conversation,
+    prepared: prepareConversation(conversation, context),
+    languageOf: (index) => conversation.promptLanguages[index] ?? conversation.languages?.[0] ?? 'und',
+    original: (side, index) => ({
+      side,
+      model: conversation.turns[index]![side].modelId,
+      text: conversation.turns[index]![side].text,
+      history: sideHistory(conversation, side, index),
+    }),
+  };
+}
+
+/** The conversation's vote: an arena item about its last turn. */
+function voteItems({ conversation, prepared, languageOf, original }: ItemSource): MaxxItem[] {
   const { turns } = conversation;
-  if (conversation.vote !== null && turns.length > 0) {
-    const last = turns.length - 1;
-    const subset = subsetOfVote(conversation.vote.choice);
-    items.push({
+  if (conversation.vote === null || turns.length === 0) return [];
+  const last = turns.length - 1;
+  const subset = subsetOfVote(conversation.vote.choice);
+  return [
+    {
       key: `${conversation.createdAt}|${prepared.pairId}|${subset}`,
       subset,
       sourceId: prepared.pairId,
@@ -75,11 +95,15 @@ export function itemsOf(conversation: ExportableConversation, context: ReturnTyp
       originals: [original('a', last), original('b', last)],
       visitorPreference: voteSidePreference(conversation.vote.choice),
       calibrationKey: `${prepared.pairId}|${last}`,
-    });
-  }
-  // A verdict on one turn (compar:IA's per-response arena data) is an arena item about that turn, with the source row's id.
+    },
+  ];
+}
+
+/** A verdict on one turn (compar:IA's per-response arena data) is an arena item about that turn, with the source row's id. */
+function verdictItems({ conversation, prepared, languageOf, original }: ItemSource): MaxxItem[] {
+  const items: MaxxItem[] = [];
   for (const verdict of conversation.turnVerdicts) {
-    const index = turns.findIndex((turn) => turn.turn === verdict.turn);
+    const index = conversation.turns.findIndex((turn) => turn.turn === verdict.turn);
     if (index < 0) continue;
     const subset = verdict.choice === 'both_bad' ? 'arena-both_bad' : 'arena-general';
     items.push({
@@ -94,16 +118,22 @@ export function itemsOf(conversation: ExportableConversation, context: ReturnTyp
       calibrationKey: `${prepared.pairId}|${index}`,
     });
   }
+  return items;
+}
+
+/** Each disliked answer: a reactions item about its turn, against that answer alone. */
+function dislikeItems({ conversation, prepared, languageOf, original }: ItemSource): MaxxItem[] {
+  const items: MaxxItem[] = [];
   for (const reaction of conversation.reactions) {
     if (reaction.liked) continue;
-    const index = turns.findIndex((turn) => turn.turn === reaction.turn);
+    const index = conversation.turns.findIndex((turn) => turn.turn === reaction.turn);
     if (index < 0) continue;
     const msgIndex = (reaction.side === 'a' ? prepared.headA : prepared.headB) + 2 * index + 1;
     // An imported reaction keeps its source's id, as the reactions file of the open datasets writes it back.
     const sourceId =
       (sourceMetaValue(reaction.sourceMeta, 'id', 'string') as string | undefined) ??
       `${reaction.side === 'a' ? prepared.convAId : prepared.convBId}-${msgIndex}`;
-    const disliked = turns[index]![reaction.side];
+    const disliked = conversation.turns[index]![reaction.side];
     items.push({
       key: `${conversation.createdAt}|${prepared.pairId}|reactions|${sourceId}`,
       subset: 'reactions',

@@ -72,57 +72,12 @@ export async function processMaxxItem(
     if ('dropped' in written) return dropped(written.dropped);
     const { history, optimal, reactionVerdict } = written;
     const steps = stepsFor('final');
-    const judged: JudgedOriginal[] = [];
-    for (const original of item.originals) {
-      const judgings = await judgePanel(steps, { history, text: optimal }, original, settings.judges);
-      stats.panels!.push({ model: original.model, outcome: panelOutcome(judgings), judges: judgings.map(pairOutcome) });
-      judgings.forEach((judging, judge) =>
-        stats.pairs.push({
-          model: original.model,
-          judge: String(judge),
-          consistent: isPositionConsistent(judging),
-          won: pairOutcome(judging) === 'win',
-        }),
-      );
-      judged.push({ side: original.side, text: original.text, judgings });
-    }
-    let rejected: OriginalReply;
-    let rejected2: OriginalReply | null = null;
-    let prefStrength: MaxxPrefStrength;
-    if (item.subset === 'reactions') {
-      const decision = decideReactionRow({
-        fixesDefect: reactionVerdict?.fixesDefect ?? false,
-        complaint: reactionVerdict?.complaint ?? 'mistaken',
-        judgings: judged[0]!.judgings,
-      });
-      if (!decision.keep) return dropped(decision.reason);
-      [rejected, prefStrength] = [item.originals[0]!, decision.prefStrength];
-    } else {
-      const decision = decideArenaRow(judged, item.visitorPreference);
-      if (!decision.keep) return dropped(decision.reason);
-      const bySide = (side: 'a' | 'b') => item.originals.find((original) => original.side === side)!;
-      rejected = bySide(decision.rejected.side);
-      rejected2 = decision.rejected2 && bySide(decision.rejected2.side);
-      prefStrength = decision.prefStrength;
-    }
+    const judged = await judgeOriginals(steps, item, { history, text: optimal }, settings.judges, stats);
+    const decision = decideRow(item, judged, reactionVerdict);
+    if ('dropped' in decision) return dropped(decision.dropped);
     const { styled, sameContent } = await steps.style(optimal);
     if (!sameContent) return dropped('styled variant changed the content');
-    const row = maxxRow({
-      subset: item.subset,
-      sourceId: item.sourceId,
-      messages: history,
-      optimal,
-      optimalStyled: styled,
-      rejected: rejected.text,
-      rejected2: rejected2?.text ?? null,
-      prefStrength,
-      defectTags: item.reaction?.tags,
-      contextFrom: sameHistory(rejected.history, history) ? 'optimal' : 'original',
-      language: item.language,
-      trainingUse: mostRestrictive(
-        [...settings.writers, rejected.model, ...(rejected2 ? [rejected2.model] : [])].map((model) => settings.trainingUse(model)),
-      ),
-    });
+    const row = maxxRowOf(item, settings, { history, optimal, styled }, decision);
     stats.incompleteAnswers = notes.incompleteAnswers;
     return { status: 'kept', reason: null, row, stats };
   } catch (error) {
@@ -131,6 +86,91 @@ export async function processMaxxItem(
     if (error instanceof IncompleteAnswerError) return dropped('truncated');
     throw error;
   }
+}
+
+/** What the critic said of a disliked answer's complaint, on the final turn's optimal reply. */
+type ReactionVerdict = { fixesDefect: boolean; complaint: 'valid' | 'partly' | 'mistaken' };
+
+/** The original replies a kept row rejects, and how strongly the optimal one is preferred. */
+interface RowDecision {
+  rejected: OriginalReply;
+  rejected2: OriginalReply | null;
+  prefStrength: MaxxPrefStrength;
+}
+
+/** The panel on the optimal reply against each original of the item's turn, each judging recorded in the item's stats. */
+async function judgeOriginals(
+  steps: MaxxSteps,
+  item: MaxxItem,
+  optimal: JudgedReply,
+  judges: number,
+  stats: MaxxItemStats,
+): Promise<JudgedOriginal[]> {
+  const judged: JudgedOriginal[] = [];
+  for (const original of item.originals) {
+    const judgings = await judgePanel(steps, optimal, original, judges);
+    stats.panels!.push({ model: original.model, outcome: panelOutcome(judgings), judges: judgings.map(pairOutcome) });
+    judgings.forEach((judging, judge) =>
+      stats.pairs.push({
+        model: original.model,
+        judge: String(judge),
+        consistent: isPositionConsistent(judging),
+        won: pairOutcome(judging) === 'win',
+      }),
+    );
+    judged.push({ side: original.side, text: original.text, judgings });
+  }
+  return judged;
+}
+
+/** The rules' decision on the judged item: a disliked answer's row, or an arena row against the visitor's preference. */
+function decideRow(
+  item: MaxxItem,
+  judged: JudgedOriginal[],
+  reactionVerdict: ReactionVerdict | undefined,
+): RowDecision | { dropped: string } {
+  if (item.subset === 'reactions') {
+    const decision = decideReactionRow({
+      fixesDefect: reactionVerdict?.fixesDefect ?? false,
+      complaint: reactionVerdict?.complaint ?? 'mistaken',
+      judgings: judged[0]!.judgings,
+    });
+    if (!decision.keep) return { dropped: decision.reason };
+    return { rejected: item.originals[0]!, rejected2: null, prefStrength: decision.prefStrength };
+  }
+  const decision = decideArenaRow(judged, item.visitorPreference);
+  if (!decision.keep) return { dropped: decision.reason };
+  const bySide = (side: 'a' | 'b') => item.originals.find((original) => original.side === side)!;
+  return {
+    rejected: bySide(decision.rejected.side),
+    rejected2: decision.rejected2 && bySide(decision.rejected2.side),
+    prefStrength: decision.prefStrength,
+  };
+}
+
+/** The kept item's row; its training use is bounded by the licences of the writers and of the rejected replies' models. */
+function maxxRowOf(
+  item: MaxxItem,
+  settings: PipelineSettings,
+  { history, optimal, styled }: { history: ChatMessage[]; optimal: string; styled: string },
+  { rejected, rejected2, prefStrength }: RowDecision,
+): DatasetRow {
+  return maxxRow({
+    subset: item.subset,
+    sourceId: item.sourceId,
+    messages: history,
+    optimal,
+    optimalStyled: styled,
+    rejected: rejected.text,
+    rejected2: rejected2?.text ?? null,
+    prefStrength,
+    defectTags: item.reaction?.tags,
+    contextFrom: sameHistory(rejected.history, history) ? 'optimal' : 'original',
+    language: item.language,
+    trainingUse: mostRestrictive(
+      [...settings.writers, rejected.model, ...(rejected2 ? [rejected2.model] : [])].map((model) => settings.trainingUse(model)),
+    ),
+  });
 }
 
 const sameHistory = (left: readonly ChatMessage[], right: readonly ChatMessage[]) =>
