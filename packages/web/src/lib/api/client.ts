@@ -76,10 +76,10 @@ export const api = {
     request<{ turn: number }>('POST', `/api/v1/duels/${encodeURIComponent(id)}/messages`, { prompt }),
   react: (id: string, body: ReactionRequest) => request<unknown>('POST', `/api/v1/duels/${encodeURIComponent(id)}/reactions`, body),
   vote: (id: string, body: VoteRequest) => request<VoteResponse>('POST', `/api/v1/duels/${encodeURIComponent(id)}/vote`, body),
-  leaderboard: (query: Record<string, string>) => {
+  leaderboard: (query: Record<string, string>, signal?: AbortSignal) => {
     const search = new URLSearchParams(Object.entries(query).filter(([, value]) => value !== ''));
     const qs = search.toString();
-    return request<LeaderboardBody>('GET', `/api/v1/leaderboard${qs ? `?${qs}` : ''}`);
+    return request<LeaderboardBody>('GET', `/api/v1/leaderboard${qs ? `?${qs}` : ''}`, undefined, signal);
   },
 };
 
