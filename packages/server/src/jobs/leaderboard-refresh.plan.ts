@@ -16,7 +16,7 @@ export function leaderboardRefreshPlan(settings: LeaderboardJobSettings): JobPla
     name: 'leaderboard-refresh',
     purpose: 'fits the leaderboard (every view: overall, per language, mode and topic; plain and style-controlled) and stores its snapshot',
     schedule:
-      `at start; after ${everyVotes} vote(s) or every ${durationWords(everyMs)} ` +
+      `at start; after ${everyVotes} ${everyVotes === 1 ? 'vote' : 'votes'} or every ${durationWords(everyMs)} ` +
       `${settings.severalInstances ? '(even without a vote here: votes may arrive at another instance)' : 'with new votes'}; ` +
       `never two closer than ${durationWords(minIntervalMs)}`,
     on: ['vote.recorded', 'conversations.screened'],
