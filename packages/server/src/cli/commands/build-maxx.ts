@@ -2,7 +2,7 @@ import { existsSync, statSync } from 'node:fs';
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { MAXX_SUBSETS } from '../../domain/maxx/maxx-rules';
-import type { MaxxProgress } from '../../services/maxx/maxx.service';
+import type { MaxxProgress, MaxxRunResult, MaxxService } from '../../services/maxx/maxx.service';
 import { CliUsageError, asUsageError, parseFlags, reportingUsageErrors } from '../cli-error';
 
 const modelId = (flag: string) => z.string().min(1, `${flag} takes a catalogue model id`);
@@ -50,12 +50,52 @@ const flagsSchema = z
       context.addIssue({ code: 'custom', message: '--out is required (or --worker, which only processes items)' });
   });
 
+type MaxxFlags = z.infer<typeof flagsSchema>;
+
 /**
  * `agora maxx`: the optimised preference set (docs/datasets.md#optimised-preference-set) from the
  * store of DATABASE_URL into a folder. Resumes where a previous run with the same models stopped.
  */
 export function registerMaxxCommand(program: Command): void {
-  reportingUsageErrors(program.command('maxx'))
+  withMaxxOptions(reportingUsageErrors(program.command('maxx'))).action(async (raw: unknown) => {
+    const flags = parseFlags(flagsSchema, raw);
+    if (flags.out !== undefined && existsSync(flags.out) && !statSync(flags.out).isDirectory())
+      throw new CliUsageError(`--out: ${flags.out} is a file, not a folder`);
+    const [{ openStore, createMaxxService, sameOrganisationWarnings }, { loadConfig }, { loadCatalogue }] = await Promise.all([
+      import('../../main'),
+      import('../../config/config'),
+      import('../../config/catalogue'),
+    ]);
+    const config = asUsageError(() => loadConfig(process.env));
+    const models = asUsageError(() => loadCatalogue(config.modelsPath, process.env));
+    const store = await openStore(config);
+    try {
+      const ids = {
+        generator: flags.generator,
+        reviewer: flags.reviewer,
+        critic: flags.critic,
+        judges: flags.judge,
+        stylist: flags.stylist ?? flags.generator,
+      };
+      const service = asUsageError(() =>
+        createMaxxService(config, store, models, ids, {
+          leaseMs: flags.lease * 1000,
+          maxCostUsd: flags.maxCost,
+          calibrate: flags.calibrate === true,
+          allowSelfJudging: flags.allowSelfJudging === true,
+        }),
+      );
+      for (const warning of sameOrganisationWarnings(ids, models)) process.stderr.write(`agora maxx: warning: ${warning}\n`);
+      await buildMaxx(service, flags);
+    } finally {
+      await store.close();
+    }
+  });
+}
+
+/** The command's description and flags (flagsSchema checks their values). */
+function withMaxxOptions(command: Command): Command {
+  return command
     .description('the optimised preference set: a better reply for real conversations, kept only when a blind judge prefers it')
     .option('--out <DIR>', 'folder to write (one sub-folder per subset, README.md card)')
     .option('--worker', 'only process items, sharing them with the other workers on the same store (no files written)')
@@ -81,75 +121,51 @@ export function registerMaxxCommand(program: Command): void {
     .option('--concurrency <N>', 'items processed at once (default 8)')
     .option('--max-cost <USD>', 'send no more calls once the run has spent this much (prices: the catalogue’s pricing)')
     .option('--calibrate', 'the judge also compares the original replies; the card reports its agreement with the visitors')
-    .option('--dry-run', 'print the plan (items per subset and language, estimated calls, tokens and cost) and call no model')
-    .action(async (raw: unknown) => {
-      const flags = parseFlags(flagsSchema, raw);
-      if (flags.out !== undefined && existsSync(flags.out) && !statSync(flags.out).isDirectory())
-        throw new CliUsageError(`--out: ${flags.out} is a file, not a folder`);
-      const [{ openStore, createMaxxService, sameOrganisationWarnings }, { loadConfig }, { loadCatalogue }] = await Promise.all([
-        import('../../main'),
-        import('../../config/config'),
-        import('../../config/catalogue'),
-      ]);
-      const config = asUsageError(() => loadConfig(process.env));
-      const models = asUsageError(() => loadCatalogue(config.modelsPath, process.env));
-      const store = await openStore(config);
-      try {
-        const ids = {
-          generator: flags.generator,
-          reviewer: flags.reviewer,
-          critic: flags.critic,
-          judges: flags.judge,
-          stylist: flags.stylist ?? flags.generator,
-        };
-        const service = asUsageError(() =>
-          createMaxxService(config, store, models, ids, {
-            leaseMs: flags.lease * 1000,
-            maxCostUsd: flags.maxCost,
-            calibrate: flags.calibrate === true,
-            allowSelfJudging: flags.allowSelfJudging === true,
-          }),
-        );
-        for (const warning of sameOrganisationWarnings(ids, models)) process.stderr.write(`agora maxx: warning: ${warning}\n`);
-        const options = {
-          subsets: flags.subset ? [flags.subset] : undefined,
-          language: flags.language,
-          limit: flags.limit,
-          concurrency: flags.concurrency,
-        };
-        if (flags.dryRun) {
-          process.stdout.write(`${JSON.stringify(await service.plan(options))}\n`);
-          return;
-        }
-        const progress = await progressReporter();
-        const result = await service.run(options, progress.update).finally(progress.stop);
-        if (result.items === 0) {
-          // Nothing to build is the operator's input, not a success: the card still says why, then exit 2.
-          const reason = await service.whyNoItem(options);
-          if (flags.out !== undefined) await service.assemble(flags.out, reason);
-          throw new CliUsageError(`no eligible item: ${reason}`);
-        }
-        const written = flags.out === undefined ? undefined : await service.assemble(flags.out);
-        process.stdout.write(
-          `${JSON.stringify({ ...result, ...(written ? { rows: written.rows, card: written.cardPath, people: written.people } : {}) })}\n`,
-        );
-        if (result.stoppedAtCost) {
-          process.stderr.write(
-            `agora maxx: stopped at --max-cost after spending $${Object.values(result.costUsd)
-              .reduce((sum, cost) => sum + cost, 0)
-              .toFixed(4)}; the same command with a higher limit goes on where it stopped\n`,
-          );
-          process.exitCode = 1;
-        } else if (result.unfinished > 0) {
-          process.stderr.write(
-            `agora maxx: ${result.unfinished} items left unfinished by failing providers; run the same command again to take them up\n`,
-          );
-          process.exitCode = 1;
-        }
-      } finally {
-        await store.close();
-      }
-    });
+    .option('--dry-run', 'print the plan (items per subset and language, estimated calls, tokens and cost) and call no model');
+}
+
+/** Prints the plan (--dry-run), or runs the items, writes the set into --out and prints what was done. */
+async function buildMaxx(service: MaxxService, flags: MaxxFlags): Promise<void> {
+  const options = {
+    subsets: flags.subset ? [flags.subset] : undefined,
+    language: flags.language,
+    limit: flags.limit,
+    concurrency: flags.concurrency,
+  };
+  if (flags.dryRun) {
+    process.stdout.write(`${JSON.stringify(await service.plan(options))}\n`);
+    return;
+  }
+  const progress = await progressReporter();
+  const result = await service.run(options, progress.update).finally(progress.stop);
+  if (result.items === 0) {
+    // Nothing to build is the operator's input, not a success: the card still says why, then exit 2.
+    const reason = await service.whyNoItem(options);
+    if (flags.out !== undefined) await service.assemble(flags.out, reason);
+    throw new CliUsageError(`no eligible item: ${reason}`);
+  }
+  const written = flags.out === undefined ? undefined : await service.assemble(flags.out);
+  process.stdout.write(
+    `${JSON.stringify({ ...result, ...(written ? { rows: written.rows, card: written.cardPath, people: written.people } : {}) })}\n`,
+  );
+  reportIncompleteRun(result);
+}
+
+/** A run stopped at --max-cost or with items left unfinished says so on stderr and exits 1: the same command goes on. */
+function reportIncompleteRun(result: MaxxRunResult): void {
+  if (result.stoppedAtCost) {
+    process.stderr.write(
+      `agora maxx: stopped at --max-cost after spending $${Object.values(result.costUsd)
+        .reduce((sum, cost) => sum + cost, 0)
+        .toFixed(4)}; the same command with a higher limit goes on where it stopped\n`,
+    );
+    process.exitCode = 1;
+  } else if (result.unfinished > 0) {
+    process.stderr.write(
+      `agora maxx: ${result.unfinished} items left unfinished by failing providers; run the same command again to take them up\n`,
+    );
+    process.exitCode = 1;
+  }
 }
 
 /**
