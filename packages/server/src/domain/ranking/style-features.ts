@@ -148,6 +148,14 @@ export function buildStyleDesign(table: VoteTable, rule: StyleRule = 'fastchat')
     }
   }
   const active = [0, 1, 2, 3].filter((feature) => stdD[feature]! > 0);
+  const { runA, runB, runStart, outcome } = pairRuns(table, order);
+  return { active, meanD, stdD, rows: { modelCount: m, active, length: n, runA, runB, runStart, outcome, x, order } };
+}
+
+/** The outcome of each vote in grouped order, and the runs of consecutive votes of one ordered pair (a, b). */
+function pairRuns(table: VoteTable, order: Int32Array): Pick<StyleRows, 'runA' | 'runB' | 'runStart' | 'outcome'> {
+  const n = table.length;
+  const m = table.models.length;
   const outcome = new Uint8Array(n);
   const runs: number[] = [];
   let previous = -1;
@@ -163,5 +171,5 @@ export function buildStyleDesign(table: VoteTable, rule: StyleRule = 'fastchat')
   const runStart = Int32Array.from([...runs, n]);
   const runA = Int32Array.from(runs, (vote) => table.modelA[order[vote]!]!);
   const runB = Int32Array.from(runs, (vote) => table.modelB[order[vote]!]!);
-  return { active, meanD, stdD, rows: { modelCount: m, active, length: n, runA, runB, runStart, outcome, x, order } };
+  return { runA, runB, runStart, outcome };
 }
