@@ -188,38 +188,10 @@ export class PostprocessService {
     complete: readonly AnnotatedTurn[],
     rules: RulesOutput,
     saveLater: (annotation: ConversationAnnotation) => void,
-  ): Promise<{ outcome: 'done' | 'retrying' | 'failed'; flagged: boolean }> {
-    const { duelId } = conversation;
-    const ruleKinds = rules.ruleKinds;
-    const messageLanguages: TurnLanguages[] = complete.map((_, index) => ({
-      prompt: rules.messageLanguages[index * 3]!,
-      a: rules.messageLanguages[index * 3 + 1]!,
-      b: rules.messageLanguages[index * 3 + 2]!,
-    }));
-    const detected = { languages: rules.languages };
-
+  ): Promise<AnnotateOutcome> {
     const previous = conversation.annotation;
     const now = this.runtime.now();
-    const base: ConversationAnnotation = {
-      duelId,
-      status: 'done',
-      attempts: (previous?.status === 'pending' ? previous.attempts : 0) + 1,
-      lastError: null,
-      nextAttemptAt: null,
-      turnsAnnotated: conversation.turnCount,
-      languages: detected.languages,
-      messageLanguages,
-      piiRuleKinds: ruleKinds,
-      piiModelKinds: null,
-      containsPii: ruleKinds.length > 0,
-      modelStatus: 'not_configured',
-      modelId: null,
-      categories: null,
-      keywords: null,
-      shortSummary: null,
-      annotatedAt: now.toISOString(),
-      updatedAt: now.toISOString(),
-    };
+    const base = rulesAnnotation(conversation, complete, rules, now);
     // Without an annotation model, the topics the source gave (compar:IA's) or an earlier model wrote stay.
     if (!this.annotator && previous?.modelId) {
       base.categories = previous.categories;
@@ -234,10 +206,23 @@ export class PostprocessService {
       );
       return { outcome: 'done', flagged: base.containsPii === true };
     }
+    return this.annotateWithModel(this.annotator, base, complete, rules.ruleKinds, now);
+  }
 
+  /**
+   * The model layer on a conversation the rules layer annotated (`base`), stored at once: its topics
+   * and personal data, or, when the call fails, another try after a backoff, or `failed` when out of tries.
+   */
+  private async annotateWithModel(
+    annotator: ConversationAnnotator,
+    base: ConversationAnnotation,
+    complete: readonly AnnotatedTurn[],
+    ruleKinds: RulesOutput['ruleKinds'],
+    now: Date,
+  ): Promise<AnnotateOutcome> {
     let topics: ConversationTopics;
     try {
-      topics = await this.annotator.annotate(complete);
+      topics = await annotator.annotate(complete);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       const outOfTries = base.attempts >= this.options.maxAttempts;
@@ -249,7 +234,7 @@ export class PostprocessService {
           lastError: message.slice(0, 500),
           nextAttemptAt: outOfTries ? null : new Date(now.getTime() + delay).toISOString(),
           modelStatus: outOfTries ? 'failed' : 'pending',
-          modelId: this.annotator.modelId,
+          modelId: annotator.modelId,
           annotatedAt: null,
         },
       ]);
@@ -266,7 +251,7 @@ export class PostprocessService {
         piiModelKinds: topics.personalData.kinds,
         containsPii,
         modelStatus: 'done',
-        modelId: this.annotator.modelId,
+        modelId: annotator.modelId,
         categories: topics.categories,
         keywords: topics.keywords,
         shortSummary: topics.shortSummary,
@@ -274,6 +259,50 @@ export class PostprocessService {
     ]);
     return { outcome: 'done', flagged: containsPii };
   }
+}
+
+/** What annotating one conversation came to, for the pass's report. */
+interface AnnotateOutcome {
+  outcome: 'done' | 'retrying' | 'failed';
+  flagged: boolean;
+}
+
+/**
+ * A conversation's annotation from the rules layer alone (`done`, no model): its languages, each
+ * message's, and the personal data the rules found; this attempt counts after a pending one's.
+ */
+function rulesAnnotation(
+  conversation: DueConversation,
+  complete: readonly AnnotatedTurn[],
+  rules: RulesOutput,
+  now: Date,
+): ConversationAnnotation {
+  const previous = conversation.annotation;
+  const messageLanguages: TurnLanguages[] = complete.map((_, index) => ({
+    prompt: rules.messageLanguages[index * 3]!,
+    a: rules.messageLanguages[index * 3 + 1]!,
+    b: rules.messageLanguages[index * 3 + 2]!,
+  }));
+  return {
+    duelId: conversation.duelId,
+    status: 'done',
+    attempts: (previous?.status === 'pending' ? previous.attempts : 0) + 1,
+    lastError: null,
+    nextAttemptAt: null,
+    turnsAnnotated: conversation.turnCount,
+    languages: rules.languages,
+    messageLanguages,
+    piiRuleKinds: rules.ruleKinds,
+    piiModelKinds: null,
+    containsPii: rules.ruleKinds.length > 0,
+    modelStatus: 'not_configured',
+    modelId: null,
+    categories: null,
+    keywords: null,
+    shortSummary: null,
+    annotatedAt: now.toISOString(),
+    updatedAt: now.toISOString(),
+  };
 }
 
 /**
