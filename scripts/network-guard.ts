@@ -28,10 +28,13 @@ function targetHost(args: unknown[]): string | undefined | null {
 
 // eslint-disable-next-line @typescript-eslint/unbound-method -- kept to be called with each socket as `this` (connect.apply below)
 const connect = net.Socket.prototype.connect;
-net.Socket.prototype.connect = function guardedConnect(this: net.Socket, ...args: ConnectArguments) {
-  const host = targetHost(args);
-  if (host !== null && !isLoopbackHost(host)) {
-    throw new Error(`network guard: tests may only connect to 127.0.0.1 and ::1, not to ${host}`);
-  }
-  return connect.apply(this, args);
-} as typeof connect;
+// Once per worker: the fast layer runs many test files in one worker, each loading this file again.
+if (connect.name !== 'guardedConnect') {
+  net.Socket.prototype.connect = function guardedConnect(this: net.Socket, ...args: ConnectArguments) {
+    const host = targetHost(args);
+    if (host !== null && !isLoopbackHost(host)) {
+      throw new Error(`network guard: tests may only connect to 127.0.0.1 and ::1, not to ${host}`);
+    }
+    return connect.apply(this, args);
+  } as typeof connect;
+}

@@ -5,6 +5,12 @@ import type { Reporter, TestModule } from 'vitest/node';
  * A file that fails to load counts as one failure, so a broken import can never look green.
  */
 export default class SummaryReporter implements Reporter {
+  private started = performance.now();
+
+  onInit(): void {
+    this.started = performance.now();
+  }
+
   onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<unknown>): void {
     let passed = 0;
     let failed = unhandledErrors.length;
@@ -18,6 +24,8 @@ export default class SummaryReporter implements Reporter {
         else skipped += 1;
       }
     }
-    process.stdout.write(`\n${passed} passed, ${failed} failed, ${skipped} skipped\n`);
+    const seconds = (performance.now() - this.started) / 1000;
+    // The time on its own line: the closing line's shape is what CI reads.
+    process.stdout.write(`\nran in ${seconds.toFixed(1)} s\n${passed} passed, ${failed} failed, ${skipped} skipped\n`);
   }
 }
