@@ -16,7 +16,7 @@ import { migrateToLatest } from '../src/db/migrate';
 import { createStore } from '../src/db/unit-of-work';
 import { createModelClient } from '../src/providers/create-model-client';
 import { MaxxService, type MaxxRoles } from '../src/services/maxx/maxx.service';
-import { systemRuntime } from '../src/services/runtime';
+import { systemRuntime } from '../src/services/ports/runtime';
 import { toolModelYaml } from '../test/annotator-fixture';
 
 const root = new URL('../../..', import.meta.url).pathname;

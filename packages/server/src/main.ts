@@ -18,7 +18,7 @@ import type { ModelClient } from './providers/spec';
 import { ArenaCatalogue } from './services/arena-catalogue';
 import type { DuelService } from './services/duels/duel.service';
 import type { LeaderboardService } from './services/leaderboard.service';
-import { type Runtime, systemRuntime } from './services/runtime';
+import { type Runtime, systemRuntime } from './services/ports/runtime';
 import { checkLocalModel, loadLocalModels, serveCatalogue } from './composition/arena-models';
 import { createArenaServices } from './composition/arena-services';
 import { createArenaJobs } from './composition/arena-jobs';

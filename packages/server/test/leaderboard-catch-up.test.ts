@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inlineRankingComputer } from '../src/adapters/ranking-worker/ranking-computer';
 import { viewKey } from '../src/domain/ranking/leaderboard-views';
 import { LeaderboardService } from '../src/services/leaderboard.service';
-import { type Runtime, systemRuntime } from '../src/services/runtime';
+import { type Runtime, systemRuntime } from '../src/services/ports/runtime';
 import { ANNOTATOR, annotatorAnswer, catalogueWithAnnotator } from './annotator-fixture';
 import { seededRandom } from './seeded-random';
 import { DIALECTS, type TestStore } from './test-db';

@@ -13,7 +13,7 @@ import { minReadingMs } from '../src/domain/maxx/maxx-people';
 import { createMaxxService } from '../src/main';
 import { createModelClient } from '../src/providers/create-model-client';
 import { type MaxxRoles, MaxxService } from '../src/services/maxx/maxx.service';
-import { systemRuntime } from '../src/services/runtime';
+import { systemRuntime } from '../src/services/ports/runtime';
 import { DatasetExportService } from '../src/services/dataset-export.service';
 import { toolModelYaml } from './annotator-fixture';
 import { runAgora } from './run-agora';

@@ -4,7 +4,7 @@ import { type ReceivedFrame, readStreamFrames } from '@agora/contract';
 import { parseCatalogue, type CatalogueModel } from '../src/config/catalogue';
 import { loadConfig } from '../src/config/config';
 import { type Arena, createArena, listen } from '../src/main';
-import type { Runtime } from '../src/services/runtime';
+import type { Runtime } from '../src/services/ports/runtime';
 import { FakeUpstream } from './fake-upstream/fake-upstream';
 import type { TestDialect, TestStore } from './test-db';
 

@@ -3,7 +3,7 @@ import type { ClientRequest } from 'node:http';
 import { createServer } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parseCatalogue } from '../src/config/catalogue';
-import { systemRuntime } from '../src/services/runtime';
+import { systemRuntime } from '../src/services/ports/runtime';
 import type { FakeBehaviour } from './fake-upstream/fake-upstream';
 import { DIALECTS } from './test-db';
 import { type TestArena, startTestArena, streamedText } from './test-arena';

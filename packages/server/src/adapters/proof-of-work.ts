@@ -4,7 +4,7 @@ import { createChallenge, randomInt, verifySolution } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
 import pg from 'pg';
 import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import type { ProofOfWork, ProofVerdict } from '../services/proof-of-work';
+import type { ProofOfWork, ProofVerdict } from '../services/ports/proof-of-work';
 
 /** PBKDF2 iterations of one attempt: about 0.3 ms on a desktop CPU, a few times that on a phone. */
 export const PROOF_ATTEMPT_COST = 1000;

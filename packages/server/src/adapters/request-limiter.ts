@@ -1,7 +1,13 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import type { RateLimitDecision, RateLimitPolicy, RateLimitRule, RateLimitedAction, RequestLimiter } from '../services/rate-limits';
+import type {
+  RateLimitDecision,
+  RateLimitPolicy,
+  RateLimitRule,
+  RateLimitedAction,
+  RequestLimiter,
+} from '../services/ports/request-limiter';
 
 /**
  * The limits with rate-limiter-flexible: counters in this process's memory (one instance), or in

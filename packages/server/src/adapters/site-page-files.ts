@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { SitePageSource } from '../services/site.service';
+import type { SitePageSource } from '../services/ports/site-pages';
 
 /** The texts Agora ships (French and English), used for any page an operator has not written. */
 export const BUNDLED_PAGES = fileURLToPath(new URL('./site-pages/', import.meta.url));

@@ -8,8 +8,8 @@ import type { Job } from '../jobs/job';
 import { leaderboardRefreshJob } from '../jobs/leaderboard-refresh.plan';
 import { postprocessJob } from '../jobs/postprocess.plan';
 import { retentionJob } from '../jobs/retention.plan';
-import type { Runtime } from '../services/runtime';
-import { SingletonLease } from '../services/singleton-lease';
+import type { Runtime } from '../services/ports/runtime';
+import { SingletonLease } from '../db/singleton-lease';
 import type { ArenaServices } from './arena-services';
 import { createAnnotator, createPostprocessService } from './postprocess-service';
 

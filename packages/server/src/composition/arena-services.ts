@@ -15,7 +15,7 @@ import { LeaderboardService } from '../services/leaderboard.service';
 import { OperationsService } from '../services/operations.service';
 import { PairingPolicy } from '../services/pairing-policy';
 import { createRevealImpactEstimator } from '../services/reveal-impact';
-import type { Runtime } from '../services/runtime';
+import type { Runtime } from '../services/ports/runtime';
 
 /** What the services are built from: the store, the models and the process's clock, logger and events. */
 export interface ServiceParts {

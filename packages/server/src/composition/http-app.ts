@@ -8,7 +8,7 @@ import type { ArenaCatalogue } from '../services/arena-catalogue';
 import { MaxxCheckService } from '../services/maxx/maxx-check.service';
 import { PublishedDatasetsService } from '../services/published-datasets.service';
 import { ReviewService } from '../services/review.service';
-import type { Runtime } from '../services/runtime';
+import type { Runtime } from '../services/ports/runtime';
 import { SiteService } from '../services/site.service';
 import { VoteIntegrityService } from '../services/vote-integrity';
 import type { ArenaServices } from './arena-services';

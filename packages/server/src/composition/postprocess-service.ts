@@ -7,7 +7,7 @@ import { type Config, ConfigError } from '../config/config';
 import type { Store } from '../db/unit-of-work';
 import { createModelClient } from '../providers/create-model-client';
 import { PostprocessService } from '../services/postprocess.service';
-import type { Runtime } from '../services/runtime';
+import type { Runtime } from '../services/ports/runtime';
 
 /** Post-processing with a model layer (or none): the background job's and `agora postprocess`'s service. */
 export function createPostprocessService(

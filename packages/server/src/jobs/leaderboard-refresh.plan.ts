@@ -1,5 +1,5 @@
 import type { LeaderboardService } from '../services/leaderboard.service';
-import type { SingletonLease } from '../services/singleton-lease';
+import type { SingletonLease } from '../db/singleton-lease';
 import type { ArenaEvents } from './arena-events';
 import { type Job, type JobLog, type JobPlan, durationWords } from './job';
 import { LeaderboardRefreshJob, type LeaderboardRefreshSchedule } from './leaderboard-refresh.job';

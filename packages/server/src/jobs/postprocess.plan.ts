@@ -1,5 +1,5 @@
 import type { PostprocessReport, PostprocessService } from '../services/postprocess.service';
-import type { SingletonLease } from '../services/singleton-lease';
+import type { SingletonLease } from '../db/singleton-lease';
 import type { ArenaEvents } from './arena-events';
 import { type Job, type JobLog, type JobPlan, durationWords } from './job';
 import { PostprocessJob } from './postprocess.job';

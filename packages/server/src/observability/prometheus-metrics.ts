@@ -1,5 +1,5 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { ArenaMetrics } from '../services/arena-metrics';
+import type { ArenaMetrics } from '../services/ports/arena-metrics';
 
 const latencyBuckets = [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 20, 60, 120];
 

@@ -8,7 +8,7 @@ import type { Store } from '../db/unit-of-work';
 import type { ArenaCatalogue } from './arena-catalogue';
 import { type ViewDefinition, countedVotes, reactionViewVotes, toViewVote, viewKey } from '../domain/ranking/leaderboard-views';
 import type { RankingComputer } from '../adapters/ranking-worker/ranking-computer';
-import { LATE_COMMIT_MARGIN_MS, type Runtime } from './runtime';
+import { LATE_COMMIT_MARGIN_MS, type Runtime } from './ports/runtime';
 import type { RankingChange } from '../db/repositories/feedback.repository';
 
 export interface LeaderboardSettings {

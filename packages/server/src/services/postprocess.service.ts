@@ -3,7 +3,7 @@ import type { RulesInput, RulesLayer, RulesOutput } from '../adapters/rules-laye
 import type { ConversationAnnotation, DueConversation, SweepPosition, TurnLanguages } from '../db/repositories/annotation.repository';
 import type { TurnRecord, TurnSideRecord } from '../db/repositories/duel.repository';
 import type { Store } from '../db/unit-of-work';
-import { LATE_COMMIT_MARGIN_MS, type Runtime } from './runtime';
+import { LATE_COMMIT_MARGIN_MS, type Runtime } from './ports/runtime';
 import type { AnnotatedTurn, ConversationAnnotator, ConversationTopics } from '../adapters/conversation-annotator';
 
 export interface PostprocessOptions {

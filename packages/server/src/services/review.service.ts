@@ -11,7 +11,7 @@ import type {
 import type { AuditEntryRecord, QueueCursor, ReviewDecisionRecord, ReviewItemRecord } from '../db/repositories/review.repository';
 import type { Store } from '../db/unit-of-work';
 import { AppError } from './app-error';
-import type { Runtime } from './runtime';
+import type { Runtime } from './ports/runtime';
 
 const OPENING_CHARS = 280;
 

@@ -1,9 +1,7 @@
 import type { ArenaStats, SitePage, SitePageName } from '@agora/contract';
 import type { Store } from '../db/unit-of-work';
 import { AppError } from './app-error';
-
-/** Reads the text of a page in one language from one source, or undefined when it has none. */
-export type SitePageSource = (name: SitePageName, locale: string) => Promise<string | undefined>;
+import type { SitePageSource } from './ports/site-pages';
 
 /** Languages tried after the visitor's, in order: most operators write English or French. */
 const FALLBACK_LOCALES = ['en', 'fr'];

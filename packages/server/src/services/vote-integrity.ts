@@ -2,7 +2,7 @@ import type { FlaggedVotes, VoteReviewRequest } from '@agora/contract';
 import type { RankingVoteRecord } from '../db/repositories/feedback.repository';
 import type { Store } from '../db/unit-of-work';
 import { AppError } from './app-error';
-import type { Runtime } from './runtime';
+import type { Runtime } from './ports/runtime';
 import { type IntegrityFlag, type IntegrityRules, type VoteFacts, integrityFlags, rankingFlags } from '../domain/arena/vote-integrity';
 
 /** A stored vote as the integrity rules see it. */

@@ -13,7 +13,7 @@ import {
   type ModelStreamPart,
   type ModelStreamResult,
 } from '../../src/providers/spec';
-import type { Runtime } from '../../src/services/runtime';
+import type { Runtime } from '../../src/services/ports/runtime';
 import { jsonRequest, testCatalogueYaml } from '../test-arena';
 
 /**

@@ -40,7 +40,7 @@ export function registerPostprocessCommand(program: Command): void {
           import('../../main'),
           import('../../config/config'),
           import('../../config/catalogue'),
-          import('../../services/runtime'),
+          import('../../services/ports/runtime'),
         ]);
       const config = asUsageError(() => loadConfig(process.env));
       const modelId = flags.model === false ? undefined : (flags.model ?? config.postprocess.annotationModel);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { systemRuntime } from '../../services/runtime';
+import { systemRuntime } from '../../services/ports/runtime';
 import { type PairingCandidate, type RandomSource, drawDuel, drawReplacement, rolePools } from './pairing';
 import { seededRandom } from '../../../test/seeded-random';
 

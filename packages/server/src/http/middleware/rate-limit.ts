@@ -1,6 +1,6 @@
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context, MiddlewareHandler } from 'hono';
-import { rateLimitedError, type RateLimitedAction, type RequestLimiter } from '../../services/rate-limits';
+import { rateLimitedError, type RateLimitedAction, type RequestLimiter } from '../../services/ports/request-limiter';
 import type { AppEnv } from '../app-env';
 import type { TrustedProxies } from '../client-address';
 

@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import type { ProofOfWork } from '../../services/proof-of-work';
+import type { ProofOfWork } from '../../services/ports/proof-of-work';
 import type { AppEnv } from '../app-env';
 
 /**

@@ -1,6 +1,6 @@
 import { checkChoiceRequestSchema, checkIdParamSchema } from '@agora/contract';
 import { Hono } from 'hono';
-import type { RequestLimiter } from '../../services/rate-limits';
+import type { RequestLimiter } from '../../services/ports/request-limiter';
 import type { MaxxCheckService } from '../../services/maxx/maxx-check.service';
 import type { AppEnv } from '../app-env';
 import type { TrustedProxies } from '../client-address';

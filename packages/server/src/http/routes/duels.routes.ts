@@ -9,14 +9,14 @@ import {
 } from '@agora/contract';
 import { Hono, type Context } from 'hono';
 import { AppError } from '../../services/app-error';
-import type { ArenaMetrics } from '../../services/arena-metrics';
+import type { ArenaMetrics } from '../../services/ports/arena-metrics';
 import type { DuelService } from '../../services/duels/duel.service';
 import type { AppEnv } from '../app-env';
 import { sendFrames } from '../sse';
 import { validate } from '../validate';
 import type { TrustedProxies } from '../client-address';
 import { clientAddress, rateLimited } from '../middleware/rate-limit';
-import type { RateLimitedAction, RequestLimiter, Requester } from '../../services/rate-limits';
+import type { RateLimitedAction, RequestLimiter, Requester } from '../../services/ports/request-limiter';
 
 export function duelRoutes(
   duels: DuelService,

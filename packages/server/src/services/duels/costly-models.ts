@@ -2,7 +2,7 @@ import type { CreateDuelRequest } from '@agora/contract';
 import type { DuelRecord } from '../../db/repositories/duel.repository';
 import type { PairingCandidate } from '../../domain/arena/pairing';
 import type { AppError } from '../app-error';
-import { rateLimitedError, type Requester } from '../rate-limits';
+import { rateLimitedError, type Requester } from '../ports/request-limiter';
 import type { DuelServiceDependencies } from './duel-dependencies';
 
 // The budget of characters each requester may send to models marked `expensive` (the limiter's

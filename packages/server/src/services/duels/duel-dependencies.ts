@@ -1,13 +1,13 @@
 import type { Store } from '../../db/unit-of-work';
 import type { ModelRegistry } from '../../providers/registry';
 import type { ArenaCatalogue } from '../arena-catalogue';
-import type { ArenaMetrics } from '../arena-metrics';
+import type { ArenaMetrics } from '../ports/arena-metrics';
 import type { PairingPolicy } from '../pairing-policy';
-import type { ProofOfWork } from '../proof-of-work';
-import type { RequestLimiter } from '../rate-limits';
+import type { ProofOfWork } from '../ports/proof-of-work';
+import type { RequestLimiter } from '../ports/request-limiter';
 import type { RecentVoteContexts } from '../recent-vote-contexts';
 import type { RevealImpactEstimator } from '../reveal-impact';
-import type { Runtime } from '../runtime';
+import type { Runtime } from '../ports/runtime';
 import type { LiveTurns } from './live-turns';
 import type { UpstreamLogEntry } from './turn-runner';
 

@@ -1,5 +1,5 @@
 import type { CreateDuelRequest, Reaction, ReactionRequest, Transcript, VoteRequest, VoteResponse } from '@agora/contract';
-import type { Requester } from '../rate-limits';
+import type { Requester } from '../ports/request-limiter';
 import { RecentVoteContexts } from '../recent-vote-contexts';
 import { requireDuel } from './duel-access';
 import type { DuelContext, DuelServiceDependencies } from './duel-dependencies';

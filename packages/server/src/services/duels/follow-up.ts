@@ -2,7 +2,7 @@ import type { DuelStatus, Side } from '@agora/contract';
 import type { TurnRecord, TurnSideRecord } from '../../db/repositories/duel.repository';
 import { checkFollowUp } from '../../domain/arena/duel-rules';
 import type { ModelMessage } from '../../providers/spec';
-import type { Requester } from '../rate-limits';
+import type { Requester } from '../ports/request-limiter';
 import { spendOnExpensive } from './costly-models';
 import { requireDuel, throwIfConflict } from './duel-access';
 import type { DuelContext } from './duel-dependencies';

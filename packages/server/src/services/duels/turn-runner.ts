@@ -6,7 +6,7 @@ import { type StyleCounts, countStyleElements } from '../../domain/ranking';
 import type { ModelRegistry } from '../../providers/registry';
 import { type ModelMessage, type ModelStreamPart, ProviderCallError } from '../../providers/spec';
 import type { ArenaCatalogue } from '../arena-catalogue';
-import type { ArenaMetrics } from '../arena-metrics';
+import type { ArenaMetrics } from '../ports/arena-metrics';
 import { countTokensLocally, loadTokenCounter } from '../../adapters/local-token-count';
 import type { TurnStream } from './turn-stream';
 

@@ -3,7 +3,7 @@ import { type Config, ConfigError } from '../../config/config';
 import type { Store } from '../../db/unit-of-work';
 import { type TrainingUse, trainingUseOf } from '../../domain/datasets/training-use';
 import { createModelClient } from '../../providers/create-model-client';
-import { systemRuntime } from '../runtime';
+import { systemRuntime } from '../ports/runtime';
 import type { MaxxRoleModel, MaxxRoles } from './maxx-roles';
 import { MaxxService, type MaxxSettings } from './maxx.service';
 

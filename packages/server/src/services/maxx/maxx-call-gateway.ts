@@ -4,7 +4,7 @@ import { type CallModel, IncompleteAnswerError, MAXX_ROLES, type MaxxRole, type 
 import type { Store } from '../../db/unit-of-work';
 import { completeModelCall } from '../../providers/complete-model-call';
 import { ProviderCallError } from '../../providers/spec';
-import type { Runtime } from '../runtime';
+import type { Runtime } from '../ports/runtime';
 import {
   MAX_RETRY_OUTPUT_TOKENS,
   type MaxxCallSettings,

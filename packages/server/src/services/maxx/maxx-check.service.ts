@@ -3,7 +3,7 @@ import type { CheckChoiceRequest, CheckPair } from '@agora/contract';
 import type { Store } from '../../db/unit-of-work';
 import { minReadingMs } from '../../domain/maxx/maxx-people';
 import { AppError } from '../app-error';
-import type { Runtime } from '../runtime';
+import type { Runtime } from '../ports/runtime';
 import { hashClientAddress, hashVisitor } from '../visitor-hashes';
 import { listEligibleItems, runItemKey } from './maxx-items';
 

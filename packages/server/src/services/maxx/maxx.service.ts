@@ -8,7 +8,7 @@ import { type PeopleAgreement, type PeopleVerdict, peopleAgreement, peopleVerdic
 import { digestOf } from './maxx-check.service';
 import { MAXX_RULES_VERSION, MAXX_SUBSETS, type MaxxSubset } from '../../domain/maxx/maxx-rules';
 import { ProviderCallError } from '../../providers/spec';
-import type { Runtime } from '../runtime';
+import type { Runtime } from '../ports/runtime';
 import { type Accounting, CostLimitReached, type GatewaySettings, MaxxCallGateway, newAccounting } from './maxx-call-gateway';
 import { type MaxxItem, listEligibleItems, runItemKey, whyNoItem } from './maxx-items';
 import { type ItemOutcome, type PipelineSettings, processMaxxItem } from './maxx-pipeline';

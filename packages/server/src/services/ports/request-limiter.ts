@@ -6,10 +6,15 @@
  * address; a school behind one address is many visitors.
  */
 
-import { AppError } from './app-error';
+import { AppError } from '../app-error';
 
-import type { RateLimitedAction } from '../domain/arena/rate-limit-policy';
-export { RATE_LIMITED_ACTIONS, type RateLimitPolicy, type RateLimitRule, type RateLimitedAction } from '../domain/arena/rate-limit-policy';
+import type { RateLimitedAction } from '../../domain/arena/rate-limit-policy';
+export {
+  RATE_LIMITED_ACTIONS,
+  type RateLimitPolicy,
+  type RateLimitRule,
+  type RateLimitedAction,
+} from '../../domain/arena/rate-limit-policy';
 
 export type RateLimitDecision = { allowed: true } | { allowed: false; retryAfterMs: number };
 

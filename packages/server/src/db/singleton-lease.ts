@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Store } from '../db/unit-of-work';
-import type { Runtime } from './runtime';
+import type { Store } from './unit-of-work';
 
 /**
  * Work that one instance of several does at a time (post-processing passes, leaderboard fits):
@@ -13,7 +12,8 @@ export class SingletonLease {
 
   constructor(
     private readonly store: Store,
-    private readonly runtime: Pick<Runtime, 'now'>,
+    /** The clock (the services' Runtime, or a test's). */
+    private readonly runtime: { now(): Date },
   ) {}
 
   async whenHeld<T>(name: string, leaseMs: number, work: () => Promise<T>, otherwise: () => Promise<T>): Promise<T> {

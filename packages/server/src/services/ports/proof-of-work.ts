@@ -1,5 +1,5 @@
 import type { Proof, ProofChallenge } from '@agora/contract';
-import { AppError } from './app-error';
+import { AppError } from '../app-error';
 
 /**
  * The optional proof of work before a duel (docs/operations.md#proof-of-work): the browser spends
