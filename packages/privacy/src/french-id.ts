@@ -1,4 +1,4 @@
-import type { Writing } from './national-id';
+import type { Writing } from './national-id-kind';
 import { passesLuhn } from './payment-card';
 
 /** La Poste's SIREN: its establishments' SIRET numbers pass a sum-of-digits rule instead of Luhn. */

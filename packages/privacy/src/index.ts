@@ -6,8 +6,8 @@
 export { findBirthDates } from './birth-date';
 export { findEmails } from './email';
 export { findIbans, isValidIban } from './iban';
+export { NATIONAL_ID_KINDS, type NationalIdKind } from './national-id-kind';
 export {
-  NATIONAL_ID_KINDS,
   findNationalIdMatches,
   findNationalIds,
   isValidAsmensKodas,
@@ -20,7 +20,6 @@ export {
   isValidPesel,
   isValidPersonnummer,
   isValidSteuerId,
-  type NationalIdKind,
 } from './national-id';
 export { findNirs, hasNirStructure, isValidNir, nirKey } from './nir';
 export { findPaymentCards, isCardNumber, passesLuhn } from './payment-card';

@@ -1,26 +1,8 @@
 import { FRENCH_ID_WRITINGS } from './french-id';
 import { mod97 } from './mod97';
+import type { NationalIdKind, Writing } from './national-id-kind';
 import { passesLuhn } from './payment-card';
 import type { Span } from './pii-kind';
-
-/** The national identifiers this module knows, one per format (Spain has two: citizens and foreigners). */
-export const NATIONAL_ID_KINDS = [
-  'se_personnummer',
-  'dk_cpr',
-  'lt_asmens_kodas',
-  'de_steuer_id',
-  'es_dni',
-  'es_nie',
-  'it_codice_fiscale',
-  'nl_bsn',
-  'be_national_number',
-  'pl_pesel',
-  'fr_siren',
-  'fr_passport',
-  'fr_id_card',
-] as const;
-
-export type NationalIdKind = (typeof NATIONAL_ID_KINDS)[number];
 
 /** A national identifier found in a text, with the format it was validated as. */
 export interface NationalIdMatch extends Span {
@@ -250,16 +232,6 @@ function inContext(text: string, start: number, end: number, words: RegExp): boo
   const before = text.slice(Math.max(0, start - 60), start);
   const after = text.slice(end, end + 30);
   return words.test(before.slice(before.lastIndexOf('\n') + 1)) || words.test(after.split('\n')[0] ?? '');
-}
-
-/** One written form of an identifier: where it may stand, how it is checked, what must announce it. */
-export interface Writing {
-  kind: NationalIdKind;
-  /** The written forms, without the boundaries. */
-  pattern: string;
-  validate: (compact: string) => boolean;
-  /** When set, the number counts only near one of these words. */
-  context?: RegExp;
 }
 
 const WRITINGS: readonly Writing[] = [

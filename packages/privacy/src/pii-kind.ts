@@ -1,4 +1,4 @@
-import { NATIONAL_ID_KINDS } from './national-id';
+import { NATIONAL_ID_KINDS } from './national-id-kind';
 
 /**
  * The kinds of personal data the deterministic layer detects (names are left to the model layer):

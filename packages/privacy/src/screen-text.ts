@@ -5,7 +5,7 @@ import { findNationalIdMatches } from './national-id';
 import { findNirs } from './nir';
 import { findPaymentCards } from './payment-card';
 import { findPhoneNumbers } from './phone';
-import { NATIONAL_ID_KINDS } from './national-id';
+import { NATIONAL_ID_KINDS } from './national-id-kind';
 import { PII_KINDS, type PiiFinding, type PiiKind, type Span } from './pii-kind';
 import { originalSpan, type MappedText } from './mapped-text';
 import { normaliseForScreening } from './normalise';
