@@ -160,6 +160,8 @@ describe('post-processing with a model layer, in process', () => {
     const duel = await votedDuel(harness.visitor(), harness, 'Bonjour, aide-moi pour la révision.', plainAnswers);
     expect(await service.runDue(10)).toMatchObject({ retrying: 1 });
     expect(await annotationOf(duel)).toMatchObject({ containsPii: false, lastError: expect.stringContaining('did not answer JSON') });
+    // Clean by the rules, but the model layer has not answered: not published while it waits.
+    expect(await exportableIds(harness.arena.store)).toEqual([]);
 
     harness.runtime.advance(60_000);
     const secondTry = harness.runtime.now().getTime();
