@@ -802,6 +802,8 @@ async function main(): Promise<number> {
     AGORA_LIMIT_PROMPTS_PER_HOUR_PER_ADDRESS: '0',
     AGORA_LIMIT_VOTES_PER_MINUTE: '0',
     AGORA_LIMIT_VOTES_PER_MINUTE_PER_ADDRESS: '0',
+    // Every visitor is 127.0.0.1: its streams and transcripts are thousands of reads a minute.
+    AGORA_LIMIT_READS_PER_MINUTE_PER_ADDRESS: '0',
     AGORA_MAX_CONNECTIONS_PER_CLIENT: '5000',
     AGORA_RETRIES: String(upstreamRetries),
     // The production default (the test harness keeps finished turns in memory for 60 s).

@@ -139,6 +139,7 @@ async function startArena(databaseUrl: string, modelsPath: string): Promise<{ ch
           'AGORA_LIMIT_PROMPTS_PER_HOUR_PER_ADDRESS',
           'AGORA_LIMIT_VOTES_PER_MINUTE',
           'AGORA_LIMIT_VOTES_PER_MINUTE_PER_ADDRESS',
+          'AGORA_LIMIT_READS_PER_MINUTE_PER_ADDRESS',
         ].map((name) => [name, '0']),
       ),
     },

@@ -1,4 +1,6 @@
-import { errorBodySchema } from '@agora/contract';
+import { errorBodySchema, proofChallengeSchema } from '@agora/contract';
+import { solveChallenge } from 'altcha-lib';
+import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from './test-db';
 import { parseCatalogue } from '../src/config/catalogue';
@@ -77,6 +79,67 @@ describe.each(DIALECTS)('rate limits ($name)', (dialect) => {
     expectLimited(await visitor.request('POST', `/api/v1/duels/${duels[2]}/vote`, { choice: 'a' }), 60);
     expect((await visitor.request('POST', `/api/v1/duels/${duels[0]}/report`, { reason: 'un souci' })).status).toBe(202);
     expectLimited(await visitor.request('POST', `/api/v1/duels/${duels[1]}/report`, { reason: 'un autre' }), 3600);
+  });
+});
+
+/** Reactions, reads and challenges: small limits, and proofs of work quick to solve. */
+const READ_LIMITS = {
+  AGORA_LIMIT_REACTIONS_PER_MINUTE: '3',
+  AGORA_LIMIT_REACTIONS_PER_MINUTE_PER_ADDRESS: '5',
+  AGORA_LIMIT_READS_PER_MINUTE_PER_ADDRESS: '6',
+  AGORA_LIMIT_CHALLENGES_PER_MINUTE_PER_ADDRESS: '3',
+  AGORA_PROOF_OF_WORK: '20',
+  AGORA_TRUSTED_PROXIES: '127.0.0.1,::1',
+};
+
+/** A duel of its own for `visitor`, with a solved proof of work, and its first turn read. */
+async function playedDuel(visitor: ArenaClient): Promise<string> {
+  const { challenge } = proofChallengeSchema.parse((await visitor.request('GET', '/api/v1/challenge')).json);
+  const solution = (await solveChallenge({ challenge, deriveKey }))!;
+  const created = await visitor.request('POST', '/api/v1/duels', { prompt: 'Bonjour', proof: { challenge, solution } });
+  expect(created.status).toBe(201);
+  await visitor.stream(created.json.id);
+  return created.json.id as string;
+}
+
+describe.each(DIALECTS)('limits on reactions, reads and challenges ($name)', (dialect) => {
+  let harness: TestArena;
+  beforeAll(async () => {
+    harness = await startTestArena(dialect, { environment: READ_LIMITS });
+    harness.fake.defaultBehaviour = { tokensPerSecond: 0 };
+  });
+  afterAll(() => harness.close());
+
+  it('a visitor gets 3 reactions a minute, then 429; its address 5, an unknown duel counting as any', async () => {
+    const visitor = new ClientAt(harness.baseUrl, '198.51.100.20');
+    const duel = await playedDuel(visitor);
+    const reaction = { side: 'a', turn: 1, value: 'like' };
+    for (let index = 0; index < 3; index++)
+      expect((await visitor.request('POST', `/api/v1/duels/${duel}/reactions`, reaction)).status).toBe(200);
+    expectLimited(await visitor.request('POST', `/api/v1/duels/${duel}/reactions`, reaction), 60);
+    // Another visitor at the same address (whose count holds all 4 so far): a reaction on a duel
+    // not its own is a 404, and counts the same; the next, on an unknown duel, is the address's sixth.
+    const neighbour = new ClientAt(harness.baseUrl, '198.51.100.20');
+    expect((await neighbour.request('POST', `/api/v1/duels/${duel}/reactions`, reaction)).status).toBe(404);
+    expectLimited(await neighbour.request('POST', '/api/v1/duels/no-such-duel/reactions', reaction), 60);
+  });
+
+  it('an address gets 6 reads a minute (leaderboard, its history, models, stats alike), then 429', async () => {
+    const reader = new ClientAt(harness.baseUrl, '198.51.100.30');
+    const reads = ['/api/v1/leaderboard', '/api/v1/leaderboard/history?model=kestrix-8b', '/api/v1/models', '/api/v1/stats'];
+    const statuses: number[] = [];
+    for (let index = 0; index < 6; index++) statuses.push((await reader.request('GET', reads[index % reads.length]!)).status);
+    expect(statuses.every((status) => status === 200)).toBe(true);
+    expectLimited(await reader.request('GET', '/api/v1/leaderboard'), 60);
+    // A new cookie does not help a script; another address reads on.
+    expectLimited(await new ClientAt(harness.baseUrl, '198.51.100.30').request('GET', '/api/v1/leaderboard?style=controlled'), 60);
+    expect((await new ClientAt(harness.baseUrl, '198.51.100.31').request('GET', '/api/v1/leaderboard')).status).toBe(200);
+  });
+
+  it('an address gets 3 challenges a minute, then 429', async () => {
+    const client = new ClientAt(harness.baseUrl, '198.51.100.40');
+    for (let index = 0; index < 3; index++) expect((await client.request('GET', '/api/v1/challenge')).status).toBe(200);
+    expectLimited(await client.request('GET', '/api/v1/challenge'), 60);
   });
 });
 
@@ -166,6 +229,29 @@ describe('rate limits across two instances on one PostgreSQL', () => {
       expectLimited(await onSecond.request('POST', '/api/v1/duels', { prompt: 'Quatre' }), 3600);
       await first.arena.duels.drain();
       await second.arena.duels.drain();
+    } finally {
+      await second.close();
+      await first.close();
+    }
+  });
+
+  it.runIf(postgres)('count reactions on both instances together, and reads on each instance apart', async () => {
+    const environment = { ...READ_LIMITS, AGORA_PROOF_OF_WORK: '0' };
+    const first = await startTestArena(postgres!, { environment });
+    const second = await startTestArena(postgres!, { environment, store: first.store });
+    try {
+      const reaction = { side: 'a', turn: 1, value: 'like' };
+      const onFirst = new ClientAt(first.baseUrl, '198.51.100.60');
+      const onSecond = new ClientAt(second.baseUrl, '198.51.100.60');
+      const statuses: number[] = [];
+      for (const client of [onFirst, onSecond, onFirst, onSecond, onFirst, onSecond])
+        statuses.push((await client.request('POST', '/api/v1/duels/no-such-duel/reactions', reaction)).status);
+      expect(statuses).toEqual([404, 404, 404, 404, 404, 429]);
+      // A read costs its instance's CPU, not a row: each instance counts its own, without a database write.
+      for (const client of [onFirst, onSecond])
+        for (let index = 0; index < 6; index++) expect((await client.request('GET', '/api/v1/stats')).status).toBe(200);
+      expectLimited(await onFirst.request('GET', '/api/v1/stats'), 60);
+      expectLimited(await onSecond.request('GET', '/api/v1/stats'), 60);
     } finally {
       await second.close();
       await first.close();

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { PER_INSTANCE_ACTIONS } from '../domain/arena/rate-limit-policy';
 import type {
   RateLimitDecision,
   RateLimitPolicy,
@@ -11,8 +12,8 @@ import type {
 
 /**
  * The limits with rate-limiter-flexible: counters in this process's memory (one instance), or in
- * PostgreSQL (several instances share them; the library keeps its own table, `agora_rate_limits`).
- * Shared counters fall back to this process's memory while the database does not answer, and a
+ * PostgreSQL (several instances share them; the library keeps its own table, `agora_rate_limits`),
+ * except for the actions counted per instance (PER_INSTANCE_ACTIONS: reads, challenges, files). Shared counters fall back to this process's memory while the database does not answer, and a
  * client far over its limit is refused from memory without a database write.
  */
 /** A visitor id is a credential and an address is personal data: counters are kept under their hash. */
@@ -27,7 +28,7 @@ function counterOf(
 ): RateLimiterAbstract | undefined {
   if (rule.points === 0) return undefined;
   const options = { keyPrefix: `${action}:${scope}`, points: rule.points, duration: rule.windowS };
-  if (!pool) return new RateLimiterMemory(options);
+  if (!pool || PER_INSTANCE_ACTIONS.has(action)) return new RateLimiterMemory(options);
   return new RateLimiterPostgres({
     ...options,
     storeClient: pool,
@@ -62,7 +63,8 @@ export function createRequestLimiter(policy: RateLimitPolicy, shared: { postgres
         [byAddress, address],
         [byVisitor, visitorId],
       ] as const) {
-        if (!counter) continue;
+        // A route without the visitor cookie has no visitor: it is counted by its address only.
+        if (!counter || key === '') continue;
         try {
           await counter.consume(hashed(key), points);
         } catch (refusal) {
@@ -79,7 +81,7 @@ export function createRequestLimiter(policy: RateLimitPolicy, shared: { postgres
         [byAddress, address],
         [byVisitor, visitorId],
       ] as const) {
-        if (!counter) continue;
+        if (!counter || key === '') continue;
         // No counter yet (null) is a whole budget; a store that does not answer counts as one too, like consume.
         const state = await counter.get(hashed(key)).catch(() => null);
         const points = state ? Math.max(0, state.remainingPoints) : counter.points;

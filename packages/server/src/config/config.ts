@@ -61,6 +61,11 @@ const environmentSchema = z.object({
   AGORA_LIMIT_VOTES_PER_MINUTE_PER_ADDRESS: z.coerce.number().int().min(0).max(1_000_000).default(240),
   AGORA_LIMIT_REPORTS_PER_HOUR: z.coerce.number().int().min(0).max(1_000_000).default(10),
   AGORA_LIMIT_REPORTS_PER_HOUR_PER_ADDRESS: z.coerce.number().int().min(0).max(1_000_000).default(60),
+  AGORA_LIMIT_REACTIONS_PER_MINUTE: z.coerce.number().int().min(0).max(1_000_000).default(60),
+  AGORA_LIMIT_REACTIONS_PER_MINUTE_PER_ADDRESS: z.coerce.number().int().min(0).max(1_000_000).default(600),
+  AGORA_LIMIT_READS_PER_MINUTE_PER_ADDRESS: z.coerce.number().int().min(0).max(1_000_000).default(1200),
+  AGORA_LIMIT_CHALLENGES_PER_MINUTE_PER_ADDRESS: z.coerce.number().int().min(0).max(1_000_000).default(120),
+  AGORA_LIMIT_FILES_PER_MINUTE_PER_ADDRESS: z.coerce.number().int().min(0).max(1_000_000).default(6000),
   AGORA_PAGES_DIR: z.string().min(1).optional(),
   AGORA_VOTE_GOAL: z.coerce.number().int().positive().optional(),
   AGORA_PROOF_OF_WORK: z.coerce.number().int().min(0).max(10_000_000).default(0),
@@ -244,6 +249,12 @@ function parseEnvironment(environment: Record<string, string | undefined>): Envi
   return values;
 }
 
+/** The variables of the rate limits (docs/operations.md#rate-limits), for tests that set every limit at once. */
+export const RATE_LIMIT_VARIABLES = Object.keys(environmentSchema.shape).filter((name) => name.startsWith('AGORA_LIMIT_'));
+
+/** A limit counted per client address only: these routes read no visitor cookie, and a script would send none. */
+const perAddressOnly = (points: number, windowS: number) => ({ perVisitor: { points: 0, windowS }, perAddress: { points, windowS } });
+
 /** The per-visitor and per-address limits of each action. */
 function rateLimitsOf(values: EnvironmentValues): Config['rateLimits'] {
   return {
@@ -263,6 +274,13 @@ function rateLimitsOf(values: EnvironmentValues): Config['rateLimits'] {
       perVisitor: { points: values.AGORA_LIMIT_EXPENSIVE_CHARS_PER_HOUR, windowS: 3600 },
       perAddress: { points: values.AGORA_LIMIT_EXPENSIVE_CHARS_PER_HOUR_PER_ADDRESS, windowS: 3600 },
     },
+    reactions: {
+      perVisitor: { points: values.AGORA_LIMIT_REACTIONS_PER_MINUTE, windowS: 60 },
+      perAddress: { points: values.AGORA_LIMIT_REACTIONS_PER_MINUTE_PER_ADDRESS, windowS: 60 },
+    },
+    reads: perAddressOnly(values.AGORA_LIMIT_READS_PER_MINUTE_PER_ADDRESS, 60),
+    challenges: perAddressOnly(values.AGORA_LIMIT_CHALLENGES_PER_MINUTE_PER_ADDRESS, 60),
+    files: perAddressOnly(values.AGORA_LIMIT_FILES_PER_MINUTE_PER_ADDRESS, 60),
   };
 }
 

@@ -24,6 +24,7 @@ import type { AppEnv } from './app-env';
 import { errorBody, statusOfCode } from './errors';
 import { inlineScriptHashes, requireJsonBodies, securityHeaders } from './middleware/security';
 import { requestContext, visitorCookie } from './middleware/request-context';
+import { limitedBy, type RouteLimits } from './middleware/rate-limit';
 import { buildOpenApiDocument } from './openapi';
 import { duelRoutes } from './routes/duels.routes';
 import { leaderboardRoutes } from './routes/leaderboard.routes';
@@ -67,6 +68,9 @@ export function createApp(services: AppServices): Hono<AppEnv> {
   const openApi = JSON.stringify(buildOpenApiDocument(services.settings.maxPromptChars));
 
   const web = existsSync(join(WEB_BUILD, 'index.html')) ? WEB_BUILD : undefined;
+  // Every public route is limited (docs/operations.md#rate-limits), but /healthz, /metrics and the admin API.
+  const limits: RouteLimits = { limiter: services.limiter, trustedProxies: services.trustedProxies };
+  const limited = limitedBy(limits);
   app.use('*', requestContext(services.logger));
   app.use('*', securityHeaders(web ? inlineScriptHashes(readFileSync(join(web, 'index.html'), 'utf8')) : []));
   app.use('*', requestLog(services));
@@ -79,22 +83,19 @@ export function createApp(services: AppServices): Hono<AppEnv> {
 
   app.route('/', operationsRoutes(services.operations, services.metrics, services.settings.metricsToken));
   if (!web)
-    app.get('/', (c) =>
+    app.get('/', limited('reads'), (c) =>
       c.json({ name: 'Agora', api: '/api/v1', openapi: '/api/v1/openapi.json', models: '/api/v1/models', health: '/healthz' }),
     );
-  app.get('/api/v1/openapi.json', (c) => c.body(openApi, 200, { 'content-type': 'application/json' }));
-  app.route('/api/v1/models', modelRoutes(services.catalogue, services.settings));
-  app.route('/api/v1/datasets', datasetRoutes(services.datasets));
-  app.route('/api/v1/checks', checkRoutes(services.checks, { limiter: services.limiter, trustedProxies: services.trustedProxies }));
-  app.route('/api/v1', siteRoutes(services.site));
-  app.route('/api/v1/challenge', challengeRoutes(services.proofOfWork));
-  app.route('/api/v1/leaderboard', leaderboardRoutes(services.leaderboards));
-  app.route(
-    '/api/v1/duels',
-    duelRoutes(services.duels, services.metrics, services.settings, { limiter: services.limiter, trustedProxies: services.trustedProxies }),
-  );
+  app.get('/api/v1/openapi.json', limited('reads'), (c) => c.body(openApi, 200, { 'content-type': 'application/json' }));
+  app.route('/api/v1/models', modelRoutes(services.catalogue, services.settings, limits));
+  app.route('/api/v1/datasets', datasetRoutes(services.datasets, limits));
+  app.route('/api/v1/checks', checkRoutes(services.checks, limits));
+  app.route('/api/v1', siteRoutes(services.site, limits));
+  app.route('/api/v1/challenge', challengeRoutes(services.proofOfWork, limits));
+  app.route('/api/v1/leaderboard', leaderboardRoutes(services.leaderboards, limits));
+  app.route('/api/v1/duels', duelRoutes(services.duels, services.metrics, services.settings, limits));
   app.route('/api/v1/admin', adminRoutes(services.operations, services.review, services.integrity, services.settings.adminToken));
-  if (web) app.get('*', webApp(web));
+  if (web) app.get('*', unlessApi(limited('files')), webApp(web));
 
   app.notFound((c) => c.json(errorBody('not_found', `no route for ${c.req.method} ${c.req.path}`), 404));
   app.onError(answerError);
@@ -147,6 +148,12 @@ function isClientAbort(error: unknown): boolean {
 
 /** The built web app (`npm run build -w @agora/web`); without it `GET /` answers the JSON index. */
 const WEB_BUILD = fileURLToPath(new URL('../../../web/build/', import.meta.url));
+
+/** An unknown API path is the API's 404, not a file of the web app: not counted as one. */
+const unlessApi =
+  (middleware: MiddlewareHandler<AppEnv>): MiddlewareHandler<AppEnv> =>
+  (c, next) =>
+    c.req.path.startsWith('/api/') ? next() : middleware(c, next);
 
 /** Serves the static SPA: its files, else index.html for any other non-API path (client-side routes). */
 function webApp(root: string): MiddlewareHandler<AppEnv> {

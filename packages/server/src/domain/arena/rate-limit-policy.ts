@@ -1,6 +1,26 @@
-/** What the rate limits count (docs/operations.md#rate-limits): prompts, votes, reports and characters sent to expensive models. */
-export const RATE_LIMITED_ACTIONS = ['prompts', 'votes', 'reports', 'expensive_chars'] as const;
+/**
+ * What the rate limits count (docs/operations.md#rate-limits): prompts, votes, reports and
+ * characters sent to expensive models; reactions; reads of the API (transcripts, streams, the
+ * leaderboard, models, pages…); proof-of-work challenges; and the web app's files.
+ */
+export const RATE_LIMITED_ACTIONS = [
+  'prompts',
+  'votes',
+  'reports',
+  'expensive_chars',
+  'reactions',
+  'reads',
+  'challenges',
+  'files',
+] as const;
 export type RateLimitedAction = (typeof RATE_LIMITED_ACTIONS)[number];
+
+/**
+ * Counted in each instance's memory even when instances share a PostgreSQL store: what these
+ * limits guard is the instance's own event loop (a read costs CPU, not a model call or a row), and
+ * a shared counter would make every read a database write, the very load the limit is there to stop.
+ */
+export const PER_INSTANCE_ACTIONS: ReadonlySet<RateLimitedAction> = new Set(['reads', 'challenges', 'files']);
 
 /** `points` per `windowS` seconds; 0 points: no limit. */
 export interface RateLimitRule {

@@ -17,12 +17,26 @@ export function clientAddress(c: Context<AppEnv>, trusted: TrustedProxies): stri
 
 /**
  * Counts the request against its action's limits (per visitor and per address) before anything
- * else is done with it; past a limit, 429 `rate_limited` with `Retry-After` in seconds.
+ * else is done with it; past a limit, 429 `rate_limited` with `Retry-After` in seconds. First on
+ * its route: every request counts one, whatever it asks for and whether it would succeed, so that
+ * the limit's answer tells nothing about a duel (a refused or unknown one counts as any other).
  */
 export function rateLimited(limiter: RequestLimiter, action: RateLimitedAction, trusted: TrustedProxies): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const decision = await limiter.consume(action, { visitorId: c.get('visitorId'), address: clientAddress(c, trusted) });
+    // Routes outside `/api/v1/duels` and `/api/v1/checks` read no visitor cookie: counted by address only.
+    const decision = await limiter.consume(action, { visitorId: c.get('visitorId') ?? '', address: clientAddress(c, trusted) });
     if (!decision.allowed) throw rateLimitedError(`too many ${action} for now`, decision.retryAfterMs);
     await next();
   };
+}
+
+/** The limiter and the proxies whose forwarded address is believed: what a route needs to be limited. */
+export interface RouteLimits {
+  limiter: RequestLimiter;
+  trustedProxies: TrustedProxies;
+}
+
+/** `limited('reads')`: the middleware of an action's limits, to put first on a route. */
+export function limitedBy(limits: RouteLimits): (action: RateLimitedAction) => MiddlewareHandler<AppEnv> {
+  return (action) => rateLimited(limits.limiter, action, limits.trustedProxies);
 }

@@ -40,9 +40,9 @@ export function duelRoutes(
     return c.json(created, 201);
   });
 
-  routes.get('/:id', id, async (c) => c.json(await duels.transcript(c.req.valid('param').id, c.get('visitorId'))));
+  routes.get('/:id', limited('reads'), id, async (c) => c.json(await duels.transcript(c.req.valid('param').id, c.get('visitorId'))));
 
-  routes.get('/:id/stream', id, validate('query', streamQuerySchema), async (c) => {
+  routes.get('/:id/stream', limited('reads'), id, validate('query', streamQuerySchema), async (c) => {
     const lastEventId = parseLastEventId(c.req.header('last-event-id'));
     const { id: duelId } = c.req.valid('param');
     const { turn } = c.req.valid('query');
@@ -56,7 +56,7 @@ export function duelRoutes(
     c.json(await duels.followUp(c.req.valid('param').id, c.req.valid('json').prompt, requester(c)), 201),
   );
 
-  routes.post('/:id/reactions', id, validate('json', reactionRequestSchema), async (c) =>
+  routes.post('/:id/reactions', limited('reactions'), id, validate('json', reactionRequestSchema), async (c) =>
     c.json({ reaction: await duels.react(c.req.valid('param').id, c.req.valid('json'), c.get('visitorId')) }),
   );
 

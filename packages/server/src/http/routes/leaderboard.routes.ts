@@ -2,12 +2,16 @@ import { leaderboardHistoryQuerySchema, leaderboardQuerySchema } from '@agora/co
 import { Hono } from 'hono';
 import type { LeaderboardService } from '../../services/leaderboard.service';
 import type { AppEnv } from '../app-env';
+import { limitedBy, type RouteLimits } from '../middleware/rate-limit';
 import { validate } from '../validate';
 
-export function leaderboardRoutes(leaderboards: LeaderboardService): Hono<AppEnv> {
+export function leaderboardRoutes(leaderboards: LeaderboardService, limits: RouteLimits): Hono<AppEnv> {
   const routes = new Hono<AppEnv>();
-  routes.get('/', validate('query', leaderboardQuerySchema), async (c) => c.json(await leaderboards.view(c.req.valid('query'))));
-  routes.get('/history', validate('query', leaderboardHistoryQuerySchema), async (c) => {
+  const limited = limitedBy(limits);
+  routes.get('/', limited('reads'), validate('query', leaderboardQuerySchema), async (c) =>
+    c.json(await leaderboards.view(c.req.valid('query'))),
+  );
+  routes.get('/history', limited('reads'), validate('query', leaderboardHistoryQuerySchema), async (c) => {
     const { model, style, limit } = c.req.valid('query');
     return c.json(await leaderboards.history(model, style, limit));
   });

@@ -2,10 +2,15 @@ import type { ModelList } from '@agora/contract';
 import { Hono } from 'hono';
 import type { ArenaCatalogue } from '../../services/arena-catalogue';
 import type { AppEnv } from '../app-env';
+import { limitedBy, type RouteLimits } from '../middleware/rate-limit';
 
-export function modelRoutes(catalogue: ArenaCatalogue, limits: { maxPromptChars: number; maxTurns: number }): Hono<AppEnv> {
+export function modelRoutes(
+  catalogue: ArenaCatalogue,
+  limits: { maxPromptChars: number; maxTurns: number },
+  routeLimits: RouteLimits,
+): Hono<AppEnv> {
   const routes = new Hono<AppEnv>();
-  routes.get('/', (c) => {
+  routes.get('/', limitedBy(routeLimits)('reads'), (c) => {
     const hint = catalogue.setupHint();
     const body: ModelList = {
       models: catalogue.publicCards(),

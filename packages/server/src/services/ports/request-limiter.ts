@@ -1,8 +1,9 @@
 /**
  * Rate limits of the public API (docs/operations.md#rate-limits): how many prompts (new duels and
- * follow-ups, each two paid model calls), votes and reports one visitor and one client address may
- * send in a window, and how many characters they may send to models the catalogue marks
- * `expensive`. Both keys count: a script without cookies is a new visitor each time, and still one
+ * follow-ups, each two paid model calls), votes, reports and reactions one visitor and one client
+ * address may send in a window, how many characters they may send to models the catalogue marks
+ * `expensive`, and how many reads, proof-of-work challenges and files of the web app one address
+ * may ask for. Both keys count: a script without cookies is a new visitor each time, and still one
  * address; a school behind one address is many visitors.
  */
 
