@@ -24,6 +24,8 @@ export interface DuelsTable {
   cohort: string | null;
   /** Imported columns Agora does not model, as JSON, kept so that an export gives them back. */
   source_meta: string | null;
+  /** 1 when the duel's prompts are charged to its visitor's budget for costly models (set when it starts, whoever is drawn). */
+  charges_costly_budget: Generated<number>;
 }
 
 export interface TurnsTable {

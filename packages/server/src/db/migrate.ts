@@ -15,6 +15,7 @@ import * as rankingChanges from './migrations/2026_12_02_000000_ranking_changes'
 import * as llmCallSettings from './migrations/2026_12_02_010000_llm_call_settings';
 import * as turnVerdicts from './migrations/2026_12_02_020000_turn_verdicts';
 import * as maxxChecks from './migrations/2026_12_02_030000_maxx_checks';
+import * as costlyBudget from './migrations/2026_12_03_000000_costly_budget';
 
 /** Every migration, by name; listed statically so that bundlers and tsx see them. */
 const migrations: Record<string, Migration> = {
@@ -33,6 +34,7 @@ const migrations: Record<string, Migration> = {
   '2026_12_02_010000_llm_call_settings': llmCallSettings,
   '2026_12_02_020000_turn_verdicts': turnVerdicts,
   '2026_12_02_030000_maxx_checks': maxxChecks,
+  '2026_12_03_000000_costly_budget': costlyBudget,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

@@ -25,6 +25,11 @@ export interface DuelRecord {
   source?: string;
   /** The operator's label for the campaign it belongs to (AGORA_COHORT_HOSTS); private cohorts stay out of exports. */
   cohort?: string | null;
+  /**
+   * Its prompts are charged to its visitor's budget for costly models (services/duels/costly-models.ts):
+   * decided when it starts from the request and the budget, never from the models drawn. Absent: not charged.
+   */
+  chargesCostlyBudget?: boolean;
 }
 
 export interface TurnRecord {
@@ -152,6 +157,7 @@ export const duelColumns = [
   'created_at',
   'source',
   'cohort',
+  'charges_costly_budget',
 ] as const;
 
 export function toDuelRecord(row: Selectable<Pick<DuelsTable, (typeof duelColumns)[number]>>): DuelRecord {
@@ -168,6 +174,7 @@ export function toDuelRecord(row: Selectable<Pick<DuelsTable, (typeof duelColumn
     createdAt: row.created_at,
     source: row.source,
     cohort: row.cohort,
+    chargesCostlyBudget: row.charges_costly_budget === 1,
   };
 }
 

@@ -49,6 +49,7 @@ const insertDuelQuery = new PreparedQuery(
       turn_count: number;
       created_at: string;
       cohort: string | null;
+      charges_costly_budget: number;
     },
   ) =>
     db.insertInto('duels').values({
@@ -64,6 +65,7 @@ const insertDuelQuery = new PreparedQuery(
       created_at: values.created_at,
       updated_at: values.created_at,
       cohort: values.cohort,
+      charges_costly_budget: values.charges_costly_budget,
     }),
 );
 
@@ -106,6 +108,7 @@ export class DuelRepository {
       turn_count: duel.turnCount,
       created_at: duel.createdAt,
       cohort: duel.cohort ?? null,
+      charges_costly_budget: duel.chargesCostlyBudget ? 1 : 0,
     });
     await this.insertTurn(duel.id, { turn: 1, prompt, status: 'streaming', errorCode: null, startedAt: duel.createdAt, endedAt: null });
   }
