@@ -2,6 +2,8 @@ import type { Store } from '../db/unit-of-work';
 
 /** What operators ask of a running arena: health and the per-model error view. */
 export class OperationsService {
+  private healthCheck: Promise<boolean> | undefined;
+
   constructor(
     private readonly store: Store,
     private readonly now: () => Date,
@@ -16,14 +18,20 @@ export class OperationsService {
     return this.store.duels.purgeVisitorTraces(before);
   }
 
-  /** True when the store answers. */
-  async isHealthy(): Promise<boolean> {
-    try {
-      await this.store.ping();
-      return true;
-    } catch {
-      return false;
-    }
+  /**
+   * True when the store answers. `/healthz` has no rate limit (a proxy's or orchestrator's probe
+   * must never be refused); instead, requests that arrive while a check runs share its answer, so
+   * that a flood of them is at most one store query at a time.
+   */
+  isHealthy(): Promise<boolean> {
+    this.healthCheck ??= this.store
+      .ping()
+      .then(
+        () => true,
+        () => false,
+      )
+      .finally(() => (this.healthCheck = undefined));
+    return this.healthCheck;
   }
 
   /** Upstream failures per model and kind over the last `hours`. */

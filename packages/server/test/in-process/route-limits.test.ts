@@ -1,5 +1,5 @@
 import { errorBodySchema } from '@agora/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { RATE_LIMIT_VARIABLES } from '../../src/config/config';
 import { TEST_MODELS } from '../test-arena';
 import { type InProcessArena, type InProcessResponse, startInProcessArena } from './harness';
@@ -64,8 +64,16 @@ describe('every public route is rate limited', () => {
     }
   });
 
-  it('leaves /healthz unlimited: a probe is never refused', async () => {
+  it('leaves /healthz unlimited: a probe is never refused, and requests at once share one store check', async () => {
     for (let index = 0; index < 20; index++) expect((await harness.visitor().request('GET', '/healthz')).status).toBe(200);
+    const ping = vi.spyOn(harness.arena.store, 'ping');
+    try {
+      const answers = await Promise.all(Array.from({ length: 50 }, () => harness.visitor().request('GET', '/healthz')));
+      expect(answers.map((answer) => answer.status)).toEqual(Array(50).fill(200));
+      expect(ping.mock.calls.length).toBeLessThan(5);
+    } finally {
+      ping.mockRestore();
+    }
   });
 });
 
