@@ -1,52 +1,27 @@
-import type { Hono } from 'hono';
 import { pino, type Logger } from 'pino';
 import type { RankingComputer } from './adapters/ranking-worker/ranking-computer';
 import { type CatalogueModel } from './config/catalogue';
 import type { Config } from './config/config';
 import { openDatabase } from './db/dialect';
 import { migrateToLatest } from './db/migrate';
-import { type Store, createStore } from './db/unit-of-work';
-import type { AppEnv } from './http/app-env';
+import { createStore } from './db/unit-of-work';
 import { ArenaEvents } from './jobs/arena-events';
-import { type Job, startJobs, stopJobs } from './jobs/job';
-import type { LeaderboardRefreshJob } from './jobs/leaderboard-refresh.job';
-import type { PostprocessJob } from './jobs/postprocess.job';
-import type { PrometheusMetrics } from './observability/prometheus-metrics';
+import { startJobs, stopJobs } from './jobs/job';
 import { LocalModelRuntime } from './providers/llama-cpp/local-model-runtime';
 import { createModelClient, createModelRegistry } from './providers/create-model-client';
 import type { ModelClient } from './providers/spec';
 import { ArenaCatalogue } from './services/arena-catalogue';
-import type { DuelService } from './services/duels/duel.service';
-import type { LeaderboardService } from './services/leaderboard.service';
 import { type Runtime, systemRuntime } from './services/ports/runtime';
 import { checkLocalModel, loadLocalModels, serveCatalogue } from './composition/arena-models';
 import { createArenaServices } from './composition/arena-services';
 import { createArenaJobs } from './composition/arena-jobs';
 import { createHttpApp } from './composition/http-app';
+import type { Arena } from './composition/arena';
+export type { Arena } from './composition/arena';
 export { AddressInUseError, closeOnSignals, listen } from './composition/listen';
 export { loadStoreVoteTable, openStore } from './composition/store-access';
 export { createAnnotator, createPostprocessService } from './composition/postprocess-service';
 export { createMaxxService, sameOrganisationWarnings } from './services/maxx/create-maxx-service';
-
-/** A wired arena: the HTTP app and the services behind it. */
-export interface Arena {
-  app: Hono<AppEnv>;
-  duels: DuelService;
-  leaderboards: LeaderboardService;
-  leaderboardRefresh: LeaderboardRefreshJob;
-  /** Background post-processing; undefined when AGORA_POSTPROCESS is off. */
-  postprocessJob: PostprocessJob | undefined;
-  /** The background jobs, in their start order (jobs/registry.ts lists them). */
-  jobs: readonly Job[];
-  store: Store;
-  catalogue: ArenaCatalogue;
-  metrics: PrometheusMetrics;
-  logger: Logger;
-  /** llama.cpp in this process, for the catalogue's local models. */
-  localModels: LocalModelRuntime;
-  /** Waits for running turns to be stored, then closes the store. */
-  close(): Promise<void>;
-}
 
 export interface ArenaOverrides {
   /** Catalogue models already loaded (tests); otherwise read from `config.modelsPath`. */

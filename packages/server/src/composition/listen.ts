@@ -2,7 +2,7 @@ import { serve, type ServerType } from '@hono/node-server';
 import type { Config } from '../config/config';
 import { TrustedProxies } from '../http/client-address';
 import { limitConnectionsPerClient } from '../http/connection-limits';
-import type { Arena } from '../main';
+import type { Arena } from './arena';
 
 /** The address is taken (another Agora, or anything else): one line for the operator, not a stack trace. */
 export class AddressInUseError extends Error {

@@ -11,7 +11,7 @@ import {
   type StyleRule,
   type VoteTable,
 } from '../domain/ranking';
-import { readVoteFile, type VoteFileContents } from '../adapters/vote-files/read-vote-file';
+import { readVoteFile, type VoteFileContents } from '../adapters/vote-files';
 import type { Store } from '../db/unit-of-work';
 import { toViewVote } from '../domain/ranking/leaderboard-views';
 

@@ -3,7 +3,7 @@ import { open, stat } from 'node:fs/promises';
 import { Worker } from 'node:worker_threads';
 import { concatVoteTables } from '../../domain/ranking/vote-table';
 import { parseJsonlRange, type JsonlRangeResult, type JsonlRangeTask } from './jsonl-range';
-import type { ReadVoteFileOptions, VoteFileContents } from './read-vote-file';
+import type { ReadVoteFileOptions, VoteFileContents } from './vote-file-contents';
 import { parseJson } from './record-file';
 import { VoteFileError } from './vote-file-error';
 import { detectFormat, VoteRowError, type RowOptions, type SkipReason } from '../../domain/ranking/vote-formats';

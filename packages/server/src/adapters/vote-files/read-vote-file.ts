@@ -1,50 +1,13 @@
-import type { VoteTable } from '../../domain/ranking';
 import { isGzip, isParquet, readFileHead, readRecordFile } from './record-file';
 import { loadCl100kTokenCounter } from './token-counter';
 import { VoteFileError } from './vote-file-error';
 import { readJsonlInParallel } from './parallel-jsonl';
+import type { ReadVoteFileOptions, VoteFileContents } from './vote-file-contents';
 import { reserveForFile, VoteCollector } from './vote-collector';
-import {
-  detectFormat,
-  FORMAT_COLUMNS,
-  TEXT_COLUMNS,
-  type RowOptions,
-  type SkipReason,
-  type VoteFileFormat,
-} from '../../domain/ranking/vote-formats';
-
-/** Options of {@link readVoteFile}. */
-export interface ReadVoteFileOptions {
-  /** Flags that leave a row out (default `identity_leak` and `abuse`); [] keeps every row. */
-  excludeFlags?: readonly string[] | undefined;
-  /**
-   * Count style features from the conversation text of rows that carry no counts (tokens with
-   * cl100k_base, FastChat's markdown rules). Slow; only needed for style control.
-   */
-  styleFromText?: boolean | undefined;
-  /**
-   * Parse large uncompressed JSON Lines files on several threads (default true; only files above
-   * 64 MB whose rows carry no cross-row state, i.e. not compar:IA votes).
-   */
-  parallel?: boolean | undefined;
-  /** Smallest file parsed in parallel, in bytes (default 64 MB; tests lower it). */
-  parallelMinBytes?: number | undefined;
-}
-
-/** What reading a vote file produced. */
-export interface VoteFileContents {
-  table: VoteTable;
-  format: VoteFileFormat;
-  container: 'jsonl' | 'json-array' | 'parquet';
-  gzip: boolean;
-  /** Records (lines, elements or rows) read. */
-  records: number;
-  /** Valid records that are not votes: flagged, duplicate conversation pair, or no outcome. */
-  skipped: Record<SkipReason, number>;
-}
+import { detectFormat, FORMAT_COLUMNS, TEXT_COLUMNS, type RowOptions, type VoteFileFormat } from '../../domain/ranking/vote-formats';
 
 /**
- * Reads a vote file into a {@link VoteTable}: JSON Lines or a JSON array, optionally gzipped, or
+ * Reads a vote file into a `VoteTable`: JSON Lines or a JSON array, optionally gzipped, or
  * Parquet. The row format (Agora/fixture, FastChat battles, compar:IA votes) is detected from the
  * first row. A row that cannot be a vote (unknown winner, missing model, bad count) stops the
  * read with a {@link VoteFileError} naming the file and line; it is never silently counted as ½.

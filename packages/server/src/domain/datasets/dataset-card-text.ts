@@ -1,4 +1,4 @@
-import type { DatasetCardInput, SubsetConfigs } from './dataset-card';
+import type { DatasetCardInput, SubsetConfigs } from './dataset-card-input';
 import { type DatasetTier, PUBLIC_WITHHELD_COLUMNS } from './dataset-tiers';
 
 /** The prose of an export's cards: what each tier is, what the public one leaves out, how the data was filtered. */

@@ -1,6 +1,6 @@
 import { computeLeaderboard, type ArenaVote, type Leaderboard, matchesFromReactions } from '.';
 import { VoteTableBuilder } from './vote-table';
-import { type VoteColumns, hasCategory } from './vote-columns';
+import { type ViewVote, type VoteColumns, hasCategory } from './vote-columns';
 import type { RankingReactionRecord, RankingVoteRecord } from './ranking-records';
 
 /** Which votes a view ranks, and whether style is controlled. */
@@ -10,15 +10,6 @@ export interface ViewDefinition {
   language: string | null;
   mode: string | null;
   category: string | null;
-}
-
-/** A vote reduced to what the views select and rank by: what the kept columns take of it (vote-columns.ts). */
-export interface ViewVote {
-  vote: ArenaVote & { energy?: { a: { min: number; max: number } | null; b: { min: number; max: number } | null } };
-  language: string | null;
-  mode: string;
-  /** Topic categories of the conversation, once post-processing tagged it. */
-  categories: string[];
 }
 
 /** The key of a view, as stored with its snapshots: `overall|plain`, `language=fr|controlled`, … */

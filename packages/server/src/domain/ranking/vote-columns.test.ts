@@ -8,8 +8,8 @@ import {
   integrityFlagBits,
   integrityRuleBits,
 } from '../arena/vote-integrity';
-import { type ViewDefinition, type ViewVote, computeViewsFromColumns, countedVotes, viewKey } from './leaderboard-views';
-import { RankingVoteColumns, type VoteColumns, categoriesOf } from './vote-columns';
+import { type ViewDefinition, computeViewsFromColumns, countedVotes, viewKey } from './leaderboard-views';
+import { RankingVoteColumns, type ViewVote, type VoteColumns, categoriesOf } from './vote-columns';
 import { type PairwiseVote, type StyleCounts, buildVoteTable, computeLeaderboard } from '.';
 
 /** A random history with every rule and flag in play, for the columns' bookkeeping. */

@@ -1,6 +1,6 @@
 import { CHOICE_CODE, REVIEW_CODE, type VoteFacts } from '../arena/vote-integrity';
 import { DenseIds64, hash64 } from './dense-ids';
-import type { ViewVote } from './leaderboard-views';
+import type { ArenaVote } from './arena-matches';
 import { styleCountsInOrder } from './vote-table';
 
 /*
@@ -15,6 +15,15 @@ import { styleCountsInOrder } from './vote-table';
  * while the worker reads them: refreshes run one at a time, and a refresh applies its changes
  * before it hands the columns over.
  */
+
+/** A vote reduced to what the views select and rank by: what the kept columns below take of it. */
+export interface ViewVote {
+  vote: ArenaVote & { energy?: { a: { min: number; max: number } | null; b: { min: number; max: number } | null } };
+  language: string | null;
+  mode: string;
+  /** Topic categories of the conversation, once post-processing tagged it. */
+  categories: string[];
+}
 
 /** A vote as the columns take it: the view vote, and the facts of the integrity rules (arena votes; none for reaction matches). */
 export interface VoteColumnsInput {

@@ -5,10 +5,8 @@ import type { ArenaMetrics } from '../ports/arena-metrics';
 import type { PairingPolicy } from '../pairing-policy';
 import type { ProofOfWork } from '../ports/proof-of-work';
 import type { RequestLimiter } from '../ports/request-limiter';
-import type { RecentVoteContexts } from '../recent-vote-contexts';
 import type { RevealImpactEstimator } from '../reveal-impact';
 import type { Runtime } from '../ports/runtime';
-import type { LiveTurns } from './live-turns';
 import type { UpstreamLogEntry } from './turn-runner';
 
 export interface DuelServiceDependencies {
@@ -41,12 +39,4 @@ export interface DuelServiceDependencies {
   proofOfWork?: ProofOfWork;
   logError: (message: string, error: unknown) => void;
   logUpstream?: (entry: UpstreamLogEntry) => void;
-}
-
-/** What the use cases that start turns share: the service's dependencies, this process's live turns and its vote contexts. */
-export interface DuelContext {
-  dependencies: DuelServiceDependencies;
-  turns: LiveTurns;
-  /** Duels whose turn ended here, ready for their vote without a read of the store. */
-  voteContexts: RecentVoteContexts;
 }

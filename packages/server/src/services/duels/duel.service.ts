@@ -2,7 +2,8 @@ import type { CreateDuelRequest, Reaction, ReactionRequest, Transcript, VoteRequ
 import type { Requester } from '../ports/request-limiter';
 import { RecentVoteContexts } from '../recent-vote-contexts';
 import { requireDuel } from './duel-access';
-import type { DuelContext, DuelServiceDependencies } from './duel-dependencies';
+import type { DuelContext } from './duel-context';
+import type { DuelServiceDependencies } from './duel-dependencies';
 import { followUp } from './follow-up';
 import { LiveTurns } from './live-turns';
 import { createDuel } from './new-duel';

@@ -5,7 +5,7 @@ import type { ModelMessage } from '../../providers/spec';
 import type { Requester } from '../ports/request-limiter';
 import { spendOnExpensive } from './costly-models';
 import { requireDuel, throwIfConflict } from './duel-access';
-import type { DuelContext } from './duel-dependencies';
+import type { DuelContext } from './duel-context';
 import { summaryOf } from './turn-records';
 
 /** A follow-up prompt, sent to both sides with each side's own history. */

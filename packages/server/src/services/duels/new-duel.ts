@@ -7,7 +7,7 @@ import { requireProof } from '../ports/proof-of-work';
 import type { Requester } from '../ports/request-limiter';
 import { hashVisitor } from '../visitor-hashes';
 import { affordableCandidates, costlyModelsLimited, spendOnExpensive, uncharged } from './costly-models';
-import type { DuelContext } from './duel-dependencies';
+import type { DuelContext } from './duel-context';
 import type { TurnPlan } from './turn-runner';
 
 /**

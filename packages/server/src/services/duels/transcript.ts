@@ -1,7 +1,7 @@
 import type { DuelStatus, Reaction, Side, Transcript, VoteRequest } from '@agora/contract';
 import type { TurnStatus } from '../../domain/arena/duel-rules';
 import { requireDuel } from './duel-access';
-import type { DuelContext } from './duel-dependencies';
+import type { DuelContext } from './duel-context';
 import { buildReveal } from './reveal';
 
 /** The duel as its visitor reads it again: turns and answers (a turn still streaming with its text so far), reactions, and the vote with its reveal. */
