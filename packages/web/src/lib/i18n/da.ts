@@ -24,6 +24,7 @@ export const da: Messages = {
   'common.no': 'nej',
   'common.billion_params': '{n} mia.',
   'common.api_down': 'Serveren bag Agora svarer ikke lige nu. Prøv igen om et øjeblik.',
+  'common.rate_limited': 'For mange forespørgsler fra din forbindelse på kort tid. Prøv igen om {seconds} s.',
   'common.search': 'Søg',
 
   'terms.title': 'Før du går i gang',
@@ -76,7 +77,7 @@ export const da: Messages = {
   'arena.follow_up_placeholder': 'Et opfølgende spørgsmål til begge modeller…',
   'arena.follow_up_send': 'Send opfølgning',
   'arena.new_duel': 'Ny duel',
-  'arena.rate_limited': 'Du har sendt mange spørgsmål på kort tid. Prøv igen om {minutes} min.',
+  'arena.rate_limited': 'Du har sendt mange forespørgsler på kort tid. Prøv igen om {minutes} min.',
   'arena.error_code': 'Kode: {code}',
   'arena.error.model.title': 'En af de to modeller svarede ikke',
   'arena.error.model.body':
@@ -95,7 +96,7 @@ export const da: Messages = {
   'arena.error.turn_limit.title': 'Grænsen for antal spørgsmål er nået',
   'arena.error.turn_limit.body': 'Samtalen har nået det maksimale antal spørgsmål ({max}). Stem nu for at se, hvilke modeller det er.',
   'arena.error.rate_limited.title': 'Vent et øjeblik',
-  'arena.error.rate_limited.body': 'Du har sendt mange spørgsmål på kort tid.',
+  'arena.error.rate_limited.body': 'Du har sendt mange forespørgsler på kort tid.',
   'arena.error.duel_gone.title': 'Denne duel kan ikke åbnes',
   'arena.error.duel_gone.body': 'Den tilhører en anden browser, eller den er blevet slettet. Start en ny duel.',
   'arena.error.other.title': 'Der opstod en fejl',

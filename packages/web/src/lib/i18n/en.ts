@@ -24,6 +24,7 @@ export const en: Messages = {
   'common.no': 'no',
   'common.billion_params': '{n} B',
   'common.api_down': 'The Agora server is not answering right now. Try again in a moment.',
+  'common.rate_limited': 'Too many requests from your connection in a short time. Try again in {seconds} s.',
   'common.search': 'Search',
 
   'terms.title': 'Before you start',
@@ -76,7 +77,7 @@ export const en: Messages = {
   'arena.follow_up_placeholder': 'A follow-up question for both models…',
   'arena.follow_up_send': 'Send follow-up',
   'arena.new_duel': 'New duel',
-  'arena.rate_limited': 'You have sent many prompts in a short time. Try again in {minutes} min.',
+  'arena.rate_limited': 'You have sent many requests in a short time. Try again in {minutes} min.',
   'arena.error_code': 'Code: {code}',
   'arena.error.model.title': 'One of the two models did not answer',
   'arena.error.model.body':
@@ -94,7 +95,7 @@ export const en: Messages = {
   'arena.error.turn_limit.title': 'Turn limit reached',
   'arena.error.turn_limit.body': 'This conversation reached its {max} turns. Vote now to find out the models.',
   'arena.error.rate_limited.title': 'Please wait a moment',
-  'arena.error.rate_limited.body': 'You have sent many prompts in a short time.',
+  'arena.error.rate_limited.body': 'You have sent many requests in a short time.',
   'arena.error.duel_gone.title': 'This duel cannot be opened',
   'arena.error.duel_gone.body': 'It belongs to another browser, or it was deleted. Start a new duel.',
   'arena.error.other.title': 'Something went wrong',

@@ -22,6 +22,7 @@ export const fr = {
   'common.no': 'non',
   'common.billion_params': '{n} Md',
   'common.api_down': 'Le serveur d’Agora ne répond pas pour le moment. Réessayez dans un instant.',
+  'common.rate_limited': 'Trop de demandes depuis votre connexion en peu de temps. Réessayez dans {seconds} s.',
   'common.search': 'Rechercher',
 
   'terms.title': 'Avant de commencer',
@@ -74,7 +75,7 @@ export const fr = {
   'arena.follow_up_placeholder': 'Une question de suivi pour les deux modèles…',
   'arena.follow_up_send': 'Envoyer la suite',
   'arena.new_duel': 'Nouveau duel',
-  'arena.rate_limited': 'Vous avez envoyé beaucoup de questions en peu de temps. Réessayez dans {minutes} min.',
+  'arena.rate_limited': 'Vous avez envoyé beaucoup de demandes en peu de temps. Réessayez dans {minutes} min.',
   'arena.error_code': 'Code : {code}',
   'arena.error.model.title': 'Un des deux modèles n’a pas répondu',
   'arena.error.model.body':
@@ -93,7 +94,7 @@ export const fr = {
   'arena.error.turn_limit.title': 'Nombre maximal d’échanges atteint',
   'arena.error.turn_limit.body': 'Cette conversation a atteint ses {max} échanges. Votez maintenant pour découvrir les modèles.',
   'arena.error.rate_limited.title': 'Patientez un instant',
-  'arena.error.rate_limited.body': 'Vous avez envoyé beaucoup de questions en peu de temps.',
+  'arena.error.rate_limited.body': 'Vous avez envoyé beaucoup de demandes en peu de temps.',
   'arena.error.duel_gone.title': 'Ce duel ne peut pas être ouvert',
   'arena.error.duel_gone.body': 'Il appartient à un autre navigateur, ou il a été supprimé. Commencez un nouveau duel.',
   'arena.error.other.title': 'Une erreur est survenue',

@@ -24,6 +24,7 @@ export const lt: Messages = {
   'common.no': 'ne',
   'common.billion_params': '{n} mlrd.',
   'common.api_down': 'Agora serveris šiuo metu neatsako. Netrukus bandykite dar kartą.',
+  'common.rate_limited': 'Per trumpą laiką iš jūsų ryšio gauta per daug užklausų. Bandykite dar kartą po {seconds} s.',
   'common.search': 'Ieškoti',
 
   'terms.title': 'Prieš pradėdami',
@@ -76,7 +77,7 @@ export const lt: Messages = {
   'arena.follow_up_placeholder': 'Papildomas klausimas abiem modeliams…',
   'arena.follow_up_send': 'Siųsti papildomą klausimą',
   'arena.new_duel': 'Nauja dvikova',
-  'arena.rate_limited': 'Per trumpą laiką išsiuntėte daug klausimų. Bandykite dar kartą po {minutes} min.',
+  'arena.rate_limited': 'Per trumpą laiką išsiuntėte daug užklausų. Bandykite dar kartą po {minutes} min.',
   'arena.error_code': 'Kodas: {code}',
   'arena.error.model.title': 'Vienas iš dviejų modelių neatsakė',
   'arena.error.model.body':
@@ -96,7 +97,7 @@ export const lt: Messages = {
   'arena.error.turn_limit.body':
     'Šiame pokalbyje pasiektas didžiausias leidžiamas klausimų skaičius ({max}). Balsuokite dabar ir sužinokite, kokie tai modeliai.',
   'arena.error.rate_limited.title': 'Palaukite akimirką',
-  'arena.error.rate_limited.body': 'Per trumpą laiką išsiuntėte daug klausimų.',
+  'arena.error.rate_limited.body': 'Per trumpą laiką išsiuntėte daug užklausų.',
   'arena.error.duel_gone.title': 'Šios dvikovos atidaryti negalima',
   'arena.error.duel_gone.body': 'Ji priklauso kitai naršyklei arba buvo ištrinta. Pradėkite naują dvikovą.',
   'arena.error.other.title': 'Įvyko klaida',

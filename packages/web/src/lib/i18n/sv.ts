@@ -24,6 +24,7 @@ export const sv: Messages = {
   'common.no': 'nej',
   'common.billion_params': '{n} mdr',
   'common.api_down': 'Servern för Agora svarar inte just nu. Försök igen om en stund.',
+  'common.rate_limited': 'För många förfrågningar från din anslutning på kort tid. Försök igen om {seconds} s.',
   'common.search': 'Sök',
 
   'terms.title': 'Innan du börjar',
@@ -76,7 +77,7 @@ export const sv: Messages = {
   'arena.follow_up_placeholder': 'En följdfråga till båda modellerna…',
   'arena.follow_up_send': 'Skicka följdfråga',
   'arena.new_duel': 'Ny duell',
-  'arena.rate_limited': 'Du har skickat många frågor på kort tid. Försök igen om {minutes} min.',
+  'arena.rate_limited': 'Du har skickat många förfrågningar på kort tid. Försök igen om {minutes} min.',
   'arena.error_code': 'Kod: {code}',
   'arena.error.model.title': 'En av de två modellerna svarade inte',
   'arena.error.model.body':
@@ -94,7 +95,7 @@ export const sv: Messages = {
   'arena.error.turn_limit.title': 'Gränsen för antal frågor har nåtts',
   'arena.error.turn_limit.body': 'Samtalet har nått det högsta tillåtna antalet frågor ({max}). Rösta nu för att se vilka modellerna är.',
   'arena.error.rate_limited.title': 'Vänta en stund',
-  'arena.error.rate_limited.body': 'Du har skickat många frågor på kort tid.',
+  'arena.error.rate_limited.body': 'Du har skickat många förfrågningar på kort tid.',
   'arena.error.duel_gone.title': 'Den här duellen kan inte öppnas',
   'arena.error.duel_gone.body': 'Den tillhör en annan webbläsare eller har raderats. Starta en ny duell.',
   'arena.error.other.title': 'Något gick fel',
