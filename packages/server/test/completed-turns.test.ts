@@ -24,7 +24,13 @@ describe.each(DIALECTS)('a duel whose follow-up failed ($name)', (dialect) => {
   let duelId: string;
   beforeAll(async () => {
     harness = await startTestArena(dialect, {
-      environment: { AGORA_LEADERBOARD_MIN_VOTES: '1', AGORA_RETRIES: '0', AGORA_INTEGRITY_MIN_VOTE_S: '0' },
+      // Custom mode picks the pair; AGORA_LEADERBOARD_CUSTOM_ON_MAIN ranks it on the main board.
+      environment: {
+        AGORA_LEADERBOARD_MIN_VOTES: '1',
+        AGORA_RETRIES: '0',
+        AGORA_INTEGRITY_MIN_VOTE_S: '0',
+        AGORA_LEADERBOARD_CUSTOM_ON_MAIN: '1',
+      },
     });
     harness.fake.defaultBehaviour = { tokensPerSecond: 0 };
     folder = mkdtempSync(join(tmpdir(), 'agora-completed-turns-'));

@@ -11,6 +11,8 @@ describe.each(DIALECTS)('the live leaderboard ($name)', (dialect) => {
     harness = await startTestArena(dialect, {
       environment: {
         AGORA_POSTPROCESS: '0',
+        // The test picks its pairs (custom mode) and ranks them on the main board, which by default leaves them to their own view.
+        AGORA_LEADERBOARD_CUSTOM_ON_MAIN: '1',
         // The test votes as soon as the answers end: reading time is not what is tested here.
         AGORA_INTEGRITY_MIN_VOTE_S: '0',
         AGORA_LEADERBOARD_EVERY_VOTES: '4',
@@ -127,6 +129,8 @@ describe.each(DIALECTS)('reactions as matches, when the operator turns them on (
     const harness = await startTestArena(dialect, {
       environment: {
         AGORA_LEADERBOARD_REACTIONS: '1',
+        // The test picks its pairs (custom mode) and ranks them on the main board, which by default leaves them to their own view.
+        AGORA_LEADERBOARD_CUSTOM_ON_MAIN: '1',
         AGORA_LEADERBOARD_MIN_VOTES: '3',
         AGORA_LEADERBOARD_MIN_INTERVAL_S: '0',
         AGORA_INTEGRITY_MIN_VOTE_S: '0',
@@ -167,6 +171,8 @@ describe.each(DIALECTS)('views from post-processing: detected language and topic
       catalogue: catalogueWithAnnotator,
       environment: {
         AGORA_ANNOTATION_MODEL: ANNOTATOR.id,
+        // The test picks its pairs (custom mode) and ranks them on the main board, which by default leaves them to their own view.
+        AGORA_LEADERBOARD_CUSTOM_ON_MAIN: '1',
         AGORA_POSTPROCESS_EVERY_S: '0.1',
         AGORA_INTEGRITY_MIN_VOTE_S: '0',
         AGORA_LEADERBOARD_MIN_VOTES: '3',

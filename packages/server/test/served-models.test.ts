@@ -15,7 +15,13 @@ describe.each(DIALECTS)('a provider serving another model ($name)', (dialect) =>
   let harness: TestArena;
   beforeAll(async () => {
     harness = await startTestArena(dialect, {
-      environment: { AGORA_ADMIN_TOKEN: TOKEN, AGORA_LEADERBOARD_MIN_VOTES: '1', AGORA_INTEGRITY_MIN_VOTE_S: '0' },
+      // Custom mode picks the pair; AGORA_LEADERBOARD_CUSTOM_ON_MAIN ranks it on the main board.
+      environment: {
+        AGORA_ADMIN_TOKEN: TOKEN,
+        AGORA_LEADERBOARD_MIN_VOTES: '1',
+        AGORA_INTEGRITY_MIN_VOTE_S: '0',
+        AGORA_LEADERBOARD_CUSTOM_ON_MAIN: '1',
+      },
     });
     harness.fake.defaultBehaviour = { tokensPerSecond: 0 };
   });

@@ -34,6 +34,8 @@ describe.each(DIALECTS)('vote integrity: the stuffing attack ($name)', (dialect)
     harness = await startTestArena(dialect, {
       environment: {
         AGORA_ADMIN_TOKEN: ADMIN,
+        // The test picks its pairs (custom mode) and ranks them on the main board, which by default leaves them to their own view.
+        AGORA_LEADERBOARD_CUSTOM_ON_MAIN: '1',
         AGORA_TRUSTED_PROXIES: '127.0.0.1,::1',
         AGORA_LEADERBOARD_MIN_VOTES: '1',
         // Wide apart: honest visitors vote 3 s after the answers, the script at once, which on a loaded
@@ -84,7 +86,11 @@ describe.each(DIALECTS)('vote integrity: the stuffing attack ($name)', (dialect)
     }
     // Counted as they are, these votes would make the target first.
     const open = rankVoteTable(
-      await storeVoteTable(harness.arena.store, { minVoteMs: 0, oneSidedVotes: 1e6, burstVotesPerMinute: 1e6, favouriteVotes: 1e6 }),
+      await storeVoteTable(
+        harness.arena.store,
+        { minVoteMs: 0, oneSidedVotes: 1e6, burstVotesPerMinute: 1e6, favouriteVotes: 1e6 },
+        { customModeOnMainBoard: true },
+      ),
     );
     expect(open.rows.find((row) => row.model === TARGET)?.rank).toBe(1);
     // The live leaderboard leaves them out.

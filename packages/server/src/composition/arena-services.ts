@@ -49,6 +49,7 @@ export function createArenaServices(parts: ServiceParts) {
     settings: {
       minVotes: config.leaderboard.minVotes,
       reactions: config.leaderboard.reactions,
+      customModeOnMainBoard: config.leaderboard.customModeOnMainBoard,
       impact: config.impact,
       integrity: config.integrity,
     },

@@ -22,7 +22,7 @@ export async function loadStoreVoteTable(config: Config): Promise<VoteTable> {
   const db = openDatabase(config.database);
   try {
     await migrateToLatest(db);
-    return await storeVoteTable(createStore(db), config.integrity);
+    return await storeVoteTable(createStore(db), config.integrity, { customModeOnMainBoard: config.leaderboard.customModeOnMainBoard });
   } finally {
     await db.destroy();
   }

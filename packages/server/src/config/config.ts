@@ -26,6 +26,7 @@ const environmentSchema = z.object({
   AGORA_LEADERBOARD_EVERY_S: z.coerce.number().positive().default(60),
   AGORA_LEADERBOARD_MIN_INTERVAL_S: z.coerce.number().min(0).default(5),
   AGORA_LEADERBOARD_REACTIONS: booleanFlag.default(false),
+  AGORA_LEADERBOARD_CUSTOM_ON_MAIN: booleanFlag.default(false),
   AGORA_LEADERBOARD_MIN_VOTES: z.coerce.number().int().min(1).default(30),
   AGORA_PAIRING: z.enum(['uniform', 'catch_up', 'most_informative']).default('uniform'),
   AGORA_IMPACT_METHOD: z.enum(['0.9.1', '0.8.2', 'comparia-compat']).default('0.9.1'),
@@ -151,7 +152,15 @@ export interface Config {
   /** EcoLogits method for the reveal: 0.9.1 (default), 0.8.2, or compar:IA's published figures. */
   impact: { method: '0.9.1' | '0.8.2' | 'comparia-compat'; zone: string | undefined };
   /** Background refresh after K votes or T seconds; views with fewer votes than the minimum are not shown. */
-  leaderboard: { everyVotes: number; everyMs: number; minIntervalMs: number; minVotes: number; reactions: boolean };
+  leaderboard: {
+    everyVotes: number;
+    everyMs: number;
+    minIntervalMs: number;
+    minVotes: number;
+    reactions: boolean;
+    /** Custom-mode votes (the visitor chose the models) count on the main board too; off: only in their own view. */
+    customModeOnMainBoard: boolean;
+  };
   /** How pairs are drawn: uniform (default), catch-up weights, or the most informative pairs. */
   pairing: 'uniform' | 'catch_up' | 'most_informative';
   /** Language, topics and personal-data screening of finished conversations (docs/privacy.md). */
@@ -227,6 +236,7 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
       minIntervalMs: values.AGORA_LEADERBOARD_MIN_INTERVAL_S * 1000,
       minVotes: values.AGORA_LEADERBOARD_MIN_VOTES,
       reactions: values.AGORA_LEADERBOARD_REACTIONS,
+      customModeOnMainBoard: values.AGORA_LEADERBOARD_CUSTOM_ON_MAIN,
     },
   };
 }

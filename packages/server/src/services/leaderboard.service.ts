@@ -6,7 +6,16 @@ import { type ModelFacts, whPer1000OutputTokens } from '../domain/impact';
 import type { Leaderboard, LeaderboardRow as RankedRow } from '../domain/ranking';
 import type { Store } from '../db/unit-of-work';
 import type { ArenaCatalogue } from './arena-catalogue';
-import { type ViewDefinition, countedVotes, reactionViewVotes, toViewVote, viewKey } from '../domain/ranking/leaderboard-views';
+import {
+  OWN_VIEW_MODES,
+  type ViewDefinition,
+  countedVotes,
+  keptToOwnView,
+  ownViewModeMask,
+  reactionViewVotes,
+  toViewVote,
+  viewKey,
+} from '../domain/ranking/leaderboard-views';
 import type { RankingComputer } from '../adapters/ranking-worker/ranking-computer';
 import { LATE_COMMIT_MARGIN_MS, type Runtime } from './ports/runtime';
 import type { RankingChange } from '../db/repositories/feedback.repository';
@@ -19,6 +28,8 @@ export interface LeaderboardSettings {
   impact: { method: '0.9.1' | '0.8.2' | 'comparia-compat'; zone: string | undefined };
   /** Vote integrity rules; votes they flag are left out (docs/arena.md#vote-integrity). */
   integrity?: IntegrityRules;
+  /** Count custom-mode votes (the visitor chose the models) on the main board too; off by default: they have their own view. */
+  customModeOnMainBoard?: boolean;
 }
 
 type Available = LeaderboardBody['available'];
@@ -107,8 +118,10 @@ export class LeaderboardService {
     const kept = settings.reactions ? await this.readEverything(true, generation) : await this.catchUp(generation);
     const columns = kept.columns.view();
     const counted = countedVotes(columns, integrityFlagBits(columns, settings.integrity ?? DEFAULT_INTEGRITY_RULES));
-    const available = availableViews(columns, counted, settings.minVotes);
-    const views = viewDefinitions(countOf(counted) >= settings.minVotes, available);
+    const ownViewModes = settings.customModeOnMainBoard ? [] : OWN_VIEW_MODES;
+    const onMainBoard = mainBoardVotes(columns, counted, ownViewModes);
+    const available = availableViews(columns, counted, onMainBoard, settings.minVotes);
+    const views = viewDefinitions(countOf(onMainBoard) >= settings.minVotes, available, ownViewModes);
     const energy = kept.columns.meanEnergyByModel();
     // No view has enough votes yet: nothing to fit (and no worker to start).
     const results = views.length > 0 ? await computer.computeViews(columns, counted, views) : new Map<string, Leaderboard>();
@@ -301,16 +314,26 @@ export class LeaderboardService {
   }
 }
 
-/** Votes per language, mode and category among the counted ones, each with enough votes for a view (most first). */
-function availableViews(columns: VoteColumns, counted: Uint8Array, minVotes: number): Available {
+/** The counted votes not kept to their own mode's view (arena custom-mode votes): those of the main board, the languages and the topics. */
+function mainBoardVotes(columns: VoteColumns, counted: Uint8Array, ownViewModes: readonly string[]): Uint8Array {
+  const ownView = ownViewModeMask(columns.modes, ownViewModes);
+  return counted.map((flag, row) => (flag === 1 && !keptToOwnView(columns, ownView, row) ? 1 : 0));
+}
+
+/**
+ * Votes per language, mode and category among the counted ones, each with enough votes for a view
+ * (most first): every counted vote for its mode, those of the main board for languages and topics.
+ */
+function availableViews(columns: VoteColumns, counted: Uint8Array, onMainBoard: Uint8Array, minVotes: number): Available {
   const languages = new Map<string, number>();
   const modes = new Map<string, number>();
   const categories = new Map<string, number>();
   const add = (counts: Map<string, number>, value: string) => counts.set(value, (counts.get(value) ?? 0) + 1);
   for (let row = 0; row < columns.length; row++) {
     if (counted[row] !== 1) continue;
-    if (columns.language[row]! >= 0) add(languages, columns.languages[columns.language[row]!]!);
     add(modes, columns.modes[columns.mode[row]!]!);
+    if (onMainBoard[row] !== 1) continue;
+    if (columns.language[row]! >= 0) add(languages, columns.languages[columns.language[row]!]!);
     // A conversation on several topics counts in each of their views.
     for (const category of categoriesOf(columns, row)) add(categories, columns.categories[category]!);
   }
@@ -325,12 +348,12 @@ function availableViews(columns: VoteColumns, counted: Uint8Array, minVotes: num
 
 const countOf = (flags: Uint8Array): number => flags.reduce((sum, flag) => sum + flag, 0);
 
-function viewDefinitions(overall: boolean, available: Available): ViewDefinition[] {
+function viewDefinitions(overall: boolean, available: Available, ownViewModes: readonly string[]): ViewDefinition[] {
   const filters = [
     ...(overall ? [{ language: null, mode: null, category: null }] : []),
     ...available.languages.map((entry) => ({ language: entry.value, mode: null, category: null })),
     ...available.modes.map((entry) => ({ language: null, mode: entry.value, category: null })),
     ...available.categories.map((entry) => ({ language: null, mode: null, category: entry.value })),
   ];
-  return filters.flatMap((filter) => styles.map((style) => ({ key: viewKey({ style, ...filter }), style, ...filter })));
+  return filters.flatMap((filter) => styles.map((style) => ({ key: viewKey({ style, ...filter }), style, ...filter, ownViewModes })));
 }

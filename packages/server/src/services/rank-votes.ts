@@ -13,7 +13,7 @@ import {
 } from '../domain/ranking';
 import { readVoteFile, type VoteFileContents } from '../adapters/vote-files';
 import type { Store } from '../db/unit-of-work';
-import { toViewVote } from '../domain/ranking/leaderboard-views';
+import { OWN_VIEW_MODES, toViewVote } from '../domain/ranking/leaderboard-views';
 
 /** How to rank (the `agora leaderboard` flags). */
 export interface RankVotesOptions {
@@ -80,10 +80,20 @@ export async function rankVoteFiles(paths: readonly string[], options: RankVotes
   return { leaderboard: rankVoteTable(input.table, options), input };
 }
 
-/** The arena's stored votes as a ranking vote table (`agora leaderboard` without `--votes`): the rankable ones, as the live leaderboard counts them. */
-export async function storeVoteTable(store: Store, integrity: IntegrityRules = DEFAULT_INTEGRITY_RULES): Promise<VoteTable> {
+/**
+ * The arena's stored votes as a ranking vote table (`agora leaderboard` without `--votes`): the
+ * rankable ones, as the live leaderboard's main board counts them (the arena's custom-mode votes left
+ * out unless `customModeOnMainBoard`).
+ */
+export async function storeVoteTable(
+  store: Store,
+  integrity: IntegrityRules = DEFAULT_INTEGRITY_RULES,
+  options: { customModeOnMainBoard?: boolean } = {},
+): Promise<VoteTable> {
   const records = await store.feedback.listRankingVotes();
   const flags = integrityOfVotes(records, integrity);
-  const votes = records.map((record) => toViewVote(record, flags.get(record.duelId)).vote);
+  const ownViewModes = options.customModeOnMainBoard ? [] : OWN_VIEW_MODES;
+  const onMainBoard = records.filter((record) => record.source !== 'arena' || !ownViewModes.includes(record.mode));
+  const votes = onMainBoard.map((record) => toViewVote(record, flags.get(record.duelId)).vote);
   return buildVoteTable(matchesFromArenaVotes(votes).matches);
 }

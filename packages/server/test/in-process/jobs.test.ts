@@ -32,6 +32,8 @@ describe('the background jobs, in process', () => {
       AGORA_LEADERBOARD_MIN_INTERVAL_S: '0',
       AGORA_LEADERBOARD_MIN_VOTES: '1',
       AGORA_INTEGRITY_MIN_VOTE_S: '0',
+      // The duel picks its pair (custom mode): ranked on the main board with this switch.
+      AGORA_LEADERBOARD_CUSTOM_ON_MAIN: '1',
     });
     const visitor = harness.visitor();
     const { id } = await visitor.playedDuel([TEST_MODELS[0].id, TEST_MODELS[1].id]);

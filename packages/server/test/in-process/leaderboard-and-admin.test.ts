@@ -9,7 +9,13 @@ const [first, second, third] = TEST_MODELS.map((model) => model.id) as [string, 
 
 let harness: InProcessArena;
 beforeEach(async () => {
-  harness = await startInProcessArena({ AGORA_ADMIN_TOKEN: adminToken, AGORA_LEADERBOARD_MIN_VOTES: '1', AGORA_INTEGRITY_MIN_VOTE_S: '0' });
+  // The duels pick their pairs (custom mode); AGORA_LEADERBOARD_CUSTOM_ON_MAIN ranks them on the main board.
+  harness = await startInProcessArena({
+    AGORA_ADMIN_TOKEN: adminToken,
+    AGORA_LEADERBOARD_MIN_VOTES: '1',
+    AGORA_INTEGRITY_MIN_VOTE_S: '0',
+    AGORA_LEADERBOARD_CUSTOM_ON_MAIN: '1',
+  });
 });
 afterEach(() => harness.close());
 

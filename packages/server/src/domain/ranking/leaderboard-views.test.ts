@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import type { RankingReactionRecord } from '../../db/repositories/feedback.repository';
-import { reactionViewVotes, viewKey, voteLanguage } from './leaderboard-views';
+import {
+  OWN_VIEW_MODES,
+  type ViewDefinition,
+  computeViewsFromColumns,
+  reactionViewVotes,
+  viewKey,
+  voteLanguage,
+} from './leaderboard-views';
+import { RankingVoteColumns, type ViewVote } from './vote-columns';
+import type { VoteFacts } from '../arena/vote-integrity';
 
 const reaction = (
   duelId: string,
@@ -60,5 +69,54 @@ describe('leaderboard views', () => {
     ]);
     expect(votes.map((view) => view.vote.choice)).toEqual(['a', 'a', 'a']);
     expect(votes[0]).toMatchObject({ language: 'fr', mode: 'random', vote: { modelA: 'm1', modelB: 'm2' } });
+  });
+});
+
+describe('custom-mode votes', () => {
+  const ballot = (choice: 'a' | 'b', mode: string): ViewVote => ({
+    vote: { modelA: 'm1', modelB: 'm2', choice },
+    language: 'fr',
+    mode,
+    categories: ['Sports'],
+  });
+  const definition = (filter: Partial<ViewDefinition>, ownViewModes?: readonly string[]): ViewDefinition => {
+    const view = { style: 'plain' as const, language: null, mode: null, category: null, ...filter };
+    return { ...view, key: viewKey(view), ownViewModes };
+  };
+  const facts = (index: number, choice: 'a' | 'b', source = 'arena'): VoteFacts => ({
+    duelId: `d${index}`,
+    createdAt: new Date(Date.UTC(2026, 11, 1, 0, index)).toISOString(),
+    source,
+    visitor: `v${index}`,
+    client: `c${index}`,
+    choice,
+    modelA: 'm1',
+    modelB: 'm2',
+    votedAfterMs: 10_000,
+    review: null,
+  });
+  // Random pairs: m1 wins 6 of 10. Arena duels where the visitor chose the models: m2 wins all 30.
+  // Imported custom-mode votes were curated by their publisher: they count everywhere.
+  const columns = new RankingVoteColumns();
+  for (let index = 0; index < 10; index++) columns.put({ view: ballot(index < 6 ? 'a' : 'b', 'random'), facts: facts(index, 'a') });
+  for (let index = 10; index < 40; index++) columns.put({ view: ballot('b', 'custom'), facts: facts(index, 'b') });
+  for (let index = 40; index < 42; index++) columns.put({ view: ballot('a', 'custom'), facts: facts(index, 'a', 'comparia') });
+  const view = columns.view();
+  const counted = new Uint8Array(view.length).fill(1);
+  const votesIn = (definitions: ViewDefinition[]) =>
+    [...computeViewsFromColumns(view, counted, definitions).values()].map((board) => board.nVotesUsed);
+
+  it('count only in their own view, not on the main board nor in the language and topic views', () => {
+    const own = OWN_VIEW_MODES;
+    expect(votesIn([definition({}, own), definition({ language: 'fr' }, own), definition({ category: 'Sports' }, own)])).toEqual([
+      12, 12, 12,
+    ]);
+    expect(votesIn([definition({ mode: 'custom' }, own), definition({ mode: 'random' }, own)])).toEqual([32, 10]);
+    const main = computeViewsFromColumns(view, counted, [definition({}, own)]).get('overall|plain')!;
+    expect(main.rows[0]!.model).toBe('m1');
+  });
+
+  it('count everywhere when the operator puts them back on the main board', () => {
+    expect(votesIn([definition({}, []), definition({ language: 'fr' })])).toEqual([42, 42]);
   });
 });

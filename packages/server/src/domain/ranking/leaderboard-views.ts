@@ -10,6 +10,27 @@ export interface ViewDefinition {
   language: string | null;
   mode: string | null;
   category: string | null;
+  /** Votes of these modes count only in their own mode's view (see {@link OWN_VIEW_MODES}); none when absent. */
+  ownViewModes?: readonly string[] | undefined;
+}
+
+/**
+ * Modes whose arena votes count only in their own view (`mode=custom`), not on the main board nor in
+ * the language and topic views: the visitor chose the models, so a campaign can put its model in
+ * every duel. LMArena ranks only anonymous, randomly paired battles. Imported votes were curated by
+ * their publisher and count everywhere. `AGORA_LEADERBOARD_CUSTOM_ON_MAIN=1` counts them everywhere
+ * again (docs/ranking.md#live-leaderboard).
+ */
+export const OWN_VIEW_MODES: readonly string[] = ['custom'];
+
+/** 1 for the mode indices of {@link VoteColumns.modes} whose arena votes are kept to their own view. */
+export function ownViewModeMask(modes: readonly string[], ownViewModes: readonly string[]): Uint8Array {
+  return Uint8Array.from(modes, (mode) => (ownViewModes.includes(mode) ? 1 : 0));
+}
+
+/** Whether a vote counts only in its own mode's view: an arena vote of a mode of the mask ({@link ownViewModeMask}). */
+export function keptToOwnView(columns: Pick<VoteColumns, 'arena' | 'mode'>, ownViewMask: Uint8Array, row: number): boolean {
+  return columns.arena[row] === 1 && ownViewMask[columns.mode[row]!] === 1;
 }
 
 /** The key of a view, as stored with its snapshots: `overall|plain`, `language=fr|controlled`, … */
@@ -129,6 +150,7 @@ export function computeViewsFromColumns(
     const mode = view.mode === null ? -1 : columns.modes.indexOf(view.mode);
     const category = view.category === null ? -1 : columns.categories.indexOf(view.category);
     const controlled = view.style === 'controlled';
+    const ownView = ownViewModeMask(columns.modes, view.ownViewModes ?? []);
     const builder = new VoteTableBuilder();
     // Column model index → the builder's, interned on first sight as buildVoteTable does.
     const modelIndex = new Int32Array(columns.models.length).fill(-1);
@@ -137,7 +159,7 @@ export function computeViewsFromColumns(
     const inView = (row: number) =>
       counted[row] === 1 &&
       (view.language === null || columns.language[row] === language) &&
-      (view.mode === null || columns.mode[row] === mode) &&
+      (view.mode === null ? !keptToOwnView(columns, ownView, row) : columns.mode[row] === mode) &&
       (view.category === null || hasCategory(columns, row, category)) &&
       (!controlled || columns.hasStyle[row] === 1);
     // Sized once: growing by copies would hold the old and the new table at once, at the refresh's peak.
