@@ -61,9 +61,29 @@ describe('vote integrity rules', () => {
       vote({ client: 'script', modelA: index === 2 ? 'm7' : 'star', modelB: index === 2 ? 'star' : 'm7', choice: index === 2 ? 'b' : 'a' }),
     );
     expect([...integrityFlags(byAddress, RULES).values()]).toEqual([['favours_one_model'], ['favours_one_model'], ['favours_one_model']]);
-    // One tie with the model present breaks the pattern.
-    const broken = [...byVisitor.slice(0, 3), vote({ visitor: 'fan', modelA: 'star', modelB: 'm8', choice: 'tie' })];
+    // A tie with the model present before the threshold breaks the run: two picks, a tie, two picks flag nothing.
+    const broken = [
+      vote({ visitor: 'waverer', modelA: 'star', modelB: 'm2', choice: 'a' }),
+      vote({ visitor: 'waverer', modelA: 'm3', modelB: 'star', choice: 'b' }),
+      vote({ visitor: 'waverer', modelA: 'star', modelB: 'm8', choice: 'tie' }),
+      vote({ visitor: 'waverer', modelA: 'star', modelB: 'm4', choice: 'a' }),
+      vote({ visitor: 'waverer', modelA: 'star', modelB: 'm5', choice: 'a' }),
+    ];
     expect(integrityFlags(broken, RULES).size).toBe(0);
+  });
+
+  it('never clear a flag for later contrary votes: the run that reached the threshold stays flagged', () => {
+    const run = [1, 2, 3, 4].map(() => vote({ client: 'campaign', modelA: 'star', modelB: `o${next}`, choice: 'a' }));
+    const contrary = [1, 2, 3, 4, 5].map(() => vote({ client: 'campaign', modelA: 'star', modelB: `o${next}`, choice: 'b' }));
+    const flags = integrityFlags([...run, ...contrary], RULES);
+    expect([...flags.keys()]).toEqual(run.map((item) => item.duelId));
+    // Every 20th vote against the model (the red team's dodge): each run of 19 is flagged, the contrary votes are not.
+    const dodging = Array.from({ length: 40 }, (_, index) =>
+      vote({ client: 'dodger', modelA: 'star', modelB: `p${index}`, choice: index % 20 === 19 ? 'b' : 'a' }),
+    );
+    const dodged = integrityFlags(dodging, { ...RULES, favouriteVotes: 10 });
+    expect(dodged.size).toBe(38);
+    expect(dodged.has(dodging[19]!.duelId)).toBe(false);
   });
 
   it('flag the votes of an address within any minute that holds more than the limit', () => {

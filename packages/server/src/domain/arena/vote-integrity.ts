@@ -36,7 +36,7 @@ export interface IntegrityRules {
   oneSidedVotes: number;
   /** More votes than this from one address within any 60 seconds is a burst. */
   burstVotesPerMinute: number;
-  /** A visitor or an address that picked the same model every time it appeared, this many times or more, favours it. */
+  /** A visitor or an address that picked the same model every time it appeared, this many times or more in a row, favours it: those votes are flagged for good. */
   favouriteVotes: number;
 }
 
@@ -211,10 +211,15 @@ function oneSidedRows(votes: IntegrityColumns, group: Int32Array, threshold: num
     for (const row of group) bits[row]! |= INTEGRITY_FLAG_BIT.one_sided;
 }
 
-/** The votes of a group for a model that the group picked every time it appeared, at least `threshold` times. */
+/**
+ * The votes of a group in each run of at least `threshold` votes, in time order, where the group
+ * picked the same model every time it appeared. A contrary vote, a tie or a both-bad ends a run but
+ * never clears it: votes flagged once stay flagged, whatever the group votes next (five contrary
+ * votes used to clear 132 earlier ones).
+ */
 function favouringRows(votes: IntegrityColumns, group: Int32Array, threshold: number, bits: Uint8Array): void {
   const byModel = new Map<number, number[]>();
-  for (const row of group) {
+  for (const row of inTimeOrder(votes, group)) {
     for (const model of [votes.modelA[row]!, votes.modelB[row]!]) {
       const rows = byModel.get(model);
       if (rows) rows.push(row);
@@ -223,19 +228,32 @@ function favouringRows(votes: IntegrityColumns, group: Int32Array, threshold: nu
   }
   for (const [model, rows] of byModel) {
     if (rows.length < threshold) continue;
-    const picked = rows.every(
-      (row) =>
-        (votes.choice[row] === CHOICE_CODE.a && votes.modelA[row] === model) ||
-        (votes.choice[row] === CHOICE_CODE.b && votes.modelB[row] === model),
-    );
-    if (picked) for (const row of rows) bits[row]! |= INTEGRITY_FLAG_BIT.favours_one_model;
+    let runStart = 0;
+    for (let index = 0; index <= rows.length; index++) {
+      if (index < rows.length && pickedModel(votes, rows[index]!, model)) continue;
+      if (index - runStart >= threshold)
+        for (let inRun = runStart; inRun < index; inRun++) bits[rows[inRun]!]! |= INTEGRITY_FLAG_BIT.favours_one_model;
+      runStart = index + 1;
+    }
   }
+}
+
+/** Whether a vote picked `model` (it won the vote). */
+function pickedModel(votes: IntegrityColumns, row: number, model: number): boolean {
+  return (
+    (votes.choice[row] === CHOICE_CODE.a && votes.modelA[row] === model) ||
+    (votes.choice[row] === CHOICE_CODE.b && votes.modelB[row] === model)
+  );
+}
+
+/** A group's rows sorted by time; votes of the same millisecond keep their order. */
+function inTimeOrder(votes: IntegrityColumns, group: Int32Array): number[] {
+  return [...group].sort((left, right) => votes.createdAtMs[left]! - votes.createdAtMs[right]!);
 }
 
 /** The votes that fall in a 60-second window holding more than `limit` votes of the group. */
 function burstRows(votes: IntegrityColumns, group: Int32Array, limit: number, bits: Uint8Array): void {
-  // A stable sort by time: votes of the same millisecond keep their order.
-  const sorted = [...group].sort((left, right) => votes.createdAtMs[left]! - votes.createdAtMs[right]!);
+  const sorted = inTimeOrder(votes, group);
   let start = 0;
   for (let end = 0; end < sorted.length; end++) {
     while (votes.createdAtMs[sorted[end]!]! - votes.createdAtMs[sorted[start]!]! >= 60_000) start++;
