@@ -11,7 +11,7 @@ import { VoteFileError } from '../adapters/vote-files/vote-file-error';
 import { COMPARIA_SOURCE, mapRowOnDuel, type ComparIaTopics } from '../domain/comparia/comparia-rows';
 import type { ImportedTurnVerdict, MappedArenaRow } from '../domain/comparia/comparia-arena-rows';
 import { ComparIaRowError } from '../domain/comparia/comparia-values';
-import type { ComparIaImportDataset, ImportedFileSummary } from './comparia-import.service';
+import type { ComparIaImportDataset, ImportedFileSummary } from './comparia-import-summary';
 
 // How `agora import comparia` writes one batch of mapped rows, in one transaction: each row compared
 // with what the store holds, then the batch's inserts as a few multi-row statements.

@@ -1,5 +1,4 @@
 import type { Store } from '../db/unit-of-work';
-import type { ComparIaTable } from '../domain/datasets/export-columns';
 import { loadTokenCounter } from '../adapters/local-token-count';
 import { JsonLineReader, readRecordFile } from '../adapters/vote-files/record-file';
 import { VoteFileError } from '../adapters/vote-files/vote-file-error';
@@ -8,28 +7,12 @@ import { mapComparIaRow } from '../domain/comparia/comparia-rows';
 import { mapComparIaArenaRow } from '../domain/comparia/comparia-arena-rows';
 import { ComparIaRowError } from '../domain/comparia/comparia-values';
 import { applyBatch, type PendingRow } from './comparia-import-batch';
+import type { ComparIaImportDataset, ImportedFileSummary } from './comparia-import-summary';
 
-/** What a file holds: one of compar:IA's three open tables, or its per-response arena data (`comparia-fr-arena`). */
-export type ComparIaImportDataset = ComparIaTable | 'arena';
+export type { ImportedFileSummary } from './comparia-import-summary';
 
 /** The files of one `agora import comparia` run (a dataset may come in several files: shards). */
 export type ComparIaFiles = Partial<Record<ComparIaImportDataset, string | readonly string[]>>;
-
-/** What importing one file did, row by row. */
-export interface ImportedFileSummary {
-  dataset: ComparIaImportDataset;
-  path: string;
-  read: number;
-  inserted: number;
-  /** Rows already stored with other values, rewritten from the file. */
-  updated: number;
-  /** Rows already stored exactly so: left alone. */
-  present: number;
-  skipped: Record<string, number>;
-  /** Conversations created from vote or reaction rows (their conversations file was not given, or lacks them). */
-  conversationsCreated: number;
-  seconds: number;
-}
 
 export interface ImportProgress {
   dataset: ComparIaImportDataset;
