@@ -51,7 +51,8 @@ describe.each(DIALECTS)('vote integrity: the stuffing attack ($name)', (dialect)
     const pairs = TEST_MODELS.flatMap((left, index) => TEST_MODELS.slice(index + 1).map((right) => [left.id, right.id] as const));
     const honest = await Promise.all(
       [...pairs, ...pairs].map(async ([a, b], index) => {
-        const visitor = new ClientAt(harness.baseUrl, `198.51.100.${index + 1}`);
+        // Each from its own /24: the rules count addresses by group (IPv4 /24).
+        const visitor = new ClientAt(harness.baseUrl, `198.51.${index + 1}.7`);
         const created = await visitor.request('POST', '/api/v1/duels', { prompt: `Question ${index}`, mode: 'custom', models: [a, b] });
         await visitor.stream(created.json.id);
         return { visitor, id: created.json.id as string };
@@ -67,12 +68,13 @@ describe.each(DIALECTS)('vote integrity: the stuffing attack ($name)', (dialect)
   }, 60_000);
   afterAll(() => harness.close());
 
-  it('no longer moves the target’s rank: a script voting for it at once from one address, a new cookie each time, is flagged and left out', async () => {
+  it('no longer moves the target’s rank: a script voting for it at once from one address range, a new cookie each time, is flagged and left out', async () => {
     const before = await rankOf();
     expect(before).toBe(TEST_MODELS.length);
     const attack: string[] = [];
     for (let index = 0; index < 25; index++) {
-      const script = new ClientAt(harness.baseUrl, '203.0.113.66');
+      // The script walks its neighbouring addresses: one /24, one key for the rules.
+      const script = new ClientAt(harness.baseUrl, `203.0.113.${index + 10}`);
       const other =
         TEST_MODELS[index % (TEST_MODELS.length - 1)]!.id === TARGET
           ? TEST_MODELS[0].id

@@ -5,7 +5,7 @@ import type { SideRankingData, VoteRecord } from '../../db/repositories/feedback
 import { answersOfCompletedTurns, checkVote } from '../../domain/arena/duel-rules';
 import { AppError } from '../app-error';
 import type { RecentVoteContexts } from '../recent-vote-contexts';
-import { hashClientAddress } from '../visitor-hashes';
+import { hashClientAddressGroup } from '../visitor-hashes';
 import { isVisitorsDuel, requireDuel, throwIfConflict } from './duel-access';
 import type { DuelServiceDependencies } from './duel-dependencies';
 import { buildReveal } from './reveal';
@@ -23,7 +23,7 @@ export class DuelVotes {
     private readonly voteContexts: RecentVoteContexts,
   ) {}
 
-  /** `clientAddress`: where the vote came from, kept as a hash for the integrity rules (bursts, stuffing from one address). */
+  /** `clientAddress`: where the vote came from, kept as the hash of its group (IPv4 /24, IPv6 /56) for the integrity rules (bursts, stuffing from one address). */
   async vote(duelId: string, request: VoteRequest, visitorId: string, clientAddress: string): Promise<VoteResponse> {
     const { store, runtime } = this.dependencies;
     // With several instances, another one may have run a follow-up since this one cached the context.
@@ -48,7 +48,7 @@ export class DuelVotes {
       mode: duel.mode,
       locale: duel.locale,
       createdAt: now,
-      clientHash: hashClientAddress(clientAddress),
+      clientHash: hashClientAddressGroup(clientAddress),
       ranking: { a: rankingData(sideRecords, 'a', reveal.a), b: rankingData(sideRecords, 'b', reveal.b) },
     });
     // Voted or refused, the duel is no longer waiting for its vote here.
