@@ -56,6 +56,12 @@ const environmentSchema = z.object({
   AGORA_INTEGRITY_ONE_SIDED_VOTES: z.coerce.number().int().min(2).max(100_000).default(10),
   AGORA_INTEGRITY_BURST_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(60),
   AGORA_INTEGRITY_FAVOURITE_VOTES: z.coerce.number().int().min(2).max(100_000).default(10),
+  AGORA_INTEGRITY_INFLUENCE_VOTES: z.coerce.number().int().min(0).max(1_000_000).default(30),
+  AGORA_INTEGRITY_INFLUENCE_WINDOW_H: z.coerce
+    .number()
+    .min(0.001)
+    .max(24 * 365)
+    .default(24),
   AGORA_LIMIT_PROMPTS_PER_HOUR: z.coerce.number().int().min(0).max(1_000_000).default(60),
   AGORA_LIMIT_PROMPTS_PER_HOUR_PER_ADDRESS: z.coerce.number().int().min(0).max(1_000_000).default(600),
   AGORA_LIMIT_VOTES_PER_MINUTE: z.coerce.number().int().min(0).max(1_000_000).default(20),
@@ -210,6 +216,10 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
       oneSidedVotes: values.AGORA_INTEGRITY_ONE_SIDED_VOTES,
       burstVotesPerMinute: values.AGORA_INTEGRITY_BURST_PER_MINUTE,
       favouriteVotes: values.AGORA_INTEGRITY_FAVOURITE_VOTES,
+      influence:
+        values.AGORA_INTEGRITY_INFLUENCE_VOTES > 0
+          ? { votes: values.AGORA_INTEGRITY_INFLUENCE_VOTES, windowMs: values.AGORA_INTEGRITY_INFLUENCE_WINDOW_H * 3600_000 }
+          : undefined,
     },
     rateLimits: rateLimitsOf(values),
     pagesDir: values.AGORA_PAGES_DIR,

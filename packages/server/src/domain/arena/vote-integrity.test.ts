@@ -107,4 +107,27 @@ describe('vote integrity rules', () => {
     expect(rankingFlags('exclude', undefined)).toEqual(['excluded_by_reviewer']);
     expect(rankingFlags(null, ['too_fast', 'one_sided'])).toEqual(['too_fast', 'one_sided']);
   });
+
+  it('bound the influence of one address group, or one visitor, on one model: past the bound in a window, votes do not count, whatever their direction', () => {
+    const bounded = { ...RULES, favouriteVotes: 1000, burstVotesPerMinute: 1000, influence: { votes: 4, windowMs: 3600_000 } };
+    const at = (minute: number) => new Date(Date.UTC(2026, 11, 5, 0, minute)).toISOString();
+    // Six votes on `star` within an hour, alternating sides and directions: the fifth and sixth are past the bound.
+    const campaign = [0, 5, 10, 15, 20, 25].map((minute, index) =>
+      vote({ client: 'range', createdAt: at(minute), modelA: 'star', modelB: `q${index}`, choice: index % 3 === 2 ? 'b' : 'a' }),
+    );
+    // An hour after the fourth, the window holds fewer than four again.
+    const later = vote({ client: 'range', createdAt: at(80), modelA: `q9`, modelB: 'star', choice: 'b' });
+    const flags = integrityFlags([...campaign, later], bounded);
+    expect([...flags.keys()]).toEqual([campaign[4]!.duelId, campaign[5]!.duelId]);
+    expect(flags.get(campaign[4]!.duelId)).toEqual(['beyond_influence_bound']);
+    // One visitor over several addresses: the same bound.
+    const fan = [0, 1, 2, 3, 4].map((minute) =>
+      minute % 2
+        ? vote({ visitor: 'fan', createdAt: at(200 + minute), modelA: `r${minute}`, modelB: 'star', choice: 'b' })
+        : vote({ visitor: 'fan', createdAt: at(200 + minute), modelA: 'star', modelB: `r${minute}`, choice: 'a' }),
+    );
+    expect([...integrityFlags(fan, bounded).keys()]).toEqual([fan[4]!.duelId]);
+    // Without a bound, nothing.
+    expect(integrityFlags([...campaign, later], { ...bounded, influence: undefined }).size).toBe(0);
+  });
 });

@@ -9,7 +9,14 @@
  * votes into the same columns and asks the same rules.
  */
 
-export const INTEGRITY_FLAGS = ['too_fast', 'one_sided', 'address_burst', 'favours_one_model', 'excluded_by_reviewer'] as const;
+export const INTEGRITY_FLAGS = [
+  'too_fast',
+  'one_sided',
+  'address_burst',
+  'favours_one_model',
+  'excluded_by_reviewer',
+  'beyond_influence_bound',
+] as const;
 export type IntegrityFlag = (typeof INTEGRITY_FLAGS)[number];
 
 /** What the rules look at of one vote. */
@@ -38,9 +45,21 @@ export interface IntegrityRules {
   burstVotesPerMinute: number;
   /** A visitor or an address that picked the same model every time it appeared, this many times or more in a row, favours it: those votes are flagged for good. */
   favouriteVotes: number;
+  /**
+   * Bounded influence: past `votes` votes on one model by one address group, or by one visitor,
+   * within any `windowMs`, further votes on that model do not count, whatever their direction.
+   * Absent: no bound.
+   */
+  influence?: { votes: number; windowMs: number } | undefined;
 }
 
-export const DEFAULT_INTEGRITY_RULES: IntegrityRules = { minVoteMs: 2000, oneSidedVotes: 10, burstVotesPerMinute: 60, favouriteVotes: 10 };
+export const DEFAULT_INTEGRITY_RULES: IntegrityRules = {
+  minVoteMs: 2000,
+  oneSidedVotes: 10,
+  burstVotesPerMinute: 60,
+  favouriteVotes: 10,
+  influence: { votes: 30, windowMs: 24 * 3600_000 },
+};
 
 /** Bit of each flag in {@link integrityFlagBits}' answer, in {@link INTEGRITY_FLAGS} order. */
 export const INTEGRITY_FLAG_BIT: Readonly<Record<IntegrityFlag, number>> = Object.fromEntries(
@@ -173,6 +192,8 @@ export function integrityRuleBits(votes: IntegrityColumns, rules: IntegrityRules
   for (const grouped of [byVisitor, byClient])
     for (const group of groupsOf(grouped)) favouringRows(votes, group, rules.favouriteVotes, bits);
   for (const group of groupsOf(byClient)) burstRows(votes, group, rules.burstVotesPerMinute, bits);
+  if (rules.influence)
+    for (const grouped of [byVisitor, byClient]) for (const group of groupsOf(grouped)) boundedRows(votes, group, rules.influence, bits);
   return bits;
 }
 
@@ -258,5 +279,28 @@ function burstRows(votes: IntegrityColumns, group: Int32Array, limit: number, bi
   for (let end = 0; end < sorted.length; end++) {
     while (votes.createdAtMs[sorted[end]!]! - votes.createdAtMs[sorted[start]!]! >= 60_000) start++;
     if (end - start + 1 > limit) for (let index = start; index <= end; index++) bits[sorted[index]!]! |= INTEGRITY_FLAG_BIT.address_burst;
+  }
+}
+
+/**
+ * The votes of a group on a model past the `votes`-th within any `windowMs`: however they vote,
+ * one visitor or one address group moves a model by at most that many votes a window.
+ */
+function boundedRows(votes: IntegrityColumns, group: Int32Array, bound: { votes: number; windowMs: number }, bits: Uint8Array): void {
+  const byModel = new Map<number, number[]>();
+  for (const row of inTimeOrder(votes, group)) {
+    for (const model of new Set([votes.modelA[row]!, votes.modelB[row]!])) {
+      const rows = byModel.get(model);
+      if (rows) rows.push(row);
+      else byModel.set(model, [row]);
+    }
+  }
+  for (const rows of byModel.values()) {
+    if (rows.length <= bound.votes) continue;
+    let start = 0;
+    for (let end = 0; end < rows.length; end++) {
+      while (votes.createdAtMs[rows[end]!]! - votes.createdAtMs[rows[start]!]! >= bound.windowMs) start++;
+      if (end - start + 1 > bound.votes) bits[rows[end]!]! |= INTEGRITY_FLAG_BIT.beyond_influence_bound;
+    }
   }
 }
