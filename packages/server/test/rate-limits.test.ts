@@ -4,6 +4,7 @@ import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from './test-db';
 import { parseCatalogue } from '../src/config/catalogue';
+import { FLOOD_REFUSAL_DELAY_MS } from '../src/http/middleware/rate-limit';
 import { ArenaClient, TEST_MODELS, type TestArena, startTestArena, testCatalogueYaml } from './test-arena';
 
 /** Small limits, and the loopback trusted as a proxy: each test speaks for its own client address. */
@@ -134,6 +135,21 @@ describe.each(DIALECTS)('limits on reactions, reads and challenges ($name)', (di
     // A new cookie does not help a script; another address reads on.
     expectLimited(await new ClientAt(harness.baseUrl, '198.51.100.30').request('GET', '/api/v1/leaderboard?style=controlled'), 60);
     expect((await new ClientAt(harness.baseUrl, '198.51.100.31').request('GET', '/api/v1/leaderboard')).status).toBe(200);
+  });
+
+  it('a script past twice its limit waits a second for each refusal', async () => {
+    const script = new ClientAt(harness.baseUrl, '198.51.100.25');
+    const reaction = { side: 'a', turn: 1, value: 'like' };
+    const timings: { status: number; ms: number }[] = [];
+    for (let index = 0; index < 12; index++) {
+      const started = performance.now();
+      const { status } = await script.request('POST', '/api/v1/duels/no-such-duel/reactions', reaction);
+      timings.push({ status, ms: performance.now() - started });
+    }
+    // The address allows 5: the next 5 refusals come at once, the 11th and 12th (past 10) a second later each.
+    expect(timings.map((timing) => timing.status)).toEqual([404, 404, 404, 429, 429, 429, 429, 429, 429, 429, 429, 429]);
+    expect(Math.max(...timings.slice(0, 10).map((timing) => timing.ms))).toBeLessThan(FLOOD_REFUSAL_DELAY_MS);
+    for (const timing of timings.slice(10)) expect(timing.ms).toBeGreaterThanOrEqual(FLOOD_REFUSAL_DELAY_MS - 5);
   });
 
   it('an address gets 3 challenges a minute, then 429', async () => {

@@ -69,7 +69,13 @@ export function createRequestLimiter(policy: RateLimitPolicy, shared: { postgres
           await counter.consume(hashed(key), points);
         } catch (refusal) {
           // A refusal is a RateLimiterRes; anything else is the store failing with no insurance left: let it through.
-          if (refusal instanceof RateLimiterRes) return { allowed: false, retryAfterMs: Math.max(1, refusal.msBeforeNext) };
+          if (refusal instanceof RateLimiterRes)
+            return {
+              allowed: false,
+              retryAfterMs: Math.max(1, refusal.msBeforeNext),
+              // Past twice the limit. A key blocked in memory (PostgreSQL, from twice the limit on) is refused with 0 consumed.
+              flooding: refusal.consumedPoints > 2 * counter.points || refusal.consumedPoints === 0,
+            };
         }
       }
       return { allowed: true };

@@ -1,6 +1,7 @@
 import { errorBodySchema } from '@agora/contract';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { RATE_LIMIT_VARIABLES } from '../../src/config/config';
+import { FLOOD_REFUSAL_DELAY_MS } from '../../src/http/middleware/rate-limit';
 import { TEST_MODELS } from '../test-arena';
 import { type InProcessArena, type InProcessResponse, startInProcessArena } from './harness';
 
@@ -56,12 +57,16 @@ describe('every public route is rate limited', () => {
         'GET /api/v1/duels/:id/stream',
       ]),
     );
-    for (const { method, path } of routes) {
-      // A visitor of its own each time: the address's limit alone must refuse a script without cookies.
-      const body = method === 'GET' ? undefined : {};
-      await harness.visitor().request(method, concretePath(path), body);
-      expectRefused(await harness.visitor().request(method, concretePath(path), body), `${method} ${path}`);
-    }
+    // Routes side by side (a client this far over its limits waits a second for each refusal), each
+    // route's two requests in turn; a visitor of its own each time: the address's limit alone must
+    // refuse a script without cookies.
+    await Promise.all(
+      routes.map(async ({ method, path }) => {
+        const body = method === 'GET' ? undefined : {};
+        await harness.visitor().request(method, concretePath(path), body);
+        expectRefused(await harness.visitor().request(method, concretePath(path), body), `${method} ${path}`);
+      }),
+    );
   });
 
   it('leaves /healthz unlimited: a probe is never refused, and requests at once share one store check', async () => {
@@ -74,6 +79,30 @@ describe('every public route is rate limited', () => {
     } finally {
       ping.mockRestore();
     }
+  });
+});
+
+describe('a client far over its limit', () => {
+  let harness: InProcessArena;
+  beforeAll(async () => {
+    harness = await startInProcessArena({ AGORA_LIMIT_READS_PER_MINUTE_PER_ADDRESS: '2' });
+  });
+  afterAll(() => harness.close());
+
+  it('waits a second for each refusal once refused more often than its limit allows; before that, none', async () => {
+    const timed = async () => {
+      const started = performance.now();
+      const answer = await harness.visitor().request('GET', '/api/v1/stats');
+      return { status: answer.status, ms: performance.now() - started, retryAfter: Number(answer.headers.get('retry-after')) };
+    };
+    const answers = [];
+    for (let index = 0; index < 5; index++) answers.push(await timed());
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 429, 429, 429]);
+    // Two refusals (as many as the limit) come at once; the third, past twice the limit, a second later.
+    expect(answers[3]!.ms).toBeLessThan(500);
+    expect(answers[4]!.ms).toBeGreaterThanOrEqual(FLOOD_REFUSAL_DELAY_MS - 5);
+    expect(answers[4]!.retryAfter).toBeGreaterThan(0);
+    expect(answers[4]!.retryAfter).toBeLessThanOrEqual(60);
   });
 });
 

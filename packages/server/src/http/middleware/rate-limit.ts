@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context, MiddlewareHandler } from 'hono';
 import { rateLimitedError, type RateLimitedAction, type RequestLimiter } from '../../services/ports/request-limiter';
@@ -16,6 +17,14 @@ export function clientAddress(c: Context<AppEnv>, trusted: TrustedProxies): stri
 }
 
 /**
+ * How long a client refused more often than its limit allows in the window waits for each further
+ * refusal. A script's connections each wait for their answer: held a second, they bring it one
+ * refusal a second apiece instead of as many as the server can write, and the server's time goes
+ * back to everyone else (docs/operations.md#rate-limits). A browser never gets there.
+ */
+export const FLOOD_REFUSAL_DELAY_MS = 1000;
+
+/**
  * Counts the request against its action's limits (per visitor and per address) before anything
  * else is done with it; past a limit, 429 `rate_limited` with `Retry-After` in seconds. First on
  * its route: every request counts one, whatever it asks for and whether it would succeed, so that
@@ -25,7 +34,10 @@ export function rateLimited(limiter: RequestLimiter, action: RateLimitedAction, 
   return async (c, next) => {
     // Routes outside `/api/v1/duels` and `/api/v1/checks` read no visitor cookie: counted by address only.
     const decision = await limiter.consume(action, { visitorId: c.get('visitorId') ?? '', address: clientAddress(c, trusted) });
-    if (!decision.allowed) throw rateLimitedError(`too many ${action} for now`, decision.retryAfterMs);
+    if (!decision.allowed) {
+      if (decision.flooding) await sleep(FLOOD_REFUSAL_DELAY_MS);
+      throw rateLimitedError(`too many ${action} for now`, decision.retryAfterMs - (decision.flooding ? FLOOD_REFUSAL_DELAY_MS : 0));
+    }
     await next();
   };
 }

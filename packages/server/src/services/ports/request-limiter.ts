@@ -17,7 +17,8 @@ export {
   type RateLimitedAction,
 } from '../../domain/arena/rate-limit-policy';
 
-export type RateLimitDecision = { allowed: true } | { allowed: false; retryAfterMs: number };
+/** A refusal says when the request may succeed, and whether the client was already refused more often than its limit allows in this window. */
+export type RateLimitDecision = { allowed: true } | { allowed: false; retryAfterMs: number; flooding: boolean };
 
 /** Who sends a request, as the limits count it. */
 export interface Requester {
