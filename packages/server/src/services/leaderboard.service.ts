@@ -117,7 +117,10 @@ export class LeaderboardService {
     const generation = this.generation;
     const kept = settings.reactions ? await this.readEverything(true, generation) : await this.catchUp(generation);
     const columns = kept.columns.view();
-    const counted = countedVotes(columns, integrityFlagBits(columns, settings.integrity ?? DEFAULT_INTEGRITY_RULES));
+    // The campaign rule judges votes against the previous main board's prediction (none before the first).
+    const ratings = this.latestRatings();
+    const ratingOf = ratings && Float64Array.from(columns.models, (model) => ratings.get(model) ?? Number.NaN);
+    const counted = countedVotes(columns, integrityFlagBits(columns, settings.integrity ?? DEFAULT_INTEGRITY_RULES, ratingOf));
     const ownViewModes = settings.customModeOnMainBoard ? [] : OWN_VIEW_MODES;
     const onMainBoard = mainBoardVotes(columns, counted, ownViewModes);
     const available = availableViews(columns, counted, onMainBoard, settings.minVotes);
@@ -191,6 +194,12 @@ export class LeaderboardService {
     // Another instance took the leaderboard meanwhile (reloadLatest): nothing to keep.
     if (generation === this.generation) this.kept = kept;
     return kept;
+  }
+
+  /** The ratings of the latest overall plain view's ranked models, if one was computed (for the campaign rule). */
+  latestRatings(): ReadonlyMap<string, number> | undefined {
+    const overall = this.latestOverall();
+    return overall && new Map(overall.models.filter((row) => !row.provisional).map((row) => [row.model, row.rating]));
   }
 
   /** The latest overall plain view, if one was computed (for the pairing policy). */

@@ -26,9 +26,13 @@ export function voteFacts(record: RankingVoteRecord): VoteFacts {
  * The flags that keep each vote out of the leaderboard: the integrity rules' over the whole
  * history, then the reviewers' decisions. Votes without any are not in the map.
  */
-export function integrityOfVotes(records: readonly RankingVoteRecord[], rules: IntegrityRules): Map<string, IntegrityFlag[]> {
+export function integrityOfVotes(
+  records: readonly RankingVoteRecord[],
+  rules: IntegrityRules,
+  ratings?: ReadonlyMap<string, number>,
+): Map<string, IntegrityFlag[]> {
   const facts = records.map(voteFacts);
-  const found = integrityFlags(facts, rules);
+  const found = integrityFlags(facts, rules, ratings);
   const result = new Map<string, IntegrityFlag[]>();
   for (const vote of facts) {
     const flags = rankingFlags(vote.review, found.get(vote.duelId));
@@ -43,12 +47,14 @@ export class VoteIntegrityService {
     private readonly store: Store,
     private readonly runtime: Pick<Runtime, 'now' | 'newId'>,
     private readonly rules: IntegrityRules,
+    /** The latest main board's ratings, for the campaign rule (docs/arena.md#vote-integrity). */
+    private readonly ratings: () => ReadonlyMap<string, number> | undefined = () => undefined,
   ) {}
 
   /** Votes the rules flag or a reviewer excluded, newest first, with what a reviewer needs to decide. */
   async flagged(limit: number): Promise<FlaggedVotes> {
     const records = await this.store.feedback.listRankingVotes();
-    const found = integrityFlags(records.map(voteFacts), this.rules);
+    const found = integrityFlags(records.map(voteFacts), this.rules, this.ratings());
     const listed = records
       .filter((record) => found.has(record.duelId) || record.review !== null)
       .sort((left, right) => right.createdAt.localeCompare(left.createdAt) || right.duelId.localeCompare(left.duelId))

@@ -9,6 +9,8 @@
  * votes into the same columns and asks the same rules.
  */
 
+import { type CampaignRule, DEFAULT_CAMPAIGN_RULE, campaignRows } from './campaign-rule';
+
 export const INTEGRITY_FLAGS = [
   'too_fast',
   'one_sided',
@@ -16,6 +18,7 @@ export const INTEGRITY_FLAGS = [
   'favours_one_model',
   'excluded_by_reviewer',
   'beyond_influence_bound',
+  'campaign',
 ] as const;
 export type IntegrityFlag = (typeof INTEGRITY_FLAGS)[number];
 
@@ -51,6 +54,8 @@ export interface IntegrityRules {
    * Absent: no bound.
    */
   influence?: { votes: number; windowMs: number } | undefined;
+  /** The campaign rule (campaign-rule.ts), judged when the board's ratings are passed in; absent: not judged. */
+  campaign?: CampaignRule | undefined;
 }
 
 export const DEFAULT_INTEGRITY_RULES: IntegrityRules = {
@@ -59,9 +64,10 @@ export const DEFAULT_INTEGRITY_RULES: IntegrityRules = {
   burstVotesPerMinute: 60,
   favouriteVotes: 10,
   influence: { votes: 30, windowMs: 24 * 3600_000 },
+  campaign: DEFAULT_CAMPAIGN_RULE,
 };
 
-/** Bit of each flag in {@link integrityFlagBits}' answer, in {@link INTEGRITY_FLAGS} order. */
+/** Bit of each flag in {@link integrityFlagBits}' answer (seven flags: a byte holds them), in {@link INTEGRITY_FLAGS} order. */
 export const INTEGRITY_FLAG_BIT: Readonly<Record<IntegrityFlag, number>> = Object.fromEntries(
   INTEGRITY_FLAGS.map((name, index) => [name, 1 << index]),
 ) as Record<IntegrityFlag, number>;
@@ -93,9 +99,18 @@ export interface IntegrityColumns {
   review: Uint8Array;
 }
 
-/** The flags of each arena vote that has any (reviewers' decisions not applied: see {@link rankingFlags}). */
-export function integrityFlags(votes: readonly VoteFacts[], rules: IntegrityRules): Map<string, IntegrityFlag[]> {
-  const bits = integrityRuleBits(integrityColumnsOf(votes), rules);
+/**
+ * The flags of each arena vote that has any (reviewers' decisions not applied: see {@link rankingFlags}).
+ * `ratings`: the board's rating of each model, for the campaign rule (not judged without them).
+ */
+export function integrityFlags(
+  votes: readonly VoteFacts[],
+  rules: IntegrityRules,
+  ratings?: ReadonlyMap<string, number>,
+): Map<string, IntegrityFlag[]> {
+  const columns = integrityColumnsOf(votes);
+  const ratingOf = ratings && Float64Array.from(columns.modelNames, (model) => ratings.get(model) ?? Number.NaN);
+  const bits = integrityRuleBits(columns, rules, ratingOf);
   // By duel: a duel listed twice has the flags of both its rows.
   const byDuel = new Map<string, number>();
   votes.forEach((vote, row) => {
@@ -118,8 +133,8 @@ export function rankingFlags(review: VoteFacts['review'], flags: readonly Integr
  * {@link integrityRuleBits} then the reviewers' decisions ({@link rankingFlags}): each vote's flags
  * that keep it out of the leaderboard, as bits of {@link INTEGRITY_FLAG_BIT}.
  */
-export function integrityFlagBits(votes: IntegrityColumns, rules: IntegrityRules): Uint8Array {
-  const bits = integrityRuleBits(votes, rules);
+export function integrityFlagBits(votes: IntegrityColumns, rules: IntegrityRules, ratings?: Float64Array): Uint8Array {
+  const bits = integrityRuleBits(votes, rules, ratings);
   for (let row = 0; row < votes.length; row++) bits[row] = reviewedBits(votes.review[row]!, bits[row]!);
   return bits;
 }
@@ -136,7 +151,7 @@ function flagsOfBits(bits: number): IntegrityFlag[] {
 }
 
 /** Votes as {@link IntegrityColumns}: visitors, addresses and models numbered densely in order of appearance. */
-function integrityColumnsOf(votes: readonly VoteFacts[]): IntegrityColumns {
+function integrityColumnsOf(votes: readonly VoteFacts[]): IntegrityColumns & { modelNames: string[] } {
   const n = votes.length;
   const visitors = new Map<string, number>();
   const clients = new Map<string, number>();
@@ -170,14 +185,14 @@ function integrityColumnsOf(votes: readonly VoteFacts[]): IntegrityColumns {
     columns.votedAfterMs[row] = vote.votedAfterMs ?? Number.NaN;
     columns.review[row] = REVIEW_CODE[vote.review ?? 'none'];
   });
-  return { ...columns, visitors: visitors.size, clients: clients.size };
+  return { ...columns, visitors: visitors.size, clients: clients.size, modelNames: [...models.keys()] };
 }
 
 /**
  * The rules' flags of each vote as bits of {@link INTEGRITY_FLAG_BIT}, over columns with no object
  * per vote (reviewers' decisions not applied: see {@link integrityFlagBits}).
  */
-export function integrityRuleBits(votes: IntegrityColumns, rules: IntegrityRules): Uint8Array {
+export function integrityRuleBits(votes: IntegrityColumns, rules: IntegrityRules, ratings?: Float64Array): Uint8Array {
   const bits = new Uint8Array(votes.length);
   let arenaCount = 0;
   for (let row = 0; row < votes.length; row++) {
@@ -194,6 +209,7 @@ export function integrityRuleBits(votes: IntegrityColumns, rules: IntegrityRules
   for (const group of groupsOf(byClient)) burstRows(votes, group, rules.burstVotesPerMinute, bits);
   if (rules.influence)
     for (const grouped of [byVisitor, byClient]) for (const group of groupsOf(grouped)) boundedRows(votes, group, rules.influence, bits);
+  if (rules.campaign && ratings) for (const row of campaignRows(votes, ratings, rules.campaign)) bits[row]! |= INTEGRITY_FLAG_BIT.campaign;
   return bits;
 }
 
