@@ -77,14 +77,19 @@ describe.each(SETTINGS)('vote integrity: the paced, dodging campaign ($name)', (
       },
     });
     harness.fake.defaultBehaviour = { tokensPerSecond: 0 };
-    // Honest visitors at human pace: each from its own /24, random pairs, 8 to 40 s of reading; they
-    // prefer the bigger model four times in five, else call it a tie. The target, the smallest, is last.
+    // Honest visitors at human pace: 60, each from its own /24 with its own cookie, four duels each on
+    // random pairs, 8 to 40 s of reading; they prefer the bigger model four times in five, else call it
+    // a tie. The target, the smallest, is last.
     const random = seededRandom(31);
-    for (let index = 0; index < 120; index++) {
+    for (let index = 0; index < 60; index++) {
       const visitor = new ClientAt(harness.baseUrl, `198.51.${index}.7`);
-      const readMs = 8_000 + Math.floor(random() * 32_000);
-      const tie = random() < 0.2;
-      honestDuels.push(await playAndVote(visitor, { mode: 'random' }, readMs, (a, b) => (tie ? 'tie' : sizeOf(a) > sizeOf(b) ? 'a' : 'b')));
+      for (let duel = 0; duel < 4; duel++) {
+        const readMs = 8_000 + Math.floor(random() * 32_000);
+        const tie = random() < 0.2;
+        honestDuels.push(
+          await playAndVote(visitor, { mode: 'random' }, readMs, (a, b) => (tie ? 'tie' : sizeOf(a) > sizeOf(b) ? 'a' : 'b')),
+        );
+      }
     }
   }, 240_000);
   afterAll(() => harness.close());
