@@ -152,6 +152,14 @@ describe.each(DIALECTS)('limits on reactions, reads and challenges ($name)', (di
     for (const timing of timings.slice(10)) expect(timing.ms).toBeGreaterThanOrEqual(FLOOD_REFUSAL_DELAY_MS - 5);
   });
 
+  it('an IPv6 client is counted by its /64: a new address of the same /64 for each read is one address', async () => {
+    const statuses: number[] = [];
+    for (let index = 1; index <= 7; index++)
+      statuses.push((await new ClientAt(harness.baseUrl, `2001:db8:31:4::${index.toString(16)}`).request('GET', '/api/v1/stats')).status);
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 200, 429]);
+    expect((await new ClientAt(harness.baseUrl, '2001:db8:31:5::1').request('GET', '/api/v1/stats')).status).toBe(200);
+  });
+
   it('an address gets 3 challenges a minute, then 429', async () => {
     const client = new ClientAt(harness.baseUrl, '198.51.100.40');
     for (let index = 0; index < 3; index++) expect((await client.request('GET', '/api/v1/challenge')).status).toBe(200);

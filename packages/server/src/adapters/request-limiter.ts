@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { rateLimitAddress } from '../domain/arena/address-group';
 import { PER_INSTANCE_ACTIONS } from '../domain/arena/rate-limit-policy';
 import type {
   RateLimitDecision,
@@ -60,7 +61,7 @@ export function createRequestLimiter(policy: RateLimitPolicy, shared: { postgres
       // The address first: a script without cookies is a new visitor on every request, and its
       // requests past the address's limit must not each leave a visitor counter behind.
       for (const [counter, key] of [
-        [byAddress, address],
+        [byAddress, rateLimitAddress(address)],
         [byVisitor, visitorId],
       ] as const) {
         // A route without the visitor cookie has no visitor: it is counted by its address only.
@@ -84,7 +85,7 @@ export function createRequestLimiter(policy: RateLimitPolicy, shared: { postgres
       const [byVisitor, byAddress] = limiters.get(action) ?? [];
       let left = { points: Number.POSITIVE_INFINITY, resetMs: 0 };
       for (const [counter, key] of [
-        [byAddress, address],
+        [byAddress, rateLimitAddress(address)],
         [byVisitor, visitorId],
       ] as const) {
         if (!counter || key === '') continue;

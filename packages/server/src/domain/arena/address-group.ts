@@ -20,6 +20,23 @@ export function addressGroup(address: string): string {
   return `${kept.join(':')}::/${ADDRESS_GROUP_BITS.ipv6}`;
 }
 
+/**
+ * The key under which the rate limits count an address (docs/operations.md#rate-limits): an IPv6
+ * address by its /64, the least a subscriber holds, so that walking its range escapes no limit;
+ * an IPv4 address as it is (its /24 may hold unrelated networks, and one address is already a
+ * whole school behind its router). `2001:db8:aa:bb01::1` → `2001:db8:aa:bb01::/64`.
+ */
+export function rateLimitAddress(address: string): string {
+  const plain = address.startsWith('::ffff:') && isIpv4(address.slice(7)) ? address.slice(7) : address;
+  const groups = isIpv4(plain) ? null : ipv6Groups(plain);
+  return groups
+    ? `${groups
+        .slice(0, 4)
+        .map((group) => group.toString(16))
+        .join(':')}::/64`
+    : plain;
+}
+
 function isIpv4(text: string): boolean {
   const parts = text.split('.');
   return parts.length === 4 && parts.every((part) => /^\d{1,3}$/.test(part) && Number(part) <= 255);
