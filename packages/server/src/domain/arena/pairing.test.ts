@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { systemRuntime } from '../../services/ports/runtime';
-import { type PairingCandidate, type RandomSource, drawDuel, drawReplacement, rolePools } from './pairing';
+import { type PairingCandidate, type RandomSource, drawDuel, drawReplacement, drawnPools, rolePools } from './pairing';
 import { seededRandom } from '../../../test/seeded-random';
 
 const models: PairingCandidate[] = [
@@ -121,6 +121,12 @@ describe('drawDuel', () => {
     const [first, second] = rolePools('big-vs-small', models);
     expect([...first, ...second]).not.toContain('mystery');
     expect(rolePools('small-models', models)[0]).not.toContain('mystery');
+  });
+
+  it('knows before the draw which pools a request draws from: none for two chosen models, the rival’s for one', () => {
+    expect(drawnPools({ mode: 'big-vs-small' }, models)).toEqual(rolePools('big-vs-small', models));
+    expect(drawnPools({ mode: 'custom', chosen: ['mid'] }, models)).toEqual([models.map((model) => model.id)]);
+    expect(drawnPools({ mode: 'custom', chosen: ['mid', 'tiny'] }, models)).toEqual([]);
   });
 
   it('custom mode keeps the chosen models, gives one chosen model a random rival, and never marks them replaceable', () => {

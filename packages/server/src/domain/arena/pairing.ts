@@ -60,6 +60,17 @@ export function rolePools(mode: DuelMode, models: readonly PairingCandidate[]): 
 }
 
 /**
+ * The pools a request's draw takes models from: both roles', or in custom mode the rival's only when
+ * the visitor chose one model, none when they chose two. What a request may reach beyond the
+ * models it names, known before anything is drawn.
+ */
+export function drawnPools(request: Pick<PairingRequest, 'mode' | 'chosen'>, models: readonly PairingCandidate[]): string[][] {
+  const [firstPool, secondPool] = rolePools(request.mode, models);
+  if (request.mode !== 'custom') return [firstPool, secondPool];
+  return (request.chosen?.length ?? 0) >= 2 ? [] : [secondPool];
+}
+
+/**
  * Draws the two models of a duel for a mode, then places them on sides A and B with a fair coin.
  * Each role's model is drawn from its pool (uniformly, or proportionally to `weight`), the second
  * excluding the first. Chosen models (custom mode) are never replaced.

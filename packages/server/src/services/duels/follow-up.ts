@@ -3,7 +3,7 @@ import type { TurnRecord, TurnSideRecord } from '../../db/repositories/duel.repo
 import { checkFollowUp } from '../../domain/arena/duel-rules';
 import type { ModelMessage } from '../../providers/spec';
 import type { Requester } from '../ports/request-limiter';
-import { spendOnExpensive } from './costly-models';
+import { chargeCostlyBudget, costlyModelsLimited } from './costly-models';
 import { requireDuel, throwIfConflict } from './duel-access';
 import type { DuelContext } from './duel-context';
 import { summaryOf } from './turn-records';
@@ -20,9 +20,14 @@ export async function followUp(
   throwIfConflict(checkFollowUp({ status: duel.status as DuelStatus, turnCount: duel.turnCount }, settings.maxTurns));
   const [pastTurns, sideRecords] = await Promise.all([store.duels.listTurns(duelId), store.duels.listSides(duelId)]);
   const history = (side: Side) => historyOf(pastTurns, sideRecords, side);
-  // Each side is sent the whole conversation again: that is what a costly model is paid for.
-  const sentChars = (side: Side) => history(side).reduce((sum, message) => sum + message.content.length, prompt.length);
-  await spendOnExpensive(dependencies, [duel.modelA, duel.modelB], Math.max(sentChars('a'), sentChars('b')), requester);
+  if (duel.chargesCostlyBudget) {
+    // Each side is sent the whole conversation again: that is what a costly model is paid for. Charged
+    // when the duel's first prompt was, whoever was drawn, and the longer side counts: the visitor
+    // sees both, so neither the charge nor a refusal tells which side (if any) is costly.
+    const sentChars = (side: Side) => history(side).reduce((sum, message) => sum + message.content.length, prompt.length);
+    const charge = await chargeCostlyBudget(dependencies, Math.max(sentChars('a'), sentChars('b')), requester);
+    if (!charge.allowed) throw costlyModelsLimited(charge.resetMs);
+  }
   const turn = duel.turnCount + 1;
   voteContexts.forget(duelId);
   const started = await store.duels.startFollowUpTurn(duelId, {

@@ -1,13 +1,14 @@
-import type { CreateDuelRequest } from '@agora/contract';
+import type { CreateDuelRequest, Side } from '@agora/contract';
 import type { DuelRecord } from '../../db/repositories/duel.repository';
-import { type PairingOutcome, drawDuel } from '../../domain/arena/pairing';
+import { type DrawnSide, type PairingCandidate, type PairingOutcome, drawDuel } from '../../domain/arena/pairing';
 import { AppError } from '../app-error';
 import type { ArenaCatalogue } from '../arena-catalogue';
 import { requireProof } from '../ports/proof-of-work';
 import type { Requester } from '../ports/request-limiter';
 import { hashVisitor } from '../visitor-hashes';
-import { affordableCandidates, costlyModelsLimited, spendOnExpensive, uncharged } from './costly-models';
+import { costlyModelsLimited, namesCostlyModel, planCostlyBudget, spendCostlyBudget, withoutCostlyModels } from './costly-models';
 import type { DuelContext } from './duel-context';
+import type { DuelServiceDependencies } from './duel-dependencies';
 import type { TurnPlan } from './turn-runner';
 
 /**
@@ -23,29 +24,21 @@ export async function createDuel(
 ): Promise<{ id: string; turn: number }> {
   const { catalogue, runtime, store } = dependencies;
   checkChosenModels(catalogue, request.models);
-  const { candidates, withoutExpensive } = await affordableCandidates(dependencies, request, requester);
-  const outcome = drawDuel(
-    { mode: request.mode, chosen: request.models, pairWeight: dependencies.pairing?.pairWeight() },
-    candidates,
-    runtime.random,
-  );
-  if (!outcome.ok) throw drawFailure(outcome, request, catalogue, withoutExpensive);
-  // The proof is spent only by a request that would start a duel: a refused one keeps it.
-  if (dependencies.proofOfWork) await requireProof(dependencies.proofOfWork, request.proof);
-  await spendOnExpensive(dependencies, [outcome.sides.a.modelId, outcome.sides.b.modelId], request.prompt.length, requester);
+  const { sides, chargesCostlyBudget } = await drawAndCharge(dependencies, request, requester);
   const now = runtime.now().toISOString();
   const duel: DuelRecord = {
     id: runtime.newId(),
     visitorHash: hashVisitor(requester.visitorId),
     cohort,
     mode: request.mode,
-    modelA: outcome.sides.a.modelId,
-    modelB: outcome.sides.b.modelId,
+    modelA: sides.a.modelId,
+    modelB: sides.b.modelId,
     chosenModels: request.models ?? null,
     locale: request.locale ?? null,
     status: 'streaming',
     turnCount: 1,
     createdAt: now,
+    chargesCostlyBudget,
   };
   // One commit for the duel and its first turn: both or neither. The models are called while it
   // commits, so that the first tokens do not wait for the store; the turn is stored only after the
@@ -57,8 +50,9 @@ export async function createDuel(
     turn: 1,
     prompt: request.prompt,
     sides: {
-      a: { modelId: duel.modelA, history: [], replacementPool: uncharged(dependencies, outcome.sides.a.replacementPool, duel) },
-      b: { modelId: duel.modelB, history: [], replacementPool: uncharged(dependencies, outcome.sides.b.replacementPool, duel) },
+      // A replacement comes from the pools drawn from: costly models are in them only when the duel is charged.
+      a: { modelId: duel.modelA, history: [], replacementPool: sides.a.replacementPool },
+      b: { modelId: duel.modelB, history: [], replacementPool: sides.b.replacementPool },
     },
   };
   const cancel = new AbortController();
@@ -71,6 +65,37 @@ export async function createDuel(
     throw error;
   }
   return { id: duel.id, turn: 1 };
+}
+
+/**
+ * The duel's two sides, and whether its prompts are charged to the requester's budget for costly
+ * models: decided by what the request may reach and what the budget can pay (costly-models.ts),
+ * never by the models drawn, which the requester must not be able to tell from any answer.
+ */
+async function drawAndCharge(
+  dependencies: DuelServiceDependencies,
+  request: CreateDuelRequest,
+  requester: Requester,
+): Promise<{ sides: Record<Side, DrawnSide>; chargesCostlyBudget: boolean }> {
+  const plan = await planCostlyBudget(dependencies, request, requester);
+  const draw = (candidates: readonly PairingCandidate[]) =>
+    drawDuel(
+      { mode: request.mode, chosen: request.models, pairWeight: dependencies.pairing?.pairWeight() },
+      candidates,
+      dependencies.runtime.random,
+    );
+  const outcome = draw(plan.candidates);
+  if (!outcome.ok) throw drawFailure(outcome, request, dependencies.catalogue, plan.withoutCostly);
+  // The proof is spent only by a request that would start a duel: a refused one keeps it.
+  if (dependencies.proofOfWork) await requireProof(dependencies.proofOfWork, request.proof);
+  if (plan.charge === 0) return { sides: outcome.sides, chargesCostlyBudget: false };
+  const charge = await spendCostlyBudget(dependencies, plan.charge, requester);
+  if (charge.allowed) return { sides: outcome.sides, chargesCostlyBudget: true };
+  // Another request of the requester spent the budget since the plan: as if it had been spent before.
+  if (namesCostlyModel(dependencies, request)) throw costlyModelsLimited(charge.resetMs);
+  const cheaper = draw(withoutCostlyModels(plan.candidates));
+  if (!cheaper.ok) throw costlyModelsLimited(charge.resetMs);
+  return { sides: cheaper.sides, chargesCostlyBudget: false };
 }
 
 function checkChosenModels(catalogue: ArenaCatalogue, chosen: readonly string[] | undefined): void {
@@ -86,10 +111,10 @@ function drawFailure(
   outcome: Extract<PairingOutcome, { ok: false }>,
   request: CreateDuelRequest,
   catalogue: ArenaCatalogue,
-  withoutExpensive: { resetMs: number } | undefined,
+  withoutCostly: { resetMs: number } | undefined,
 ): AppError {
   if (outcome.reason === 'unknown_models') return new AppError('unknown_models', `unknown models: ${outcome.unknown.join(', ')}`);
-  if (withoutExpensive) return costlyModelsLimited(withoutExpensive.resetMs);
+  if (withoutCostly) return costlyModelsLimited(withoutCostly.resetMs);
   return new AppError(
     'no_models_available',
     `not enough models available for mode ${request.mode}${catalogue.setupHint() ? `: ${catalogue.setupHint()}` : ''}`,
