@@ -31,6 +31,7 @@ import {
   voteResponseSchema,
 } from '@agora/contract';
 import { z } from 'zod';
+import { isUnlimitedRoute } from './middleware/rate-limit';
 import { flaggedVotesQuerySchema, upstreamErrorsQuerySchema } from './routes/operations.routes';
 
 interface Operation {
@@ -39,8 +40,22 @@ interface Operation {
   summary: string;
   body?: z.ZodType;
   query?: z.ZodObject;
-  responses: Record<number, { description: string; schema?: z.ZodType; contentType?: string }>;
+  responses: Record<number, OperationResponse>;
 }
+
+interface OperationResponse {
+  description: string;
+  schema?: z.ZodType;
+  contentType?: string;
+  headers?: Record<string, { description: string; schema: { type: 'integer' } }>;
+}
+
+/** Every route but /healthz, /metrics and the admin API may answer it (docs/operations.md#rate-limits). */
+const RATE_LIMITED: OperationResponse = {
+  description: 'rate_limited: past a limit of this route (docs/operations.md#rate-limits)',
+  schema: errorBodySchema,
+  headers: { 'Retry-After': { description: 'seconds before the same request may succeed', schema: { type: 'integer' } } },
+};
 
 const toSchema = (schema: z.ZodType, io: 'input' | 'output') =>
   z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'openapi-3.0' });
@@ -251,6 +266,7 @@ export function buildOpenApiDocument(maxPromptChars: number): Record<string, unk
         schema: toSchema(schema as z.ZodType, 'input'),
       })),
     ];
+    const responses = isUnlimitedRoute(operation.path) ? operation.responses : { ...operation.responses, 429: RATE_LIMITED };
     paths[operation.path] ??= {};
     paths[operation.path]![operation.method] = {
       summary: operation.summary,
@@ -259,10 +275,11 @@ export function buildOpenApiDocument(maxPromptChars: number): Record<string, unk
         ? { requestBody: { required: true, content: { 'application/json': { schema: toSchema(operation.body, 'input') } } } }
         : {}),
       responses: Object.fromEntries(
-        Object.entries(operation.responses).map(([status, response]) => [
+        Object.entries(responses).map(([status, response]) => [
           status,
           {
             description: response.description,
+            ...(response.headers ? { headers: response.headers } : {}),
             ...(response.schema
               ? { content: { [response.contentType ?? 'application/json']: { schema: toSchema(response.schema, 'output') } } }
               : {}),

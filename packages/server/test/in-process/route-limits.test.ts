@@ -1,7 +1,8 @@
 import { errorBodySchema } from '@agora/contract';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { RATE_LIMIT_VARIABLES } from '../../src/config/config';
-import { FLOOD_REFUSAL_DELAY_MS } from '../../src/http/middleware/rate-limit';
+import { buildOpenApiDocument } from '../../src/http/openapi';
+import { FLOOD_REFUSAL_DELAY_MS, isUnlimitedRoute } from '../../src/http/middleware/rate-limit';
 import { TEST_MODELS } from '../test-arena';
 import { type InProcessArena, type InProcessResponse, startInProcessArena } from './harness';
 
@@ -11,14 +12,6 @@ import { type InProcessArena, type InProcessResponse, startInProcessArena } from
  * every limit at 1, the second request to any route must be refused, whatever it asks for (an
  * unknown duel, an invalid body): the limit comes first on its route and counts every request alike.
  */
-
-/**
- * The routes without a limit, each for its reason: `/healthz` is what a proxy or an orchestrator
- * polls and must never be refused (its store check is shared by concurrent requests instead);
- * `/metrics` and the admin API sit behind a bearer token, answered 401 or 404 before any work
- * without it, and are the operator's own tools.
- */
-const UNLIMITED = (path: string) => path === '/healthz' || path === '/metrics' || path.startsWith('/api/v1/admin/');
 
 /** `METHOD path` of every route with a handler of its own; `*` is the web app's files (when built). */
 function routesOf(arena: InProcessArena): { method: string; path: string }[] {
@@ -47,7 +40,8 @@ describe('every public route is rate limited', () => {
   afterAll(() => harness.close());
 
   it('walks the router: the second request to each public route is 429 with Retry-After', async () => {
-    const routes = routesOf(harness).filter(({ path }) => !UNLIMITED(path));
+    // The routes without a limit, each for its reason, are isUnlimitedRoute's: /healthz, /metrics, the admin API.
+    const routes = routesOf(harness).filter(({ path }) => !isUnlimitedRoute(path));
     // The walk covers what it should: the duel API, the reads and the challenge at least.
     expect(routes.map(({ method, path }) => `${method} ${path}`)).toEqual(
       expect.arrayContaining([
@@ -67,6 +61,14 @@ describe('every public route is rate limited', () => {
         expectRefused(await harness.visitor().request(method, concretePath(path), body), `${method} ${path}`);
       }),
     );
+  });
+
+  it('documents the 429 and its Retry-After on every limited route of the OpenAPI document, and on no other', () => {
+    const paths = (buildOpenApiDocument(1000) as { paths: Record<string, Record<string, { responses: Record<string, unknown> }>> }).paths;
+    for (const [path, operations] of Object.entries(paths))
+      for (const [method, { responses }] of Object.entries(operations))
+        expect(responses['429'] !== undefined, `${method.toUpperCase()} ${path}`).toBe(!isUnlimitedRoute(path));
+    expect(paths['/api/v1/leaderboard']!.get!.responses['429']).toMatchObject({ headers: { 'Retry-After': {} } });
   });
 
   it('leaves /healthz unlimited: a probe is never refused, and requests at once share one store check', async () => {

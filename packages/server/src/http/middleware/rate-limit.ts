@@ -17,6 +17,14 @@ export function clientAddress(c: Context<AppEnv>, trusted: TrustedProxies): stri
 }
 
 /**
+ * The routes without a rate limit (docs/operations.md#rate-limits): `/healthz` is what a proxy or an
+ * orchestrator polls and must never be refused (its store check is shared by concurrent requests
+ * instead); `/metrics` and the admin API sit behind a bearer token, answered 401 or 404 before any
+ * work without it. Every other route puts its limit first (test/in-process/route-limits.test.ts).
+ */
+export const isUnlimitedRoute = (path: string): boolean => path === '/healthz' || path === '/metrics' || path.startsWith('/api/v1/admin/');
+
+/**
  * How long a client refused more often than its limit allows in the window waits for each further
  * refusal. A script's connections each wait for their answer: held a second, they bring it one
  * refusal a second apiece instead of as many as the server can write, and the server's time goes
