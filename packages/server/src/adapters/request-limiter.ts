@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
-import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
 import { rateLimitAddress } from '../domain/arena/address-group';
 import { PER_INSTANCE_ACTIONS } from '../domain/arena/rate-limit-policy';
 import type {
@@ -10,12 +10,14 @@ import type {
   RateLimitedAction,
   RequestLimiter,
 } from '../services/ports/request-limiter';
+import { type Counter, WindowCounter } from './window-counter';
 
 /**
- * The limits with rate-limiter-flexible: counters in this process's memory (one instance), or in
- * PostgreSQL (several instances share them; the library keeps its own table, `agora_rate_limits`),
- * except for the actions counted per instance (PER_INSTANCE_ACTIONS: reads, challenges, files). Shared counters fall back to this process's memory while the database does not answer, and a
- * client far over its limit is refused from memory without a database write.
+ * The limits: counters in this process's memory (one instance; window-counter.ts), or in PostgreSQL
+ * with rate-limiter-flexible (several instances share them; the library keeps its own table,
+ * `agora_rate_limits`), except for the actions counted per instance (PER_INSTANCE_ACTIONS: reads,
+ * challenges, files). Shared counters fall back to this process's memory while the database does
+ * not answer, and a client far over its limit is refused from memory without a database write.
  */
 /** A visitor id is a credential and an address is personal data: counters are kept under their hash. */
 const hashed = (key: string) => createHash('sha256').update(key).digest('base64url').slice(0, 22);
@@ -26,10 +28,10 @@ function counterOf(
   action: RateLimitedAction,
   scope: 'visitor' | 'address',
   rule: RateLimitRule,
-): RateLimiterAbstract | undefined {
+): Counter | undefined {
   if (rule.points === 0) return undefined;
+  if (!pool || PER_INSTANCE_ACTIONS.has(action)) return new WindowCounter(rule.points, rule.windowS * 1000);
   const options = { keyPrefix: `${action}:${scope}`, points: rule.points, duration: rule.windowS };
-  if (!pool || PER_INSTANCE_ACTIONS.has(action)) return new RateLimiterMemory(options);
   return new RateLimiterPostgres({
     ...options,
     storeClient: pool,
@@ -97,6 +99,7 @@ export function createRequestLimiter(policy: RateLimitPolicy, shared: { postgres
       return left;
     },
     async close() {
+      for (const counter of [...limiters.values()].flat()) if (counter instanceof WindowCounter) counter.stop();
       await pool?.end();
     },
   };
