@@ -1,80 +1,59 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LeaderboardBody } from '@agora/contract';
-import { type Runtime, systemRuntime } from '../src/services/ports/runtime';
 import { DIALECTS } from './test-db';
 import { seededRandom } from './seeded-random';
-import { ArenaClient, TEST_MODELS, type TestArena, startTestArena } from './test-arena';
+import {
+  type Chooser,
+  ClientAt,
+  PACED_CAMPAIGN,
+  TestClock,
+  campaignChooser,
+  campaignDuelBody,
+  campaignEnvironment,
+  flaggedVotes,
+  mainBoard,
+  playDuel,
+  voteOn,
+} from './paced-campaign';
+import { TEST_MODELS, type TestArena, startTestArena } from './test-arena';
 
 /*
  * The red team's paced campaign of issue 31, on the default rules: one address, a fresh cookie per
  * duel, custom mode naming the target, a vote 2.1 s after the answers end (past `too_fast`), at most
  * 55 votes a minute (under `address_burst`), every 20th vote against the target. A clock the test
- * moves stands in for the waits, so the campaign's pace costs no wall time.
+ * moves stands in for the waits, so the campaign's pace costs no wall time. `npm run load --
+ * --scenario campaign` runs the same campaign among honest visitors (test/paced-campaign.ts).
  */
 
-const ADMIN = 'campaign-admin-token-0123';
-const admin = { authorization: `Bearer ${ADMIN}` };
-const TARGET = 'kestrix-8b';
-
-/** The arena's clock, ahead of the system's by what the test has waited. */
-class TestClock {
-  aheadMs = 0;
-  readonly runtime: Runtime = { ...systemRuntime, now: () => new Date(Date.now() + this.aheadMs) };
-}
-
-/** A browser behind the trusted proxy at `address`, with its own cookie. */
-class ClientAt extends ArenaClient {
-  constructor(
-    baseUrl: string,
-    private readonly address: string,
-  ) {
-    super(baseUrl);
-  }
-  override request(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
-    return super.request(method, path, body, { 'x-forwarded-for': this.address, ...headers });
-  }
-}
+const TARGET = PACED_CAMPAIGN.target;
 
 const sizeOf = (id: string) => TEST_MODELS.find((model) => model.id === id)!.params;
 
 // Twice: by default, where custom-mode votes have their own view, and with them on the main board
 // (AGORA_LEADERBOARD_CUSTOM_ON_MAIN=1), where the per-vote rules and the influence bound must hold it alone.
 const SETTINGS = DIALECTS.flatMap((dialect) => [
-  { dialect, name: dialect.name, customOnMain: '0' },
-  { dialect, name: `${dialect.name}, custom on main`, customOnMain: '1' },
+  { dialect, name: dialect.name, customOnMain: false },
+  { dialect, name: `${dialect.name}, custom on main`, customOnMain: true },
 ]);
 
 describe.each(SETTINGS)('vote integrity: the paced, dodging campaign ($name)', ({ dialect, name, customOnMain }) => {
   let harness: TestArena;
   const clock = new TestClock();
   const honestDuels: string[] = [];
-  const board = async () => {
-    await harness.arena.leaderboards.refresh();
-    return (await harness.client.request('GET', '/api/v1/leaderboard')).json as LeaderboardBody;
-  };
+  const board = () => mainBoard(harness);
 
   /** Plays a duel as `client` and votes `choose(duel)` after `readMs` of the test clock. */
-  async function playAndVote(client: ClientAt, body: object, readMs: number, choose: (a: string, b: string) => string): Promise<string> {
-    const created = await client.request('POST', '/api/v1/duels', { prompt: 'Une question', ...body });
-    expect(created.status).toBe(201);
-    const id = created.json.id as string;
-    await client.stream(id);
+  async function playAndVote(client: ClientAt, body: object, readMs: number, choose: Chooser): Promise<string> {
+    const id = await playDuel(client, body);
     clock.aheadMs += readMs;
-    const duel = (await harness.arena.store.duels.findById(id))!;
-    const voted = await client.request('POST', `/api/v1/duels/${id}/vote`, { choice: choose(duel.modelA, duel.modelB) });
-    expect(voted.status).toBe(200);
+    expect(await voteOn(harness, client, id, choose)).toBe(true);
     return id;
   }
 
   beforeAll(async () => {
     harness = await startTestArena(dialect, {
       runtime: clock.runtime,
-      environment: {
-        AGORA_ADMIN_TOKEN: ADMIN,
-        AGORA_TRUSTED_PROXIES: '127.0.0.1,::1',
-        AGORA_LEADERBOARD_MIN_VOTES: '1',
-        AGORA_LEADERBOARD_CUSTOM_ON_MAIN: customOnMain,
-      },
+      environment: campaignEnvironment(customOnMain),
     });
     harness.fake.defaultBehaviour = { tokensPerSecond: 0 };
     // Honest visitors at human pace: 60, each from its own /24 with its own cookie, four duels each on
@@ -98,13 +77,9 @@ describe.each(SETTINGS)('vote integrity: the paced, dodging campaign ($name)', (
     const before = await board();
     const ranks = (body: LeaderboardBody) => Object.fromEntries(body.models.map((row) => [row.model, row.rank]));
     const targetBefore = before.models.find((row) => row.model === TARGET)!;
-    const others = TEST_MODELS.map((model) => model.id).filter((id) => id !== TARGET);
-    for (let index = 0; index < 100; index++) {
-      const script = new ClientAt(harness.baseUrl, '203.0.113.66');
-      const against = index % 20 === 19;
-      await playAndVote(script, { mode: 'custom', models: [TARGET, others[index % others.length]!] }, 2_100, (a) =>
-        (a === TARGET) !== against ? 'a' : 'b',
-      );
+    for (let index = 0; index < PACED_CAMPAIGN.votes; index++) {
+      const script = new ClientAt(harness.baseUrl, PACED_CAMPAIGN.address);
+      await playAndVote(script, campaignDuelBody(index), PACED_CAMPAIGN.readMs, campaignChooser(index));
     }
     const after = await board();
     const targetAfter = after.models.find((row) => row.model === TARGET)!;
@@ -118,8 +93,7 @@ describe.each(SETTINGS)('vote integrity: the paced, dodging campaign ($name)', (
     const custom = (await harness.client.request('GET', '/api/v1/leaderboard?mode=custom')).json as LeaderboardBody;
     expect(custom.n_votes).toBeGreaterThan(0);
 
-    const flagged = await harness.client.request('GET', '/api/v1/admin/votes/flagged?limit=1000', undefined, admin);
-    const flaggedDuels = new Set((flagged.json.votes as { duel_id: string }[]).map((vote) => vote.duel_id));
+    const flaggedDuels = await flaggedVotes(harness);
     const honestFlagged = honestDuels.filter((id) => flaggedDuels.has(id)).length;
     console.info(
       `campaign (${name}): honest votes flagged ${honestFlagged}/${honestDuels.length}, campaign votes flagged ${flaggedDuels.size - honestFlagged}/100`,
