@@ -25,15 +25,20 @@ import { jsonRequest, testCatalogueYaml } from '../test-arena';
 
 /** What a scripted model does on its next call. */
 export type ModelScript =
-  | { answer: string; delayMs?: number }
-  /** The call is refused before any part (the provider's HTTP error). */
-  | { refuse: number }
+  /** The answer, ending on `finishReason` (`stop` unless said: `length` is a reply cut on its budget). */
+  | { answer: string; delayMs?: number; finishReason?: string }
+  /**
+   * The call is refused before any part (the provider's HTTP error): final unless `retryable` (a 429
+   * or a 5xx), with the upstream's Retry-After when `retryAfterMs` is set.
+   */
+  | { refuse: number; retryable?: boolean; retryAfterMs?: number }
   /** The stream breaks after these characters. */
   | { breakAfter: string };
 
 /** Model clients that follow a script per model id; the default answer names the call. */
 export class ScriptedModels {
   private readonly scripts = new Map<string, ModelScript[]>();
+  private readonly responders = new Map<string, (options: ModelCallOptions) => ModelScript>();
   readonly calls: { modelId: string; options: ModelCallOptions }[] = [];
 
   /** The next calls of this model follow these scripts, in order; later calls answer by default. */
@@ -41,29 +46,49 @@ export class ScriptedModels {
     this.scripts.set(modelId, [...(this.scripts.get(modelId) ?? []), ...scripts]);
   }
 
-  clientOf = (model: CatalogueModel): ModelClient => {
-    const modelId = model.entry.id;
-    return {
-      specificationVersion: 'v1',
-      provider: 'scripted',
-      modelId,
-      doStream: (options) => {
-        this.calls.push({ modelId, options });
-        const script = this.scripts.get(modelId)?.shift() ?? { answer: `answer ${this.calls.length} from the model` };
-        if ('refuse' in script) {
-          return Promise.reject(
-            new ProviderCallError({
-              kind: 'http_error',
-              message: `refused with ${script.refuse}`,
-              statusCode: script.refuse,
-              isRetryable: false,
-            }),
-          );
-        }
-        return Promise.resolve(streamOf(script, options.abortSignal));
-      },
-    };
-  };
+  /**
+   * Once its scripts are used up, this model answers each call as `responder` says from what it was
+   * sent (a judge that reads the two replies it is shown, a critic that tells its two steps apart).
+   */
+  respond(modelId: string, responder: (options: ModelCallOptions) => ModelScript): void {
+    this.responders.set(modelId, responder);
+  }
+
+  /** The calls this model was sent, in order. */
+  callsOf(modelId: string): ModelCallOptions[] {
+    return this.calls.filter((call) => call.modelId === modelId).map((call) => call.options);
+  }
+
+  /** Its script's next step, else its responder's answer, else the default answer that names the call. */
+  private nextScript(modelId: string, options: ModelCallOptions): ModelScript {
+    const scripted = this.scripts.get(modelId)?.shift() ?? this.responders.get(modelId)?.(options);
+    return scripted ?? { answer: `answer ${this.calls.length} from the model` };
+  }
+
+  clientOf = (model: CatalogueModel): ModelClient => this.clientNamed(model.entry.id);
+
+  /** The scripted client of a model id, for a service that takes its clients directly (the optimised set's roles). */
+  clientNamed = (modelId: string): ModelClient => ({
+    specificationVersion: 'v1',
+    provider: 'scripted',
+    modelId,
+    doStream: (options) => {
+      this.calls.push({ modelId, options });
+      const script = this.nextScript(modelId, options);
+      if ('refuse' in script) {
+        return Promise.reject(
+          new ProviderCallError({
+            kind: 'http_error',
+            message: `refused with ${script.refuse}`,
+            statusCode: script.refuse,
+            isRetryable: script.retryable ?? false,
+            retryAfterMs: script.retryAfterMs,
+          }),
+        );
+      }
+      return Promise.resolve(streamOf(script, options.abortSignal));
+    },
+  });
 }
 
 function streamOf(script: Exclude<ModelScript, { refuse: number }>, signal: AbortSignal | undefined): ModelStreamResult {
@@ -82,7 +107,11 @@ function streamOf(script: Exclude<ModelScript, { refuse: number }>, signal: Abor
       return;
     }
     yield { type: 'text-end', id: 't' };
-    yield { type: 'finish', finishReason: 'stop', usage: { inputTokens: 5, outputTokens: words.length, reasoningTokens: undefined } };
+    yield {
+      type: 'finish',
+      finishReason: ('finishReason' in script && script.finishReason) || 'stop',
+      usage: { inputTokens: 5, outputTokens: words.length, reasoningTokens: undefined },
+    };
   }
   return { stream: parts() };
 }
