@@ -30,12 +30,33 @@ export const DEFAULT_PARALLEL = 2;
 /** Generation threads by default: the cores but one, so that the server's event loop keeps one. */
 export const defaultThreads = (): number => Math.max(1, availableParallelism() - 1);
 
+let sharedLlama: Promise<Llama> | undefined;
+
+/**
+ * The process's one llama.cpp binding, loaded on first use and kept until the process exits
+ * (node-llama-cpp disposes it then). One, not one per runtime: each `getLlama` first runs the
+ * binary in a child process to test it, 5 to 6 s on a loaded 2-core machine, and the binding's
+ * backend is process-wide anyway. A failed load is forgotten so that a later call tries again.
+ */
+function processLlama(): Promise<Llama> {
+  if (sharedLlama === undefined) {
+    const loading = import('node-llama-cpp').then(({ getLlama, LlamaLogLevel }) =>
+      // The prebuilt CPU binding from the npm package: never a build or a download at run time.
+      getLlama({ gpu: false, build: 'never', logLevel: LlamaLogLevel.error }),
+    );
+    sharedLlama = loading;
+    loading.catch(() => {
+      if (sharedLlama === loading) sharedLlama = undefined;
+    });
+  }
+  return sharedLlama;
+}
+
 /**
  * llama.cpp in this process (node-llama-cpp with its prebuilt CPU binding): the binding is loaded
  * on first use, each model file once, whatever the number of catalogue entries that name it.
  */
 export class LocalModelRuntime {
-  private llama: Promise<Llama> | undefined;
   private readonly models = new Map<string, Promise<LoadedLocalModel>>();
   private readonly queues = new Set<LimitFunction>();
 
@@ -65,7 +86,7 @@ export class LocalModelRuntime {
     return loaded;
   }
 
-  /** Frees every model and the binding (server shutdown, tests). */
+  /** Frees every model (server shutdown, tests); the binding stays with the process ({@link processLlama}). */
   async close(): Promise<void> {
     const models = [...this.models.values()];
     this.models.clear();
@@ -75,17 +96,10 @@ export class LocalModelRuntime {
       await model?.context.dispose();
       await model?.model.dispose();
     }
-    const llama = await this.llama?.catch(() => undefined);
-    this.llama = undefined;
-    await llama?.dispose();
   }
 
   private async loadModel(settings: LocalModelSettings): Promise<LoadedLocalModel> {
-    this.llama ??= import('node-llama-cpp').then(({ getLlama, LlamaLogLevel }) =>
-      // The prebuilt CPU binding from the npm package: never a build or a download at run time.
-      getLlama({ gpu: false, build: 'never', logLevel: LlamaLogLevel.error }),
-    );
-    const llama = await this.llama;
+    const llama = await processLlama();
     const model = await llama.loadModel({ modelPath: settings.path });
     try {
       const context = await model.createContext({
