@@ -112,47 +112,55 @@ const pull = (out: string, ...args: string[]) =>
     HF_ENDPOINT: hub.endpoint,
   });
 
+// A test that starts the CLI three times: each start compiles the CLI anew (tsx), up to 10 s on a
+// loaded 2-core machine, so these get more than the suite's 30 s.
+const THREE_PROCESSES_MS = 90_000;
+
 describe('agora models pull', () => {
-  it('downloads the recommended models through redirects, resumes a cut download with a Range request, checks it and writes their catalogue', async () => {
-    const out = mkdtempSync(join(folder, 'pull-'));
-    const first = defaults[0]!;
-    const key = `${first.repo}/${first.file}`;
-    const target = join(out, 'local-models', ...first.repo.split('/'), first.file);
-    hub.cutNext.add(key);
-    const cut = await pull(out);
-    expect(cut.code).toBe(2);
-    expect(cut.stderr.split('\n').at(-2)).toMatch(/^agora: .*the download stopped at \d+ bytes .*run the command again to resume$/);
-    const partial = statSync(`${target}.part`).size;
-    expect(partial).toBeGreaterThan(0);
-    expect(partial).toBeLessThan(files.get(key)!.length);
-    expect(existsSync(target)).toBe(false);
+  it(
+    'downloads the recommended models through redirects, resumes a cut download with a Range request, checks it and writes their catalogue',
+    { timeout: THREE_PROCESSES_MS },
+    async () => {
+      const out = mkdtempSync(join(folder, 'pull-'));
+      const first = defaults[0]!;
+      const key = `${first.repo}/${first.file}`;
+      const target = join(out, 'local-models', ...first.repo.split('/'), first.file);
+      hub.cutNext.add(key);
+      const cut = await pull(out);
+      expect(cut.code).toBe(2);
+      expect(cut.stderr.split('\n').at(-2)).toMatch(/^agora: .*the download stopped at \d+ bytes .*run the command again to resume$/);
+      const partial = statSync(`${target}.part`).size;
+      expect(partial).toBeGreaterThan(0);
+      expect(partial).toBeLessThan(files.get(key)!.length);
+      expect(existsSync(target)).toBe(false);
 
-    const resumed = await pull(out);
-    expect(resumed.code, resumed.stderr).toBe(0);
-    expect(hub.ranges.get(key)).toEqual([undefined, `bytes=${partial}-`]);
-    expect(readFileSync(target).equals(files.get(key)!)).toBe(true);
-    expect(existsSync(`${target}.part`)).toBe(false);
-    expect(resumed.stdout).toContain(`${target}\tdownloaded,`);
-    // Progress goes to stderr as plain lines when it is not a terminal.
-    expect(resumed.stderr).toMatch(new RegExp(`${first.id}: 100 %`));
+      const resumed = await pull(out);
+      expect(resumed.code, resumed.stderr).toBe(0);
+      expect(hub.ranges.get(key)).toEqual([undefined, `bytes=${partial}-`]);
+      expect(readFileSync(target).equals(files.get(key)!)).toBe(true);
+      expect(existsSync(`${target}.part`)).toBe(false);
+      expect(resumed.stdout).toContain(`${target}\tdownloaded,`);
+      // Progress goes to stderr as plain lines when it is not a terminal.
+      expect(resumed.stderr).toMatch(new RegExp(`${first.id}: 100 %`));
 
-    const catalogue = parseCatalogue(readFileSync(join(out, 'models.local.yaml'), 'utf8'), join(out, 'models.local.yaml'), {});
-    expect(catalogue.map((model) => model.entry.id)).toEqual(defaults.map((model) => model.id));
-    for (const model of catalogue) {
-      expect(model.entry.provider.type).toBe('llama-cpp');
-      expect(existsSync(model.local!.path)).toBe(true);
-      // Facts read from the GGUF header: the tiny model's parameters.
-      expect(model.entry.params_b).toBeGreaterThan(0);
-      expect(model.entry.params_b).toBeLessThan(0.01);
-      expect(localModelFileProblem(model.local!.path)).toBeNull();
-    }
+      const catalogue = parseCatalogue(readFileSync(join(out, 'models.local.yaml'), 'utf8'), join(out, 'models.local.yaml'), {});
+      expect(catalogue.map((model) => model.entry.id)).toEqual(defaults.map((model) => model.id));
+      for (const model of catalogue) {
+        expect(model.entry.provider.type).toBe('llama-cpp');
+        expect(existsSync(model.local!.path)).toBe(true);
+        // Facts read from the GGUF header: the tiny model's parameters.
+        expect(model.entry.params_b).toBeGreaterThan(0);
+        expect(model.entry.params_b).toBeLessThan(0.01);
+        expect(localModelFileProblem(model.local!.path)).toBeNull();
+      }
 
-    // A second run downloads nothing.
-    const again = await pull(out);
-    expect(again.code).toBe(0);
-    expect(again.stdout).toContain(`${target}\talready there`);
-    expect(hub.ranges.get(key)).toHaveLength(2);
-  });
+      // A second run downloads nothing.
+      const again = await pull(out);
+      expect(again.code).toBe(0);
+      expect(again.stdout).toContain(`${target}\talready there`);
+      expect(hub.ranges.get(key)).toHaveLength(2);
+    },
+  );
 
   it('refuses a file whose checksum is not the one announced, and keeps nothing of it', async () => {
     const out = mkdtempSync(join(folder, 'bad-'));
@@ -216,43 +224,47 @@ describe('agora models pull', () => {
     }
   });
 
-  it('starts again a part of another version, cuts a body longer than announced, trusts only the hub for the checksum, and keeps earlier models in the catalogue', async () => {
-    const out = mkdtempSync(join(folder, 'edge-'));
-    const [first, second] = defaults as [RecommendedLocalModel, RecommendedLocalModel];
-    const key = `${second.repo}/${second.file}`;
-    const target = join(out, 'local-models', ...second.repo.split('/'), second.file);
-    expect((await pull(out, '--models', first.id)).code).toBe(0);
+  it(
+    'starts again a part of another version, cuts a body longer than announced, trusts only the hub for the checksum, and keeps earlier models in the catalogue',
+    { timeout: THREE_PROCESSES_MS },
+    async () => {
+      const out = mkdtempSync(join(folder, 'edge-'));
+      const [first, second] = defaults as [RecommendedLocalModel, RecommendedLocalModel];
+      const key = `${second.repo}/${second.file}`;
+      const target = join(out, 'local-models', ...second.repo.split('/'), second.file);
+      expect((await pull(out, '--models', first.id)).code).toBe(0);
 
-    // A part left by another version of the file: its checksum is not the one announced now.
-    mkdirSync(dirname(target), { recursive: true });
-    writeFileSync(`${target}.part`, Buffer.alloc(1000, 7));
-    writeFileSync(`${target}.part.sha256`, 'f'.repeat(64));
-    // And a CDN that vouches for itself: only the hub's checksum counts.
-    hub.cdnEtag.set(key, '0'.repeat(64));
-    hub.ranges.delete(key);
-    const restarted = await pull(out, '--models', second.id);
-    expect(restarted.code, restarted.stderr).toBe(0);
-    expect(hub.ranges.get(key)).toEqual(['bytes=1000-', undefined]);
-    expect(readFileSync(target).equals(files.get(key)!)).toBe(true);
-    expect(existsSync(`${target}.part.sha256`)).toBe(false);
-    // Both models are in the catalogue: the second pull kept the first one.
-    const catalogue = parseCatalogue(readFileSync(join(out, 'models.local.yaml'), 'utf8'), join(out, 'models.local.yaml'), {});
-    expect(catalogue.map((model) => model.entry.id)).toEqual([first.id, second.id]);
-    hub.cdnEtag.clear();
+      // A part left by another version of the file: its checksum is not the one announced now.
+      mkdirSync(dirname(target), { recursive: true });
+      writeFileSync(`${target}.part`, Buffer.alloc(1000, 7));
+      writeFileSync(`${target}.part.sha256`, 'f'.repeat(64));
+      // And a CDN that vouches for itself: only the hub's checksum counts.
+      hub.cdnEtag.set(key, '0'.repeat(64));
+      hub.ranges.delete(key);
+      const restarted = await pull(out, '--models', second.id);
+      expect(restarted.code, restarted.stderr).toBe(0);
+      expect(hub.ranges.get(key)).toEqual(['bytes=1000-', undefined]);
+      expect(readFileSync(target).equals(files.get(key)!)).toBe(true);
+      expect(existsSync(`${target}.part.sha256`)).toBe(false);
+      // Both models are in the catalogue: the second pull kept the first one.
+      const catalogue = parseCatalogue(readFileSync(join(out, 'models.local.yaml'), 'utf8'), join(out, 'models.local.yaml'), {});
+      expect(catalogue.map((model) => model.entry.id)).toEqual([first.id, second.id]);
+      hub.cdnEtag.clear();
 
-    // More bytes than the hub announced: refused before they fill the disk, nothing kept.
-    rmSync(target);
-    hub.extraBytes.add(key);
-    try {
-      const flooded = await pull(out, '--models', second.id);
-      expect(flooded.code).toBe(2);
-      expect(flooded.stderr.split('\n').at(-2)).toMatch(/^agora: .*the server sent more than the \d+ bytes it announced$/);
-      expect(existsSync(`${target}.part`)).toBe(false);
-      expect(existsSync(target)).toBe(false);
-    } finally {
-      hub.extraBytes.clear();
-    }
-  });
+      // More bytes than the hub announced: refused before they fill the disk, nothing kept.
+      rmSync(target);
+      hub.extraBytes.add(key);
+      try {
+        const flooded = await pull(out, '--models', second.id);
+        expect(flooded.code).toBe(2);
+        expect(flooded.stderr.split('\n').at(-2)).toMatch(/^agora: .*the server sent more than the \d+ bytes it announced$/);
+        expect(existsSync(`${target}.part`)).toBe(false);
+        expect(existsSync(target)).toBe(false);
+      } finally {
+        hub.extraBytes.clear();
+      }
+    },
+  );
 
   it('names the models it knows when asked for another', async () => {
     const outcome = await pull(folder, '--models', 'gpt-9');
