@@ -172,4 +172,19 @@ describe('providers that refuse, in process', () => {
     expect(waits).toEqual([]);
     expect(await harness.arena.store.maxx.listItems(service.runKey)).toEqual([]);
   });
+
+  it('lets the next worker take up at once what a finished run left to a later one, without waiting out that run’s leases', async () => {
+    const worker = () => maxxWorker(harness, { settings: { leaseMs: 120_000 } });
+    harness.models.respond(GENERATOR, () => ({ refuse: 403 }));
+    expect(await worker().service.run()).toMatchObject({ items: 2, unfinished: 2 });
+    // The next process: the items are its at once, and its cut replies leave them to a later run again.
+    harness.models.respond(GENERATOR, () => ({ answer: OPTIMAL, finishReason: 'length' }));
+    const second = worker();
+    expect(await second.service.run()).toMatchObject({ items: 2, dropped: { truncated: 2 } });
+    expect(second.waits).toEqual([]);
+    harness.models.respond(GENERATOR, () => ({ answer: OPTIMAL }));
+    const third = worker();
+    expect(await third.service.run()).toMatchObject({ items: 2, kept: 2 });
+    expect(third.waits).toEqual([]);
+  });
 });

@@ -24,4 +24,9 @@ export class LeaseRepository {
       .executeTakeFirst();
     return taken !== undefined;
   }
+
+  /** Ends `owner`'s lease on `key` before it runs out; another owner's lease is left alone. */
+  async release(key: string, owner: string): Promise<void> {
+    await this.db.deleteFrom('leases').where('lease_key', '=', key).where('owner', '=', owner).execute();
+  }
 }

@@ -105,6 +105,11 @@ export class MaxxRepository {
     return new LeaseRepository(this.db).claim(itemKey, owner, now, leaseUntil);
   }
 
+  /** Gives up `owner`'s lease on an item (it is done with it), so that another worker need not wait for it to run out. */
+  async releaseItem(itemKey: string, owner: string): Promise<void> {
+    await new LeaseRepository(this.db).release(itemKey, owner);
+  }
+
   /**
    * The keys of the items of a run that have a final outcome: kept, or dropped for a reason about
    * the content. Items dropped for a provider's fault (a malformed or cut answer) are not final: a

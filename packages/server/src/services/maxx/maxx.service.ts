@@ -3,7 +3,7 @@ import { MAXX_PROMPTS_DIGEST, MAXX_ROLES, type MaxxRole } from '../../adapters/m
 import { loadTokenCounter } from '../../adapters/local-token-count';
 import type { Store } from '../../db/unit-of-work';
 import { agreementOf } from '../../domain/maxx/maxx-calibration';
-import type { MaxxItemRecord } from '../../domain/maxx/maxx-outcome';
+import { type MaxxItemRecord, isProviderDrop } from '../../domain/maxx/maxx-outcome';
 import { type PeopleAgreement, type PeopleVerdict, peopleAgreement, peopleVerdict } from '../../domain/maxx/maxx-people';
 import { digestOf } from './maxx-check.service';
 import { MAXX_RULES_VERSION, MAXX_SUBSETS, type MaxxSubset } from '../../domain/maxx/maxx-rules';
@@ -224,12 +224,10 @@ export class MaxxService {
             continue;
           }
           const outcome = await this.runItem(item, accounting, result);
+          await this.settle(item, outcome);
           if (outcome === null) result.unfinished += 1;
-          else {
-            await this.store.maxx.saveItem(this.record(item, outcome));
-            if (outcome.status === 'kept') result.kept += 1;
-            else result.dropped[outcome.reason] = (result.dropped[outcome.reason] ?? 0) + 1;
-          }
+          else if (outcome.status === 'kept') result.kept += 1;
+          else result.dropped[outcome.reason] = (result.dropped[outcome.reason] ?? 0) + 1;
           done += 1;
           progress?.({
             done,
@@ -263,6 +261,16 @@ export class MaxxService {
       else if (!ProviderCallError.isInstance(error)) throw error;
       return null;
     });
+  }
+
+  /**
+   * Records an item's outcome. An item left to a later run (no outcome, or dropped for the provider's
+   * fault) is released too: the next run, in this process or another, takes it up at once instead of
+   * waiting out this worker's lease.
+   */
+  private async settle(item: MaxxItem, outcome: ItemOutcome | null): Promise<void> {
+    if (outcome !== null) await this.store.maxx.saveItem(this.record(item, outcome));
+    if (outcome === null || isProviderDrop(outcome)) await this.store.maxx.releaseItem(this.itemKey(item), this.owner);
   }
 
   private async withoutOutcome(items: readonly MaxxItem[]): Promise<MaxxItem[]> {
