@@ -50,7 +50,7 @@ export class TestClock {
   readonly runtime: Runtime = { ...systemRuntime, now: () => new Date(Date.now() + this.aheadMs) };
 }
 
-/** A browser behind the trusted proxy at `address`, with its own cookie. */
+/** A browser behind the trusted proxy at `address` (its requests and its streams), with its own cookie. */
 export class ClientAt extends ArenaClient {
   constructor(
     baseUrl: string,
@@ -60,6 +60,9 @@ export class ClientAt extends ArenaClient {
   }
   override request(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
     return super.request(method, path, body, { 'x-forwarded-for': this.address, ...headers });
+  }
+  override stream(duelId: string, options: Parameters<ArenaClient['stream']>[1] = {}) {
+    return super.stream(duelId, { ...options, headers: { 'x-forwarded-for': this.address, ...options.headers } });
   }
 }
 

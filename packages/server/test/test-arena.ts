@@ -174,13 +174,17 @@ export class ArenaClient {
     return { status: response.status, json: text ? JSON.parse(text) : undefined, headers: response.headers };
   }
 
-  /** Reads a turn stream to its end (or until `stopAfter` frames, then drops the connection). */
-  async stream(duelId: string, options: { turn?: number; lastEventId?: string; stopAfter?: number } = {}): Promise<ReceivedFrame[]> {
+  /** Reads a turn stream to its end (or until `stopAfter` frames, then drops the connection); `headers` are added to the request. */
+  async stream(
+    duelId: string,
+    options: { turn?: number; lastEventId?: string; stopAfter?: number; headers?: Record<string, string> } = {},
+  ): Promise<ReceivedFrame[]> {
     const controller = new AbortController();
     const response = await fetch(`${this.baseUrl}/api/v1/duels/${duelId}/stream${options.turn ? `?turn=${options.turn}` : ''}`, {
       headers: {
         ...(options.lastEventId ? { 'last-event-id': options.lastEventId } : {}),
         ...(this.cookie ? { cookie: this.cookie } : {}),
+        ...options.headers,
       },
       signal: controller.signal,
     });
