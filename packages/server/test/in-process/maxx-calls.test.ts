@@ -1,19 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { OPTIMAL } from '../maxx-fixture';
 import { type InProcessArena, startInProcessArena } from './harness';
-import {
-  CRITIC,
-  GENERATOR,
-  JUDGES,
-  REVIEWER,
-  honestVerdict,
-  lastMessage,
-  maxxWorker,
-  outcomesOf,
-  scriptHonestRoles,
-  screenedDuel,
-  verdict,
-} from './maxx-roles';
+import { honestRoles, honestVerdict, lastMessage, maxxWorker, outcomesOf, type RoleIds, screenedDuel, verdict } from './maxx-roles';
 
 /**
  * The optimised set's calls to models that misbehave as real ones do, in process
@@ -25,12 +13,15 @@ import {
  */
 
 let harness: InProcessArena;
-beforeEach(async () => {
+let roles: RoleIds;
+beforeAll(async () => {
   harness = await startInProcessArena({ AGORA_INTEGRITY_MIN_VOTE_S: '0' });
-  scriptHonestRoles(harness);
   await screenedDuel(harness);
 });
-afterEach(() => harness.close());
+afterAll(() => harness.close());
+beforeEach(() => {
+  roles = honestRoles(harness);
+});
 
 const budgetsOf = (modelId: string) => harness.models.callsOf(modelId).map((call) => call.maxOutputTokens);
 const count = (values: readonly unknown[], value: unknown) => values.filter((candidate) => candidate === value).length;
@@ -38,12 +29,12 @@ const count = (values: readonly unknown[], value: unknown) => values.filter((can
 describe('answers cut on their budget, in process', () => {
   it('never reads a verdict from a judge’s answer cut on length, even when it parses: it is asked again with twice the budget', async () => {
     // Cut, this answer still parses, and prefers the original; the complete one, with a larger budget, the optimal reply.
-    harness.models.respond(JUDGES[0], (options) =>
+    harness.models.respond(roles.judges[0], (options) =>
       options.maxOutputTokens === 2048 ? { ...verdict('tie'), finishReason: 'length' } : honestVerdict(options),
     );
-    const { service } = maxxWorker(harness);
+    const { service } = maxxWorker(harness, roles);
     expect(await service.run()).toMatchObject({ items: 2, kept: 2, dropped: {} });
-    const budgets = budgetsOf(JUDGES[0]);
+    const budgets = budgetsOf(roles.judges[0]);
     expect(new Set(budgets)).toEqual(new Set([2048, 4096]));
     expect(count(budgets, 2048)).toBe(count(budgets, 4096));
     const records = await harness.arena.store.maxx.listItems(service.runKey);
@@ -51,14 +42,14 @@ describe('answers cut on their budget, in process', () => {
   });
 
   it('drops as truncated an item whose reply stays cut, with no row; the next run asks only the larger budget and keeps it', async () => {
-    harness.models.respond(GENERATOR, () => ({ answer: OPTIMAL.slice(0, 20), finishReason: 'length' }));
-    const { service } = maxxWorker(harness);
+    harness.models.respond(roles.generator, () => ({ answer: OPTIMAL.slice(0, 20), finishReason: 'length' }));
+    const { service } = maxxWorker(harness, roles);
     const cut = await service.run({ concurrency: 1 });
     expect(cut).toMatchObject({ items: 2, kept: 0, dropped: { truncated: 2 }, unfinished: 0 });
     // Each draft sent twice (4096, then 8192 tokens), and nothing else: no step reads a cut reply.
-    expect(budgetsOf(GENERATOR)).toEqual([4096, 8192, 4096, 8192]);
+    expect(budgetsOf(roles.generator)).toEqual([4096, 8192, 4096, 8192]);
     expect(cut.requestsByStep).toEqual({ draft: 4 });
-    for (const role of [REVIEWER, CRITIC, ...JUDGES]) expect(harness.models.callsOf(role)).toEqual([]);
+    for (const role of [roles.reviewer, roles.critic, ...roles.judges]) expect(harness.models.callsOf(role)).toEqual([]);
     const records = await harness.arena.store.maxx.listItems(service.runKey);
     expect(records.map(({ status, reason, row }) => ({ status, reason, row }))).toEqual([
       { status: 'dropped', reason: 'truncated', row: null },
@@ -67,37 +58,37 @@ describe('answers cut on their budget, in process', () => {
     // The provider's fault: not a final outcome.
     expect(await harness.arena.store.maxx.finishedItemKeys(service.runKey)).toEqual(new Set());
 
-    harness.models.respond(GENERATOR, () => ({ answer: OPTIMAL }));
+    harness.models.respond(roles.generator, () => ({ answer: OPTIMAL }));
     const sent = harness.models.calls.length;
     expect(await service.run()).toMatchObject({ items: 2, kept: 2, dropped: {} });
     // The stored cut answers are not asked for again: straight to the larger budget (then the styling both items share).
-    expect(budgetsOf(GENERATOR).slice(4)).toEqual([8192, 8192, 4096]);
+    expect(budgetsOf(roles.generator).slice(4)).toEqual([8192, 8192, 4096]);
     expect(harness.models.calls.length).toBeGreaterThan(sent);
   });
 
   it('drops as truncated, not unfinished, an item whose cut answer the provider refuses to give a larger budget (400)', async () => {
-    harness.models.respond(JUDGES[0], (options) =>
+    harness.models.respond(roles.judges[0], (options) =>
       options.maxOutputTokens === 2048 ? { ...verdict('A'), finishReason: 'length' } : { refuse: 400 },
     );
-    const { service } = maxxWorker(harness);
+    const { service } = maxxWorker(harness, roles);
     expect(await service.run()).toMatchObject({ items: 2, kept: 0, dropped: { truncated: 2 }, unfinished: 0 });
   });
 
   it('treats a refusal by content filter as an incomplete answer: asked again with a larger budget, then dropped as truncated', async () => {
-    harness.models.respond(GENERATOR, () => ({ answer: 'Je ne peux pas répondre à cette demande.', finishReason: 'content-filter' }));
-    const { service } = maxxWorker(harness);
+    harness.models.respond(roles.generator, () => ({ answer: 'Je ne peux pas répondre à cette demande.', finishReason: 'content-filter' }));
+    const { service } = maxxWorker(harness, roles);
     expect(await service.run({ concurrency: 1 })).toMatchObject({ items: 2, kept: 0, dropped: { truncated: 2 } });
-    expect(budgetsOf(GENERATOR)).toEqual([4096, 8192, 4096, 8192]);
+    expect(budgetsOf(roles.generator)).toEqual([4096, 8192, 4096, 8192]);
   });
 });
 
 describe('structured answers that are not the JSON asked for, in process', () => {
   it('asks a reviewer whose JSON was cut short once more, with its answer and the parse error, then goes on', async () => {
     const partial = '{"defects": ["La seconde phrase est inexa';
-    harness.models.script(REVIEWER, { answer: partial });
-    const { service } = maxxWorker(harness);
+    harness.models.script(roles.reviewer, { answer: partial });
+    const { service } = maxxWorker(harness, roles);
     expect(await service.run()).toMatchObject({ items: 2, kept: 2, dropped: {} });
-    const [first, again] = harness.models.callsOf(REVIEWER);
+    const [first, again] = harness.models.callsOf(roles.reviewer);
     expect(again!.messages.slice(first!.messages.length)).toEqual([
       { role: 'assistant', content: partial },
       { role: 'user', content: expect.stringMatching(/^That answer is not the JSON object asked for \(not JSON\)/) },
@@ -107,27 +98,27 @@ describe('structured answers that are not the JSON asked for, in process', () =>
   it('drops as malformed an item whose judge answers prose then the wrong shape, caches neither, and a later run asks again', async () => {
     // A refusal in words, then JSON with a verdict the schema does not know.
     harness.models.script(
-      JUDGES[0],
+      roles.judges[0],
       { answer: 'Je ne peux pas départager ces deux réponses.' },
       { answer: JSON.stringify({ reasons: 'the first one', better: 'Reply A' }) },
     );
-    harness.models.respond(JUDGES[0], () => ({ answer: 'Sure! A is clearly better.' }));
-    const { service } = maxxWorker(harness);
+    harness.models.respond(roles.judges[0], () => ({ answer: 'Sure! A is clearly better.' }));
+    const { service } = maxxWorker(harness, roles);
     expect(await service.run()).toMatchObject({ items: 2, kept: 0, dropped: { 'malformed structured output': 2 } });
     const records = await harness.arena.store.maxx.listItems(service.runKey);
     expect(records.every((record) => record.row === null)).toBe(true);
     // Asked again with the parse error: "not JSON" for prose, the schema's complaint for the wrong shape.
     const complaints = harness.models
-      .callsOf(JUDGES[0])
+      .callsOf(roles.judges[0])
       .map(lastMessage)
       .filter((message) => message.startsWith('That answer is not the JSON object asked for'));
     expect(complaints).toEqual(expect.arrayContaining([expect.stringContaining('(not JSON)'), expect.stringContaining('at better')]));
 
-    harness.models.respond(JUDGES[0], honestVerdict);
-    const asked = harness.models.callsOf(JUDGES[0]).length;
+    harness.models.respond(roles.judges[0], honestVerdict);
+    const asked = harness.models.callsOf(roles.judges[0]).length;
     expect(await service.run()).toMatchObject({ items: 2, kept: 2, dropped: {} });
     // No malformed answer was read back from the cache: the judge was asked again.
-    expect(harness.models.callsOf(JUDGES[0]).length).toBeGreaterThan(asked);
+    expect(harness.models.callsOf(roles.judges[0]).length).toBeGreaterThan(asked);
     expect(await outcomesOf(harness, service)).toEqual({
       'arena-general': { status: 'kept', reason: null, strength: 'medium' },
       reactions: { status: 'kept', reason: null, strength: 'medium' },
@@ -138,11 +129,11 @@ describe('structured answers that are not the JSON asked for, in process', () =>
 describe('providers that refuse, in process', () => {
   it('waits as long as a 429’s Retry-After asks, two minutes at most, and counts every attempt', async () => {
     harness.models.script(
-      GENERATOR,
+      roles.generator,
       { refuse: 429, retryable: true, retryAfterMs: 7_000 },
       { refuse: 429, retryable: true, retryAfterMs: 600_000 },
     );
-    const { service, waits } = maxxWorker(harness, { settings: { callAttempts: 3, backoffMs: 1000 } });
+    const { service, waits } = maxxWorker(harness, roles, { settings: { callAttempts: 3, backoffMs: 1000 } });
     const before = harness.models.calls.length;
     const result = await service.run({ concurrency: 1 });
     expect(result).toMatchObject({ items: 2, kept: 2, unfinished: 0 });
@@ -154,35 +145,35 @@ describe('providers that refuse, in process', () => {
   });
 
   it('leaves an item without an outcome when a provider keeps refusing: no record, and the next run takes it up', async () => {
-    harness.models.respond(GENERATOR, () => ({ refuse: 503, retryable: true }));
-    const { service, waits } = maxxWorker(harness, { settings: { callAttempts: 3, backoffMs: 1000 } });
+    harness.models.respond(roles.generator, () => ({ refuse: 503, retryable: true }));
+    const { service, waits } = maxxWorker(harness, roles, { settings: { callAttempts: 3, backoffMs: 1000 } });
     expect(await service.run({ concurrency: 1 })).toMatchObject({ items: 2, kept: 0, dropped: {}, unfinished: 2, requests: 6 });
     // Exponential backoff without a Retry-After.
     expect(waits).toEqual([1000, 2000, 1000, 2000]);
     expect(await harness.arena.store.maxx.listItems(service.runKey)).toEqual([]);
 
-    harness.models.respond(GENERATOR, () => ({ answer: OPTIMAL }));
+    harness.models.respond(roles.generator, () => ({ answer: OPTIMAL }));
     expect(await service.run()).toMatchObject({ items: 2, kept: 2, unfinished: 0 });
   });
 
   it('does not retry a refusal that will not change (403): one request, the item left without an outcome', async () => {
-    harness.models.respond(GENERATOR, () => ({ refuse: 403 }));
-    const { service, waits } = maxxWorker(harness);
+    harness.models.respond(roles.generator, () => ({ refuse: 403 }));
+    const { service, waits } = maxxWorker(harness, roles);
     expect(await service.run({ concurrency: 1 })).toMatchObject({ items: 2, kept: 0, unfinished: 2, requests: 2 });
     expect(waits).toEqual([]);
     expect(await harness.arena.store.maxx.listItems(service.runKey)).toEqual([]);
   });
 
   it('lets the next worker take up at once what a finished run left to a later one, without waiting out that run’s leases', async () => {
-    const worker = () => maxxWorker(harness, { settings: { leaseMs: 120_000 } });
-    harness.models.respond(GENERATOR, () => ({ refuse: 403 }));
+    const worker = () => maxxWorker(harness, roles, { settings: { leaseMs: 120_000 } });
+    harness.models.respond(roles.generator, () => ({ refuse: 403 }));
     expect(await worker().service.run()).toMatchObject({ items: 2, unfinished: 2 });
     // The next process: the items are its at once, and its cut replies leave them to a later run again.
-    harness.models.respond(GENERATOR, () => ({ answer: OPTIMAL, finishReason: 'length' }));
+    harness.models.respond(roles.generator, () => ({ answer: OPTIMAL, finishReason: 'length' }));
     const second = worker();
     expect(await second.service.run()).toMatchObject({ items: 2, dropped: { truncated: 2 } });
     expect(second.waits).toEqual([]);
-    harness.models.respond(GENERATOR, () => ({ answer: OPTIMAL }));
+    harness.models.respond(roles.generator, () => ({ answer: OPTIMAL }));
     const third = worker();
     expect(await third.service.run()).toMatchObject({ items: 2, kept: 2 });
     expect(third.waits).toEqual([]);

@@ -1,25 +1,14 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parseCatalogue } from '../../src/config/catalogue';
 import { ConfigError, loadConfig } from '../../src/config/config';
 import { createMaxxService } from '../../src/services/maxx/create-maxx-service';
 import { OPTIMAL, toolModelsYaml } from '../maxx-fixture';
 import { testCatalogueYaml } from '../test-arena';
 import { type InProcessArena, startInProcessArena } from './harness';
-import {
-  CRITIC,
-  GENERATOR,
-  JUDGES,
-  ORIGINALS,
-  REVIEWER,
-  maxxWorker,
-  outcomesOf,
-  scriptHonestRoles,
-  screenedDuel,
-  verdict,
-} from './maxx-roles';
+import { honestRoles, maxxWorker, ORIGINALS, outcomesOf, type RoleIds, screenedDuel, verdict } from './maxx-roles';
 
 /**
  * The optimised set's judging rules, in process (docs/datasets.md#judge-panel): one screened duel
@@ -29,16 +18,19 @@ import {
  */
 
 let harness: InProcessArena;
-beforeEach(async () => {
+let roles: RoleIds;
+beforeAll(async () => {
   harness = await startInProcessArena({ AGORA_INTEGRITY_MIN_VOTE_S: '0' });
-  scriptHonestRoles(harness);
   await screenedDuel(harness);
 });
-afterEach(() => harness.close());
+afterAll(() => harness.close());
+beforeEach(() => {
+  roles = honestRoles(harness);
+});
 
 describe('the optimised set’s judges, in process', () => {
   it('keeps the rows an honest judge wins in both orders, and a second worker on the store sends no request', async () => {
-    const { service } = maxxWorker(harness);
+    const { service } = maxxWorker(harness, roles);
     expect(await service.run()).toMatchObject({ items: 2, kept: 2, dropped: {}, unfinished: 0 });
     expect(await outcomesOf(harness, service)).toEqual({
       'arena-general': { status: 'kept', reason: null, strength: 'medium' },
@@ -54,7 +46,7 @@ describe('the optimised set’s judges, in process', () => {
     ]);
 
     const sent = harness.models.calls.length;
-    expect(await maxxWorker(harness).service.run()).toMatchObject({ items: 2, kept: 0, calls: 0, requests: 0 });
+    expect(await maxxWorker(harness, roles).service.run()).toMatchObject({ items: 2, kept: 0, calls: 0, requests: 0 });
     expect(harness.models.calls).toHaveLength(sent);
   });
 
@@ -63,8 +55,8 @@ describe('the optimised set’s judges, in process', () => {
     ['always "B" (the second reply shown)', 'B', 'inconsistent'],
     ['always a tie', 'tie', 'lost'],
   ] as const)('never keeps a row for a judge that answers %s: the swapped order turns it into no win', async (_name, better, reason) => {
-    harness.models.respond(JUDGES[0], () => verdict(better));
-    const { service } = maxxWorker(harness);
+    harness.models.respond(roles.judges[0], () => verdict(better));
+    const { service } = maxxWorker(harness, roles);
     expect(await service.run()).toMatchObject({ items: 2, kept: 0, dropped: { [reason]: 2 } });
     const records = await harness.arena.store.maxx.listItems(service.runKey);
     expect(records.every((record) => record.row === null)).toBe(true);
@@ -72,12 +64,12 @@ describe('the optimised set’s judges, in process', () => {
     const pairs = records.flatMap((record) => record.stats.pairs);
     expect(pairs.every((pair) => !pair.won && pair.consistent === (better === 'tie'))).toBe(true);
     // The judge read each pair in both orders: the optimal reply first, then second.
-    expect(harness.models.callsOf(JUDGES[0]).length).toBeGreaterThanOrEqual(4);
+    expect(harness.models.callsOf(roles.judges[0]).length).toBeGreaterThanOrEqual(4);
   });
 
   it('lets a panel of three outvote one position-biased judge, at medium strength only', async () => {
-    harness.models.respond(JUDGES[1], () => verdict('A'));
-    const outvoted = maxxWorker(harness, { judges: 3 }).service;
+    harness.models.respond(roles.judges[1], () => verdict('A'));
+    const outvoted = maxxWorker(harness, roles, { judges: 3 }).service;
     expect(await outvoted.run()).toMatchObject({ items: 2, kept: 2 });
     // A majority, not unanimity: two unanimous judges would make the arena row strong.
     expect(await outcomesOf(harness, outvoted)).toEqual({
@@ -92,14 +84,14 @@ describe('the optimised set’s judges, in process', () => {
   });
 
   it('splits a panel of three with two judges biased to opposite positions: one win of three is no keep', async () => {
-    harness.models.respond(JUDGES[1], () => verdict('A'));
-    harness.models.respond(JUDGES[2], () => verdict('B'));
-    const split = maxxWorker(harness, { judges: 3 }).service;
+    harness.models.respond(roles.judges[1], () => verdict('A'));
+    harness.models.respond(roles.judges[2], () => verdict('B'));
+    const split = maxxWorker(harness, roles, { judges: 3 }).service;
     expect(await split.run()).toMatchObject({ items: 2, kept: 0, dropped: { 'split panel': 2 } });
   });
 
   it('makes a row strong only when two judges each win it in both orders', async () => {
-    const panel = maxxWorker(harness, { judges: 2 }).service;
+    const panel = maxxWorker(harness, roles, { judges: 2 }).service;
     expect(await panel.run()).toMatchObject({ items: 2, kept: 2 });
     // The reactions row's strength is the critic's verdict on the complaint ("partly"), not the panel's.
     expect(await outcomesOf(harness, panel)).toEqual({
@@ -111,7 +103,7 @@ describe('the optimised set’s judges, in process', () => {
   it('refuses, before any call, a judge that also wrote, reviewed or criticised what it judges; allowed, the card says so', async () => {
     const base = 'http://127.0.0.1:9';
     const catalogue = parseCatalogue(
-      testCatalogueYaml(base) + toolModelsYaml(base, [GENERATOR, REVIEWER, CRITIC, ...JUDGES]),
+      testCatalogueYaml(base) + toolModelsYaml(base, [roles.generator, roles.reviewer, roles.critic, ...roles.judges]),
       'models.yaml',
       {},
     );
@@ -122,24 +114,24 @@ describe('the optimised set’s judges, in process', () => {
           loadConfig({ DATABASE_URL: 'sqlite::memory:' }),
           harness.arena.store,
           catalogue,
-          { generator: GENERATOR, reviewer: REVIEWER, critic: CRITIC, stylist: GENERATOR, judges },
+          { generator: roles.generator, reviewer: roles.reviewer, critic: roles.critic, stylist: roles.generator, judges },
           { allowSelfJudging },
         );
     const sent = harness.models.calls.length;
     for (const [judge, role] of [
-      [GENERATOR, 'generator'],
-      [REVIEWER, 'reviewer'],
-      [CRITIC, 'critic'],
+      [roles.generator, 'generator'],
+      [roles.reviewer, 'reviewer'],
+      [roles.critic, 'critic'],
     ] as const) {
-      expect(build([JUDGES[0], judge])).toThrow(ConfigError);
-      expect(build([JUDGES[0], judge])).toThrow(new RegExp(`"${judge}" is also the ${role}; .*prefer their own writing`));
+      expect(build([roles.judges[0], judge])).toThrow(ConfigError);
+      expect(build([roles.judges[0], judge])).toThrow(new RegExp(`"${judge}" is also the ${role}; .*prefer their own writing`));
     }
-    expect(build([JUDGES[0], JUDGES[0]])).toThrow(/is listed twice/);
+    expect(build([roles.judges[0], roles.judges[0]])).toThrow(/is listed twice/);
     expect(harness.models.calls).toHaveLength(sent);
-    expect(build([GENERATOR], true)).not.toThrow();
+    expect(build([roles.generator], true)).not.toThrow();
 
     // Allowed, the rows are kept as the judges say, and the card warns that they are weaker evidence.
-    const { service } = maxxWorker(harness, { settings: { selfJudging: true } });
+    const { service } = maxxWorker(harness, roles, { settings: { selfJudging: true } });
     expect(await service.run()).toMatchObject({ kept: 2 });
     const folder = mkdtempSync(join(tmpdir(), 'agora-in-process-maxx-'));
     try {

@@ -9,16 +9,22 @@ import { screeningService } from './screening';
 
 /**
  * The optimised set in process: its service on the arena's in-memory store and test clock, its role
- * models scripted (honest by default: the writer's reply is the optimal one, the reviewer finds no
- * defect, the critic passes it, the judge prefers it wherever it stands), and one screened duel
- * that makes two items: its vote (arena-general) and a dislike of side b (reactions).
+ * models scripted (honest unless a test says: the writer's reply is the optimal one, the reviewer
+ * finds no defect, the critic passes it, the judge prefers it wherever it stands), and one screened
+ * duel that makes two items: its vote (arena-general) and a dislike of side b (reactions). A file
+ * shares one arena; each test runs its own set of role models.
  */
 
-export const GENERATOR = 'maxx-writer';
-export const REVIEWER = 'maxx-reviewer';
-export const CRITIC = 'maxx-critic';
-/** A panel of up to three judges; a run takes the first `judges` of them. */
-export const JUDGES = ['maxx-judge-1', 'maxx-judge-2', 'maxx-judge-3'] as const;
+/** The role models of one run: a test's own set, so that no test reads another's outcomes or cached calls (another run key). */
+export interface RoleIds {
+  generator: string;
+  reviewer: string;
+  critic: string;
+  /** A panel of up to three judges; a run takes the first `judges` of them. */
+  judges: readonly [string, string, string];
+}
+
+let sets = 0;
 
 export const PROMPT = 'Bonjour, explique la photosynthèse en deux phrases pour mon cours.';
 /** The duel's two replies: side a is the one voted for, side b the one disliked. */
@@ -38,15 +44,23 @@ export function honestVerdict(options: ModelCallOptions): ModelScript {
   return verdict(judgedReplyText(lastMessage(options), 'A').includes(OPTIMAL) ? 'A' : 'B');
 }
 
-/** Every role answers as a sound model would. */
-export function scriptHonestRoles(harness: InProcessArena): void {
+/** A new set of role models, each answering as a sound model would. */
+export function honestRoles(harness: InProcessArena): RoleIds {
+  const set = ++sets;
+  const roles: RoleIds = {
+    generator: `maxx-writer-${set}`,
+    reviewer: `maxx-reviewer-${set}`,
+    critic: `maxx-critic-${set}`,
+    judges: [`maxx-judge-a-${set}`, `maxx-judge-b-${set}`, `maxx-judge-c-${set}`],
+  };
   const { models } = harness;
-  models.respond(GENERATOR, () => ({ answer: OPTIMAL }));
-  models.respond(REVIEWER, () => ({ answer: JSON.stringify({ defects: [] }) }));
-  models.respond(CRITIC, (options) => ({
+  models.respond(roles.generator, () => ({ answer: OPTIMAL }));
+  models.respond(roles.reviewer, () => ({ answer: JSON.stringify({ defects: [] }) }));
+  models.respond(roles.critic, (options) => ({
     answer: lastMessage(options).startsWith('Compare the content') ? JSON.stringify({ same_content: true }) : passingCritic,
   }));
-  for (const judge of JUDGES) models.respond(judge, honestVerdict);
+  for (const judge of roles.judges) models.respond(judge, honestVerdict);
+  return roles;
 }
 
 export interface MaxxUnderTest {
@@ -56,18 +70,22 @@ export interface MaxxUnderTest {
 }
 
 /**
- * A worker of the optimised set on the arena's store, its roles the scripted models and its panel
- * the first `judges` judges. Two workers made here are two processes sharing the store (each claims
- * items under its own name).
+ * A worker of the optimised set on the arena's store, with these role models (the generator also
+ * styles) and the first `judges` judges as its panel. Two workers made here are two processes
+ * sharing the store (each claims items under its own name).
  */
-export function maxxWorker(harness: InProcessArena, options: { judges?: number; settings?: Partial<MaxxSettings> } = {}): MaxxUnderTest {
+export function maxxWorker(
+  harness: InProcessArena,
+  ids: RoleIds,
+  options: { judges?: number; settings?: Partial<MaxxSettings> } = {},
+): MaxxUnderTest {
   const role = (id: string): MaxxRoleModel => ({ id, client: harness.models.clientNamed(id) });
   const roles: MaxxRoles = {
-    generator: role(GENERATOR),
-    reviewer: role(REVIEWER),
-    critic: role(CRITIC),
-    stylist: role(GENERATOR),
-    judges: JUDGES.slice(0, options.judges ?? 1).map(role),
+    generator: role(ids.generator),
+    reviewer: role(ids.reviewer),
+    critic: role(ids.critic),
+    stylist: role(ids.generator),
+    judges: ids.judges.slice(0, options.judges ?? 1).map(role),
   };
   const waits: number[] = [];
   const sleep = (ms: number) => {
