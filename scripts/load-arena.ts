@@ -18,6 +18,12 @@
  *    duels have ended and left the replay window (no leak).
  * It prints a summary and exits 1 when a check fails (2 on a usage error).
  *
+ * `npm run load -- --scenario campaign` runs another scenario instead, with options of its own: the
+ * red team's paced vote campaign among honest visitors (scripts/load-campaign.ts). It prints the
+ * target's rating change against its interval and the honest visitors' flag rate, and exits 1 unless
+ * the campaign moved the target by less than the interval's half-width and changed no rank, and at
+ * most 1 % of honest votes were flagged. `--scenario duels` (the default) is the run above.
+ *
  * PostgreSQL: `export TEST_DATABASE_URL=$(bash scripts/postgres.sh)` first; a fresh database is
  * created for the run and dropped afterwards.
  */
@@ -37,12 +43,18 @@ import { ArenaClient, type TestArena, startTestArena } from '../packages/server/
 import { DIALECTS } from '../packages/server/test/test-db';
 import { describeError, printChecks, runScript } from './script-checks';
 import { seededRandom } from '../packages/server/test/seeded-random';
+import { runCampaignScenario } from './load-campaign';
+
+// `--scenario campaign` is a run of its own, with its own options: it ends the process here.
+const { values: scenarioArgs } = parseArgs({ options: { scenario: { type: 'string', default: 'duels' } }, strict: false });
+if (scenarioArgs.scenario === 'campaign') process.exit(await runCampaignScenario(process.argv.slice(2)));
 
 // ---------------------------------------------------------------------------------------------
 // Options
 
 const { values: args } = parseArgs({
   options: {
+    scenario: { type: 'string', default: 'duels' },
     store: { type: 'string', default: 'sqlite' },
     duels: { type: 'string', default: '500' },
     seed: { type: 'string', default: '1' },
@@ -66,7 +78,7 @@ const { values: args } = parseArgs({
 function usage(message?: string): never {
   if (message) process.stderr.write(`load-arena: ${message}\n`);
   process.stderr.write(
-    'usage: node --import tsx scripts/load-arena.ts [--store sqlite|postgres] [--duels 500] [--seed 1] [--timeout-s 420]\n' +
+    'usage: node --import tsx scripts/load-arena.ts [--scenario duels|campaign] [--store sqlite|postgres] [--duels 500] [--seed 1] [--timeout-s 420]\n' +
       '       [--ramp-ms 2000] [--failure-rate 0.1] [--follow-up-rate 0.25] [--max-rss-mb 600]\n' +
       '       [--first-token-timeout-ms 10000] [--total-timeout-ms 30000] [--upstream worker|main]\n' +
       '       [--max-heap-growth-mb 64] [--warmup 20] [--gc-every-s 5] [--connections warm|cold]\n',
@@ -74,6 +86,7 @@ function usage(message?: string): never {
   process.exit(message ? 2 : 0);
 }
 if (args.help) usage();
+if (args.scenario !== 'duels') usage('--scenario must be duels or campaign');
 
 function numberOption(name: keyof typeof args, min: number, max: number): number {
   const value = Number(args[name]);
