@@ -38,6 +38,8 @@ export interface TurnsTable {
   frames: string | null;
   started_at: string;
   ended_at: string | null;
+  /** Until when the process running the turn vouches for it (renewed while it streams); null once it ended, and for turns from before leases. */
+  lease_until: string | null;
 }
 
 export interface TurnSidesTable {

@@ -16,6 +16,7 @@ import * as llmCallSettings from './migrations/2026_12_02_010000_llm_call_settin
 import * as turnVerdicts from './migrations/2026_12_02_020000_turn_verdicts';
 import * as maxxChecks from './migrations/2026_12_02_030000_maxx_checks';
 import * as costlyBudget from './migrations/2026_12_03_000000_costly_budget';
+import * as turnLeases from './migrations/2026_12_04_000000_turn_leases';
 
 /** Every migration, by name; listed statically so that bundlers and tsx see them. */
 const migrations: Record<string, Migration> = {
@@ -35,6 +36,7 @@ const migrations: Record<string, Migration> = {
   '2026_12_02_020000_turn_verdicts': turnVerdicts,
   '2026_12_02_030000_maxx_checks': maxxChecks,
   '2026_12_03_000000_costly_budget': costlyBudget,
+  '2026_12_04_000000_turn_leases': turnLeases,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

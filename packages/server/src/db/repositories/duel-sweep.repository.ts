@@ -1,48 +1,41 @@
-import { duelStatusAfterTurn } from '../../domain/arena/duel-rules';
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../database';
 import { AnnotationRepository } from './annotation.repository';
 import { FeedbackRepository } from './feedback.repository';
+import { type CutTurnRule, TurnLeaseRepository, wasCut } from './turn-lease.repository';
 
 /** The store's sweeps over duels: turns a dead process left streaming, and the retention of visitor traces. */
 export class DuelSweepRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
   /**
-   * Turns still `streaming` that started before `startedBefore`: no process can still be streaming
-   * them (it would have timed out), so the process that was died. Each is marked failed
-   * (`interrupted`), and its duel with it when it was the first turn (an interrupted follow-up leaves
-   * the duel votable on its earlier turns: `duelStatusAfterTurn`); failed duels go to
-   * post-processing. One transaction.
+   * Turns still `streaming` that were cut: their lease lapsed before `rule.leaseLapsedBefore` (the
+   * process running them stopped renewing it), or, for turns without a lease (from before leases),
+   * they started before `rule.startedBefore`, when no process can still be streaming them (it would
+   * have timed out). Each is marked failed (`interrupted`), and its duel with it when it was the
+   * first turn (an interrupted follow-up leaves the duel votable on its earlier turns:
+   * `duelStatusAfterTurn`); failed duels go to post-processing. One transaction; the update is
+   * conditional on the same rule, so that a turn whose owner renewed its lease meanwhile is left alone.
    */
-  async failInterruptedTurns(startedBefore: string, endedAt: string): Promise<string[]> {
+  async failInterruptedTurns(rule: Required<CutTurnRule>, endedAt: string): Promise<string[]> {
     return this.db.transaction().execute(async (db) => {
       const stale = await db
         .selectFrom('turns')
         .select(['duel_id', 'turn'])
         .where('status', '=', 'streaming')
-        .where('started_at', '<', startedBefore)
+        .where((eb) => wasCut(eb, rule))
         .execute();
+      const leases = new TurnLeaseRepository(db);
+      const ended: string[] = [];
       const failedDuels: string[] = [];
       for (const { duel_id: duelId, turn } of stale) {
-        await db
-          .updateTable('turns')
-          .set({ status: 'failed', error_code: 'interrupted', ended_at: endedAt })
-          .where('duel_id', '=', duelId)
-          .where('turn', '=', turn)
-          .where('status', '=', 'streaming')
-          .execute();
-        const status = duelStatusAfterTurn(turn, 'failed');
-        await db
-          .updateTable('duels')
-          .set({ status, updated_at: endedAt })
-          .where('id', '=', duelId)
-          .where('status', '=', 'streaming')
-          .execute();
-        if (status === 'failed') failedDuels.push(duelId);
+        const duelFailed = await leases.failIfCut({ duelId, turn }, rule, endedAt);
+        if (duelFailed === undefined) continue;
+        ended.push(duelId);
+        if (duelFailed) failedDuels.push(duelId);
       }
       await new AnnotationRepository(db).enqueue([...new Set(failedDuels)], endedAt);
-      return [...new Set(stale.map((row) => row.duel_id))];
+      return [...new Set(ended)];
     });
   }
 

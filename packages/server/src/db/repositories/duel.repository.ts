@@ -23,6 +23,7 @@ import { DuelVoteRepository } from './duel-vote.repository';
 import type { VoteRecord } from './feedback.repository';
 import { LiveFrameRepository } from './live-frame.repository';
 import { ModelFaultRepository } from './model-fault.repository';
+import { type CutTurnRule, TurnLeaseRepository } from './turn-lease.repository';
 export type {
   DuelRecord,
   FinishedTurn,
@@ -70,7 +71,7 @@ const insertDuelQuery = new PreparedQuery(
 );
 
 const insertTurnQuery = new PreparedQuery(
-  (db, values: { duel_id: string; turn: number; prompt: string; status: string; started_at: string }) =>
+  (db, values: { duel_id: string; turn: number; prompt: string; status: string; started_at: string; lease_until: string | null }) =>
     db.insertInto('turns').values({
       duel_id: values.duel_id,
       turn: values.turn,
@@ -80,6 +81,7 @@ const insertTurnQuery = new PreparedQuery(
       frames: null,
       started_at: values.started_at,
       ended_at: null,
+      lease_until: values.lease_until,
     }),
 );
 
@@ -90,10 +92,14 @@ const insertTurnQuery = new PreparedQuery(
 export class DuelRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
-  /** Inserts a new duel with its first turn, streaming, in one transaction (a duel without its turn would be stuck). */
-  async createWithFirstTurn(duel: DuelRecord, prompt: string): Promise<void> {
+  /**
+   * Inserts a new duel with its first turn, streaming, in one transaction (a duel without its turn
+   * would be stuck). `leaseUntil`: the first lease of the process that runs the turn (none for turns
+   * written by tools and tests).
+   */
+  async createWithFirstTurn(duel: DuelRecord, prompt: string, leaseUntil: string | null = null): Promise<void> {
     if (!this.db.isTransaction) {
-      await this.db.transaction().execute((db) => new DuelRepository(db).createWithFirstTurn(duel, prompt));
+      await this.db.transaction().execute((db) => new DuelRepository(db).createWithFirstTurn(duel, prompt, leaseUntil));
       return;
     }
     await insertDuelQuery.execute(this.db, {
@@ -110,14 +116,16 @@ export class DuelRepository {
       cohort: duel.cohort ?? null,
       charges_costly_budget: duel.chargesCostlyBudget ? 1 : 0,
     });
-    await this.insertTurn(duel.id, { turn: 1, prompt, status: 'streaming', errorCode: null, startedAt: duel.createdAt, endedAt: null });
+    const turn: TurnRecord = { turn: 1, prompt, status: 'streaming', errorCode: null, startedAt: duel.createdAt, endedAt: null };
+    await this.insertTurn(duel.id, turn, this.db, leaseUntil);
   }
 
   /**
    * Starts a follow-up turn if the duel is still `ready` with the expected turn count.
    * Returns false when another request changed the duel first (the caller answers 409).
+   * `leaseUntil`: the first lease of the process that runs the turn.
    */
-  async startFollowUpTurn(duelId: string, turn: TurnRecord): Promise<boolean> {
+  async startFollowUpTurn(duelId: string, turn: TurnRecord, leaseUntil: string | null = null): Promise<boolean> {
     // One transaction: a duel counted as streaming a turn that was never inserted would be stuck for good.
     const write = async (db: Kysely<Database>) => {
       const updated = await db
@@ -128,19 +136,20 @@ export class DuelRepository {
         .where('turn_count', '=', turn.turn - 1)
         .executeTakeFirst();
       if (Number(updated.numUpdatedRows) !== 1) return false;
-      await this.insertTurn(duelId, turn, db);
+      await this.insertTurn(duelId, turn, db, leaseUntil);
       return true;
     };
     return this.db.isTransaction ? write(this.db) : this.db.transaction().execute(write);
   }
 
-  private async insertTurn(duelId: string, turn: TurnRecord, db: Kysely<Database> = this.db): Promise<void> {
+  private async insertTurn(duelId: string, turn: TurnRecord, db: Kysely<Database>, leaseUntil: string | null): Promise<void> {
     await insertTurnQuery.execute(db, {
       duel_id: duelId,
       turn: turn.turn,
       prompt: turn.prompt,
       status: turn.status,
       started_at: turn.startedAt,
+      lease_until: leaseUntil,
     });
   }
 
@@ -227,14 +236,26 @@ export class DuelRepository {
     return rows.map(toSideSummary);
   }
 
-  /** Stores a finished turn: the turn row, both sides, the upstream errors and the duel's new status. */
-  async finishTurn(finished: FinishedTurn): Promise<void> {
-    await this.db
+  /**
+   * Stores a finished turn: the turn row, both sides, the upstream errors and the duel's new status.
+   * Only a turn still streaming is stored: false, and nothing written, when another instance ended it
+   * as interrupted first (its lease had lapsed): that ending stands (TurnLeaseRepository).
+   */
+  async finishTurn(finished: FinishedTurn): Promise<boolean> {
+    const turn = await this.db
       .updateTable('turns')
-      .set({ status: finished.status, error_code: finished.errorCode, frames: finished.framesJson, ended_at: finished.endedAt })
+      .set({
+        status: finished.status,
+        error_code: finished.errorCode,
+        frames: finished.framesJson,
+        ended_at: finished.endedAt,
+        lease_until: null,
+      })
       .where('duel_id', '=', finished.duelId)
       .where('turn', '=', finished.turn)
-      .execute();
+      .where('status', '=', 'streaming')
+      .executeTakeFirst();
+    if (Number(turn.numUpdatedRows) !== 1) return false;
     await this.db
       .insertInto('turn_sides')
       .values(finished.sides.map((side) => sideRow(finished.duelId, side)))
@@ -254,6 +275,7 @@ export class DuelRepository {
       })
       .where('id', '=', finished.duelId)
       .execute();
+    return true;
   }
 
   // The rooms of their own, one line each: their doc comments are where the code is.
@@ -286,8 +308,20 @@ export class DuelRepository {
     return new LiveFrameRepository(this.db).dropLiveFrames(duelId, turn);
   }
 
-  failInterruptedTurns(startedBefore: string, endedAt: string): Promise<string[]> {
-    return new DuelSweepRepository(this.db).failInterruptedTurns(startedBefore, endedAt);
+  renewTurnLease(duelId: string, turn: number, leaseUntil: string): Promise<boolean> {
+    return new TurnLeaseRepository(this.db).renew(duelId, turn, leaseUntil);
+  }
+
+  findTurnLease(duelId: string, turn: number): Promise<{ status: string; leaseUntil: string | null } | undefined> {
+    return new TurnLeaseRepository(this.db).find(duelId, turn);
+  }
+
+  failLapsedTurn(duelId: string, turn: number, now: string): Promise<boolean> {
+    return new TurnLeaseRepository(this.db).failLapsed(duelId, turn, now);
+  }
+
+  failInterruptedTurns(rule: Required<CutTurnRule>, endedAt: string): Promise<string[]> {
+    return new DuelSweepRepository(this.db).failInterruptedTurns(rule, endedAt);
   }
 
   purgeVisitorTraces(before: string): Promise<{ duels: number; votes: number }> {

@@ -1,4 +1,4 @@
-import type { CreateDuelRequest, Reaction, ReactionRequest, Transcript, VoteRequest, VoteResponse } from '@agora/contract';
+import type { CreateDuelRequest, ParsedReportRequest, Reaction, ReactionRequest, Transcript, VoteRequest, VoteResponse } from '@agora/contract';
 import type { Requester } from '../ports/request-limiter';
 import { RecentVoteContexts } from '../recent-vote-contexts';
 import { requireDuel } from './duel-access';
@@ -58,20 +58,23 @@ export class DuelService {
     return this.votes.vote(duelId, request, visitorId, clientAddress);
   }
 
-  /** A report by the duel's visitor; a duel is reported once (a second report changes nothing). */
-  report(duelId: string, reason: string, visitorId: string): Promise<void> {
-    return report(this.dependencies, duelId, reason, visitorId);
+  /** A report by the duel's visitor, of the duel or one answer; each is reported once (a second report changes nothing). */
+  report(duelId: string, request: ParsedReportRequest, visitorId: string): Promise<void> {
+    return report(this.dependencies, duelId, request, visitorId);
   }
 
   /**
    * Marks failed the turns a stopped process left `streaming` (kill -9, a crash): their duel could
-   * otherwise never be voted on ("turn in progress"). Safe with several instances: a live turn is
-   * never older than the deadline. Returns the duels it ended.
+   * otherwise never be voted on ("turn in progress"). A turn is taken for cut when its lease has
+   * lapsed (turn-lease.ts), or, without a lease (turns from before leases), when it is older than the
+   * deadline. Safe with several instances: a live turn's lease is renewed, and a live turn is never
+   * older than the deadline. Returns the duels it ended.
    */
   async failInterruptedTurns(): Promise<string[]> {
     const { store, runtime, settings } = this.dependencies;
     const now = runtime.now();
-    return store.duels.failInterruptedTurns(new Date(now.getTime() - settings.turnDeadlineMs).toISOString(), now.toISOString());
+    const startedBefore = new Date(now.getTime() - settings.turnDeadlineMs).toISOString();
+    return store.duels.failInterruptedTurns({ leaseLapsedBefore: now.toISOString(), startedBefore }, now.toISOString());
   }
 
   /** Resolves once every running turn has ended and been stored (graceful shutdown, tests). */
