@@ -4,7 +4,12 @@ import { SweepJob } from './sweep.job';
 
 const EVERY_MS = 60_000;
 
-/** Ends the turns a stopped process left streaming: every instance sweeps (marking a turn failed twice is harmless). */
+/**
+ * Ends the turns a stopped process left streaming (their lease lapsed, or, for turns without one,
+ * their deadline passed), those nobody watches included: every instance sweeps, and only one of
+ * them ends each turn (a conditional update). Votes, follow-ups and followers end such a turn at
+ * once when they meet it (services/duels/turn-lease.ts); the sweep is for the rest.
+ */
 export function interruptedTurnsPlan(): JobPlan {
   return {
     name: 'interrupted-turns',

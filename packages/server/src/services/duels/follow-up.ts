@@ -6,6 +6,7 @@ import type { Requester } from '../ports/request-limiter';
 import { chargeCostlyBudget, costlyModelsLimited } from './costly-models';
 import { requireDuel, throwIfConflict } from './duel-access';
 import type { DuelContext } from './duel-context';
+import { failTurnIfLeaseLapsed, leaseFrom } from './turn-lease';
 import { summaryOf } from './turn-records';
 
 /** A follow-up prompt, sent to both sides with each side's own history. */
@@ -16,7 +17,9 @@ export async function followUp(
   requester: Requester,
 ): Promise<{ turn: number }> {
   const { store, runtime, settings } = dependencies;
-  const duel = await requireDuel(store, duelId, requester.visitorId);
+  let duel = await requireDuel(store, duelId, requester.visitorId);
+  // A turn whose instance stopped is ended first: the duel is then as after any failed turn.
+  if (await failTurnIfLeaseLapsed(dependencies, duel)) duel = await requireDuel(store, duelId, requester.visitorId);
   throwIfConflict(checkFollowUp({ status: duel.status as DuelStatus, turnCount: duel.turnCount }, settings.maxTurns));
   const [pastTurns, sideRecords] = await Promise.all([store.duels.listTurns(duelId), store.duels.listSides(duelId)]);
   const history = (side: Side) => historyOf(pastTurns, sideRecords, side);
@@ -30,14 +33,12 @@ export async function followUp(
   }
   const turn = duel.turnCount + 1;
   voteContexts.forget(duelId);
-  const started = await store.duels.startFollowUpTurn(duelId, {
-    turn,
-    prompt,
-    status: 'streaming',
-    errorCode: null,
-    startedAt: runtime.now().toISOString(),
-    endedAt: null,
-  });
+  const startedAt = runtime.now();
+  const started = await store.duels.startFollowUpTurn(
+    duelId,
+    { turn, prompt, status: 'streaming', errorCode: null, startedAt: startedAt.toISOString(), endedAt: null },
+    leaseFrom(startedAt),
+  );
   if (!started) throwIfConflict('turn_in_progress');
   turns.start(
     duel,

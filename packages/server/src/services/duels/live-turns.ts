@@ -2,7 +2,8 @@ import type { DuelRecord, TurnSideSummary } from '../../db/repositories/duel.rep
 import { AppError } from '../app-error';
 import type { RecentVoteContexts } from '../recent-vote-contexts';
 import type { DuelServiceDependencies } from './duel-dependencies';
-import { closingEvents, endAsUnstored, interruptedTurn } from './turn-endings';
+import { closingEvents, endAsInterrupted, endAsUnstored, interruptedTurn } from './turn-endings';
+import { TurnLease } from './turn-lease';
 import { finishedTurn, framesToStore, voteContextAfter } from './turn-records';
 import { type TurnOutcome, type TurnPlan, runTurn } from './turn-runner';
 import { TurnStream } from './turn-stream';
@@ -73,13 +74,21 @@ export class LiveTurns {
       logUpstream: this.dependencies.logUpstream,
     };
     const publisher = settings.severalInstances ? publishFrames(this.dependencies, duelId, plan.turn, stream) : undefined;
-    const task = runTurn(plan, stream, dependencies, duelStored?.cancel)
+    // Renewed from the moment the turn's row is stored until the turn is stored finished; another
+    // instance that took this one for dead (its lease lapsed) stops the turn.
+    const lease = new TurnLease(this.dependencies, duelId, plan.turn);
+    lease.holdAfter(duelStored?.committed);
+    const cancel = duelStored ? AbortSignal.any([duelStored.cancel, lease.lost]) : lease.lost;
+    const task = runTurn(plan, stream, dependencies, cancel)
       .then(async (outcome) => {
         await duelStored?.committed;
         await this.finish(duel, earlierSides, plan, stream, outcome);
       })
       .catch((error: unknown) => this.abandon(duelId, plan.turn, stream, error))
-      .then(() => publisher?.stop())
+      .then(() => {
+        lease.release();
+        return publisher?.stop();
+      })
       .finally(() => {
         this.running.delete(task);
         const forget = setTimeout(() => this.forget(duelId, plan.turn, stream), settings.replayTtlMs);
@@ -113,17 +122,33 @@ export class LiveTurns {
     const frames = framesToStore(stream.snapshot(), closing, outcome.status);
     const endedAt = runtime.now().toISOString();
     const finished = finishedTurn(duel.id, plan, outcome, { frames, endedAt, newId: () => runtime.newId() });
-    await store.transaction(async (repositories) => {
-      await repositories.duels.finishTurn(finished);
+    const stored = await store.transaction(async (repositories) => {
+      if (!(await repositories.duels.finishTurn(finished))) return false;
       // A failed turn ends the duel: its conversation (prompts included) goes to post-processing.
       if (finished.duelStatus === 'failed') await repositories.annotations.enqueue([duel.id], finished.endedAt);
+      return true;
     });
+    if (!stored) return this.yieldToInterruption(duel.id, plan.turn, stream);
     this.voteContexts.remember(duel.id, voteContextAfter(duel, earlierSides, finished));
     for (const event of closing) stream.push(event);
     // Reconnections to a failed turn replay it from the store, where its answers are withheld.
     if (outcome.status === 'failed') this.forget(duel.id, plan.turn, stream);
     metrics.turnEnded(outcome.status);
     this.dependencies.onTurnStored?.(duel.id, outcome.status);
+  }
+
+  /**
+   * The turn was ended as interrupted while this process still ran it: its lease lapsed (a long
+   * pause, a slow store) and another instance, or a request here, took it for dead. That ending
+   * stands, since the visitor may already have been told and have voted or gone on; this process's
+   * readers are told the same.
+   */
+  private yieldToInterruption(duelId: string, turn: number, stream: TurnStream): void {
+    this.dependencies.logError(`turn ${turn} of duel ${duelId} was ended as interrupted while it ran: its lease had lapsed`, undefined);
+    this.voteContexts.forget(duelId);
+    endAsInterrupted(stream, turn);
+    this.forget(duelId, turn, stream);
+    this.dependencies.metrics.turnEnded('failed');
   }
 
   /** The store refused the turn: tell the client it failed (nothing can be voted on), and log why. */

@@ -9,6 +9,7 @@ import { hashVisitor } from '../visitor-hashes';
 import { costlyModelsLimited, namesCostlyModel, planCostlyBudget, spendCostlyBudget, withoutCostlyModels } from './costly-models';
 import type { DuelContext } from './duel-context';
 import type { DuelServiceDependencies } from './duel-dependencies';
+import { leaseFrom } from './turn-lease';
 import type { TurnPlan } from './turn-runner';
 
 /**
@@ -25,7 +26,8 @@ export async function createDuel(
   const { catalogue, runtime, store } = dependencies;
   checkChosenModels(catalogue, request.models);
   const { sides, chargesCostlyBudget } = await drawAndCharge(dependencies, request, requester);
-  const now = runtime.now().toISOString();
+  const startedAt = runtime.now();
+  const now = startedAt.toISOString();
   const duel: DuelRecord = {
     id: runtime.newId(),
     visitorHash: hashVisitor(requester.visitorId),
@@ -44,7 +46,7 @@ export async function createDuel(
   // commits, so that the first tokens do not wait for the store; the turn is stored only after the
   // duel is, and a duel that cannot be stored cancels its turn and fails the request.
   const committed = afterPendingTicks(() =>
-    store.transaction((repositories) => repositories.duels.createWithFirstTurn(duel, request.prompt)),
+    store.transaction((repositories) => repositories.duels.createWithFirstTurn(duel, request.prompt, leaseFrom(startedAt))),
   );
   const plan: TurnPlan = {
     turn: 1,

@@ -39,7 +39,17 @@ export function endAsUnstored(stream: TurnStream, turn: number): void {
 /** A turn left `streaming` by a process that stopped mid-stream: it can only be reported as failed. */
 export function interruptedTurn(turn: number): TurnStream {
   const stream = new TurnStream();
-  stream.push({ type: 'turn-start', turn });
+  endAsInterrupted(stream, turn);
+  return stream;
+}
+
+/**
+ * Ends a stream (whatever frames it already has) as its turn was: interrupted, its process stopped
+ * or taken for dead (its lease lapsed), the turn failed in the store.
+ */
+export function endAsInterrupted(stream: TurnStream, turn: number): void {
+  if (stream.isEnded) return;
+  if (stream.lastId === 0) stream.push({ type: 'turn-start', turn });
   stream.push({
     type: 'turn-error',
     code: 'turn_interrupted',
@@ -47,5 +57,4 @@ export function interruptedTurn(turn: number): TurnStream {
     retryable: true,
   });
   stream.push({ type: 'turn-end', turn, status: 'failed' });
-  return stream;
 }

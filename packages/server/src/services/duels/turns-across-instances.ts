@@ -1,6 +1,7 @@
 import type { StreamEvent } from '@agora/contract';
 import type { DuelServiceDependencies } from './duel-dependencies';
-import { interruptedTurn } from './turn-endings';
+import { endAsInterrupted } from './turn-endings';
+import { leaseLapsed } from './turn-lease';
 import { TurnStream } from './turn-stream';
 
 // With several instances (docs/decisions/0005-several-instances.md), a turn runs on one of them and
@@ -15,26 +16,30 @@ const FOLLOW_POLL_MS = 100;
 /**
  * A turn run by another instance, followed through the store: its live frames as they are
  * appended (polled), then, once the turn is stored, the rest of its final frames; a turn that
- * ended without frames (its instance died) ends as interrupted.
+ * ended without frames (its instance died) ends as interrupted. When the running instance's lease
+ * on the turn lapses (turn-lease.ts), the follower ends the turn as interrupted in the store itself
+ * (whichever instance does it first), then tells its readers.
  */
-export function followElsewhere({ store, logError }: FrameSharing, duelId: string, turn: number): TurnStream {
+export function followElsewhere(
+  { store, runtime, logError }: FrameSharing & Pick<DuelServiceDependencies, 'runtime'>,
+  duelId: string,
+  turn: number,
+): TurnStream {
   const stream = new TurnStream();
   const pushAfter = (frames: readonly { id: number; event: StreamEvent }[]) => {
     for (const frame of frames) if (frame.id > stream.lastId && !stream.isEnded) stream.push(frame.event);
   };
-  // The turn ended without its frames (its instance died), or following it failed: it ends as interrupted here.
-  const endInterrupted = () => {
-    if (stream.isEnded) return;
-    if (stream.lastId === 0) stream.push({ type: 'turn-start', turn });
-    for (const frame of interruptedTurn(turn).snapshot().slice(1)) stream.push(frame.event);
-  };
   const follow = async () => {
     for (;;) {
-      const status = await store.duels.findTurnStatus(duelId, turn);
-      if (status !== 'streaming') {
+      const lease = await store.duels.findTurnLease(duelId, turn);
+      if (lease?.status === 'streaming' && leaseLapsed(lease.leaseUntil, runtime.now())) {
+        await store.duels.failLapsedTurn(duelId, turn, runtime.now().toISOString());
+        continue;
+      }
+      if (lease?.status !== 'streaming') {
         const final = await store.duels.findTurnFrames(duelId, turn);
         if (final) pushAfter(final);
-        endInterrupted();
+        endAsInterrupted(stream, turn);
         return;
       }
       pushAfter(await store.duels.liveFramesAfter(duelId, turn, stream.lastId));
@@ -44,7 +49,8 @@ export function followElsewhere({ store, logError }: FrameSharing, duelId: strin
   };
   follow().catch((error: unknown) => {
     logError(`following turn ${turn} of duel ${duelId} from the store failed`, error);
-    endInterrupted();
+    // Following it failed: it ends as interrupted here.
+    endAsInterrupted(stream, turn);
   });
   return stream;
 }

@@ -9,6 +9,7 @@ import { hashClientAddressGroup } from '../visitor-hashes';
 import { isVisitorsDuel, requireDuel, throwIfConflict } from './duel-access';
 import type { DuelServiceDependencies } from './duel-dependencies';
 import { buildReveal } from './reveal';
+import { failTurnIfLeaseLapsed } from './turn-lease';
 
 /** Exactly one vote per duel, answered with the reveal once it is committed. */
 export class DuelVotes {
@@ -28,8 +29,10 @@ export class DuelVotes {
     const { store, runtime } = this.dependencies;
     // With several instances, another one may have run a follow-up since this one cached the context.
     const cached = this.dependencies.settings.severalInstances ? undefined : this.voteContexts.get(duelId);
-    const context = cached ?? (await store.duels.findVoteContext(duelId));
+    let context = cached ?? (await store.duels.findVoteContext(duelId));
     if (!context || !isVisitorsDuel(context.duel, visitorId)) throw new AppError('duel_not_found', 'no duel with this id');
+    // A turn whose instance stopped is ended first: the vote is then answered as after any failed turn.
+    if (await failTurnIfLeaseLapsed(this.dependencies, context.duel)) context = (await store.duels.findVoteContext(duelId)) ?? context;
     const { duel, sides: sideRecords } = context;
     throwIfConflict(checkVote({ status: duel.status as DuelStatus, turnCount: duel.turnCount }));
     const reveal = buildReveal(this.dependencies, duel, sideRecords);
@@ -55,6 +58,8 @@ export class DuelVotes {
     this.voteContexts.forget(duelId);
     if (!recorded) {
       const current = await requireDuel(store, duelId, visitorId);
+      // The cached context was stale and the turn in the way lost its process: once that turn is ended, the vote is judged again.
+      if (await failTurnIfLeaseLapsed(this.dependencies, current)) return this.vote(duelId, request, visitorId, clientAddress);
       throwIfConflict(checkVote({ status: current.status as DuelStatus, turnCount: current.turnCount }) ?? 'already_voted');
     }
     this.dependencies.metrics.voteRecorded(request.choice);
