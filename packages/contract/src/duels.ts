@@ -203,8 +203,35 @@ export const transcriptSchema = z.object({
 });
 export type Transcript = z.infer<typeof transcriptSchema>;
 
-/** `POST /api/v1/duels/{id}/report`: a visitor flags a conversation for review. */
-export const reportRequestSchema = z.strictObject({ reason: typedTextSchema.pipe(z.string().trim().min(1).max(2000)) });
+/** Why a visitor reports a conversation or one answer of it; `other` needs a few words of its own. */
+export const REPORT_CATEGORIES = ['personal_data', 'harmful', 'misleading', 'other'] as const;
+export const reportCategorySchema = z.enum(REPORT_CATEGORIES);
+export type ReportCategory = z.infer<typeof reportCategorySchema>;
+
+/**
+ * `POST /api/v1/duels/{id}/report`: a visitor flags a conversation, or one answer of it (`turn` and
+ * `side` together), for review. `category` defaults to `other`, which needs a `reason` (free text);
+ * a body of only `{"reason"}` is still a report of the whole conversation, as it always was.
+ */
+export const reportRequestSchema = z
+  .strictObject({
+    category: reportCategorySchema.default('other'),
+    reason: typedTextSchema.pipe(z.string().trim().max(2000)).default(''),
+    turn: z.number().int().positive().max(MAX_TURN_NUMBER).optional(),
+    side: sideSchema.optional(),
+  })
+  .refine((body) => body.category !== 'other' || body.reason !== '', {
+    message: 'a report of category "other" needs a reason',
+    path: ['reason'],
+  })
+  .refine((body) => (body.turn === undefined) === (body.side === undefined), {
+    message: 'an answer is named by its turn and its side together',
+    path: ['side'],
+  });
+/** What a client sends (defaults may be left out). */
+export type ReportRequest = z.input<typeof reportRequestSchema>;
+/** What the server reads, defaults applied. */
+export type ParsedReportRequest = z.output<typeof reportRequestSchema>;
 
 export const duelIdParamSchema = z.object({ id: z.string().regex(/^[A-Za-z0-9_-]{10,64}$/, 'not a duel id') });
 export const streamQuerySchema = z.strictObject({ turn: z.coerce.number().int().positive().max(MAX_TURN_NUMBER).optional() });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { typedTextSchema } from './duels';
+import { type ReportCategory, typedTextSchema } from './duels';
+import type { Side } from './stream-events';
 
 /**
  * The review admin API (`/api/v1/admin/review…`, behind AGORA_ADMIN_TOKEN): conversations flagged
@@ -55,7 +56,8 @@ export interface ReviewItemBody {
   /** Post-processing state: pending | done | failed, or null when not screened yet. */
   screening: string | null;
   flagged_by: { rules: string[]; model: string[] };
-  reports: { reason: string; created_at: string }[];
+  /** Visitors' reports: of the whole conversation (turn and side null) or of one answer. */
+  reports: { category: ReportCategory; reason: string; turn: number | null; side: Side | null; created_at: string }[];
   decision: ReviewDecisionBody | null;
   /** The first prompt, cut to 280 characters. */
   opening: string;

@@ -11,7 +11,10 @@ describe.each(DIALECTS)('bad input gets a 4xx with the error body and changes no
   let failedDuel: string;
 
   beforeAll(async () => {
-    harness = await startTestArena(dialect, { environment: { AGORA_MAX_PROMPT_CHARS: '500', AGORA_MAX_TURNS: '2' } });
+    // Its one visitor sends more reports than a visitor's hourly limit (10), the refused ones included.
+    harness = await startTestArena(dialect, {
+      environment: { AGORA_MAX_PROMPT_CHARS: '500', AGORA_MAX_TURNS: '2', AGORA_LIMIT_REPORTS_PER_HOUR: '30' },
+    });
     const { client, fake } = harness;
     const start = async (body: Record<string, unknown> = { prompt: 'Bonjour' }) => {
       const created = await client.request('POST', '/api/v1/duels', body);
@@ -259,6 +262,38 @@ describe.each(DIALECTS)('bad input gets a 4xx with the error body and changes no
       code: 'invalid_request',
     },
     {
+      name: 'a report of an unknown category',
+      method: 'POST',
+      path: () => `/api/v1/duels/${readyDuel}/report`,
+      body: { category: 'spam', reason: 'x' },
+      status: 400,
+      code: 'invalid_request',
+    },
+    {
+      name: 'a report of "other" without a reason',
+      method: 'POST',
+      path: () => `/api/v1/duels/${readyDuel}/report`,
+      body: { category: 'other', turn: 1, side: 'a' },
+      status: 400,
+      code: 'invalid_request',
+    },
+    {
+      name: 'a report of an answer named by its side alone',
+      method: 'POST',
+      path: () => `/api/v1/duels/${readyDuel}/report`,
+      body: { category: 'harmful', side: 'a' },
+      status: 400,
+      code: 'invalid_request',
+    },
+    {
+      name: 'a report of an answer of an unknown turn',
+      method: 'POST',
+      path: () => `/api/v1/duels/${readyDuel}/report`,
+      body: { category: 'misleading', turn: 3, side: 'a' },
+      status: 404,
+      code: 'turn_not_found',
+    },
+    {
       name: 'a NUL in a report',
       method: 'POST',
       path: () => `/api/v1/duels/${readyDuel}/report`,
@@ -363,10 +398,16 @@ describe.each(DIALECTS)('bad input gets a 4xx with the error body and changes no
       }
     }
     expect(await countRows(harness.store.location)).toEqual(before);
-    // Its visitor reports it once: a second report adds nothing.
+    // Its visitor reports it once, and each answer once: a second report of either adds nothing.
     expect((await client.request('POST', `/api/v1/duels/${duelId}/report`, { reason: 'données personnelles' })).status).toBe(202);
     expect((await client.request('POST', `/api/v1/duels/${duelId}/report`, { reason: 'encore' })).status).toBe(202);
-    expect((await countRows(harness.store.location)).reports).toBe(before.reports! + 1);
+    const answerReport = { category: 'personal_data', turn: 1, side: 'a' };
+    expect((await client.request('POST', `/api/v1/duels/${duelId}/report`, answerReport)).status).toBe(202);
+    expect((await client.request('POST', `/api/v1/duels/${duelId}/report`, { ...answerReport, category: 'harmful' })).status).toBe(202);
+    expect((await client.request('POST', `/api/v1/duels/${duelId}/report`, { category: 'misleading', turn: 1, side: 'b' })).status).toBe(
+      202,
+    );
+    expect((await countRows(harness.store.location)).reports).toBe(before.reports! + 3);
     expect((await client.request('POST', `/api/v1/duels/${duelId}/vote`, { choice: 'a' })).status).toBe(200);
   });
 

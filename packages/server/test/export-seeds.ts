@@ -147,7 +147,15 @@ export async function seed(store: Store, location: TestStore['location'], seeds:
       });
     }
     if (entry.report)
-      await store.feedback.insertReportOnce({ id: `report-${id}`, duelId: id, reason: 'personal data', createdAt: entry.at });
+      await store.feedback.insertReportOnce({
+        id: `report-${id}`,
+        duelId: id,
+        category: 'personal_data',
+        reason: 'personal data',
+        turn: null,
+        side: null,
+        createdAt: entry.at,
+      });
     if (entry.decision)
       await store.reviews.decide(
         { duelId: id, decision: entry.decision, reason: null, reviewer: 'reviewer', decidedAt: entry.at },

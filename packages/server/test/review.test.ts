@@ -29,6 +29,10 @@ async function seededArena(dialect: (typeof DIALECTS)[number]): Promise<{ harnes
   expect(
     (await harness.client.request('POST', `/api/v1/duels/${ids.reported}/report`, { reason: 'il y a des infos sur mon enfant' })).status,
   ).toBe(202);
+  // One answer of it too, by category: a report of its own beside the conversation's.
+  expect(
+    (await harness.client.request('POST', `/api/v1/duels/${ids.reported}/report`, { category: 'harmful', turn: 1, side: 'b' })).status,
+  ).toBe(202);
   for (const id of Object.values(ids))
     await until(
       () => harness.arena.store.annotations.find(id),
@@ -71,7 +75,10 @@ describe.each(DIALECTS)('the review admin API ($name)', (dialect) => {
     });
     expect(pending.items[0]).toMatchObject({
       flagged_by: { rules: [], model: [] },
-      reports: [{ reason: 'il y a des infos sur mon enfant' }],
+      reports: [
+        { category: 'other', reason: 'il y a des infos sur mon enfant', turn: null, side: null },
+        { category: 'harmful', reason: '', turn: 1, side: 'b' },
+      ],
       opening: 'Raconte une histoire sur mon fils qui est à l’hôpital.',
     });
     expect(((await get('/review?queue=flagged')).json as ReviewQueueBody).items.map((item) => item.duel_id)).toEqual([ids.flagged]);

@@ -137,7 +137,13 @@ export interface LeaderboardSnapshotsTable {
 export interface ReportsTable {
   id: string;
   duel_id: string;
+  /** personal_data | harmful | misleading | other (reports from before categories are other). */
+  category: Generated<string>;
+  /** The visitor's own words; empty when the category says it all. */
   reason: string;
+  /** The answer reported (turn and side), or both null: the whole conversation. */
+  turn: number | null;
+  side: string | null;
   created_at: string;
 }
 

@@ -17,6 +17,7 @@ import * as turnVerdicts from './migrations/2026_12_02_020000_turn_verdicts';
 import * as maxxChecks from './migrations/2026_12_02_030000_maxx_checks';
 import * as costlyBudget from './migrations/2026_12_03_000000_costly_budget';
 import * as turnLeases from './migrations/2026_12_04_000000_turn_leases';
+import * as reportTargets from './migrations/2026_12_05_000000_report_targets';
 
 /** Every migration, by name; listed statically so that bundlers and tsx see them. */
 const migrations: Record<string, Migration> = {
@@ -37,6 +38,7 @@ const migrations: Record<string, Migration> = {
   '2026_12_02_030000_maxx_checks': maxxChecks,
   '2026_12_03_000000_costly_budget': costlyBudget,
   '2026_12_04_000000_turn_leases': turnLeases,
+  '2026_12_05_000000_report_targets': reportTargets,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

@@ -164,9 +164,9 @@ function operations(maxPromptChars: number): Operation[] {
     {
       method: 'post',
       path: '/api/v1/duels/{id}/report',
-      summary: 'Flag a conversation for review',
+      summary: 'Flag a conversation, or one answer of it (turn and side), for review',
       body: reportRequestSchema,
-      responses: { 202: { description: 'received' }, ...errors(400, 404) },
+      responses: { 202: { description: 'received' }, ...errors(400, 404, 429) },
     },
     {
       method: 'get',

@@ -1,6 +1,8 @@
 import { typedTextSchema } from '@agora/contract';
 import type {
   AuditEntryBody,
+  ReportCategory,
+  Side,
   ReviewConversationBody,
   ReviewDecisionBody,
   ReviewDecisionRequest,
@@ -123,7 +125,13 @@ function toItemBody(item: ReviewItemRecord): ReviewItemBody {
     source: item.source,
     screening: item.screening,
     flagged_by: { rules: item.ruleKinds, model: item.modelKinds },
-    reports: item.reports.map((report) => ({ reason: report.reason, created_at: report.createdAt })),
+    reports: item.reports.map((report) => ({
+      category: report.category as ReportCategory,
+      reason: report.reason,
+      turn: report.turn,
+      side: report.side as Side | null,
+      created_at: report.createdAt,
+    })),
     decision: item.decision ? toDecisionBody(item.decision) : null,
     opening: [...item.openingPrompt].slice(0, OPENING_CHARS).join(''),
   };

@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../database';
 import type { TurnLanguages } from './annotation.repository';
+import { insertReportOnce, type ReportRecord } from './report-insert';
 import type { SideRankingData, RankingVoteRecord, RankingReactionRecord } from '../../domain/ranking/ranking-records';
 export type { SideRankingData, RankingVoteRecord, RankingReactionRecord } from '../../domain/ranking/ranking-records';
 
@@ -325,22 +326,9 @@ export class FeedbackRepository {
     return Number(row.count);
   }
 
-  /** Stores a report unless the duel already has one: one statement, so that two reports at once still make one. */
-  async insertReportOnce(report: { id: string; duelId: string; reason: string; createdAt: string }): Promise<void> {
-    await this.db
-      .insertInto('reports')
-      .columns(['id', 'duel_id', 'reason', 'created_at'])
-      .expression(
-        this.db
-          .selectNoFrom((eb) => [
-            eb.val(report.id).as('id'),
-            eb.val(report.duelId).as('duel_id'),
-            eb.val(report.reason).as('reason'),
-            eb.val(report.createdAt).as('created_at'),
-          ])
-          .where((eb) => eb.not(eb.exists(eb.selectFrom('reports').select('id').where('duel_id', '=', report.duelId)))),
-      )
-      .execute();
+  /** Stores a report unless its target (the conversation, or one answer) already has one. */
+  insertReportOnce(report: ReportRecord): Promise<void> {
+    return insertReportOnce(this.db, report);
   }
 }
 

@@ -22,6 +22,15 @@ export interface AuditEntryRecord {
   createdAt: string;
 }
 
+/** One report of a conversation in review: the whole conversation (turn and side null) or one answer. */
+export interface ReviewReportRecord {
+  category: string;
+  reason: string;
+  turn: number | null;
+  side: string | null;
+  createdAt: string;
+}
+
 /** A conversation in a review queue, with what put it there. */
 export interface ReviewItemRecord {
   duelId: string;
@@ -30,7 +39,7 @@ export interface ReviewItemRecord {
   screening: string | null;
   ruleKinds: string[];
   modelKinds: string[];
-  reports: { reason: string; createdAt: string }[];
+  reports: ReviewReportRecord[];
   decision: ReviewDecisionRecord | null;
   openingPrompt: string;
 }
@@ -210,19 +219,19 @@ export class ReviewRepository {
     }));
   }
 
-  private async reportsOf(duelIds: string[]): Promise<Map<string, { reason: string; createdAt: string }[]>> {
-    const byDuel = new Map<string, { reason: string; createdAt: string }[]>();
+  private async reportsOf(duelIds: string[]): Promise<Map<string, ReviewReportRecord[]>> {
+    const byDuel = new Map<string, ReviewReportRecord[]>();
     if (duelIds.length === 0) return byDuel;
     const rows = await this.db
       .selectFrom('reports')
-      .select(['duel_id', 'reason', 'created_at'])
+      .select(['duel_id', 'category', 'reason', 'turn', 'side', 'created_at'])
       .where('duel_id', 'in', duelIds)
       .orderBy('created_at')
       .orderBy('id')
       .execute();
     for (const row of rows) {
       const list = byDuel.get(row.duel_id) ?? [];
-      list.push({ reason: row.reason, createdAt: row.created_at });
+      list.push({ category: row.category, reason: row.reason, turn: row.turn, side: row.side, createdAt: row.created_at });
       byDuel.set(row.duel_id, list);
     }
     return byDuel;

@@ -65,7 +65,7 @@ export function duelRoutes(
   );
 
   routes.post('/:id/report', limited('reports'), id, validate('json', reportRequestSchema), async (c) => {
-    await duels.report(c.req.valid('param').id, c.req.valid('json').reason, c.get('visitorId'));
+    await duels.report(c.req.valid('param').id, c.req.valid('json'), c.get('visitorId'));
     return c.json({ status: 'received' }, 202);
   });
 

@@ -1,4 +1,12 @@
-import type { CreateDuelRequest, Reaction, ReactionRequest, Transcript, VoteRequest, VoteResponse } from '@agora/contract';
+import type {
+  CreateDuelRequest,
+  ParsedReportRequest,
+  Reaction,
+  ReactionRequest,
+  Transcript,
+  VoteRequest,
+  VoteResponse,
+} from '@agora/contract';
 import type { Requester } from '../ports/request-limiter';
 import { RecentVoteContexts } from '../recent-vote-contexts';
 import { requireDuel } from './duel-access';
@@ -58,9 +66,9 @@ export class DuelService {
     return this.votes.vote(duelId, request, visitorId, clientAddress);
   }
 
-  /** A report by the duel's visitor; a duel is reported once (a second report changes nothing). */
-  report(duelId: string, reason: string, visitorId: string): Promise<void> {
-    return report(this.dependencies, duelId, reason, visitorId);
+  /** A report by the duel's visitor, of the duel or one answer; each is reported once (a second report changes nothing). */
+  report(duelId: string, request: ParsedReportRequest, visitorId: string): Promise<void> {
+    return report(this.dependencies, duelId, request, visitorId);
   }
 
   /**

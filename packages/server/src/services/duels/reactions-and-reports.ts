@@ -1,4 +1,4 @@
-import type { DuelStatus, Reaction, ReactionRequest } from '@agora/contract';
+import type { DuelStatus, ParsedReportRequest, Reaction, ReactionRequest } from '@agora/contract';
 import { checkReaction, type TurnStatus } from '../../domain/arena/duel-rules';
 import { AppError } from '../app-error';
 import { requireDuel, throwIfConflict } from './duel-access';
@@ -47,8 +47,26 @@ export async function react(
   return reaction;
 }
 
-/** A report by the duel's visitor; a duel is reported once (a second report changes nothing). */
-export async function report({ store, runtime }: FeedbackDependencies, duelId: string, reason: string, visitorId: string): Promise<void> {
+/**
+ * A report by the duel's visitor, of the whole duel or of one answer (a turn it has, and a side);
+ * each is reported once: a second report of the same duel or answer changes nothing.
+ */
+export async function report(
+  { store, runtime }: FeedbackDependencies,
+  duelId: string,
+  request: ParsedReportRequest,
+  visitorId: string,
+): Promise<void> {
   await requireDuel(store, duelId, visitorId);
-  await store.feedback.insertReportOnce({ id: runtime.newId(), duelId, reason, createdAt: runtime.now().toISOString() });
+  if (request.turn !== undefined && (await store.duels.findTurnStatus(duelId, request.turn)) === undefined)
+    throw new AppError('turn_not_found', `this duel has no turn ${request.turn}`);
+  await store.feedback.insertReportOnce({
+    id: runtime.newId(),
+    duelId,
+    category: request.category,
+    reason: request.reason,
+    turn: request.turn ?? null,
+    side: request.side ?? null,
+    createdAt: runtime.now().toISOString(),
+  });
 }
