@@ -12,6 +12,7 @@ import {
   type SitePage,
   type SitePageName,
   type ReactionRequest,
+  type ReportRequest,
   type ReceivedFrame,
   type Side,
   type VoteRequest,
@@ -75,6 +76,8 @@ export const api = {
   followUp: (id: string, prompt: string) =>
     request<{ turn: number }>('POST', `/api/v1/duels/${encodeURIComponent(id)}/messages`, { prompt }),
   react: (id: string, body: ReactionRequest) => request<unknown>('POST', `/api/v1/duels/${encodeURIComponent(id)}/reactions`, body),
+  report: (id: string, body: ReportRequest) =>
+    request<{ status: 'received' }>('POST', `/api/v1/duels/${encodeURIComponent(id)}/report`, body),
   vote: (id: string, body: VoteRequest) => request<VoteResponse>('POST', `/api/v1/duels/${encodeURIComponent(id)}/vote`, body),
   leaderboard: (query: Record<string, string>, signal?: AbortSignal) => {
     const search = new URLSearchParams(Object.entries(query).filter(([, value]) => value !== ''));
