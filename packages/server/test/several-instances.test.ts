@@ -117,10 +117,11 @@ describe.runIf(postgres)('several instances on one PostgreSQL', () => {
     first.fake.defaultBehaviour = { tokensPerSecond: 0 };
     second.fake.defaultBehaviour = { tokensPerSecond: 0 };
     const stuffed: string[] = [];
-    // Ten votes (the default threshold), alternating between the instances.
+    // Ten votes (the default threshold), alternating between the instances, from one visitor (its
+    // cookie on both) and one address, always the same model: favours_one_model judges a visitor.
+    let cookie: string | undefined;
     for (const [index, arena] of Array.from({ length: 10 }, (_, index) => (index % 2 ? second : first)).entries()) {
-      // A new cookie each time, one address, always the same model.
-      const script = new ArenaClient(arena.baseUrl);
+      const script = new ArenaClient(arena.baseUrl, cookie);
       const headers = { 'x-forwarded-for': '203.0.113.99' };
       const created = await script.request(
         'POST',
@@ -141,6 +142,7 @@ describe.runIf(postgres)('several instances on one PostgreSQL', () => {
         ).status,
       ).toBe(200);
       stuffed.push(created.json.id as string);
+      cookie = script.visitorCookie;
     }
     for (const arena of [first, second]) {
       const flagged = await new ArenaClient(arena.baseUrl).request('GET', '/api/v1/admin/votes/flagged', undefined, {

@@ -28,7 +28,7 @@ export function createHttpApp(
     duels: services.duels,
     operations: services.operations,
     review: new ReviewService(store, runtime),
-    integrity: new VoteIntegrityService(store, runtime, config.integrity, () => services.leaderboards.latestRatings()),
+    integrity: new VoteIntegrityService(store, runtime, config.integrity, () => services.leaderboards.storedRatings()),
     leaderboards: services.leaderboards,
     catalogue,
     datasets: new PublishedDatasetsService(store.datasets),

@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import type { RateLimitPolicy } from '../domain/arena/rate-limit-policy';
+import { DEFAULT_CAMPAIGN_RULE } from '../domain/arena/campaign-rule';
 import type { IntegrityRules } from '../domain/arena/vote-integrity';
 
 const booleanFlag = z.enum(['0', '1', 'true', 'false']).transform((value) => value === '1' || value === 'true');
@@ -220,6 +221,8 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
         values.AGORA_INTEGRITY_INFLUENCE_VOTES > 0
           ? { votes: values.AGORA_INTEGRITY_INFLUENCE_VOTES, windowMs: values.AGORA_INTEGRITY_INFLUENCE_WINDOW_H * 3600_000 }
           : undefined,
+      // Address groups are judged against the board's prediction (favours_one_model is per visitor only).
+      campaign: DEFAULT_CAMPAIGN_RULE,
     },
     rateLimits: rateLimitsOf(values),
     pagesDir: values.AGORA_PAGES_DIR,

@@ -1,5 +1,5 @@
 import { DEFAULT_INTEGRITY_RULES, type IntegrityRules, integrityFlagBits } from '../domain/arena/vote-integrity';
-import { voteFacts } from './vote-integrity';
+import { ratingsOfBoard, voteFacts } from './vote-integrity';
 import { RankingVoteColumns, type VoteColumns, categoriesOf } from '../domain/ranking/vote-columns';
 import type { LeaderboardBody, LeaderboardQuery, LeaderboardRow } from '@agora/contract';
 import { type ModelFacts, whPer1000OutputTokens } from '../domain/impact';
@@ -117,8 +117,9 @@ export class LeaderboardService {
     const generation = this.generation;
     const kept = settings.reactions ? await this.readEverything(true, generation) : await this.catchUp(generation);
     const columns = kept.columns.view();
-    // The campaign rule judges votes against the previous main board's prediction (none before the first).
-    const ratings = this.latestRatings();
+    // The campaign rule judges votes against the previous main board's prediction (none before the
+    // first): the stored one after a restart, so that a campaign is not counted for one refresh.
+    const ratings = await this.storedRatings();
     const ratingOf = ratings && Float64Array.from(columns.models, (model) => ratings.get(model) ?? Number.NaN);
     const counted = countedVotes(columns, integrityFlagBits(columns, settings.integrity ?? DEFAULT_INTEGRITY_RULES, ratingOf));
     const ownViewModes = settings.customModeOnMainBoard ? [] : OWN_VIEW_MODES;
@@ -198,8 +199,13 @@ export class LeaderboardService {
 
   /** The ratings of the latest overall plain view's ranked models, if one was computed (for the campaign rule). */
   latestRatings(): ReadonlyMap<string, number> | undefined {
-    const overall = this.latestOverall();
-    return overall && new Map(overall.models.filter((row) => !row.provisional).map((row) => [row.model, row.rating]));
+    return ratingsOfBoard(this.latestOverall());
+  }
+
+  /** {@link latestRatings}, reading the stored snapshots first if this process has not yet. */
+  async storedRatings(): Promise<ReadonlyMap<string, number> | undefined> {
+    await this.loadLatest();
+    return this.latestRatings();
   }
 
   /** The latest overall plain view, if one was computed (for the pairing policy). */

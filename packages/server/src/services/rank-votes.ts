@@ -1,5 +1,5 @@
 import { DEFAULT_INTEGRITY_RULES, type IntegrityRules } from '../domain/arena/vote-integrity';
-import { integrityOfVotes } from './vote-integrity';
+import { integrityOfVotes, ratingsOfBoard } from './vote-integrity';
 import {
   buildVoteTable,
   concatVoteTables,
@@ -13,7 +13,7 @@ import {
 } from '../domain/ranking';
 import { readVoteFile, type VoteFileContents } from '../adapters/vote-files';
 import type { Store } from '../db/unit-of-work';
-import { OWN_VIEW_MODES, toViewVote } from '../domain/ranking/leaderboard-views';
+import { OWN_VIEW_MODES, toViewVote, viewKey } from '../domain/ranking/leaderboard-views';
 
 /** How to rank (the `agora leaderboard` flags). */
 export interface RankVotesOptions {
@@ -91,7 +91,10 @@ export async function storeVoteTable(
   options: { customModeOnMainBoard?: boolean } = {},
 ): Promise<VoteTable> {
   const records = await store.feedback.listRankingVotes();
-  const flags = integrityOfVotes(records, integrity);
+  // The campaign rule judges against the stored main board, as the live leaderboard does.
+  const stored = await store.leaderboards.latestSnapshots();
+  const ratings = ratingsOfBoard(stored.find((snapshot) => snapshot.view === viewKey({ style: 'plain' }))?.body);
+  const flags = integrityOfVotes(records, integrity, ratings);
   const ownViewModes = options.customModeOnMainBoard ? [] : OWN_VIEW_MODES;
   const onMainBoard = records.filter((record) => record.source !== 'arena' || !ownViewModes.includes(record.mode));
   const votes = onMainBoard.map((record) => toViewVote(record, flags.get(record.duelId)).vote);

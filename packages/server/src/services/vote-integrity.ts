@@ -1,4 +1,4 @@
-import type { FlaggedVotes, VoteReviewRequest } from '@agora/contract';
+import type { FlaggedVotes, LeaderboardBody, VoteReviewRequest } from '@agora/contract';
 import type { RankingVoteRecord } from '../db/repositories/feedback.repository';
 import type { Store } from '../db/unit-of-work';
 import { AppError } from './app-error';
@@ -20,6 +20,11 @@ export function voteFacts(record: RankingVoteRecord): VoteFacts {
     votedAfterMs: Number.isNaN(votedAfterMs) ? null : votedAfterMs,
     review: record.review,
   };
+}
+
+/** The ratings of a board's ranked (not provisional) models: the prediction the campaign rule judges against. */
+export function ratingsOfBoard(board: LeaderboardBody | undefined): ReadonlyMap<string, number> | undefined {
+  return board && new Map(board.models.filter((row) => !row.provisional).map((row) => [row.model, row.rating]));
 }
 
 /**
@@ -48,13 +53,13 @@ export class VoteIntegrityService {
     private readonly runtime: Pick<Runtime, 'now' | 'newId'>,
     private readonly rules: IntegrityRules,
     /** The latest main board's ratings, for the campaign rule (docs/arena.md#vote-integrity). */
-    private readonly ratings: () => ReadonlyMap<string, number> | undefined = () => undefined,
+    private readonly ratings: () => Promise<ReadonlyMap<string, number> | undefined> = () => Promise.resolve(undefined),
   ) {}
 
   /** Votes the rules flag or a reviewer excluded, newest first, with what a reviewer needs to decide. */
   async flagged(limit: number): Promise<FlaggedVotes> {
     const records = await this.store.feedback.listRankingVotes();
-    const found = integrityFlags(records.map(voteFacts), this.rules, this.ratings());
+    const found = integrityFlags(records.map(voteFacts), this.rules, await this.ratings());
     const listed = records
       .filter((record) => found.has(record.duelId) || record.review !== null)
       .sort((left, right) => right.createdAt.localeCompare(left.createdAt) || right.duelId.localeCompare(left.duelId))

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createSeededRandom, type RandomSource } from '../ranking/seeded-random';
 import { DEFAULT_CAMPAIGN_RULE, campaignRows, standardNormalCdf } from './campaign-rule';
-import { integrityFlags, type VoteFacts } from './vote-integrity';
+import { DEFAULT_INTEGRITY_RULES, integrityFlags, type VoteFacts } from './vote-integrity';
 
 /** Eight models, 60 points apart: the board's ratings, and the strengths honest visitors vote by. */
 const RATINGS = Float64Array.from({ length: 8 }, (_, model) => 1000 + 60 * (4 - model));
@@ -91,5 +91,47 @@ describe('the campaign rule', () => {
     expect(flags.size).toBe(16);
     expect([...flags.values()].every((found) => found.includes('campaign'))).toBe(true);
     expect(integrityFlags(votes, rules).size).toBe(0);
+  });
+
+  it('leaves a crowded honest /24 alone while a strong model wins ten times in a row as predicted, and flags a campaign from one address', () => {
+    const ratings = new Map([
+      ['star', 1400],
+      ['m1', 1000],
+      ['m2', 1000],
+      ['m3', 1000],
+      ['weak', 900],
+    ]);
+    const random = createSeededRandom(24);
+    const at = (hour: number) => new Date(Date.UTC(2026, 11, 1) + hour * 3600_000).toISOString();
+    const duel = (index: number, client: string, modelA: string, modelB: string, choice: VoteFacts['choice'], hour: number): VoteFacts => ({
+      duelId: `${client}-${index}`,
+      createdAt: at(hour),
+      source: 'arena',
+      visitor: `${client}-visitor-${index}`,
+      client,
+      choice,
+      modelA,
+      modelB,
+      votedAfterMs: 10_000,
+      review: null,
+    });
+    // A campus behind one NAT: a new person every hour (under the influence bound), `star` against
+    // another model, won as the board predicts (91 %).
+    const campus = Array.from({ length: 150 }, (_, index) =>
+      duel(index, 'campus', 'star', `m${1 + (index % 3)}`, random.nextDouble() < 1 / (1 + 10 ** (-400 / 400)) ? 'a' : 'b', index),
+    );
+    const longestRun = campus.reduce(
+      (run, vote) => ({ now: vote.choice === 'a' ? run.now + 1 : 0, best: Math.max(run.best, vote.choice === 'a' ? run.now + 1 : 0) }),
+      { now: 0, best: 0 },
+    ).best;
+    expect(longestRun).toBeGreaterThanOrEqual(DEFAULT_INTEGRITY_RULES.favouriteVotes);
+    expect(integrityFlags(campus, DEFAULT_INTEGRITY_RULES, ratings).size).toBe(0);
+    // The red team's campaign: one address, a fresh cookie per duel, `weak` picked but every 20th time.
+    const script = Array.from({ length: 100 }, (_, index) =>
+      duel(index, 'script', 'weak', `m${1 + (index % 3)}`, index % 20 === 19 ? 'b' : 'a', 200 + index / 30),
+    );
+    const flags = integrityFlags(script, DEFAULT_INTEGRITY_RULES, ratings);
+    expect(script.filter((vote) => vote.choice === 'a').every((vote) => flags.get(vote.duelId)?.includes('campaign'))).toBe(true);
+    expect([...flags.values()].some((found) => found.includes('favours_one_model'))).toBe(false);
   });
 });

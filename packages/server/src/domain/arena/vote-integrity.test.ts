@@ -47,7 +47,7 @@ describe('vote integrity rules', () => {
     expect([...integrityFlags(four, RULES).values()]).toEqual([['one_sided'], ['one_sided'], ['one_sided'], ['one_sided']]);
   });
 
-  it('flag a visitor, or an address of new visitors, that picks one model every time it appears', () => {
+  it('flag a visitor that picks one model every time it appears, but not an address of many visitors for it alone', () => {
     const byVisitor = [
       vote({ visitor: 'fan', modelA: 'star', modelB: 'm2', choice: 'a' }),
       vote({ visitor: 'fan', modelA: 'm3', modelB: 'star', choice: 'b' }),
@@ -56,11 +56,12 @@ describe('vote integrity rules', () => {
     ];
     const flags = integrityFlags(byVisitor, RULES);
     expect([...flags.keys()]).toEqual(byVisitor.slice(0, 3).map((item) => item.duelId));
-    // Fresh cookies every time, one address: the same pattern.
+    // Fresh cookies every time, one address: the same pattern is what a crowded /24 sees of a strong
+    // model, so an address group is judged against the board's prediction (campaign-rule.test.ts) instead.
     const byAddress = [1, 2, 3].map((index) =>
       vote({ client: 'script', modelA: index === 2 ? 'm7' : 'star', modelB: index === 2 ? 'star' : 'm7', choice: index === 2 ? 'b' : 'a' }),
     );
-    expect([...integrityFlags(byAddress, RULES).values()]).toEqual([['favours_one_model'], ['favours_one_model'], ['favours_one_model']]);
+    expect(integrityFlags(byAddress, RULES).size).toBe(0);
     // A tie with the model present before the threshold breaks the run: two picks, a tie, two picks flag nothing.
     const broken = [
       vote({ visitor: 'waverer', modelA: 'star', modelB: 'm2', choice: 'a' }),
@@ -73,13 +74,13 @@ describe('vote integrity rules', () => {
   });
 
   it('never clear a flag for later contrary votes: the run that reached the threshold stays flagged', () => {
-    const run = [1, 2, 3, 4].map(() => vote({ client: 'campaign', modelA: 'star', modelB: `o${next}`, choice: 'a' }));
-    const contrary = [1, 2, 3, 4, 5].map(() => vote({ client: 'campaign', modelA: 'star', modelB: `o${next}`, choice: 'b' }));
+    const run = [1, 2, 3, 4].map(() => vote({ visitor: 'campaign', modelA: 'star', modelB: `o${next}`, choice: 'a' }));
+    const contrary = [1, 2, 3, 4, 5].map(() => vote({ visitor: 'campaign', modelA: 'star', modelB: `o${next}`, choice: 'b' }));
     const flags = integrityFlags([...run, ...contrary], RULES);
     expect([...flags.keys()]).toEqual(run.map((item) => item.duelId));
     // Every 20th vote against the model (the red team's dodge): each run of 19 is flagged, the contrary votes are not.
     const dodging = Array.from({ length: 40 }, (_, index) =>
-      vote({ client: 'dodger', modelA: 'star', modelB: `p${index}`, choice: index % 20 === 19 ? 'b' : 'a' }),
+      vote({ visitor: 'dodger', modelA: 'star', modelB: `p${index}`, choice: index % 20 === 19 ? 'b' : 'a' }),
     );
     const dodged = integrityFlags(dodging, { ...RULES, favouriteVotes: 10 });
     expect(dodged.size).toBe(38);

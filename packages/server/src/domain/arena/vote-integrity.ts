@@ -46,7 +46,12 @@ export interface IntegrityRules {
   oneSidedVotes: number;
   /** More votes than this from one address within any 60 seconds is a burst. */
   burstVotesPerMinute: number;
-  /** A visitor or an address that picked the same model every time it appeared, this many times or more in a row, favours it: those votes are flagged for good. */
+  /**
+   * A visitor that picked the same model every time it appeared, this many times or more in a row,
+   * favours it: those votes are flagged for good. Judged per visitor only: an address group holding
+   * many people (a campus behind one NAT) sees a strong model win ten times in a row by chance, so
+   * groups are judged against the board's prediction instead ({@link campaign}) and by {@link influence}.
+   */
   favouriteVotes: number;
   /**
    * Bounded influence: past `votes` votes on one model by one address group, or by one visitor,
@@ -204,8 +209,7 @@ export function integrityRuleBits(votes: IntegrityColumns, rules: IntegrityRules
   const byVisitor = groupRows(votes, votes.visitor, votes.visitors, arenaCount);
   const byClient = groupRows(votes, votes.client, votes.clients, arenaCount);
   for (const group of groupsOf(byVisitor)) oneSidedRows(votes, group, rules.oneSidedVotes, bits);
-  for (const grouped of [byVisitor, byClient])
-    for (const group of groupsOf(grouped)) favouringRows(votes, group, rules.favouriteVotes, bits);
+  for (const group of groupsOf(byVisitor)) favouringRows(votes, group, rules.favouriteVotes, bits);
   for (const group of groupsOf(byClient)) burstRows(votes, group, rules.burstVotesPerMinute, bits);
   if (rules.influence)
     for (const grouped of [byVisitor, byClient]) for (const group of groupsOf(grouped)) boundedRows(votes, group, rules.influence, bits);
@@ -249,7 +253,7 @@ function oneSidedRows(votes: IntegrityColumns, group: Int32Array, threshold: num
 }
 
 /**
- * The votes of a group in each run of at least `threshold` votes, in time order, where the group
+ * The votes of a visitor in each run of at least `threshold` votes, in time order, where the visitor
  * picked the same model every time it appeared. A contrary vote, a tie or a both-bad ends a run but
  * never clears it: votes flagged once stay flagged, whatever the group votes next (five contrary
  * votes used to clear 132 earlier ones).

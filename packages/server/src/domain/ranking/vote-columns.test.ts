@@ -162,10 +162,10 @@ describe('vote columns', () => {
       ...[1, 2, 3, 4].map(() => vote({ visitor: 'lefty' })),
       vote({ votedAfterMs: 1999 }),
       vote({ votedAfterMs: null }),
-      // Fresh visitors, one address, `star` picked each time it appears.
-      vote({ client: 'script', modelA: 'star', modelB: 'm7', choice: 'a' }),
-      vote({ client: 'script', modelA: 'm7', modelB: 'star', choice: 'b' }),
-      vote({ client: 'script', modelA: 'star', modelB: 'm7', choice: 'a' }),
+      // One visitor, `star` picked each time it appears.
+      vote({ visitor: 'fan', modelA: 'star', modelB: 'm7', choice: 'a' }),
+      vote({ visitor: 'fan', modelA: 'm7', modelB: 'star', choice: 'b' }),
+      vote({ visitor: 'fan', modelA: 'star', modelB: 'm7', choice: 'a' }),
       // Four votes of one address within a minute.
       ...[0, 20, 40, 59].map((at, index) => vote({ client: 'school', createdAt: second(at), choice: index % 2 ? 'a' : 'b' })),
       vote({ source: 'comparia', votedAfterMs: 0 }),
