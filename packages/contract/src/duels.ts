@@ -220,7 +220,8 @@ export const reportRequestSchema = z
     turn: z.number().int().positive().max(MAX_TURN_NUMBER).optional(),
     side: sideSchema.optional(),
   })
-  .refine((body) => body.category !== 'other' || body.reason !== '', {
+  // Visible words: a reason of only zero-width or format characters (which trim keeps) says nothing.
+  .refine((body) => body.category !== 'other' || VISIBLE_CHARACTER.test(body.reason), {
     message: 'a report of category "other" needs a reason',
     path: ['reason'],
   })

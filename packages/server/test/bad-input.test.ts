@@ -278,6 +278,14 @@ describe.each(DIALECTS)('bad input gets a 4xx with the error body and changes no
       code: 'invalid_request',
     },
     {
+      name: 'a report of "other" whose reason is only zero-width characters',
+      method: 'POST',
+      path: () => `/api/v1/duels/${readyDuel}/report`,
+      body: { category: 'other', reason: '\u200B\u2060 \u200D' },
+      status: 400,
+      code: 'invalid_request',
+    },
+    {
       name: 'a report of an answer named by its side alone',
       method: 'POST',
       path: () => `/api/v1/duels/${readyDuel}/report`,
