@@ -14,7 +14,7 @@ export interface ReportRecord {
 
 /**
  * Stores a report unless its target already has one (the conversation, or one answer: turn and
- * side, null for the conversation): one statement, so that two reports at once still make one.
+ * side, null for the conversation): two reports at once still make one.
  */
 export async function insertReportOnce(db: Kysely<Database>, report: ReportRecord): Promise<void> {
   await db
@@ -45,5 +45,8 @@ export async function insertReportOnce(db: Kysely<Database>, report: ReportRecor
           ),
         ),
     )
+    // Two reports at once may both pass NOT EXISTS (PostgreSQL, READ COMMITTED): the unique index
+    // on the target (migration report_target_unique) keeps one, and the other changes nothing.
+    .onConflict((conflict) => conflict.doNothing())
     .execute();
 }
