@@ -92,11 +92,16 @@ export class TurnLease {
 /**
  * A duel whose streaming turn's lease has lapsed (its process stopped): the turn is ended as
  * interrupted here, first, so that a vote or a follow-up is answered as for a failed turn rather
- * than "in progress". Returns whether it ended it (the caller reads the duel again).
+ * than "in progress". Returns whether the turn no longer streams, ended here or meanwhile by
+ * another request or instance (two votes at once: the second must not answer "in progress" from
+ * the duel it read before the first ended the turn): the caller then reads the duel again.
  */
-export function failTurnIfLeaseLapsed(parts: Pick<LeaseParts, 'store' | 'runtime'>, duel: DuelRecord): Promise<boolean> {
-  if (duel.status !== 'streaming') return Promise.resolve(false);
-  return parts.store.duels.failLapsedTurn(duel.id, duel.turnCount, parts.runtime.now().toISOString());
+export async function failTurnIfLeaseLapsed(parts: Pick<LeaseParts, 'store' | 'runtime'>, duel: DuelRecord): Promise<boolean> {
+  if (duel.status !== 'streaming') return false;
+  const { duels } = parts.store;
+  if (await duels.failLapsedTurn(duel.id, duel.turnCount, parts.runtime.now().toISOString())) return true;
+  const turn = await duels.findTurnLease(duel.id, duel.turnCount);
+  return turn !== undefined && turn.status !== 'streaming';
 }
 
 /** Whether a lease read from the store has run out at `now` (a turn without one has only its deadline). */

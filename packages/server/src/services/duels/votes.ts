@@ -25,7 +25,7 @@ export class DuelVotes {
   ) {}
 
   /** `clientAddress`: where the vote came from, kept as the hash of its group (IPv4 /24, IPv6 /56) for the integrity rules (bursts, stuffing from one address). */
-  async vote(duelId: string, request: VoteRequest, visitorId: string, clientAddress: string): Promise<VoteResponse> {
+  async vote(duelId: string, request: VoteRequest, visitorId: string, clientAddress: string, judgedAgain = false): Promise<VoteResponse> {
     const { store, runtime } = this.dependencies;
     // With several instances, another one may have run a follow-up since this one cached the context.
     const cached = this.dependencies.settings.severalInstances ? undefined : this.voteContexts.get(duelId);
@@ -59,7 +59,9 @@ export class DuelVotes {
     if (!recorded) {
       const current = await requireDuel(store, duelId, visitorId);
       // The cached context was stale and the turn in the way lost its process: once that turn is ended, the vote is judged again.
-      if (await failTurnIfLeaseLapsed(this.dependencies, current)) return this.vote(duelId, request, visitorId, clientAddress);
+      // Once only: a store whose duel and turn disagree for good must not make it retry forever.
+      if (!judgedAgain && (await failTurnIfLeaseLapsed(this.dependencies, current)))
+        return this.vote(duelId, request, visitorId, clientAddress, true);
       throwIfConflict(checkVote({ status: current.status as DuelStatus, turnCount: current.turnCount }) ?? 'already_voted');
     }
     this.dependencies.metrics.voteRecorded(request.choice);
