@@ -33,7 +33,6 @@ import type { LeaderboardBody } from '@agora/contract';
 import {
   CAMPAIGN_ADMIN_TOKEN,
   type Chooser,
-  ClientAt,
   PACED_CAMPAIGN,
   TestClock,
   campaignChooser,
@@ -45,7 +44,7 @@ import {
   voteOn,
 } from '../packages/server/test/paced-campaign';
 import { seededRandom } from '../packages/server/test/seeded-random';
-import { type TEST_MODELS, type TestArena, startTestArena } from '../packages/server/test/test-arena';
+import { ClientAt, type TEST_MODELS, type TestArena, startTestArena } from '../packages/server/test/test-arena';
 import { DIALECTS } from '../packages/server/test/test-db';
 import { describeError, printChecks } from './script-checks';
 

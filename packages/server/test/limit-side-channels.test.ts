@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCatalogue } from '../src/config/catalogue';
 import { COSTLY_MODEL, PROBE_SCENARIOS, type ProbeTarget, SteeredRuntime, runProbe, probeCatalogueYaml } from './limit-probes';
-import { ArenaClient, type TestArena, startTestArena } from './test-arena';
+import { ClientAt, type TestArena, startTestArena } from './test-arena';
 import { DIALECTS } from './test-db';
 
 /**
@@ -15,23 +15,10 @@ import { DIALECTS } from './test-db';
 /** The loopback is a trusted proxy: each run speaks for its own client address. */
 const TRUSTED_LOOPBACK = { AGORA_TRUSTED_PROXIES: '127.0.0.1,::1' };
 
-/** A visitor behind the trusted proxy, at `address`. */
-class ProbeClient extends ArenaClient {
-  constructor(
-    baseUrl: string,
-    private readonly address: string,
-  ) {
-    super(baseUrl);
-  }
-  override request(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
-    return super.request(method, path, body, { 'x-forwarded-for': this.address, ...headers });
-  }
-}
-
 function probeTarget(harness: TestArena, runtime: SteeredRuntime, address: string): ProbeTarget {
   return {
     visitor: () => {
-      const client = new ProbeClient(harness.baseUrl, address);
+      const client = new ClientAt(harness.baseUrl, address);
       return {
         request: (method, path, body) => client.request(method, path, body),
         stream: (duelId, turn) => client.stream(duelId, { turn }),

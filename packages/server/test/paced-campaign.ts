@@ -1,6 +1,6 @@
 import type { FlaggedVotes, LeaderboardBody } from '@agora/contract';
 import { type Runtime, systemRuntime } from '../src/services/ports/runtime';
-import { ArenaClient, TEST_MODELS, type TestArena } from './test-arena';
+import { type ArenaClient, TEST_MODELS, type TestArena } from './test-arena';
 
 /*
  * The red team's paced campaign of issue 31, and what it takes to run it on a real arena over HTTP:
@@ -48,22 +48,6 @@ export function campaignEnvironment(customOnMain: boolean): Record<string, strin
 export class TestClock {
   aheadMs = 0;
   readonly runtime: Runtime = { ...systemRuntime, now: () => new Date(Date.now() + this.aheadMs) };
-}
-
-/** A browser behind the trusted proxy at `address` (its requests and its streams), with its own cookie. */
-export class ClientAt extends ArenaClient {
-  constructor(
-    baseUrl: string,
-    private readonly address: string,
-  ) {
-    super(baseUrl);
-  }
-  override request(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
-    return super.request(method, path, body, { 'x-forwarded-for': this.address, ...headers });
-  }
-  override stream(duelId: string, options: Parameters<ArenaClient['stream']>[1] = {}) {
-    return super.stream(duelId, { ...options, headers: { 'x-forwarded-for': this.address, ...options.headers } });
-  }
 }
 
 /** Starts a duel as `client` and reads its answers to the end; the duel's id. */

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from './test-db';
 import { parseCatalogue } from '../src/config/catalogue';
 import { FLOOD_REFUSAL_DELAY_MS } from '../src/http/middleware/rate-limit';
-import { ArenaClient, TEST_MODELS, type TestArena, startTestArena, testCatalogueYaml } from './test-arena';
+import { type ArenaClient, ClientAt, TEST_MODELS, type TestArena, startTestArena, testCatalogueYaml } from './test-arena';
 
 /** Small limits, and the loopback trusted as a proxy: each test speaks for its own client address. */
 const LIMITS = {
@@ -16,20 +16,6 @@ const LIMITS = {
   AGORA_LIMIT_REPORTS_PER_HOUR: '1',
   AGORA_TRUSTED_PROXIES: '127.0.0.1,::1',
 };
-
-/** A client behind the trusted proxy, at `address`. */
-class ClientAt extends ArenaClient {
-  constructor(
-    baseUrl: string,
-    private readonly address: string,
-    cookie?: string,
-  ) {
-    super(baseUrl, cookie);
-  }
-  override request(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
-    return super.request(method, path, body, { 'x-forwarded-for': this.address, ...headers });
-  }
-}
 
 const expectLimited = (response: { status: number; json: unknown; headers: Headers }, maxSeconds: number) => {
   expect(response.status).toBe(429);

@@ -215,6 +215,23 @@ export class ArenaClient {
   }
 }
 
+/** A browser behind a trusted proxy at `address`: its requests and its streams carry `X-Forwarded-For`. */
+export class ClientAt extends ArenaClient {
+  constructor(
+    baseUrl: string,
+    private readonly address: string,
+    cookie?: string,
+  ) {
+    super(baseUrl, cookie);
+  }
+  override request(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
+    return super.request(method, path, body, { 'x-forwarded-for': this.address, ...headers });
+  }
+  override stream(duelId: string, options: Parameters<ArenaClient['stream']>[1] = {}) {
+    return super.stream(duelId, { ...options, headers: { 'x-forwarded-for': this.address, ...options.headers } });
+  }
+}
+
 /** Each side's text, joined from the text-delta frames. */
 export function streamedText(frames: readonly ReceivedFrame[]): { a: string; b: string } {
   const text = { a: '', b: '' };

@@ -4,7 +4,6 @@ import { DIALECTS } from './test-db';
 import { seededRandom } from './seeded-random';
 import {
   type Chooser,
-  ClientAt,
   PACED_CAMPAIGN,
   TestClock,
   campaignChooser,
@@ -15,7 +14,7 @@ import {
   playDuel,
   voteOn,
 } from './paced-campaign';
-import { TEST_MODELS, type TestArena, startTestArena } from './test-arena';
+import { ClientAt, TEST_MODELS, type TestArena, startTestArena } from './test-arena';
 
 /*
  * The red team's paced campaign of issue 31, on the default rules: one address, a fresh cookie per

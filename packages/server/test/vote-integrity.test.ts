@@ -1,24 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rankVoteTable, storeVoteTable } from '../src/services/rank-votes';
 import { DIALECTS } from './test-db';
-import { ArenaClient, TEST_MODELS, type TestArena, startTestArena } from './test-arena';
+import { ClientAt, TEST_MODELS, type TestArena, startTestArena } from './test-arena';
 
 const ADMIN = 'integrity-admin-token-0123';
 const admin = { authorization: `Bearer ${ADMIN}` };
 const TARGET = 'kestrix-8b';
-
-/** A browser behind the trusted proxy at `address`, with its own cookie. */
-class ClientAt extends ArenaClient {
-  constructor(
-    baseUrl: string,
-    private readonly address: string,
-  ) {
-    super(baseUrl);
-  }
-  override request(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
-    return super.request(method, path, body, { 'x-forwarded-for': this.address, ...headers });
-  }
-}
 
 const sizeOf = (id: string) => TEST_MODELS.find((model) => model.id === id)!.params;
 
