@@ -96,6 +96,8 @@ describe('reporting a duel and an answer in a real browser', () => {
     await page.getByTestId('report-open-duel').click();
     const form = page.getByTestId('report-form-duel');
     await form.getByTestId('report-category-other').check();
+    // Only spaces and zero-width characters: no words, as the server judges it (hasVisibleCharacter).
+    await form.getByTestId('report-details').fill(' \u200B\u2060 ');
     await form.getByTestId('report-send').click();
     // "Other" needs a few words: said in the visitor's language, nothing sent.
     expect((await form.getByTestId('report-problem').innerText()).trim()).toBe(messages['report.details_missing']);

@@ -23,6 +23,9 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 /** A letter, digit, punctuation or symbol: what makes a text visible (spaces, joiners and format characters do not). */
 const VISIBLE_CHARACTER = /[\p{L}\p{N}\p{P}\p{S}]/u;
 
+/** Whether a text has a visible character: the server's rule for prompts and reasons, for forms to check before sending. */
+export const hasVisibleCharacter = (text: string): boolean => VISIBLE_CHARACTER.test(text);
+
 /** The largest turn number a request may name: well above any turn limit, within a 32-bit integer column. */
 const MAX_TURN_NUMBER = 10_000;
 
@@ -41,7 +44,7 @@ const modelIdSchema = z.string().min(1).max(200);
 
 /** A prompt: at least one character, at most the operator's limit (AGORA_MAX_PROMPT_CHARS). */
 export const promptSchema = (maxChars: number) =>
-  typedTextSchema.refine((prompt) => VISIBLE_CHARACTER.test(prompt), 'the prompt has no visible character').pipe(z.string().max(maxChars));
+  typedTextSchema.refine(hasVisibleCharacter, 'the prompt has no visible character').pipe(z.string().max(maxChars));
 
 /**
  * `GET /api/v1/challenge`: a signed proof-of-work challenge (ALTCHA, PBKDF2/SHA-256) that the
@@ -221,7 +224,7 @@ export const reportRequestSchema = z
     side: sideSchema.optional(),
   })
   // Visible words: a reason of only zero-width or format characters (which trim keeps) says nothing.
-  .refine((body) => body.category !== 'other' || VISIBLE_CHARACTER.test(body.reason), {
+  .refine((body) => body.category !== 'other' || hasVisibleCharacter(body.reason), {
     message: 'a report of category "other" needs a reason',
     path: ['reason'],
   })
