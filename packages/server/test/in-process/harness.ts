@@ -25,8 +25,12 @@ import { jsonRequest, testCatalogueYaml } from '../test-arena';
 
 /** What a scripted model does on its next call. */
 export type ModelScript =
-  /** The answer, ending on `finishReason` (`stop` unless said: `length` is a reply cut on its budget). */
-  | { answer: string; delayMs?: number; finishReason?: string }
+  /**
+   * The answer, ending on `finishReason` (`stop` unless said: `length` is a reply cut on its budget);
+   * `delayMs` before each word; `startsAfter`: no word before this promise settles (a turn the test
+   * keeps running for as long as it needs, whatever the machine's load).
+   */
+  | { answer: string; delayMs?: number; finishReason?: string; startsAfter?: Promise<unknown> }
   /**
    * The call is refused before any part (the provider's HTTP error): final unless `retryable` (a 429
    * or a 5xx), with the upstream's Retry-After when `retryAfterMs` is set.
@@ -97,6 +101,7 @@ function streamOf(script: Exclude<ModelScript, { refuse: number }>, signal: Abor
     yield { type: 'text-start', id: 't' };
     const text = 'answer' in script ? script.answer : script.breakAfter;
     const words = text.split(/(?<= )/);
+    if ('startsAfter' in script && script.startsAfter) await script.startsAfter;
     for (const word of words) {
       if ('delayMs' in script && script.delayMs) await new Promise((resolve) => setTimeout(resolve, script.delayMs));
       if (signal?.aborted) return;

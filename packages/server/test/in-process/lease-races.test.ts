@@ -16,11 +16,16 @@ beforeEach(async () => {
 });
 afterEach(() => harness.close());
 
-/** A duel whose first turn is still running (its answers take a second) when its lease lapses on the test clock. */
+/** Lets the running turn's models answer (each test does once its requests are answered; afterEach in any case). */
+let release: () => void = () => undefined;
+afterEach(() => release());
+
+/** A duel whose first turn is still running (its models answer only once released) when its lease lapses on the test clock. */
 async function lapsedDuel(): Promise<{ id: string; visitor: ReturnType<InProcessArena['visitor']> }> {
   const visitor = harness.visitor();
-  harness.models.script(first, { answer: 'un deux trois', delayMs: 1000 });
-  harness.models.script(second, { answer: 'quatre cinq', delayMs: 1000 });
+  const released = new Promise<void>((resolve) => (release = resolve));
+  harness.models.script(first, { answer: 'un deux trois', startsAfter: released });
+  harness.models.script(second, { answer: 'quatre cinq', startsAfter: released });
   const created = await visitor.request('POST', '/api/v1/duels', { prompt: 'Bonjour', mode: 'custom', models: [first, second] });
   harness.runtime.advance(TURN_LEASE_MS + 1000);
   return { id: created.json.id as string, visitor };
@@ -34,6 +39,7 @@ describe('a lapsed lease met by several requests at once', () => {
       [409, 'duel_failed'],
       [409, 'duel_failed'],
     ]);
+    release();
     const frames = await visitor.stream(id);
     expect(frames.at(-1)?.event).toEqual({ type: 'turn-end', turn: 1, status: 'failed' });
     expect((await visitor.request('GET', `/api/v1/duels/${id}`)).json.status).toBe('failed');
@@ -49,6 +55,7 @@ describe('a lapsed lease met by several requests at once', () => {
       [409, 'duel_failed'],
       [409, 'duel_failed'],
     ]);
+    release();
     await visitor.stream(id);
   });
 });
