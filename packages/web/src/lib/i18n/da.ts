@@ -1,4 +1,9 @@
 import type { Messages } from './fr';
+import { da as myDuels } from './my-duels/da';
+import { da as openData } from './open-data/da';
+import { da as honesty } from './honesty/da';
+import { da as site } from './site/da';
+import { da as polish } from './polish/da';
 
 /** Danish: complete, same keys as French (type-checked). */
 export const da: Messages = {
@@ -401,4 +406,9 @@ export const da: Messages = {
   'error.title': 'Der opstod en fejl',
   'error.body': 'Siden kunne ikke vises. Prøv igen om et øjeblik.',
   'error.home': 'Tilbage til arenaen',
+  ...myDuels,
+  ...openData,
+  ...honesty,
+  ...site,
+  ...polish,
 };

@@ -1,4 +1,9 @@
 import type { Messages } from './fr';
+import { en as myDuels } from './my-duels/en';
+import { en as openData } from './open-data/en';
+import { en as honesty } from './honesty/en';
+import { en as site } from './site/en';
+import { en as polish } from './polish/en';
 
 /** English: complete, same keys as French (type-checked). */
 export const en: Messages = {
@@ -401,4 +406,9 @@ export const en: Messages = {
   'error.title': 'Something went wrong',
   'error.body': 'The page could not be shown. Try again in a moment.',
   'error.home': 'Back to the arena',
+  ...myDuels,
+  ...openData,
+  ...honesty,
+  ...site,
+  ...polish,
 };

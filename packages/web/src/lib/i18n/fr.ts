@@ -1,3 +1,9 @@
+import { fr as myDuels } from './my-duels/fr';
+import { fr as openData } from './open-data/fr';
+import { fr as honesty } from './honesty/fr';
+import { fr as site } from './site/fr';
+import { fr as polish } from './polish/fr';
+
 /** French: the default locale and the reference catalogue. Every other locale has the same keys. */
 export const fr = {
   'meta.language_name': 'Français',
@@ -400,6 +406,11 @@ export const fr = {
   'error.title': 'Une erreur est survenue',
   'error.body': 'La page n’a pas pu s’afficher. Réessayez dans un instant.',
   'error.home': 'Retour à l’arène',
+  ...myDuels,
+  ...openData,
+  ...honesty,
+  ...site,
+  ...polish,
 } as const;
 
 export type MessageKey = keyof typeof fr;

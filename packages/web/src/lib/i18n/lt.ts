@@ -1,4 +1,9 @@
 import type { Messages } from './fr';
+import { lt as myDuels } from './my-duels/lt';
+import { lt as openData } from './open-data/lt';
+import { lt as honesty } from './honesty/lt';
+import { lt as site } from './site/lt';
+import { lt as polish } from './polish/lt';
 
 /** Lithuanian: complete, same keys as French (type-checked). */
 export const lt: Messages = {
@@ -403,4 +408,9 @@ export const lt: Messages = {
   'error.title': 'Įvyko klaida',
   'error.body': 'Puslapio nepavyko parodyti. Netrukus bandykite dar kartą.',
   'error.home': 'Grįžti į areną',
+  ...myDuels,
+  ...openData,
+  ...honesty,
+  ...site,
+  ...polish,
 };

@@ -1,4 +1,9 @@
 import type { Messages } from './fr';
+import { sv as myDuels } from './my-duels/sv';
+import { sv as openData } from './open-data/sv';
+import { sv as honesty } from './honesty/sv';
+import { sv as site } from './site/sv';
+import { sv as polish } from './polish/sv';
 
 /** Swedish: complete, same keys as French (type-checked). */
 export const sv: Messages = {
@@ -400,4 +405,9 @@ export const sv: Messages = {
   'error.title': 'Något gick fel',
   'error.body': 'Sidan kunde inte visas. Försök igen om en stund.',
   'error.home': 'Tillbaka till arenan',
+  ...myDuels,
+  ...openData,
+  ...honesty,
+  ...site,
+  ...polish,
 };

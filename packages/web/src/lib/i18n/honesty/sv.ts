@@ -1,0 +1,4 @@
+import type { fr } from './fr';
+
+/** Messages of the honesty area in this language: the keys of the French file, type-checked. */
+export const sv: Record<keyof typeof fr, string> = {};

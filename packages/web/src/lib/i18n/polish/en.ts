@@ -1,0 +1,4 @@
+import type { fr } from './fr';
+
+/** Messages of the polish area in this language: the keys of the French file, type-checked. */
+export const en: Record<keyof typeof fr, string> = {};
