@@ -1,2 +1,4 @@
 /** French messages of the polish area (the reference: every other language has the same keys). */
-export const fr = {} as const;
+export const fr = {
+  'polish.menu': 'Menu',
+} as const;

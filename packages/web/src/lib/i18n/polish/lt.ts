@@ -1,4 +1,6 @@
 import type { fr } from './fr';
 
 /** Messages of the polish area in this language: the keys of the French file, type-checked. */
-export const lt: Record<keyof typeof fr, string> = {};
+export const lt: Record<keyof typeof fr, string> = {
+  'polish.menu': 'Meniu',
+};
