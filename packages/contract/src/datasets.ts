@@ -24,6 +24,20 @@ export const DATASET_TIERS_OF = {
 export const publishedTierSchema = z.object({ name: z.enum(DATASET_TIER_NAMES), datasets: z.array(z.string()) });
 export type PublishedTier = z.infer<typeof publishedTierSchema>;
 
+/** One data file of an export's public folder. */
+export const publishedFileSchema = z.object({
+  dataset: z.string(),
+  language: z.string(),
+  format: z.string(),
+  /** Path inside the public folder, `<dataset>/<language>/<file>`. */
+  path: z.string(),
+  rows: z.number().int().nonnegative(),
+  bytes: z.number().int().nonnegative(),
+  /** `/api/v1/datasets/<id>/files/<path>` when this server holds the file; null otherwise. */
+  url: z.string().nullable(),
+});
+export type PublishedFile = z.infer<typeof publishedFileSchema>;
+
 /** The last `agora export`: what it published, as its cards count it. */
 export const publishedExportSchema = z.object({
   built_at: z.string(),
@@ -35,6 +49,14 @@ export const publishedExportSchema = z.object({
   datasets: z.array(datasetRowsSchema),
   tiers: z.array(publishedTierSchema),
   languages: z.array(z.object({ language: z.string(), conversations: z.number().int().nonnegative() })),
+  /** The export's id: downloads name it, so that a file of one export is never served as another's. */
+  id: z.string(),
+  /** The public folder's data files (never the gated ones), each with its download path when this server holds the files. */
+  files: z.array(publishedFileSchema),
+  /** The first rows of each public dataset as published (texts cut to 240 characters). */
+  preview: z.array(z.object({ dataset: z.string(), rows: z.array(z.record(z.string(), z.unknown())) })),
+  /** The Hugging Face Hub repositories the operator published the two folders to, when configured. */
+  hub: z.object({ public: z.string().nullable(), gated: z.string().nullable() }),
 });
 export type PublishedExport = z.infer<typeof publishedExportSchema>;
 

@@ -20,6 +20,7 @@ export const statusOfCode: Record<AppErrorCode, ContentfulStatusCode> = {
   payload_too_large: 413,
   rate_limited: 429,
   unsupported_media_type: 415,
+  range_not_satisfiable: 416,
   internal_error: 500,
   no_models_available: 503,
   store_unavailable: 503,

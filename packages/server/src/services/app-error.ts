@@ -17,6 +17,7 @@ export type AppErrorCode =
   | 'unauthorized'
   | 'rate_limited'
   | 'proof_required'
+  | 'range_not_satisfiable'
   | 'store_unavailable'
   | 'internal_error';
 

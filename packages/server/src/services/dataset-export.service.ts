@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { availableParallelism } from 'node:os';
-import { join } from 'node:path';
+import { join, relative, resolve, sep } from 'node:path';
 import type { DatasetBuild, ExclusionCounts, ExportableConversation, ExportQuery } from '../db/repositories/dataset.repository';
 import type { ExportModelFacts } from '../domain/datasets/conversation-rows';
 import { type DatasetBuilderSettings } from '../adapters/dataset-files/dataset-builder';
@@ -12,6 +12,7 @@ import { DATASET_NAMES, type DatasetName } from '../domain/datasets/export-colum
 import { DATASET_TIERS, type DatasetTier, TIERS_OF, tierFolder } from '../domain/datasets/dataset-tiers';
 import type { DatasetFormat } from '../adapters/dataset-files/dataset-writers';
 import { countFileRows, writeDatasetCard } from '../adapters/dataset-files/dataset-files';
+import { fileBytes, previewRows } from '../adapters/dataset-files/published-files';
 
 /** Where exports read from: the dataset repository (a port, so tests and benches can wire any store). */
 export interface ExportSource {
@@ -126,7 +127,11 @@ export class DatasetExportService {
         writeDatasetCard(path, buildDatasetCard(card, tier));
         return { tier, path };
       });
-      await this.source.recordBuild(exportBuild(request, files, stats.languages, card.exportedAt));
+      const build = exportBuild(request, files, stats.languages, card.exportedAt);
+      await this.source.recordBuild({
+        ...build,
+        summary: { ...build.summary, ...(await publicFolder(request.outDir, files)) },
+      } as DatasetBuild);
       return { conversationsRead: stats.read, files, cards };
     } finally {
       await sink.close();
@@ -251,6 +256,35 @@ function exportBuild(
         .map(([language, conversations]) => ({ language, conversations })),
     },
   };
+}
+
+/** Rows of each public dataset shown on the datasets page. */
+const PREVIEW_ROWS = 5;
+
+/**
+ * What the datasets page offers of the public folder: its data files (size, rows) for download and
+ * the first rows of each dataset. The gated folder is never listed, so it can never be served.
+ */
+async function publicFolder(outDir: string, files: readonly ExportedFile[]) {
+  const folder = resolve(outDir);
+  const root = join(folder, tierFolder('public'));
+  const published = files.filter((file) => file.tier === 'public');
+  const listed = await Promise.all(
+    published.map(async (file) => ({
+      dataset: file.dataset,
+      language: file.language,
+      format: file.format,
+      path: relative(root, resolve(file.path)).split(sep).join('/'),
+      rows: file.rows,
+      bytes: await fileBytes(file.path),
+    })),
+  );
+  const preview = [];
+  for (const dataset of new Set(published.map((file) => file.dataset))) {
+    const first = published.find((file) => file.dataset === dataset && file.rows > 0);
+    if (first) preview.push({ dataset, rows: await previewRows(first.path, PREVIEW_ROWS) });
+  }
+  return { folder, files: listed, preview };
 }
 
 function excludedCount(exclusions: ExclusionCounts): number {

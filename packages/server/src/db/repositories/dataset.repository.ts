@@ -19,8 +19,17 @@ export type DatasetBuild =
       id: string;
       kind: 'export';
       createdAt: string;
-      /** `tiers` is absent from exports recorded before the public and gated folders (docs/decisions/0008). */
-      summary: Omit<PublishedExport, 'built_at' | 'tiers'> & { tiers?: PublishedExport['tiers'] };
+      /**
+       * `tiers` is absent from exports recorded before the public and gated folders (docs/decisions/0008);
+       * `folder`, `files` and `preview` from those recorded before the datasets page offered downloads.
+       */
+      summary: Omit<PublishedExport, 'built_at' | 'tiers' | 'id' | 'files' | 'preview' | 'hub'> & {
+        tiers?: PublishedExport['tiers'];
+        /** The export's folder (absolute), where its `public/` folder is. */
+        folder?: string;
+        files?: Omit<PublishedExport['files'][number], 'url'>[];
+        preview?: PublishedExport['preview'];
+      };
     }
   | {
       id: string;
