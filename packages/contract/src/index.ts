@@ -7,3 +7,4 @@ export * from './sse-reader';
 export * from './stream-events';
 export * from './review';
 export * from './checks';
+export * from './locales';

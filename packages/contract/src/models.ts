@@ -3,6 +3,15 @@ import { z } from 'zod';
 export const architectureSchema = z.enum(['dense', 'moe', 'matformer', 'unknown']);
 export type Architecture = z.infer<typeof architectureSchema>;
 
+/**
+ * What a licence lets people do, as the web app names it in the visitor's language: `permissive`
+ * (open weights under a licence without conditions on use, e.g. Apache 2.0, MIT), `conditions` (open
+ * weights under a licence with its own conditions, e.g. a community licence), `proprietary` (no weights),
+ * `unknown` (a model no longer in the catalogue, named by an old duel).
+ */
+export const licenseKindSchema = z.enum(['permissive', 'conditions', 'proprietary', 'unknown']);
+export type LicenseKind = z.infer<typeof licenseKindSchema>;
+
 export const modelStatusSchema = z.enum(['enabled', 'archived', 'disabled']);
 export type ModelStatus = z.infer<typeof modelStatusSchema>;
 
@@ -11,7 +20,9 @@ export const modelCardSchema = z.object({
   id: z.string(),
   name: z.string(),
   organisation: z.string(),
+  /** The licence's name as its maker writes it (a proper noun: `Apache 2.0`, `Llama 3.1 Community`, `Proprietary`). */
   license: z.string(),
+  license_kind: licenseKindSchema,
   open_weights: z.boolean(),
   arch: architectureSchema,
   params_b: z.number().nullable(),
@@ -23,8 +34,10 @@ export const modelCardSchema = z.object({
   available: z.boolean(),
   /** The parameter counts are the operator's estimate (the maker does not publish them). */
   params_estimated: z.boolean().optional(),
-  /** A few sentences from the operator about the model. */
+  /** A few sentences from the operator about the model: the English text, else the first one the catalogue gives. */
   description: z.string().optional(),
+  /** The description in each language the catalogue gives it in (`{fr: …, en: …}`); the web app shows the visitor's, else English, else `description`. */
+  descriptions: z.record(z.string(), z.string()).optional(),
   /** Where the licence and its reuse conditions are written. */
   license_url: z.string().optional(),
   /** What the provider charges, in US dollars per million tokens. */
@@ -38,8 +51,10 @@ export type ModelCard = z.infer<typeof modelCardSchema>;
 
 export const modelListSchema = z.object({
   models: z.array(modelCardSchema),
-  /** Operator guidance when fewer than two models can be drawn (e.g. which key variables to set). */
+  /** Operator guidance when fewer than two models can be drawn (e.g. which key variables to set), in English for logs and scripts. */
   setup_hint: z.string().optional(),
+  /** The same guidance as data, for the web app to word in the visitor's language: the key variables that would make models drawable. */
+  setup: z.object({ missing_keys: z.array(z.string()) }).optional(),
   demo: z.boolean(),
   /** The operator's limits, so that the web app says them before the server refuses. */
   limits: z.object({ max_prompt_chars: z.number().int().positive(), max_turns: z.number().int().positive() }),
@@ -60,6 +75,13 @@ export const sitePageQuerySchema = z.strictObject({
     .regex(/^[a-z]{2,3}$/, 'a language code such as fr')
     .optional(),
 });
+
+/**
+ * `GET /api/v1/pages`: the pages that have a text (the operator's or a bundled one; the others are
+ * not linked), and how visitors reach the operator (an e-mail address or a URL; null on a private arena).
+ */
+export const sitePageListSchema = z.object({ pages: z.array(sitePageNameSchema), operator_contact: z.string().nullable() });
+export type SitePageList = z.infer<typeof sitePageListSchema>;
 
 /** `GET /api/v1/stats`: the arena's vote counter, and the operator's goal when one is set. */
 export const arenaStatsSchema = z.object({ votes: z.number().int().nonnegative(), vote_goal: z.number().int().positive().nullable() });

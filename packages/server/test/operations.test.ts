@@ -230,6 +230,8 @@ describe('an arena with no model available', () => {
       expect((await harness.client.request('GET', '/healthz')).status).toBe(200);
       const models = await harness.client.request('GET', '/api/v1/models');
       expect(models.json.setup_hint).toContain('MISSING_KEY');
+      // The same guidance as data, for the web app to word in the visitor's language.
+      expect(models.json.setup).toEqual({ missing_keys: ['MISSING_KEY'] });
       expect(models.json.models.every((model: { available: boolean }) => !model.available)).toBe(true);
       const created = await harness.client.request('POST', '/api/v1/duels', { prompt: 'x' });
       expect(created).toMatchObject({ status: 503, json: { error: { code: 'no_models_available' } } });

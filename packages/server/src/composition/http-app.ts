@@ -36,7 +36,7 @@ export function createHttpApp(
     site: new SiteService(
       store,
       [...(config.pagesDir ? [sitePageFiles(config.pagesDir)] : []), sitePageFiles(BUNDLED_PAGES)],
-      config.voteGoal,
+      { voteGoal: config.voteGoal, operatorContact: config.operatorContact },
     ),
     limiter: services.limiter,
     proofOfWork: services.proofOfWork,

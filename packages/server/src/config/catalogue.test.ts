@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { ArenaCatalogue } from '../services/arena-catalogue';
 import { CatalogueError, isDrawable, loadCatalogue, parseCatalogue } from './catalogue';
 
 const entry = (extra = '') => `  - id: demo-1
@@ -25,6 +26,20 @@ describe('the model catalogue', () => {
     const [withKey] = parseCatalogue(`models:\n${entry('      api_key_env: DEMO_KEY\n')}`, 'models.yaml', { DEMO_KEY: 'k' });
     expect(withKey!.apiKey).toBe('k');
     expect(isDrawable(withKey!)).toBe(true);
+  });
+
+  it('takes a description per language next to a plain one; the card keeps them all, English first for one-text readers', () => {
+    const yaml = `models:\n${entry('    description:\n      fr: Un modèle de démonstration.\n      lt: Demonstracinis modelis.\n')}${entry(
+      '    description: One text.\n',
+    ).replace('demo-1', 'demo-2')}${entry().replace('demo-1', 'demo-3').replace('open_weights: true', 'open_weights: false')}`;
+    const cards = new ArenaCatalogue(parseCatalogue(yaml, 'models.yaml', {})).publicCards();
+    expect(cards.map((card) => [card.description, card.descriptions, card.license_kind])).toEqual([
+      ['Un modèle de démonstration.', { fr: 'Un modèle de démonstration.', lt: 'Demonstracinis modelis.' }, 'permissive'],
+      ['One text.', undefined, 'permissive'],
+      [undefined, undefined, 'proprietary'],
+    ]);
+    const badLanguage = `models:\n${entry('    description:\n      French: Un modèle.\n')}`;
+    expect(() => parseCatalogue(badLanguage, 'models.yaml', {})).toThrow(/models\.0\.description/);
   });
 
   it.each([

@@ -72,8 +72,15 @@ const catalogueEntrySchema = z.strictObject({
   active_params_b: z.number().positive().nullish(),
   /** The parameter counts are an estimate (shown as such): the maker does not publish them. */
   params_estimated: z.boolean().default(false),
-  /** A few sentences about the model, shown on its sheet. */
-  description: z.string().min(1).max(2000).optional(),
+  /** A few sentences about the model, shown on its sheet: one text, or one per language (`{fr: …, en: …}`; docs/configuration.md#models). */
+  description: z
+    .union([
+      z.string().min(1).max(2000),
+      z
+        .record(z.string().regex(/^[a-z]{2,3}$/, 'a language code such as fr'), z.string().min(1).max(2000))
+        .refine((texts) => Object.keys(texts).length > 0, 'at least one language'),
+    ])
+    .optional(),
   /** Where the licence and its reuse conditions are written. */
   license_url: z.url().optional(),
   /** What its answers may be used for in the datasets, when the licence's default reading is wrong (domain/datasets/training-use.ts). */

@@ -34,8 +34,20 @@ describe('loadConfig', () => {
     ['AGORA_MAX_PROMPT_CHARS', '0'],
     ['AGORA_LOG_LEVEL', 'loud'],
     ['AGORA_PRIVATE_COHORTS', 'pilot,,school'],
+    ['AGORA_OPERATOR_CONTACT', 'call me maybe'],
+    ['AGORA_OPERATOR_CONTACT', 'ftp://example.org'],
+    ['AGORA_PUBLIC', 'yes'],
   ])('a bad %s stops the start with one line naming the variable', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`^${name}: .*${value}`));
+  });
+
+  it('a public arena needs the operator contact, an e-mail address or a web page', () => {
+    expect(() => loadConfig({ AGORA_PUBLIC: '1' })).toThrow(/^AGORA_OPERATOR_CONTACT: a public arena \(AGORA_PUBLIC=1\)/);
+    expect(loadConfig({ AGORA_PUBLIC: '1', AGORA_OPERATOR_CONTACT: 'privacy@example.org' }).operatorContact).toBe('privacy@example.org');
+    expect(loadConfig({ AGORA_PUBLIC: 'true', AGORA_OPERATOR_CONTACT: 'https://example.org/contact' }).operatorContact).toBe(
+      'https://example.org/contact',
+    );
+    expect(loadConfig({}).operatorContact).toBeUndefined();
   });
 });

@@ -75,6 +75,15 @@ const environmentSchema = z.object({
   AGORA_LIMIT_CHALLENGES_PER_MINUTE_PER_ADDRESS: z.coerce.number().int().min(0).max(1_000_000).default(120),
   AGORA_LIMIT_FILES_PER_MINUTE_PER_ADDRESS: z.coerce.number().int().min(0).max(1_000_000).default(6000),
   AGORA_PAGES_DIR: z.string().min(1).optional(),
+  AGORA_PUBLIC: booleanFlag.default(false),
+  AGORA_OPERATOR_CONTACT: z
+    .string()
+    .trim()
+    .refine(
+      (text) => z.email().safeParse(text).success || /^https?:\/\/[^\s/?#]+\.[^\s]+$/i.test(text),
+      'an e-mail address (privacy@example.org) or an http(s):// address of a contact page',
+    )
+    .optional(),
   AGORA_VOTE_GOAL: z.coerce.number().int().positive().optional(),
   AGORA_PROOF_OF_WORK: z.coerce.number().int().min(0).max(10_000_000).default(0),
   AGORA_PROOF_OF_WORK_SECRET: z.string().min(16, 'at least 16 characters').optional(),
@@ -132,6 +141,8 @@ export interface Config {
   rateLimits: RateLimitPolicy;
   /** Folder of the operator's pages (`<name>.<locale>.md`); the bundled texts without it. */
   pagesDir: string | undefined;
+  /** How visitors reach the operator (an e-mail address or a URL), shown on the privacy and legal pages; required with AGORA_PUBLIC=1. */
+  operatorContact: string | undefined;
   /** The vote counter's goal, shown beside it. */
   voteGoal: number | undefined;
   /** A proof of work before each new duel, of at most this many attempts (docs/operations.md#proof-of-work); off without it. */
@@ -226,6 +237,7 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
     },
     rateLimits: rateLimitsOf(values),
     pagesDir: values.AGORA_PAGES_DIR,
+    operatorContact: values.AGORA_OPERATOR_CONTACT,
     voteGoal: values.AGORA_VOTE_GOAL,
     proofOfWork:
       values.AGORA_PROOF_OF_WORK > 0 ? { maxAttempts: values.AGORA_PROOF_OF_WORK, secret: values.AGORA_PROOF_OF_WORK_SECRET } : undefined,
@@ -269,6 +281,11 @@ function parseEnvironment(environment: Record<string, string | undefined>): Envi
     throw new ConfigError('AGORA_INSTANCES: several instances share a PostgreSQL store (DATABASE_URL=postgres://…), not an SQLite file');
   if (values.AGORA_INSTANCES === 'several' && values.AGORA_PROOF_OF_WORK > 0 && !values.AGORA_PROOF_OF_WORK_SECRET)
     throw new ConfigError('AGORA_PROOF_OF_WORK_SECRET: several instances must sign proof-of-work challenges with one shared secret');
+  // Visitors of a public arena must be able to reach whoever keeps their data (GDPR articles 13-17).
+  if (values.AGORA_PUBLIC && !values.AGORA_OPERATOR_CONTACT)
+    throw new ConfigError(
+      'AGORA_OPERATOR_CONTACT: a public arena (AGORA_PUBLIC=1) must name how visitors reach its operator: an e-mail address or an http(s):// contact page',
+    );
   return values;
 }
 

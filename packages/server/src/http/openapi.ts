@@ -3,6 +3,7 @@ import {
   checkChoiceRequestSchema,
   sitePageQuerySchema,
   sitePageSchema,
+  sitePageListSchema,
   checkPairSchema,
   createDuelRequestSchema,
   proofChallengeSchema,
@@ -75,6 +76,12 @@ function operations(maxPromptChars: number): Operation[] {
       path: '/api/v1/openapi.json',
       summary: 'This document',
       responses: { 200: { description: 'the OpenAPI document' } },
+    },
+    {
+      method: 'get',
+      path: '/api/v1/pages',
+      summary: "The site pages that have a text (the footer links these), and the operator's contact",
+      responses: { 200: { description: 'pages', schema: sitePageListSchema } },
     },
     {
       method: 'get',

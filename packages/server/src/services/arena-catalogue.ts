@@ -2,6 +2,7 @@ import type { ModelCard } from '@agora/contract';
 import { type CatalogueModel, type ModelCallOptions, apiKeyEnv, isDrawable, providerModelName } from '../config/catalogue';
 import type { PairingCandidate } from '../domain/arena/pairing';
 import { type IdentityLexicon, buildIdentityLexicon } from '../domain/arena/identity-leak';
+import { licenseKindOf } from '../domain/datasets/training-use';
 
 /** The loaded catalogue as services use it: public cards, drawable candidates, call options, identity lexicons. */
 export class ArenaCatalogue {
@@ -29,6 +30,7 @@ export class ArenaCatalogue {
       name: modelId,
       organisation: 'unknown',
       license: 'unknown',
+      license_kind: 'unknown',
       open_weights: false,
       arch: 'unknown',
       params_b: null,
@@ -87,10 +89,19 @@ export class ArenaCatalogue {
     return lexicon;
   }
 
-  /** What an operator must do when fewer than two models can be drawn, or undefined when the arena is usable. */
-  setupHint(): string | undefined {
+  /** The key variables that would make models drawable, when fewer than two can be; undefined when the arena is usable. */
+  setupNeeds(): { missing_keys: string[] } | undefined {
     if (this.candidates().length >= 2) return undefined;
-    const missing = [...new Set([...this.byId.values()].map((model) => apiKeyEnv(model.entry)).filter((name): name is string => !!name))];
+    return {
+      missing_keys: [...new Set([...this.byId.values()].map((model) => apiKeyEnv(model.entry)).filter((name): name is string => !!name))],
+    };
+  }
+
+  /** What an operator must do when fewer than two models can be drawn (English, for the log and scripts), or undefined when the arena is usable. */
+  setupHint(): string | undefined {
+    const needs = this.setupNeeds();
+    if (!needs) return undefined;
+    const missing = needs.missing_keys;
     const keys = missing.length > 0 ? ` Set one or more of ${missing.join(', ')},` : ' Add models to the catalogue,';
     return `Fewer than two models can be drawn.${keys} run \`agora models pull\` to run small open models on this machine (no key needed), or point AGORA_MODELS at another catalogue, then restart. \`npm run demo\` runs the arena offline against a bundled fake upstream.`;
   }
@@ -109,6 +120,7 @@ function toCard(model: CatalogueModel): ModelCard {
     name: entry.name,
     organisation: entry.organisation,
     license: entry.license,
+    license_kind: licenseKindOf({ license: entry.license, openWeights: entry.open_weights }),
     open_weights: entry.open_weights,
     arch: entry.arch,
     params_b: entry.params_b,
@@ -118,9 +130,22 @@ function toCard(model: CatalogueModel): ModelCard {
     status: entry.status,
     available: isDrawable(model),
     ...(entry.params_estimated ? { params_estimated: true } : {}),
-    ...(entry.description ? { description: entry.description } : {}),
+    ...descriptionOf(entry.description),
     ...(entry.license_url ? { license_url: entry.license_url } : {}),
     ...(entry.pricing ? { pricing: entry.pricing } : {}),
     ...(model.local ? { runs_locally: true, ...(model.local.quantization ? { quantization_label: model.local.quantization } : {}) } : {}),
   };
+}
+
+/**
+ * The card's description: a plain string as it is; one per language (`{fr: …, en: …}`) as
+ * `descriptions`, with English (else the first given) as `description` for clients that read one.
+ */
+function descriptionOf(
+  description: string | Readonly<Record<string, string>> | undefined,
+): Pick<ModelCard, 'description' | 'descriptions'> {
+  if (description === undefined) return {};
+  if (typeof description === 'string') return { description };
+  const fallback = description.en ?? Object.values(description)[0];
+  return { ...(fallback ? { description: fallback } : {}), descriptions: { ...description } };
 }

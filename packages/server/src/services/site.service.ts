@@ -1,4 +1,4 @@
-import type { ArenaStats, SitePage, SitePageName } from '@agora/contract';
+import { type ArenaStats, type SitePage, type SitePageList, type SitePageName, sitePageNameSchema } from '@agora/contract';
 import type { Store } from '../db/unit-of-work';
 import { AppError } from './app-error';
 import type { SitePageSource } from './ports/site-pages';
@@ -8,6 +8,14 @@ const FALLBACK_LOCALES = ['en', 'fr'];
 /** The vote counter is read at most this often (a count over the whole votes table). */
 const STATS_TTL_MS = 30_000;
 
+/** What the site shows besides the pages' texts. */
+export interface SiteOptions {
+  /** The vote counter's goal, shown beside it. */
+  voteGoal?: number | undefined;
+  /** How visitors reach the operator (an e-mail address or a URL): the web app shows it on the privacy, legal and accessibility pages. */
+  operatorContact?: string | undefined;
+}
+
 /** The site around the arena: the operator's pages (methodology, terms, privacy, legal, accessibility) and the vote counter. */
 export class SiteService {
   private stats: { value: ArenaStats; at: number } | undefined;
@@ -16,7 +24,7 @@ export class SiteService {
     private readonly store: Store,
     /** The operator's texts first, then the bundled ones: any text the operator wrote beats every bundled one. */
     private readonly sources: readonly SitePageSource[],
-    private readonly voteGoal: number | undefined,
+    private readonly options: SiteOptions = {},
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -32,9 +40,17 @@ export class SiteService {
     throw new AppError('not_found', `no text for the page ${name}`);
   }
 
+  /** The pages some source has a text for, in any language (the web app links these and no others), and the operator's contact. */
+  async pages(): Promise<SitePageList> {
+    const written = await Promise.all(
+      sitePageNameSchema.options.map(async (name) => ((await this.page(name, undefined).catch(() => undefined)) ? [name] : [])),
+    );
+    return { pages: written.flat(), operator_contact: this.options.operatorContact ?? null };
+  }
+
   async voteCounter(): Promise<ArenaStats> {
     if (this.stats && this.now() - this.stats.at < STATS_TTL_MS) return this.stats.value;
-    const value = { votes: await this.store.feedback.countVotes(), vote_goal: this.voteGoal ?? null };
+    const value = { votes: await this.store.feedback.countVotes(), vote_goal: this.options.voteGoal ?? null };
     this.stats = { value, at: this.now() };
     return value;
   }

@@ -1,10 +1,11 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { arenaStatsSchema, errorBodySchema, sitePageSchema } from '@agora/contract';
+import { INTERFACE_LOCALES, arenaStatsSchema, errorBodySchema, sitePageListSchema, sitePageSchema } from '@agora/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { statusOfCode } from '../../src/http/errors';
 import { AppError } from '../../src/services/app-error';
+import { BUNDLED_PAGES, sitePageFiles } from '../../src/adapters/site-page-files';
 import { SiteService } from '../../src/services/site.service';
 import { TEST_MODELS } from '../test-arena';
 import { type InProcessArena, startInProcessArena } from './harness';
@@ -12,7 +13,8 @@ import { type InProcessArena, startInProcessArena } from './harness';
 /**
  * The site around the arena in process (services/site.service.ts): the operator's pages in the
  * visitor's language or the nearest written one, and the vote counter. The operator wrote one page,
- * in French, in a folder of their own; Agora's bundled pages (English and French) cover the rest.
+ * in French, in a folder of their own; Agora's bundled pages (every interface language) cover the
+ * rest, except the legal notice, which only an operator can write.
  */
 
 let harness: InProcessArena;
@@ -20,7 +22,13 @@ let pagesDir: string;
 beforeAll(async () => {
   pagesDir = mkdtempSync(join(tmpdir(), 'agora-in-process-pages-'));
   writeFileSync(join(pagesDir, 'legal.fr.md'), '# Mentions légales\n\nÉditeur : la Ville de Test.\n');
-  harness = await startInProcessArena({ AGORA_PAGES_DIR: pagesDir, AGORA_VOTE_GOAL: '50000', AGORA_INTEGRITY_MIN_VOTE_S: '0' });
+  harness = await startInProcessArena({
+    AGORA_PAGES_DIR: pagesDir,
+    AGORA_VOTE_GOAL: '50000',
+    AGORA_INTEGRITY_MIN_VOTE_S: '0',
+    AGORA_PUBLIC: '1',
+    AGORA_OPERATOR_CONTACT: 'privacy@agora.example',
+  });
 });
 afterAll(async () => {
   await harness.close();
@@ -41,13 +49,37 @@ describe('the operator’s pages, in process', () => {
     });
   });
 
+  it('ships every bundled page in every interface language, each a text of its own', async () => {
+    for (const name of ['methodology', 'terms', 'privacy', 'accessibility'] as const) {
+      const texts = new Set<string>();
+      for (const locale of INTERFACE_LOCALES) {
+        const page = sitePageSchema.parse((await get(`/api/v1/pages/${name}?locale=${locale}`)).json);
+        expect({ name, locale: page.locale }).toEqual({ name, locale });
+        texts.add(page.markdown);
+      }
+      expect(texts.size, name).toBe(INTERFACE_LOCALES.length);
+    }
+  });
+
   it('falls back to English for a language nobody wrote, and without a language', async () => {
     expect((await get('/api/v1/pages/privacy?locale=de')).json).toMatchObject({ name: 'privacy', locale: 'en' });
-    expect((await get('/api/v1/pages/methodology?locale=da')).json).toMatchObject({
+    expect((await get('/api/v1/pages/methodology?locale=de')).json).toMatchObject({
       locale: 'en',
       markdown: expect.stringContaining('Bradley–Terry'),
     });
     expect((await get('/api/v1/pages/accessibility')).json.locale).toBe('en');
+  });
+
+  it('lists the pages that have a text and the operator’s contact; an unwritten legal notice is not listed', async () => {
+    const listed = await get('/api/v1/pages');
+    expect(listed.status).toBe(200);
+    expect(sitePageListSchema.parse(listed.json)).toEqual({
+      pages: ['methodology', 'terms', 'privacy', 'legal', 'accessibility'],
+      operator_contact: 'privacy@agora.example',
+    });
+    const bundledOnly = new SiteService(harness.arena.store, [sitePageFiles(BUNDLED_PAGES)]);
+    expect(await bundledOnly.pages()).toEqual({ pages: ['methodology', 'terms', 'privacy', 'accessibility'], operator_contact: null });
+    await expect(bundledOnly.page('legal', 'en')).rejects.toMatchObject({ code: 'not_found' });
   });
 
   it('prefers any text the operator wrote to a bundled one, even in another language than the visitor’s', async () => {
@@ -69,7 +101,7 @@ describe('the operator’s pages, in process', () => {
       ['/api/v1/pages/legal?locale=../x', 400, 'invalid_request'],
       ['/api/v1/pages/legal?locale=FR', 400, 'invalid_request'],
       ['/api/v1/pages/legal?locale=fr&x=1', 400, 'invalid_request'],
-      ['/api/v1/pages', 404, 'not_found'],
+      ['/api/v1/pages/', 404, 'not_found'],
       ['/api/v1/pages/legal/fr', 404, 'not_found'],
     ];
     for (const [path, status, code] of cases) {
@@ -80,7 +112,7 @@ describe('the operator’s pages, in process', () => {
   });
 
   it('answers not found for a page no source has written, in any language', async () => {
-    const nothingWritten = new SiteService(harness.arena.store, [() => Promise.resolve(undefined)], undefined);
+    const nothingWritten = new SiteService(harness.arena.store, [() => Promise.resolve(undefined)]);
     const refused = await nothingWritten.page('legal', 'fr').catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(AppError);
     expect(refused).toMatchObject({ code: 'not_found', message: expect.stringContaining('legal') });
@@ -106,7 +138,7 @@ describe('the vote counter, in process', () => {
     expect(stats.headers.get('cache-control')).toBe('public, max-age=30');
     expect(arenaStatsSchema.parse(stats.json)).toEqual({ votes: before + 2, vote_goal: 50000 });
 
-    const counter = new SiteService(harness.arena.store, [], undefined, () => harness.runtime.now().getTime());
+    const counter = new SiteService(harness.arena.store, [], {}, () => harness.runtime.now().getTime());
     expect(await counter.voteCounter()).toEqual({ votes: before + 2, vote_goal: null });
     await vote();
     harness.runtime.advance(29_999);

@@ -26,6 +26,16 @@ export function trainingUseOf(model: { license: string; openWeights: boolean; tr
   return PERMISSIVE.some((licence) => licence.test(model.license.trim())) ? 'allowed' : 'check_licence';
 }
 
+/**
+ * The kind of licence a visitor reads on a model's card: no weights is proprietary, open weights
+ * under a licence of {@link PERMISSIVE} permissive, any other open licence one with its own conditions.
+ * The licence alone decides (an operator's `training_use` is about the datasets, not the licence).
+ */
+export function licenseKindOf(model: { license: string; openWeights: boolean }): 'permissive' | 'conditions' | 'proprietary' {
+  if (!model.openWeights) return 'proprietary';
+  return PERMISSIVE.some((licence) => licence.test(model.license.trim())) ? 'permissive' : 'conditions';
+}
+
 /** Of a row with answers of several models (a dpo pair), the most restrictive use. */
 export function mostRestrictive(uses: readonly TrainingUse[]): TrainingUse {
   return uses.reduce<TrainingUse>((worst, use) => (TRAINING_USES.indexOf(use) > TRAINING_USES.indexOf(worst) ? use : worst), 'allowed');

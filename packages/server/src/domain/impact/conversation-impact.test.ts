@@ -4,6 +4,7 @@ import { durationAmount, everydayEquivalents, roundForDisplay } from './equivale
 import { estimateImpact } from './estimate-impact';
 import { ImpactError } from './impact-error';
 import { IMPACT_MESSAGES, resolveImpactLocale } from './impact-messages';
+import { INTERFACE_LOCALES } from '@agora/contract';
 
 const llama70b = { params_b: 70, active_params_b: 70, arch: 'dense' as const };
 
@@ -130,6 +131,17 @@ describe('everyday equivalents', () => {
     expect(fr?.label).toBe(IMPACT_MESSAGES.fr.equivalents.led_bulb.label);
     expect(en?.label).toBe(IMPACT_MESSAGES.en.equivalents.led_bulb.label);
     expect(Object.keys(IMPACT_MESSAGES.fr.equivalents)).toEqual(Object.keys(IMPACT_MESSAGES.en.equivalents));
+  });
+
+  it('speaks every interface language, each in its own words', () => {
+    expect(['sv-SE', 'da', 'LT-lt', 'fr-CA'].map(resolveImpactLocale)).toEqual(['sv', 'da', 'lt', 'fr']);
+    const labels = INTERFACE_LOCALES.map((locale) => {
+      const impact = conversationImpact({ model: llama70b, outputTokensPerMessage: [400], locale, zone: 'SWE' });
+      return [impact.equivalents[0]?.label, impact.equivalents[0]?.source.name, impact.zone_label, impact.method_label];
+    });
+    // No two languages share an equivalent, a source or a zone text (a copy of another language's text would).
+    for (const column of [0, 1, 2]) expect(new Set(labels.map((row) => row[column])).size).toBe(INTERFACE_LOCALES.length);
+    expect(labels.map((row) => row[2])).toEqual(INTERFACE_LOCALES.map((locale) => IMPACT_MESSAGES[locale].zone('SWE')));
   });
 
   it('cascades durations and rounds for display', () => {

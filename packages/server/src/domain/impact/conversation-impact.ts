@@ -25,7 +25,7 @@ export interface ConversationImpactInput {
   zone?: string | null;
   /** The deployment's PUE and on-site WUE, overriding the provider's. */
   datacenter?: { pue?: ValueOrRange | null; wue?: ValueOrRange | null };
-  /** The visitor's locale tag; `en…` gives English texts, anything else French. */
+  /** The visitor's locale tag; its interface language gives the texts (`sv-SE`: Swedish), anything else French. */
   locale?: string | null;
 }
 

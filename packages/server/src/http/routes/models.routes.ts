@@ -12,10 +12,12 @@ export function modelRoutes(
   const routes = new Hono<AppEnv>();
   routes.get('/', limitedBy(routeLimits)('reads'), (c) => {
     const hint = catalogue.setupHint();
+    const setup = catalogue.setupNeeds();
     const body: ModelList = {
       models: catalogue.publicCards(),
       demo: catalogue.isDemo,
       ...(hint ? { setup_hint: hint } : {}),
+      ...(setup ? { setup } : {}),
       limits: { max_prompt_chars: limits.maxPromptChars, max_turns: limits.maxTurns },
     };
     return c.json(body);

@@ -5,10 +5,14 @@ import type { AppEnv } from '../app-env';
 import { limitedBy, type RouteLimits } from '../middleware/rate-limit';
 import { validate } from '../validate';
 
-/** `GET /api/v1/pages/{name}` and `GET /api/v1/stats`. */
+/** `GET /api/v1/pages`, `GET /api/v1/pages/{name}` and `GET /api/v1/stats`. */
 export function siteRoutes(site: SiteService, limits: RouteLimits): Hono<AppEnv> {
   const routes = new Hono<AppEnv>();
   const limited = limitedBy(limits);
+  routes.get('/pages', limited('reads'), async (c) => {
+    c.header('cache-control', 'public, max-age=300');
+    return c.json(await site.pages());
+  });
   routes.get(
     '/pages/:name',
     limited('reads'),

@@ -11,6 +11,7 @@ import {
   type ArenaStats,
   type SitePage,
   type SitePageName,
+  type SitePageList,
   type ReactionRequest,
   type ReportRequest,
   type ReceivedFrame,
@@ -68,6 +69,7 @@ export const api = {
   chooseCheck: (id: string, body: CheckChoiceRequest) =>
     request<{ status: 'recorded' }>('POST', `/api/v1/checks/${encodeURIComponent(id)}`, body),
   stats: () => request<ArenaStats>('GET', '/api/v1/stats'),
+  pages: () => request<SitePageList>('GET', '/api/v1/pages'),
   page: (name: SitePageName, locale: string) =>
     request<SitePage>('GET', `/api/v1/pages/${encodeURIComponent(name)}?locale=${encodeURIComponent(locale)}`),
   createDuel: (body: { prompt: string; mode: DuelMode; models?: string[]; locale?: string; proof?: Proof }) =>
