@@ -5,7 +5,9 @@
 import { fileURLToPath } from 'node:url';
 import { FakeUpstream } from '../test/fake-upstream/fake-upstream';
 import { loadConfig } from './config/config';
-import { AddressInUseError, closeOnSignals, createArena, listen } from './main';
+import { AddressInUseError, closeOnSignals, createArena, listen, openStore } from './main';
+import { seedDemoDuels } from './services/demo-seed.service';
+import { systemRuntime } from './services/ports/runtime';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const paragraphs = (prompt: string, style: string) =>
@@ -43,10 +45,12 @@ fake.behave('fake-thinker', {
   reasoning: 'Let me think about the question step by step before answering.',
   text: (prompt) => paragraphs(prompt, 'After thinking it over:'),
 });
-// One model fails one request in four, so that a newcomer sees the error path (and the retry) too.
+// One model's connection drops mid-answer on its first request and every third after: a cut after the
+// first token is neither retried nor replaced, so a newcomer sees the error card within the first duels
+// (an error before the first token would be retried or replaced, and never shown).
 fake.behave('fake-flaky', {
   tokensPerSecond: 50,
-  failEvery: 4,
+  cutEvery: 3,
   text: (prompt) => paragraphs(prompt, 'A plain answer, when it works.'),
 });
 fake.behave('fake-tiny-thinker', {
@@ -60,8 +64,11 @@ const environment = {
   AGORA_MODELS: process.env.AGORA_MODELS ?? `${root}models.demo.yaml`,
   DATABASE_URL: process.env.DATABASE_URL ?? `sqlite:${root}data/demo.db`,
   AGORA_DEMO: '1',
+  // Models with few battles are drawn more often (compar:IA's sampling): the unseeded flaky model comes up early.
+  AGORA_PAIRING: process.env.AGORA_PAIRING ?? 'catch_up',
 };
 const config = loadConfig(environment);
+if (!process.env.AGORA_MODELS) await seedPastVotes();
 const arena = await createArena(config, environment);
 const server = await listen(arena, config).catch(async (error: unknown) => {
   if (!(error instanceof AddressInUseError)) throw error;
@@ -71,4 +78,19 @@ const server = await listen(arena, config).catch(async (error: unknown) => {
   process.exit(2);
 });
 closeOnSignals(arena, server);
+
+/**
+ * Past votes between the demo's models, strongest first (the flaky one has none: the pairing draws it
+ * early), on an empty store only and before the arena starts, so that its first board ranks them.
+ */
+async function seedPastVotes(): Promise<void> {
+  const store = await openStore(config);
+  try {
+    const models = ['demo-large-dense', 'demo-thinker', 'demo-mixture', 'demo-medium', 'demo-tiny-thinker', 'demo-small'];
+    const seeded = await seedDemoDuels(store, systemRuntime, { models, duels: 240, days: 14 });
+    if (seeded > 0) process.stdout.write(`agora demo: seeded ${seeded} past duels with votes, so that the leaderboard has ranks to show\n`);
+  } finally {
+    await store.close();
+  }
+}
 process.once('exit', () => void fake.stop());

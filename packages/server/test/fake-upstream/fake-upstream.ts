@@ -33,6 +33,11 @@ export interface FakeBehaviour {
   failTimes?: number;
   /** Every N-th request gets `httpStatus` (503 when unset); the others stream normally. */
   failEvery?: number;
+  /**
+   * The first request and every N-th after it are cut after `cutAfterChunks` (8 when unset) content
+   * chunks: a connection that drops mid-answer, which the arena can neither retry nor replace.
+   */
+  cutEvery?: number;
   /** The model name the stream reports as served (a router's fallback, a substitution); the requested one by default. */
   servedModel?: string;
   /** Sent as `Retry-After` (seconds) with `httpStatus`. */
@@ -179,8 +184,15 @@ export class FakeUpstream {
       typeof behaviour.finishReason === 'function' ? behaviour.finishReason(maxTokens, prompt) : (behaviour.finishReason ?? 'stop');
     const served = behaviour.servedModel ?? model;
     const writer = protocol === 'openai' ? new OpenAiWriter(response, served) : new AnthropicWriter(response, served);
-    await streamAnswer(writer, response, record, behaviour, text, finishReason);
+    await streamAnswer(writer, response, record, withCutOf(behaviour, seen), text, finishReason);
   }
+}
+
+/** The behaviour of the `seen`-th request: with `cutEvery`, only the requests it names are cut. */
+function withCutOf(behaviour: FakeBehaviour, seen: number): FakeBehaviour {
+  if (behaviour.cutEvery === undefined) return behaviour;
+  const cut = (seen - 1) % behaviour.cutEvery === 0;
+  return { ...behaviour, cutAfterChunks: cut ? (behaviour.cutAfterChunks ?? 8) : undefined };
 }
 
 interface ProtocolWriter {
