@@ -8,3 +8,4 @@ export * from './stream-events';
 export * from './review';
 export * from './checks';
 export * from './locales';
+export * from './my-duels';

@@ -6,6 +6,7 @@ import { createApp } from '../http/app';
 import { TrustedProxies } from '../http/client-address';
 import type { ArenaCatalogue } from '../services/arena-catalogue';
 import { MaxxCheckService } from '../services/maxx/maxx-check.service';
+import { MyDuelsService } from '../services/my-duels.service';
 import { PublishedDatasetsService } from '../services/published-datasets.service';
 import { ReviewService } from '../services/review.service';
 import type { Runtime } from '../services/ports/runtime';
@@ -26,6 +27,7 @@ export function createHttpApp(
 ) {
   return createApp({
     duels: services.duels,
+    myDuels: new MyDuelsService({ store, catalogue, runtime }),
     operations: services.operations,
     review: new ReviewService(store, runtime),
     integrity: new VoteIntegrityService(store, runtime, config.integrity, () => services.leaderboards.storedRatings()),

@@ -27,6 +27,9 @@ export function openDatabase(location: StoreLocation, options: OpenOptions = {})
     // NORMAL is durable against process crashes in WAL mode; only a power loss can drop the last commits.
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('foreign_keys = ON');
+    // A deleted row's bytes are overwritten with zeros, not left in free pages: a visitor's erased
+    // duel (services/my-duels.service.ts) is gone from the file, not only from the tables.
+    sqlite.pragma('secure_delete = ON');
     sqlite.pragma('busy_timeout = 5000');
     const stopCheckpoints =
       options.backgroundCheckpoints && location.path !== ':memory:' ? checkpointInBackground(sqlite, location.path) : undefined;

@@ -19,6 +19,7 @@ import * as costlyBudget from './migrations/2026_12_03_000000_costly_budget';
 import * as turnLeases from './migrations/2026_12_04_000000_turn_leases';
 import * as reportTargets from './migrations/2026_12_05_000000_report_targets';
 import * as reportTargetUnique from './migrations/2026_12_05_010000_report_target_unique';
+import * as visitorDuels from './migrations/2026_12_06_000000_visitor_duels';
 
 /** Every migration, by name; listed statically so that bundlers and tsx see them. */
 const migrations: Record<string, Migration> = {
@@ -41,6 +42,7 @@ const migrations: Record<string, Migration> = {
   '2026_12_04_000000_turn_leases': turnLeases,
   '2026_12_05_000000_report_targets': reportTargets,
   '2026_12_05_010000_report_target_unique': reportTargetUnique,
+  '2026_12_06_000000_visitor_duels': visitorDuels,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

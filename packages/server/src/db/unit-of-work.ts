@@ -10,6 +10,7 @@ import { LeaseRepository } from './repositories/lease.repository';
 import { MaxxRepository } from './repositories/maxx.repository';
 import { MaxxCheckRepository } from './repositories/maxx-check.repository';
 import { ReviewRepository } from './repositories/review.repository';
+import { VisitorDuelsRepository } from './repositories/visitor-duels.repository';
 
 /** The repositories, bound to one connection or one transaction. */
 export interface Repositories {
@@ -23,6 +24,7 @@ export interface Repositories {
   maxx: MaxxRepository;
   maxxChecks: MaxxCheckRepository;
   leases: LeaseRepository;
+  visitorDuels: VisitorDuelsRepository;
 }
 
 /** What services get: repositories, transactions and a health probe, without Kysely itself. */
@@ -45,6 +47,7 @@ const bind = (db: Kysely<Database>): Repositories => ({
   maxx: new MaxxRepository(db),
   maxxChecks: new MaxxCheckRepository(db),
   leases: new LeaseRepository(db),
+  visitorDuels: new VisitorDuelsRepository(db),
 });
 
 export function createStore(db: Kysely<Database>): Store {

@@ -12,6 +12,7 @@ import { AppError } from '../services/app-error';
 import type { PublishedDatasetsService } from '../services/published-datasets.service';
 import type { ProofOfWork } from '../services/ports/proof-of-work';
 import type { SiteService } from '../services/site.service';
+import type { MyDuelsService } from '../services/my-duels.service';
 import type { RequestLimiter } from '../services/ports/request-limiter';
 import type { TrustedProxies } from './client-address';
 import type { ArenaCatalogue } from '../services/arena-catalogue';
@@ -27,6 +28,7 @@ import { requestContext, visitorCookie } from './middleware/request-context';
 import { limitedBy, type RouteLimits } from './middleware/rate-limit';
 import { buildOpenApiDocument } from './openapi';
 import { duelRoutes } from './routes/duels.routes';
+import { myDuelRoutes } from './routes/my-duels.routes';
 import { leaderboardRoutes } from './routes/leaderboard.routes';
 import { modelRoutes } from './routes/models.routes';
 import { datasetRoutes } from './routes/datasets.routes';
@@ -38,6 +40,8 @@ import { adminRoutes, operationsRoutes } from './routes/operations.routes';
 
 export interface AppServices {
   duels: DuelService;
+  /** The visitor's own duels: list, download, erase. */
+  myDuels: MyDuelsService;
   leaderboards: LeaderboardService;
   operations: OperationsService;
   review: ReviewService;
@@ -93,6 +97,8 @@ export function createApp(services: AppServices): Hono<AppEnv> {
   app.route('/api/v1', siteRoutes(services.site, limits));
   app.route('/api/v1/challenge', challengeRoutes(services.proofOfWork, limits));
   app.route('/api/v1/leaderboard', leaderboardRoutes(services.leaderboards, limits));
+  // Before the duel routes: `GET /api/v1/duels/export` is the visitor's file, not a duel's id.
+  app.route('/api/v1/duels', myDuelRoutes(services.myDuels, limits));
   app.route('/api/v1/duels', duelRoutes(services.duels, services.metrics, services.settings, limits));
   app.route('/api/v1/admin', adminRoutes(services.operations, services.review, services.integrity, services.settings.adminToken));
   if (web) app.get('*', unlessApi(limited('files')), webApp(web));

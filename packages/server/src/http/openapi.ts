@@ -8,6 +8,9 @@ import {
   createDuelRequestSchema,
   proofChallengeSchema,
   duelCreatedSchema,
+  erasureSchema,
+  myDuelsExportSchema,
+  myDuelsSchema,
   errorBodySchema,
   followUpRequestSchema,
   leaderboardHistoryQuerySchema,
@@ -36,7 +39,7 @@ import { isUnlimitedRoute } from './middleware/rate-limit';
 import { flaggedVotesQuerySchema, upstreamErrorsQuerySchema } from './routes/operations.routes';
 
 interface Operation {
-  method: 'get' | 'post' | 'put';
+  method: 'get' | 'post' | 'put' | 'delete';
   path: string;
   summary: string;
   body?: z.ZodType;
@@ -132,6 +135,30 @@ function operations(maxPromptChars: number): Operation[] {
         200: { description: 'challenge', schema: proofChallengeSchema },
         204: { description: 'this arena asks for no proof of work' },
       },
+    },
+    {
+      method: 'get',
+      path: '/api/v1/duels',
+      summary: "The visitor cookie's own duels, newest first: prompts, answers, reactions, vote, reports; the models once voted",
+      responses: { 200: { description: 'the duels', schema: myDuelsSchema } },
+    },
+    {
+      method: 'get',
+      path: '/api/v1/duels/export',
+      summary: "The visitor cookie's own duels as a JSON file to download (Content-Disposition: attachment)",
+      responses: { 200: { description: 'the file', schema: myDuelsExportSchema } },
+    },
+    {
+      method: 'delete',
+      path: '/api/v1/duels',
+      summary: 'Erases every duel of the visitor cookie (text, reactions, vote, reports and the visitor link), but one still streaming',
+      responses: { 200: { description: 'how many were erased', schema: erasureSchema } },
+    },
+    {
+      method: 'delete',
+      path: '/api/v1/duels/{id}',
+      summary: "Erases one duel of the visitor cookie; another cookie's duel is not found",
+      responses: { 200: { description: 'erased', schema: erasureSchema }, ...errors(400, 404, 409) },
     },
     {
       method: 'get',

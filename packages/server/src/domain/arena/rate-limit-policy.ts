@@ -1,6 +1,6 @@
 /**
  * What the rate limits count (docs/operations.md#rate-limits): prompts, votes, reports and
- * characters sent to expensive models; reactions; reads of the API (transcripts, streams, the
+ * characters sent to expensive models; reactions; erasures of a visitor's own duels; reads of the API (transcripts, streams, the
  * leaderboard, models, pages…); proof-of-work challenges; and the web app's files.
  */
 export const RATE_LIMITED_ACTIONS = [
@@ -9,6 +9,7 @@ export const RATE_LIMITED_ACTIONS = [
   'reports',
   'expensive_chars',
   'reactions',
+  'erasures',
   'reads',
   'challenges',
   'files',

@@ -1,0 +1,36 @@
+import { duelIdParamSchema } from '@agora/contract';
+import { Hono } from 'hono';
+import type { MyDuelsService } from '../../services/my-duels.service';
+import type { AppEnv } from '../app-env';
+import { type RouteLimits, limitedBy } from '../middleware/rate-limit';
+import { validate } from '../validate';
+
+/**
+ * "My duels" under `/api/v1/duels` (the visitor cookie's own collection): list, download, erase one
+ * or all. Mounted before the duel routes, so that `export` is never read as a duel id.
+ */
+export function myDuelRoutes(myDuels: MyDuelsService, limits: RouteLimits): Hono<AppEnv> {
+  const limited = limitedBy(limits);
+  const routes = new Hono<AppEnv>();
+
+  routes.get('/', limited('reads'), async (c) => {
+    // Personal data: no cache, in the browser or on the way, may keep a copy.
+    c.header('cache-control', 'no-store');
+    return c.json(await myDuels.list(c.get('visitorId')));
+  });
+
+  routes.get('/export', limited('reads'), async (c) => {
+    const body = await myDuels.export(c.get('visitorId'));
+    c.header('cache-control', 'no-store');
+    c.header('content-disposition', `attachment; filename="agora-my-duels-${body.exported_at.slice(0, 10)}.json"`);
+    return c.body(JSON.stringify(body, null, 2), 200, { 'content-type': 'application/json; charset=utf-8' });
+  });
+
+  routes.delete('/', limited('erasures'), async (c) => c.json(await myDuels.eraseAll(c.get('visitorId'))));
+
+  routes.delete('/:id', limited('erasures'), validate('param', duelIdParamSchema), async (c) =>
+    c.json(await myDuels.eraseOne(c.get('visitorId'), c.req.valid('param').id)),
+  );
+
+  return routes;
+}
