@@ -12,7 +12,7 @@
  * time, else drawn from Bradley–Terry with the true strengths. At `--campaign-start-min` the
  * campaign starts from one address, a fresh cookie per duel: custom mode naming the target (or,
  * with `--campaign-mode random`, random pairs, voting only when the target is in the duel), a vote
- * 2.1 s after the answers end, at most 55 votes a minute, every 20th vote against the target, 100
+ * 4.5 s after the answers end (`--campaign-read-s`; 2.1 s before the too_fast rule read the answers' length), at most 55 votes a minute, every 20th vote against the target, 100
  * votes (packages/server/test/paced-campaign.ts, as vote-campaign.test.ts runs it). The arena's
  * clock is one the script moves, from event to event in time order, so the pace costs no wall time.
  *
@@ -75,12 +75,14 @@ interface CampaignOptions {
   campaignStartMs: number;
   campaignMode: 'custom' | 'random';
   customOnMain: boolean;
+  /** How long after the answers end each campaign vote comes. */
+  campaignReadMs: number;
 }
 
 const USAGE =
   'usage: npm run load -- --scenario campaign [--store sqlite|postgres] [--seed 1] [--visitors 300] [--address-groups N]\n' +
   '       [--duels-per-visitor 3] [--tie-rate 0.1] [--session-min 30] [--campaign-start-min 20]\n' +
-  '       [--campaign-mode custom|random] [--custom-on-main]\n';
+  '       [--campaign-mode custom|random] [--custom-on-main] [--campaign-read-s 4.5]\n';
 
 /** The options, or a usage error's message. */
 function campaignOptions(argv: string[]): CampaignOptions | string {
@@ -98,6 +100,7 @@ function campaignOptions(argv: string[]): CampaignOptions | string {
       'campaign-start-min': { type: 'string', default: '20' },
       'campaign-mode': { type: 'string', default: 'custom' },
       'custom-on-main': { type: 'boolean', default: false },
+      'campaign-read-s': { type: 'string', default: String(PACED_CAMPAIGN.readMs / 1000) },
     },
     strict: true,
   });
@@ -123,6 +126,7 @@ function campaignOptions(argv: string[]): CampaignOptions | string {
       campaignStartMs: number('campaign-start-min', values['campaign-start-min'], 1, sessionMs / MINUTE_MS) * MINUTE_MS,
       campaignMode,
       customOnMain: values['custom-on-main'],
+      campaignReadMs: number('campaign-read-s', values['campaign-read-s'], 0, 3600) * 1000,
     };
   } catch (error) {
     return (error as Error).message;
@@ -221,7 +225,7 @@ async function measureAfter(harness: TestArena, observed: Observed): Promise<voi
   observed.withoutCampaign = await boardWithout(harness, observed.campaignDuels);
 }
 
-/** The campaign: a duel every 60/55 s from one address, each with a fresh cookie, voted 2.1 s after its answers. */
+/** The campaign: a duel every 60/55 s from one address, each with a fresh cookie, voted --campaign-read-s after its answers. */
 function scheduleCampaign(timeline: Timeline, harness: TestArena, options: CampaignOptions, observed: Observed): void {
   const spacingMs = Math.ceil(MINUTE_MS / PACED_CAMPAIGN.votesPerMinute);
   let votes = 0;
@@ -231,7 +235,7 @@ function scheduleCampaign(timeline: Timeline, harness: TestArena, options: Campa
     const body = options.campaignMode === 'custom' ? campaignDuelBody(index) : { mode: 'random' };
     const id = await playDuel(script, body);
     observed.campaignPlayed++;
-    timeline.at(timeline.nowMs + PACED_CAMPAIGN.readMs, async () => {
+    timeline.at(timeline.nowMs + options.campaignReadMs, async () => {
       if (votes >= PACED_CAMPAIGN.votes || !(await voteOn(harness, script, id, campaignChooser(votes)))) return;
       observed.campaignDuels.push(id);
       if (++votes === PACED_CAMPAIGN.votes) timeline.at(timeline.nowMs, () => measureAfter(harness, observed));

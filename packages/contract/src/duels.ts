@@ -156,6 +156,10 @@ export const impactEquivalentSchema = z.object({
  * Energy (Wh) and carbon (g CO2e) of one side's whole conversation, as `{min, max}` ranges (min < max
  * when the model size is uncertain), with everyday equivalents and the method and zone used.
  */
+/** An energy class (docs/impact.md#energy-classes): where an energy falls among the catalogue's models' on one reference answer, A the fifth that spends least. */
+export const energyClassSchema = z.enum(['A', 'B', 'C', 'D', 'E']);
+export type EnergyClass = z.infer<typeof energyClassSchema>;
+
 export const revealImpactSchema = z.object({
   energy_wh: rangeSchema,
   gwp_g: rangeSchema,
@@ -166,6 +170,8 @@ export const revealImpactSchema = z.object({
   zone_label: z.string(),
   output_tokens: z.number(),
   size_uncertain: z.boolean(),
+  /** The class of this side's energy per answer (its answers' energy over their number); absent when the catalogue makes no classes. */
+  energy_class: energyClassSchema.optional(),
 });
 export type RevealImpact = z.infer<typeof revealImpactSchema>;
 
@@ -180,7 +186,15 @@ export const revealSchema = z.object({
 });
 export type Reveal = z.infer<typeof revealSchema>;
 
-export const voteResponseSchema = z.object({ reveal: z.object({ a: revealSchema, b: revealSchema }) });
+export const voteResponseSchema = z.object({
+  reveal: z.object({ a: revealSchema, b: revealSchema }),
+  /**
+   * Whether the vote counts in the ranking as far as the arena can judge when it is cast (the
+   * integrity rules over the visitor's votes and its address group's recent ones, and the vote's
+   * own flags); which rule left it out is never said (docs/arena.md#vote-integrity).
+   */
+  counted: z.boolean(),
+});
 export type VoteResponse = z.infer<typeof voteResponseSchema>;
 
 export const duelStatusSchema = z.enum(['streaming', 'ready', 'failed', 'voted']);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { rangeSchema } from './duels';
+import { energyClassSchema, rangeSchema } from './duels';
 import { modelCardSchema } from './models';
 
 /** `GET /api/v1/leaderboard` query: one view of the ranking. */
@@ -41,6 +41,8 @@ export const leaderboardRowSchema = modelCardSchema
     wh_per_1000_tokens: rangeSchema.nullable(),
     /** Mean energy of the model's side of a duel, over the duels of this view that have it. */
     mean_energy_wh_per_duel: rangeSchema.nullable(),
+    /** The model's energy class on the catalogue's reference answer (docs/impact.md#energy-classes); absent when unknown. */
+    energy_class: energyClassSchema.optional(),
   });
 export type LeaderboardRow = z.infer<typeof leaderboardRowSchema>;
 

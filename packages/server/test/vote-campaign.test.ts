@@ -18,7 +18,7 @@ import { ClientAt, TEST_MODELS, type TestArena, startTestArena } from './test-ar
 
 /*
  * The red team's paced campaign of issue 31, on the default rules: one address, a fresh cookie per
- * duel, custom mode naming the target, a vote 2.1 s after the answers end (past `too_fast`), at most
+ * duel, custom mode naming the target, a vote 4.5 s after the answers end (past `too_fast`), at most
  * 55 votes a minute (under `address_burst`), every 20th vote against the target. A clock the test
  * moves stands in for the waits, so the campaign's pace costs no wall time. `npm run load --
  * --scenario campaign` runs the same campaign among honest visitors (test/paced-campaign.ts).

@@ -15,6 +15,8 @@ import { LeaderboardService } from '../services/leaderboard.service';
 import { OperationsService } from '../services/operations.service';
 import { PairingPolicy } from '../services/pairing-policy';
 import { createRevealImpactEstimator } from '../services/reveal-impact';
+import { judgeRecordedVote } from '../services/vote-integrity';
+import { type EnergyClasses, catalogueEnergyClasses } from '../services/energy-classes';
 import type { Runtime } from '../services/ports/runtime';
 
 /** What the services are built from: the store, the models and the process's clock, logger and events. */
@@ -39,7 +41,8 @@ export function createArenaServices(parts: ServiceParts) {
   const sharedCounters = config.database.kind === 'postgres' ? { postgresUrl: config.database.url } : undefined;
   const limiter = createRequestLimiter(config.rateLimits, sharedCounters);
   const proofOfWork = config.proofOfWork ? createProofOfWork(config.proofOfWork, sharedCounters) : undefined;
-  const duels = createDuelService(parts, { metrics, pairing, limiter, proofOfWork });
+  const energyClasses = catalogueEnergyClasses(catalogue.publicCards(), config.impact);
+  const duels = createDuelService(parts, { metrics, pairing, limiter, proofOfWork }, energyClasses, () => leaderboards.storedRatings());
   const rankingComputer = parts.rankingComputer ?? new WorkerRankingComputer();
   const leaderboards = new LeaderboardService({
     store,
@@ -53,6 +56,7 @@ export function createArenaServices(parts: ServiceParts) {
       impact: config.impact,
       integrity: config.integrity,
     },
+    energyClasses,
   });
   // The pairing policy draws from the latest overall board.
   parts.events.on('leaderboard.refreshed', () => pairing.update(leaderboards.latestOverall()));
@@ -73,6 +77,9 @@ export type ArenaServices = ReturnType<typeof createArenaServices>;
 function createDuelService(
   { config, models, catalogue, registry, store, runtime, events, logger }: ServiceParts,
   shared: Pick<ArenaServices, 'metrics' | 'pairing' | 'limiter' | 'proofOfWork'>,
+  energyClasses: EnergyClasses,
+  /** The latest main board's ratings, for the campaign rule when a vote is judged. */
+  ratings: () => Promise<ReadonlyMap<string, number> | undefined>,
 ): DuelService {
   return new DuelService({
     store,
@@ -88,8 +95,9 @@ function createDuelService(
       // Every attempt of the slowest model, one replacement, and a minute of margin.
       turnDeadlineMs: (config.upstreamRetries + 2) * Math.max(0, ...models.map((model) => model.options.totalTimeoutMs)) + 60_000,
     },
-    estimateImpact: createRevealImpactEstimator(catalogue, config.impact),
+    estimateImpact: createRevealImpactEstimator(catalogue, config.impact, energyClasses),
     onVoteRecorded: () => events.emit('vote.recorded'),
+    judgeVote: async (vote) => judgeRecordedVote(store, config.integrity, await ratings(), vote),
     logError: (message, error) => logger.error({ err: error }, message),
     logUpstream: (entry) =>
       entry.status === 'complete'

@@ -5,6 +5,8 @@ import type { LeaderboardBody, LeaderboardQuery, LeaderboardRow } from '@agora/c
 import { type ModelFacts, whPer1000OutputTokens } from '../domain/impact';
 import type { Leaderboard, LeaderboardRow as RankedRow } from '../domain/ranking';
 import type { Store } from '../db/unit-of-work';
+import type { EnergyClasses } from './energy-classes';
+import type { EnergyClass } from '../domain/impact/energy-class';
 import type { ArenaCatalogue } from './arena-catalogue';
 import {
   OWN_VIEW_MODES,
@@ -89,6 +91,8 @@ export class LeaderboardService {
       computer: RankingComputer;
       runtime: Runtime;
       settings: LeaderboardSettings;
+      /** The catalogue's energy classes, for each row's (none without them). */
+      energyClasses?: EnergyClasses;
     },
   ) {}
 
@@ -315,6 +319,7 @@ export class LeaderboardService {
       provisional: row.provisional,
       wh_per_1000_tokens: this.energyPer1000(card),
       mean_energy_wh_per_duel: energy.get(row.model) ?? null,
+      ...energyClassOf(this.dependencies.energyClasses, row.model),
     };
   }
 
@@ -327,6 +332,12 @@ export class LeaderboardService {
     );
     return { min: range.min, max: range.max };
   }
+}
+
+/** A row's energy class, as a field to spread (none when unknown). */
+function energyClassOf(classes: EnergyClasses | undefined, model: string): { energy_class?: EnergyClass } {
+  const found = classes?.ofModel(model);
+  return found ? { energy_class: found } : {};
 }
 
 /** The counted votes not kept to their own mode's view (arena custom-mode votes): those of the main board, the languages and the topics. */

@@ -1,6 +1,7 @@
 import type { RevealImpact } from '@agora/contract';
 import { type ConversationAnswers, type ConversationImpact, ImpactError, conversationImpactOf } from '../domain/impact';
 import type { ArenaCatalogue } from './arena-catalogue';
+import type { EnergyClasses } from './energy-classes';
 
 /** One finished answer of a side, as the impact of the reveal needs it. */
 export interface AnswerUsage {
@@ -19,6 +20,7 @@ export type RevealImpactEstimator = (modelId: string, answers: readonly AnswerUs
 export function createRevealImpactEstimator(
   catalogue: ArenaCatalogue,
   settings: { method: '0.9.1' | '0.8.2' | 'comparia-compat'; zone: string | undefined },
+  classes?: EnergyClasses,
 ): RevealImpactEstimator {
   // undefined: the model's size is unknown, so it has no impact to show.
   const ofModel = new Map<string, ((answers: ConversationAnswers) => ConversationImpact) | undefined>();
@@ -45,6 +47,9 @@ export function createRevealImpactEstimator(
       latencySecondsPerMessage: answers.map((answer) => answer.latencySeconds),
       locale,
     });
-    return shown;
+    // The class of an answer: the side's energy (its range's midpoint) over its answers.
+    const perAnswerWh = (shown.energy_wh.min + shown.energy_wh.max) / 2 / Math.max(1, answers.length);
+    const energyClass = classes?.ofAnswerWh(perAnswerWh);
+    return energyClass ? { ...shown, energy_class: energyClass } : shown;
   };
 }

@@ -8,6 +8,11 @@ import { type IntegrityFlag, type IntegrityRules, type VoteFacts, integrityFlags
 /** A stored vote as the integrity rules see it. */
 export function voteFacts(record: RankingVoteRecord): VoteFacts {
   const votedAfterMs = record.lastTurnEndedAt === null ? null : Date.parse(record.createdAt) - Date.parse(record.lastTurnEndedAt);
+  const shown = record.lastTurnShown ?? null;
+  // The first character appeared at the turn's start plus the quicker side's first token.
+  const firstTokenMs = Math.min(...(shown?.ttftMs.filter((ms) => ms !== null) ?? []), Number.POSITIVE_INFINITY);
+  const shownAtMs = shown === null ? Number.NaN : Date.parse(shown.startedAt) + (Number.isFinite(firstTokenMs) ? firstTokenMs : 0);
+  const votedAfterShownMs = Date.parse(record.createdAt) - shownAtMs;
   return {
     duelId: record.duelId,
     createdAt: record.createdAt,
@@ -18,6 +23,8 @@ export function voteFacts(record: RankingVoteRecord): VoteFacts {
     modelA: record.modelA,
     modelB: record.modelB,
     votedAfterMs: Number.isNaN(votedAfterMs) ? null : votedAfterMs,
+    shownChars: shown?.chars ?? null,
+    votedAfterShownMs: Number.isNaN(votedAfterShownMs) ? null : votedAfterShownMs,
     review: record.review,
   };
 }
@@ -44,6 +51,27 @@ export function integrityOfVotes(
     if (flags.length > 0) result.set(vote.duelId, flags);
   }
   return result;
+}
+
+/**
+ * Whether a vote just recorded counts in the ranking as far as can be judged now: the rules over its
+ * visitor's votes and its address group's within the address rules' window, and its own flags
+ * (identity leak, served-model mismatch). A later refresh judges the whole history and may still
+ * leave it out (an address group's campaign, a reviewer).
+ */
+export async function judgeRecordedVote(
+  store: Store,
+  rules: IntegrityRules,
+  ratings: ReadonlyMap<string, number> | undefined,
+  vote: { duelId: string; visitorHash: string; clientHash: string | null; at: string },
+): Promise<boolean> {
+  // The burst's minute and the influence bound's window; the campaign rule, over a group's whole history, waits for the refresh.
+  const windowMs = Math.max(60_000, rules.influence?.windowMs ?? 0);
+  const since = new Date(Date.parse(vote.at) - windowMs).toISOString();
+  const records = await store.feedback.listRankingVotesAround(vote.visitorHash, vote.clientHash, since);
+  const own = records.find((record) => record.duelId === vote.duelId);
+  if (!own || own.identityLeak || own.servedModelMismatch) return false;
+  return !integrityOfVotes(records, rules, ratings).has(vote.duelId);
 }
 
 /** The admin's view of vote integrity: the votes the rules flag, and reviewers' decisions on them. */

@@ -119,6 +119,20 @@ export class FeedbackRepository {
   }
 
   /**
+   * The votes the integrity rules need to judge one new vote: every vote of its visitor, and those
+   * from its address group since `clientSince` (the windows of the address rules), oldest first.
+   */
+  async listRankingVotesAround(visitorHash: string, clientHash: string | null, clientSince: string): Promise<RankingVoteRecord[]> {
+    const byVisitor = await this.rankingVotes().where('duels.visitor_hash', '=', visitorHash).execute();
+    const recent = this.rankingVotes().where('votes.created_at', '>=', clientSince);
+    const byClient = clientHash === null ? [] : await recent.where('votes.client_hash', '=', clientHash).execute();
+    const rows = new Map([...byVisitor, ...byClient].map((row) => [row.duel_id, row]));
+    return [...rows.values()]
+      .sort((left, right) => left.created_at.localeCompare(right.created_at) || left.duel_id.localeCompare(right.duel_id))
+      .map(toRankingVoteRecord);
+  }
+
+  /**
    * The same votes in pages of `pageSize` (keyset: a reader holds one page of objects at a time,
    * whatever the number of votes). Every vote in order of `created_at`; or, with `changed`, the
    * votes cast, annotated or reviewed at or after `since`, in the order of that change.
@@ -175,39 +189,52 @@ export class FeedbackRepository {
   }
 
   private rankingVotes() {
-    return this.db
-      .selectFrom('votes')
-      .innerJoin('duels', 'duels.id', 'votes.duel_id')
-      .leftJoin('turns as last_turn', (join) =>
-        join.onRef('last_turn.duel_id', '=', 'votes.duel_id').onRef('last_turn.turn', '=', 'duels.turn_count'),
-      )
-      .leftJoin('vote_reviews as review', 'review.duel_id', 'votes.duel_id')
-      .leftJoin('conversation_annotations as a', 'a.duel_id', 'votes.duel_id')
-      .select([
-        'votes.duel_id',
-        'votes.created_at',
-        'duels.source',
-        'duels.visitor_hash',
-        'votes.client_hash',
-        'last_turn.ended_at as last_turn_ended_at',
-        'review.decision as review',
-        'votes.model_a',
-        'votes.model_b',
-        'votes.choice',
-        'votes.identity_leak',
-        'votes.served_model_mismatch',
-        'votes.mode',
-        'votes.locale',
-        'style_a',
-        'style_b',
-        'tokens_a',
-        'tokens_b',
-        'energy_a',
-        'energy_b',
-        'a.languages',
-        'a.message_languages',
-        'a.categories',
-      ]);
+    return (
+      this.db
+        .selectFrom('votes')
+        .innerJoin('duels', 'duels.id', 'votes.duel_id')
+        .leftJoin('turns as last_turn', (join) =>
+          join.onRef('last_turn.duel_id', '=', 'votes.duel_id').onRef('last_turn.turn', '=', 'duels.turn_count'),
+        )
+        // The last turn's answers: what the visitor read before voting (the too_fast rule).
+        .leftJoin('turn_sides as last_a', (join) =>
+          join.onRef('last_a.duel_id', '=', 'votes.duel_id').onRef('last_a.turn', '=', 'duels.turn_count').on('last_a.side', '=', 'a'),
+        )
+        .leftJoin('turn_sides as last_b', (join) =>
+          join.onRef('last_b.duel_id', '=', 'votes.duel_id').onRef('last_b.turn', '=', 'duels.turn_count').on('last_b.side', '=', 'b'),
+        )
+        .leftJoin('vote_reviews as review', 'review.duel_id', 'votes.duel_id')
+        .leftJoin('conversation_annotations as a', 'a.duel_id', 'votes.duel_id')
+        .select([
+          'votes.duel_id',
+          'votes.created_at',
+          'duels.source',
+          'duels.visitor_hash',
+          'votes.client_hash',
+          'last_turn.ended_at as last_turn_ended_at',
+          'last_turn.started_at as last_turn_started_at',
+          sql<number | null>`length(last_a.text) + length(last_b.text)`.as('last_turn_chars'),
+          'last_a.ttft_ms as last_ttft_a',
+          'last_b.ttft_ms as last_ttft_b',
+          'review.decision as review',
+          'votes.model_a',
+          'votes.model_b',
+          'votes.choice',
+          'votes.identity_leak',
+          'votes.served_model_mismatch',
+          'votes.mode',
+          'votes.locale',
+          'style_a',
+          'style_b',
+          'tokens_a',
+          'tokens_b',
+          'energy_a',
+          'energy_b',
+          'a.languages',
+          'a.message_languages',
+          'a.categories',
+        ])
+    );
   }
 
   /**
@@ -363,6 +390,10 @@ function toRankingVoteRecord(row: RankingVoteRow): RankingVoteRecord {
     visitorHash: row.visitor_hash,
     clientHash: row.client_hash,
     lastTurnEndedAt: row.last_turn_ended_at,
+    lastTurnShown:
+      row.last_turn_started_at === null || row.last_turn_chars === null
+        ? null
+        : { startedAt: row.last_turn_started_at, chars: Number(row.last_turn_chars), ttftMs: [row.last_ttft_a, row.last_ttft_b] },
     review: row.review === 'count' || row.review === 'exclude' ? row.review : null,
   };
 }

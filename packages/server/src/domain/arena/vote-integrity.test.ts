@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type IntegrityRules, type VoteFacts, integrityFlags, rankingFlags } from './vote-integrity';
+import { FAST_READER, type IntegrityRules, type VoteFacts, integrityFlags, rankingFlags, readingMs } from './vote-integrity';
 
 const RULES: IntegrityRules = { minVoteMs: 2000, oneSidedVotes: 4, burstVotesPerMinute: 3, favouriteVotes: 3 };
 let next = 0;
@@ -38,6 +38,35 @@ describe('vote integrity rules', () => {
     expect(integrityFlags([fast, vote({ votedAfterMs: 2000 }), vote({ votedAfterMs: null })], RULES)).toEqual(
       new Map([[fast.duelId, ['too_fast']]]),
     );
+  });
+
+  it('give a fast reader 60 characters a second of the last answers, at most 30 s, from their first character on screen', () => {
+    expect(readingMs(0, FAST_READER)).toBe(0);
+    expect(readingMs(270, FAST_READER)).toBe(4500);
+    expect(readingMs(1800, FAST_READER)).toBe(30_000);
+    expect(readingMs(50_000, FAST_READER)).toBe(30_000);
+  });
+
+  it('flag a vote cast before a fast reader could read the answers, the time they streamed counting as reading', () => {
+    const rules: IntegrityRules = { ...RULES, minVoteMs: 1000, reading: FAST_READER };
+    // Two answers of 270 characters in all need 4.5 s: a script voting 2.1 s after a stream of 0.1 s is flagged...
+    const script = vote({ shownChars: 270, votedAfterMs: 2100, votedAfterShownMs: 2200 });
+    // ...a reader who read them while they streamed for 3 s and voted 1.5 s after is not, nor one who waited 4.5 s.
+    const readWhileStreaming = vote({ shownChars: 270, votedAfterMs: 1500, votedAfterShownMs: 4500 });
+    const waited = vote({ shownChars: 270, votedAfterMs: 4400, votedAfterShownMs: 4500 });
+    // A short answer read at once is not flagged past the floor; nothing is sooner than the floor (1 s) after the end.
+    const short = vote({ shownChars: 40, votedAfterMs: 1000, votedAfterShownMs: 1100 });
+    const reflex = vote({ shownChars: 40, votedAfterMs: 999, votedAfterShownMs: 60_000 });
+    // Very long answers: 30 s is always enough.
+    const long = vote({ shownChars: 20_000, votedAfterMs: 29_000, votedAfterShownMs: 30_000 });
+    // Unknown lengths or times: only the floor is judged.
+    const unknown = vote({ shownChars: null, votedAfterMs: 1200, votedAfterShownMs: null });
+    const votes = [script, readWhileStreaming, waited, short, reflex, long, unknown];
+    const flagged = [...integrityFlags(votes, rules).keys()];
+    expect(flagged).toEqual([script.duelId, reflex.duelId]);
+    // Without the reading part, only the floor; with a floor of 0, never.
+    expect([...integrityFlags(votes, { ...rules, reading: undefined }).keys()]).toEqual([reflex.duelId]);
+    expect(integrityFlags(votes, { ...rules, minVoteMs: 0 }).size).toBe(0);
   });
 
   it('flag a visitor who always picks the same side, from the threshold on', () => {

@@ -36,12 +36,27 @@ export interface VoteFacts {
   modelB: string;
   /** Milliseconds from the end of the last turn to the vote (null when unknown). */
   votedAfterMs: number | null;
+  /**
+   * Characters of the last turn's two answers, what the visitor had to read before voting, and
+   * milliseconds from their first character on screen to the vote (null or absent when unknown).
+   */
+  shownChars?: number | null | undefined;
+  votedAfterShownMs?: number | null | undefined;
   review: 'count' | 'exclude' | null;
 }
 
 export interface IntegrityRules {
-  /** A vote sooner than this after the answers ended was not cast after reading them. */
+  /**
+   * A vote sooner than this after the answers ended was not cast after reading them, whatever their
+   * length: the floor of `too_fast`. 0 turns the whole rule off, {@link reading} included.
+   */
   minVoteMs: number;
+  /**
+   * The reading part of `too_fast` (docs/arena.md#vote-integrity): a vote sooner after the answers'
+   * first character appeared than a fast reader takes over their characters (`charsPerSecond`), at
+   * most `maxMs`, was not cast after reading them. Absent: only the floor is judged.
+   */
+  reading?: ReadingRule | undefined;
   /** A visitor whose this-many votes or more all pick the same side (A, or B) votes by position. */
   oneSidedVotes: number;
   /** More votes than this from one address within any 60 seconds is a burst. */
@@ -63,8 +78,27 @@ export interface IntegrityRules {
   campaign?: CampaignRule | undefined;
 }
 
+/** How fast a visitor can read the answers (docs/arena.md#vote-integrity says where the numbers come from). */
+export interface ReadingRule {
+  charsPerSecond: number;
+  maxMs: number;
+}
+
+/**
+ * A fast reader skimming: 750 words a minute, the top of the skimming rates of Rayner et al. (2016),
+ * about 3.2 times the average silent rate of 238 (Brysbaert 2019), on the 19 characters a second that
+ * average rate is in characters; capped at 30 s, past which the rule says nothing (docs/arena.md).
+ */
+export const FAST_READER: ReadingRule = { charsPerSecond: 60, maxMs: 30_000 };
+
+/** The shortest time a fast reader needs, by {@link ReadingRule}, to read `chars` characters. */
+export function readingMs(chars: number, rule: ReadingRule): number {
+  return Math.min(rule.maxMs, (chars * 1000) / rule.charsPerSecond);
+}
+
 export const DEFAULT_INTEGRITY_RULES: IntegrityRules = {
-  minVoteMs: 2000,
+  minVoteMs: 1000,
+  reading: FAST_READER,
   oneSidedVotes: 10,
   burstVotesPerMinute: 60,
   favouriteVotes: 10,
@@ -100,6 +134,9 @@ export interface IntegrityColumns {
   createdAtMs: Float64Array;
   /** NaN when unknown. */
   votedAfterMs: Float32Array | Float64Array;
+  /** {@link VoteFacts.shownChars} and {@link VoteFacts.votedAfterShownMs}; NaN when unknown. */
+  shownChars: Float32Array | Float64Array;
+  votedAfterShownMs: Float32Array | Float64Array;
   /** {@link REVIEW_CODE}: 0 none, 1 count, 2 exclude. */
   review: Uint8Array;
 }
@@ -176,6 +213,8 @@ function integrityColumnsOf(votes: readonly VoteFacts[]): IntegrityColumns & { m
     modelB: new Int32Array(n),
     createdAtMs: new Float64Array(n),
     votedAfterMs: new Float64Array(n),
+    shownChars: new Float64Array(n),
+    votedAfterShownMs: new Float64Array(n),
     review: new Uint8Array(n),
   };
   votes.forEach((vote, row) => {
@@ -188,6 +227,8 @@ function integrityColumnsOf(votes: readonly VoteFacts[]): IntegrityColumns & { m
     columns.modelB[row] = numberOf(models, vote.modelB);
     columns.createdAtMs[row] = Date.parse(vote.createdAt);
     columns.votedAfterMs[row] = vote.votedAfterMs ?? Number.NaN;
+    columns.shownChars[row] = vote.shownChars ?? Number.NaN;
+    columns.votedAfterShownMs[row] = vote.votedAfterShownMs ?? Number.NaN;
     columns.review[row] = REVIEW_CODE[vote.review ?? 'none'];
   });
   return { ...columns, visitors: visitors.size, clients: clients.size, modelNames: [...models.keys()] };
@@ -203,8 +244,7 @@ export function integrityRuleBits(votes: IntegrityColumns, rules: IntegrityRules
   for (let row = 0; row < votes.length; row++) {
     if (votes.arena[row] !== 1) continue;
     arenaCount++;
-    const after = votes.votedAfterMs[row]!;
-    if (!Number.isNaN(after) && after < rules.minVoteMs) bits[row]! |= INTEGRITY_FLAG_BIT.too_fast;
+    if (votedTooFast(votes, row, rules)) bits[row]! |= INTEGRITY_FLAG_BIT.too_fast;
   }
   const byVisitor = groupRows(votes, votes.visitor, votes.visitors, arenaCount);
   const byClient = groupRows(votes, votes.client, votes.clients, arenaCount);
@@ -215,6 +255,20 @@ export function integrityRuleBits(votes: IntegrityColumns, rules: IntegrityRules
     for (const grouped of [byVisitor, byClient]) for (const group of groupsOf(grouped)) boundedRows(votes, group, rules.influence, bits);
   if (rules.campaign && ratings) for (const row of campaignRows(votes, ratings, rules.campaign)) bits[row]! |= INTEGRITY_FLAG_BIT.campaign;
   return bits;
+}
+
+/**
+ * `too_fast`: the vote came sooner than the floor after the answers ended, or sooner after their
+ * first character appeared than a fast reader reads them (the time they streamed counts as
+ * reading). An unknown time is never too fast.
+ */
+function votedTooFast(votes: IntegrityColumns, row: number, rules: IntegrityRules): boolean {
+  if (rules.minVoteMs <= 0) return false;
+  const after = votes.votedAfterMs[row]!;
+  if (after < rules.minVoteMs) return true;
+  const chars = votes.shownChars[row]!;
+  const sinceShown = votes.votedAfterShownMs[row]!;
+  return rules.reading !== undefined && sinceShown < readingMs(chars, rules.reading);
 }
 
 /** Rows grouped by key: group k is `rows[starts[k] .. starts[k + 1]]`. */

@@ -30,6 +30,8 @@ export interface RankingVoteRecord {
   clientHash: string | null;
   /** When the duel's last turn ended (null when unknown). */
   lastTurnEndedAt: string | null;
+  /** When the last turn started, its sides' milliseconds to their first token, and the characters of its two answers (null when unknown). */
+  lastTurnShown?: { startedAt: string; ttftMs: (number | null)[]; chars: number } | null | undefined;
   review: 'count' | 'exclude' | null;
 }
 

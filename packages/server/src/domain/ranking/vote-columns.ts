@@ -5,7 +5,7 @@ import { styleCountsInOrder } from './vote-table';
 
 /*
  * The live leaderboard's votes as typed columns: what a refresh needs of each vote (models, choice,
- * flags, style counts, the view keys, the integrity facts) in about seventy bytes, where the same
+ * flags, style counts, the view keys, the integrity facts) in about eighty bytes, where the same
  * votes as objects took kilobytes. The server keeps them between refreshes: loaded once with a
  * streaming read, then updated with what changed in the store (services/leaderboard.service.ts).
  *
@@ -73,6 +73,9 @@ export interface VoteColumns {
   createdAtMs: Float64Array;
   /** NaN when unknown. Milliseconds below 2²⁴ are exact, far beyond any rule's threshold. */
   votedAfterMs: Float32Array;
+  /** Characters of the last turn's answers, and milliseconds from their first character to the vote; NaN when unknown. */
+  shownChars: Float32Array;
+  votedAfterShownMs: Float32Array;
   review: Uint8Array;
 }
 
@@ -172,6 +175,8 @@ export class RankingVoteColumns {
   private readonly client = new Column(Int32Array, 1);
   private readonly createdAtMs = new Column(Float64Array, 1);
   private readonly votedAfterMs = new Column(Float32Array, 1);
+  private readonly shownChars = new Column(Float32Array, 1);
+  private readonly votedAfterShownMs = new Column(Float32Array, 1);
   private readonly review = new Column(Uint8Array, 1);
   /** Per model: sums of the revealed energy's bounds over its sides that have one, and their count (min, max, n). */
   private energySums = new Float64Array(3 * 64);
@@ -254,6 +259,8 @@ export class RankingVoteColumns {
       clients: this.clients.size,
       createdAtMs: this.createdAtMs.view(n),
       votedAfterMs: this.votedAfterMs.view(n),
+      shownChars: this.shownChars.view(n),
+      votedAfterShownMs: this.votedAfterShownMs.view(n),
       review: this.review.view(n),
     };
   }
@@ -291,6 +298,8 @@ export class RankingVoteColumns {
       client: judged && facts.client ? this.clients.idOf(...hash64(facts.client)) : -1,
       createdAtMs: facts ? Date.parse(facts.createdAt) : Number.NaN,
       votedAfterMs: facts?.votedAfterMs ?? Number.NaN,
+      shownChars: facts?.shownChars ?? Number.NaN,
+      votedAfterShownMs: facts?.votedAfterShownMs ?? Number.NaN,
       review: REVIEW_CODE[facts?.review ?? 'none'],
     };
   }
@@ -318,6 +327,8 @@ export class RankingVoteColumns {
     this.client.values[row] = values.client;
     this.createdAtMs.values[row] = values.createdAtMs;
     this.votedAfterMs.values[row] = values.votedAfterMs;
+    this.shownChars.values[row] = values.shownChars;
+    this.votedAfterShownMs.values[row] = values.votedAfterShownMs;
     this.review.values[row] = values.review;
   }
 
@@ -355,6 +366,8 @@ export class RankingVoteColumns {
       this.client,
       this.createdAtMs,
       this.votedAfterMs,
+      this.shownChars,
+      this.votedAfterShownMs,
       this.review,
     ])
       column.reserve(rows);

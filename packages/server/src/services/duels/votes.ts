@@ -37,6 +37,7 @@ export class DuelVotes {
     throwIfConflict(checkVote({ status: duel.status as DuelStatus, turnCount: duel.turnCount }));
     const reveal = buildReveal(this.dependencies, duel, sideRecords);
     const now = runtime.now().toISOString();
+    const clientHash = hashClientAddressGroup(clientAddress);
     const recorded = await this.votes.submit({
       duelId,
       choice: request.choice,
@@ -51,7 +52,7 @@ export class DuelVotes {
       mode: duel.mode,
       locale: duel.locale,
       createdAt: now,
-      clientHash: hashClientAddressGroup(clientAddress),
+      clientHash,
       ranking: { a: rankingData(sideRecords, 'a', reveal.a), b: rankingData(sideRecords, 'b', reveal.b) },
     });
     // Voted or refused, the duel is no longer waiting for its vote here.
@@ -66,7 +67,9 @@ export class DuelVotes {
     }
     this.dependencies.metrics.voteRecorded(request.choice);
     this.dependencies.onVoteRecorded?.(duelId);
-    return { reveal };
+    const judge = this.dependencies.judgeVote;
+    const counted = judge ? await judge({ duelId, visitorHash: duel.visitorHash, clientHash, at: now }) : true;
+    return { reveal, counted };
   }
 }
 
