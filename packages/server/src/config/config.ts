@@ -2,7 +2,7 @@ import { isIP } from 'node:net';
 import { z } from 'zod';
 import type { RateLimitPolicy } from '../domain/arena/rate-limit-policy';
 import { DEFAULT_CAMPAIGN_RULE } from '../domain/arena/campaign-rule';
-import type { IntegrityRules } from '../domain/arena/vote-integrity';
+import { FAST_READER, type IntegrityRules } from '../domain/arena/vote-integrity';
 
 const booleanFlag = z.enum(['0', '1', 'true', 'false']).transform((value) => value === '1' || value === 'true');
 
@@ -53,7 +53,13 @@ const environmentSchema = z.object({
   AGORA_COOKIE_SECURE: booleanFlag.default(false),
   AGORA_INSTANCES: z.enum(['one', 'several']).default('one'),
   AGORA_RETENTION_DAYS: z.coerce.number().int().min(0).max(36_500).default(180),
-  AGORA_INTEGRITY_MIN_VOTE_S: z.coerce.number().min(0).max(3600).default(2),
+  AGORA_INTEGRITY_MIN_VOTE_S: z.coerce.number().min(0).max(3600).default(1),
+  AGORA_INTEGRITY_READING_CHARS_PER_S: z.coerce.number().min(0).max(100_000).default(FAST_READER.charsPerSecond),
+  AGORA_INTEGRITY_MAX_READING_S: z.coerce
+    .number()
+    .min(0)
+    .max(3600)
+    .default(FAST_READER.maxMs / 1000),
   AGORA_INTEGRITY_ONE_SIDED_VOTES: z.coerce.number().int().min(2).max(100_000).default(10),
   AGORA_INTEGRITY_BURST_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(60),
   AGORA_INTEGRITY_FAVOURITE_VOTES: z.coerce.number().int().min(2).max(100_000).default(10),
@@ -225,18 +231,7 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
     cookieSecure: values.AGORA_COOKIE_SECURE,
     severalInstances: values.AGORA_INSTANCES === 'several',
     retentionDays: values.AGORA_RETENTION_DAYS,
-    integrity: {
-      minVoteMs: values.AGORA_INTEGRITY_MIN_VOTE_S * 1000,
-      oneSidedVotes: values.AGORA_INTEGRITY_ONE_SIDED_VOTES,
-      burstVotesPerMinute: values.AGORA_INTEGRITY_BURST_PER_MINUTE,
-      favouriteVotes: values.AGORA_INTEGRITY_FAVOURITE_VOTES,
-      influence:
-        values.AGORA_INTEGRITY_INFLUENCE_VOTES > 0
-          ? { votes: values.AGORA_INTEGRITY_INFLUENCE_VOTES, windowMs: values.AGORA_INTEGRITY_INFLUENCE_WINDOW_H * 3600_000 }
-          : undefined,
-      // Address groups are judged against the board's prediction (favours_one_model is per visitor only).
-      campaign: DEFAULT_CAMPAIGN_RULE,
-    },
+    integrity: integrityOf(values),
     rateLimits: rateLimitsOf(values),
     pagesDir: values.AGORA_PAGES_DIR,
     operatorContact: values.AGORA_OPERATOR_CONTACT,
@@ -269,6 +264,26 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
 }
 
 type EnvironmentValues = z.infer<typeof environmentSchema>;
+
+/** The vote integrity rules (docs/arena.md#vote-integrity): the votes they flag stay out of the leaderboard. */
+function integrityOf(values: EnvironmentValues): IntegrityRules {
+  return {
+    minVoteMs: values.AGORA_INTEGRITY_MIN_VOTE_S * 1000,
+    reading:
+      values.AGORA_INTEGRITY_READING_CHARS_PER_S > 0
+        ? { charsPerSecond: values.AGORA_INTEGRITY_READING_CHARS_PER_S, maxMs: values.AGORA_INTEGRITY_MAX_READING_S * 1000 }
+        : undefined,
+    oneSidedVotes: values.AGORA_INTEGRITY_ONE_SIDED_VOTES,
+    burstVotesPerMinute: values.AGORA_INTEGRITY_BURST_PER_MINUTE,
+    favouriteVotes: values.AGORA_INTEGRITY_FAVOURITE_VOTES,
+    influence:
+      values.AGORA_INTEGRITY_INFLUENCE_VOTES > 0
+        ? { votes: values.AGORA_INTEGRITY_INFLUENCE_VOTES, windowMs: values.AGORA_INTEGRITY_INFLUENCE_WINDOW_H * 3600_000 }
+        : undefined,
+    // Address groups are judged against the board's prediction (favours_one_model is per visitor only).
+    campaign: DEFAULT_CAMPAIGN_RULE,
+  };
+}
 
 /** The environment's values, parsed and checked together; the first problem names its variable. */
 function parseEnvironment(environment: Record<string, string | undefined>): EnvironmentValues {
