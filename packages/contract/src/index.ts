@@ -8,4 +8,5 @@ export * from './stream-events';
 export * from './review';
 export * from './checks';
 export * from './locales';
+export * from './statistics';
 export * from './my-duels';

@@ -11,6 +11,7 @@ import { PublishedDatasetsService } from '../services/published-datasets.service
 import { ReviewService } from '../services/review.service';
 import type { Runtime } from '../services/ports/runtime';
 import { SiteService } from '../services/site.service';
+import { StatisticsService } from '../services/statistics.service';
 import { VoteIntegrityService } from '../services/vote-integrity';
 import type { ArenaServices } from './arena-services';
 
@@ -33,13 +34,14 @@ export function createHttpApp(
     integrity: new VoteIntegrityService(store, runtime, config.integrity, () => services.leaderboards.storedRatings()),
     leaderboards: services.leaderboards,
     catalogue,
-    datasets: new PublishedDatasetsService(store.datasets),
+    datasets: new PublishedDatasetsService(store.datasets, config.datasetHub),
     checks: new MaxxCheckService(store, { enabled: config.maxxChecks, privateCohorts: config.privateCohorts }, runtime),
     site: new SiteService(
       store,
       [...(config.pagesDir ? [sitePageFiles(config.pagesDir)] : []), sitePageFiles(BUNDLED_PAGES)],
       { voteGoal: config.voteGoal, operatorContact: config.operatorContact },
     ),
+    statistics: new StatisticsService(store.statistics),
     limiter: services.limiter,
     proofOfWork: services.proofOfWork,
     trustedProxies: new TrustedProxies(config.trustedProxies),

@@ -6,6 +6,9 @@ import { FAST_READER, type IntegrityRules } from '../domain/arena/vote-integrity
 
 const booleanFlag = z.enum(['0', '1', 'true', 'false']).transform((value) => value === '1' || value === 'true');
 
+/** A Hugging Face repository id: `owner/name`, letters, digits, `-`, `_` and `.`. */
+const HUB_REPOSITORY = /^[A-Za-z0-9][A-Za-z0-9._-]*\/[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
 const environmentSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default('127.0.0.1'),
@@ -83,6 +86,8 @@ const environmentSchema = z.object({
   AGORA_LIMIT_CHALLENGES_PER_MINUTE_PER_ADDRESS: z.coerce.number().int().min(0).max(1_000_000).default(120),
   AGORA_LIMIT_FILES_PER_MINUTE_PER_ADDRESS: z.coerce.number().int().min(0).max(1_000_000).default(6000),
   AGORA_PAGES_DIR: z.string().min(1).optional(),
+  AGORA_HUB_PUBLIC_DATASET: z.string().regex(HUB_REPOSITORY, 'a Hugging Face repository, owner/name').optional(),
+  AGORA_HUB_GATED_DATASET: z.string().regex(HUB_REPOSITORY, 'a Hugging Face repository, owner/name').optional(),
   AGORA_PUBLIC: booleanFlag.default(false),
   AGORA_OPERATOR_CONTACT: z
     .string()
@@ -153,6 +158,8 @@ export interface Config {
   operatorContact: string | undefined;
   /** The vote counter's goal, shown beside it. */
   voteGoal: number | undefined;
+  /** The Hugging Face Hub repositories of the two exported folders, linked from the datasets page. */
+  datasetHub: { public: string | undefined; gated: string | undefined };
   /** A proof of work before each new duel, of at most this many attempts (docs/operations.md#proof-of-work); off without it. */
   proofOfWork: { maxAttempts: number; secret: string | undefined } | undefined;
   /** Days after which who played a duel is forgotten (visitor and address hashes); 0 keeps them. */
@@ -236,6 +243,7 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
     pagesDir: values.AGORA_PAGES_DIR,
     operatorContact: values.AGORA_OPERATOR_CONTACT,
     voteGoal: values.AGORA_VOTE_GOAL,
+    datasetHub: { public: values.AGORA_HUB_PUBLIC_DATASET, gated: values.AGORA_HUB_GATED_DATASET },
     proofOfWork:
       values.AGORA_PROOF_OF_WORK > 0 ? { maxAttempts: values.AGORA_PROOF_OF_WORK, secret: values.AGORA_PROOF_OF_WORK_SECRET } : undefined,
     cohortHosts: values.AGORA_COHORT_HOSTS ?? new Map(),

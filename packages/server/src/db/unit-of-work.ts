@@ -11,6 +11,7 @@ import { MaxxRepository } from './repositories/maxx.repository';
 import { MaxxCheckRepository } from './repositories/maxx-check.repository';
 import { ReviewRepository } from './repositories/review.repository';
 import { VisitorDuelsRepository } from './repositories/visitor-duels.repository';
+import { StatisticsRepository } from './repositories/statistics.repository';
 
 /** The repositories, bound to one connection or one transaction. */
 export interface Repositories {
@@ -25,6 +26,7 @@ export interface Repositories {
   maxxChecks: MaxxCheckRepository;
   leases: LeaseRepository;
   visitorDuels: VisitorDuelsRepository;
+  statistics: StatisticsRepository;
 }
 
 /** What services get: repositories, transactions and a health probe, without Kysely itself. */
@@ -48,6 +50,7 @@ const bind = (db: Kysely<Database>): Repositories => ({
   maxxChecks: new MaxxCheckRepository(db),
   leases: new LeaseRepository(db),
   visitorDuels: new VisitorDuelsRepository(db),
+  statistics: new StatisticsRepository(db),
 });
 
 export function createStore(db: Kysely<Database>): Store {

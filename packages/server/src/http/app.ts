@@ -13,6 +13,7 @@ import type { PublishedDatasetsService } from '../services/published-datasets.se
 import type { ProofOfWork } from '../services/ports/proof-of-work';
 import type { SiteService } from '../services/site.service';
 import type { MyDuelsService } from '../services/my-duels.service';
+import type { StatisticsService } from '../services/statistics.service';
 import type { RequestLimiter } from '../services/ports/request-limiter';
 import type { TrustedProxies } from './client-address';
 import type { ArenaCatalogue } from '../services/arena-catalogue';
@@ -36,6 +37,7 @@ import { checkRoutes } from './routes/checks.routes';
 import type { MaxxCheckService } from '../services/maxx/maxx-check.service';
 import { challengeRoutes } from './routes/challenge.routes';
 import { siteRoutes } from './routes/site.routes';
+import { statisticsRoutes } from './routes/statistics.routes';
 import { adminRoutes, operationsRoutes } from './routes/operations.routes';
 
 export interface AppServices {
@@ -50,6 +52,7 @@ export interface AppServices {
   datasets: PublishedDatasetsService;
   checks: MaxxCheckService;
   site: SiteService;
+  statistics: StatisticsService;
   limiter: RequestLimiter;
   /** Present when the operator asks for a proof of work before each duel. */
   proofOfWork: ProofOfWork | undefined;
@@ -94,6 +97,7 @@ export function createApp(services: AppServices): Hono<AppEnv> {
   app.route('/api/v1/models', modelRoutes(services.catalogue, services.settings, limits));
   app.route('/api/v1/datasets', datasetRoutes(services.datasets, limits));
   app.route('/api/v1/checks', checkRoutes(services.checks, limits));
+  app.route('/api/v1/statistics', statisticsRoutes(services.statistics, limits));
   app.route('/api/v1', siteRoutes(services.site, limits));
   app.route('/api/v1/challenge', challengeRoutes(services.proofOfWork, limits));
   app.route('/api/v1/leaderboard', leaderboardRoutes(services.leaderboards, limits));

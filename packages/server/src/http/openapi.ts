@@ -21,6 +21,7 @@ import {
   flaggedVotesSchema,
   voteReviewRequestSchema,
   publishedDatasetsSchema,
+  arenaStatisticsSchema,
   reactionRequestSchema,
   reactionResponseSchema,
   reportRequestSchema,
@@ -104,6 +105,20 @@ function operations(maxPromptChars: number): Operation[] {
       path: '/api/v1/datasets',
       summary: 'What this arena has published: the last export and the last optimised preference set, with their row counts',
       responses: { 200: { description: 'published datasets', schema: publishedDatasetsSchema } },
+    },
+    {
+      method: 'get',
+      path: '/api/v1/datasets/{id}/files/{path}',
+      summary:
+        'A data file of the public folder of the last export, as listed in GET /api/v1/datasets (files[].url): Parquet or JSONL, with Content-Length, one byte range (Range: bytes=a-b, 206) and never a gated file; 404 for any other path or export, 416 for a range beyond the file',
+      responses: { 200: { description: 'the file' }, ...errors(400, 404, 416, 429) },
+    },
+    {
+      method: 'get',
+      path: '/api/v1/statistics',
+      summary:
+        'The arena’s public statistics: duels, votes and reactions per day, languages and topics (cells under min_cell summed into other), modes, vote choices, each model’s wins, losses, ties and both-bad votes; recomputed at most once a minute',
+      responses: { 200: { description: 'statistics', schema: arenaStatisticsSchema } },
     },
     {
       method: 'get',
