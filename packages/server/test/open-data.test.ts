@@ -29,7 +29,7 @@ const SEEDS: Seed[] = Array.from({ length: 12 }, (_, index) => ({
   ...(index % 4 === 3 ? {} : { vote: { choice: choices[index % choices.length]! } }),
   reactions: index % 3 === 0 ? [{ turn: 1, side: 'a' as const, value: 'like' as const }] : [],
   ...(index === 5 ? { annotation: 'pending' as const } : {}),
-  ...(index === 7 ? { models: ['kestrix-8b', 'sollary-32b'] as [string, string] } : {}),
+  ...(index === 6 ? { models: ['kestrix-8b', 'sollary-32b'] as [string, string] } : {}),
   at: `2026-11-0${1 + (index % 3)}T1${index % 10}:00:00.000Z`,
 }));
 
