@@ -7,7 +7,10 @@ import {
   type ModelList,
   type Proof,
   type PublishedDatasets,
+  type ArenaStatistics,
   type Transcript,
+  type MyDuels,
+  type Erasure,
   type ArenaStats,
   type SitePage,
   type SitePageName,
@@ -65,6 +68,7 @@ async function request<T>(method: string, path: string, body?: unknown, signal?:
 export const api = {
   models: () => request<ModelList>('GET', '/api/v1/models'),
   datasets: () => request<PublishedDatasets>('GET', '/api/v1/datasets'),
+  statistics: () => request<ArenaStatistics>('GET', '/api/v1/statistics'),
   nextCheck: () => request<CheckPair>('GET', '/api/v1/checks/next'),
   chooseCheck: (id: string, body: CheckChoiceRequest) =>
     request<{ status: 'recorded' }>('POST', `/api/v1/checks/${encodeURIComponent(id)}`, body),
@@ -80,6 +84,9 @@ export const api = {
   react: (id: string, body: ReactionRequest) => request<unknown>('POST', `/api/v1/duels/${encodeURIComponent(id)}/reactions`, body),
   report: (id: string, body: ReportRequest) =>
     request<{ status: 'received' }>('POST', `/api/v1/duels/${encodeURIComponent(id)}/report`, body),
+  myDuels: () => request<MyDuels>('GET', '/api/v1/duels'),
+  eraseDuel: (id: string) => request<Erasure>('DELETE', `/api/v1/duels/${encodeURIComponent(id)}`),
+  eraseAllDuels: () => request<Erasure>('DELETE', '/api/v1/duels'),
   vote: (id: string, body: VoteRequest) => request<VoteResponse>('POST', `/api/v1/duels/${encodeURIComponent(id)}/vote`, body),
   leaderboard: (query: Record<string, string>, signal?: AbortSignal) => {
     const search = new URLSearchParams(Object.entries(query).filter(([, value]) => value !== ''));
