@@ -82,6 +82,8 @@ export class DuelManager {
   choice = $state<VoteChoice | null>(null);
   /** The visitor's own vote tags, shown again with the reveal. */
   votedTags = $state<Record<Side, Tag[]>>({ a: [], b: [] });
+  /** Whether the vote counts in the ranking, as the vote's answer said; null when unknown (a duel read again). */
+  counted = $state<boolean | null>(null);
   /** The first request of this duel (or of the one that failed to start): its prompt is never lost. */
   request = $state<DuelRequest | null>(null);
   private pending: PendingAction | null = null;
@@ -213,6 +215,7 @@ export class DuelManager {
     this.failure = null;
     this.failedFollowUp = null;
     this.reveal = null;
+    this.counted = null;
     this.choice = null;
     this.votedTags = { a: [], b: [] };
     this.pending = null;
@@ -253,6 +256,7 @@ export class DuelManager {
       this.choice = choice;
       this.votedTags = body.tags;
       this.reveal = answer.reveal;
+      this.counted = answer.counted;
       this.failure = null;
       this.phase = 'revealed';
     } catch (error) {

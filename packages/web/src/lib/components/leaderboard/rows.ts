@@ -20,6 +20,7 @@ export type SortKey =
   | 'win_rate'
   | 'both_bad_rate'
   | 'energy'
+  | 'energy_class'
   | 'params_b'
   | 'arch'
   | 'organisation'
@@ -52,5 +53,5 @@ export function sortRows(rows: readonly Row[], sort: RowSort): Row[] {
 /** A click on a column's header: the same column turns its order over, another starts in its natural order. */
 export function nextSort(sort: RowSort, key: SortKey): RowSort {
   if (sort.key === key) return { key, ascending: !sort.ascending };
-  return { key, ascending: key === 'rank' || key === 'name' || key === 'energy' };
+  return { key, ascending: key === 'rank' || key === 'name' || key === 'energy' || key === 'energy_class' };
 }
