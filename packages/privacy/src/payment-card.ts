@@ -50,21 +50,46 @@ export function isCardNumber(digits: string): boolean {
 }
 
 /** French SIRET numbers are printed 3-3-3-5 and pass Luhn too: that grouping is not a card. */
-function isSiretGrouping(groups: readonly string[]): boolean {
-  return groups.map((group) => group.length).join() === '3,3,3,5';
+function isSiretGrouping(lengths: readonly number[]): boolean {
+  return lengths.join() === '3,3,3,5';
 }
 
-/** The longest card number made of consecutive groups of one digit run, if any. */
+/** The runs of ASCII digits of a text, scanned by character code: a match object per group made a run of 80,000 groups cost 0.2 s. */
+function digitGroups(run: string): { length: number; start: number; end: number }[] {
+  const groups: { length: number; start: number; end: number }[] = [];
+  let start = -1;
+  for (let index = 0; index <= run.length; index += 1) {
+    const code = index < run.length ? run.charCodeAt(index) : -1;
+    const digit = code >= 48 && code <= 57;
+    if (digit && start < 0) start = index;
+    else if (!digit && start >= 0) {
+      groups.push({ length: index - start, start, end: index });
+      start = -1;
+    }
+  }
+  return groups;
+}
+
+/**
+ * The longest card number made of consecutive groups of one digit run, if any. Lengths are added
+ * as numbers and a candidate is cut from the run's digits only when it has a card's length: joining
+ * the groups' strings for every pair cost 0.9 s on a run of 40,000 two-digit groups, growing faster
+ * than the run.
+ */
 function cardInRun(run: string, offset: number): Span | null {
-  const groups = [...run.matchAll(/\d+/g)].map((group) => ({ digits: group[0], start: group.index, end: group.index + group[0].length }));
+  const groups = digitGroups(run);
+  const digits = run.replace(/\D/g, '');
+  const digitStarts: number[] = [];
+  groups.reduce((at, group) => (digitStarts.push(at), at + group.length), 0);
   let best: Span | null = null;
   for (let first = 0; first < groups.length; first += 1) {
-    let digits = '';
-    for (let last = first; last < groups.length && digits.length < 19; last += 1) {
-      digits += groups[last]?.digits ?? '';
-      const chosen = groups.slice(first, last + 1);
-      if (!isCardNumber(digits) || isSiretGrouping(chosen.map((group) => group.digits))) continue;
-      const span = { start: offset + (chosen[0]?.start ?? 0), end: offset + (chosen.at(-1)?.end ?? 0) };
+    let length = 0;
+    for (let last = first; last < groups.length && length < 19; last += 1) {
+      length += groups[last]!.length;
+      if (length < 13 || length > 19) continue;
+      const candidate = digits.slice(digitStarts[first], digitStarts[first]! + length);
+      if (!isCardNumber(candidate) || isSiretGrouping(groups.slice(first, last + 1).map((group) => group.length))) continue;
+      const span = { start: offset + groups[first]!.start, end: offset + groups[last]!.end };
       if (!best || span.end - span.start > best.end - best.start) best = span;
     }
   }

@@ -79,16 +79,48 @@ export function screenText(text: string): PiiScreening {
   const all = [...first.findings, ...second.findings];
   const findings = all
     .filter((found, index) =>
-      all.every(
-        (other, otherIndex) =>
-          otherIndex === index ||
-          !overlaps(other, found) ||
-          (!(OUTRANKED_BY[found.kind] ?? []).includes(other.kind) && (other.kind !== found.kind || otherIndex > index)),
+      overlapping(all, index).every(
+        (otherIndex) =>
+          !(OUTRANKED_BY[found.kind] ?? []).includes(all[otherIndex]!.kind) && (all[otherIndex]!.kind !== found.kind || otherIndex > index),
       ),
     )
     .sort((left, right) => left.start - right.start || left.end - right.end);
   const kinds = PII_KINDS.filter((kind) => findings.some((found) => found.kind === kind));
   return { pii: kinds.length > 0, kinds, findings };
+}
+
+/**
+ * The indices of the findings that overlap `all[index]`, found from the findings sorted by start
+ * (cached per array) instead of against every other: a text of 8,000 phone-shaped numbers read twice
+ * took 64 million comparisons (220 ms at 120 k characters, growing with the square of the text).
+ */
+function overlapping(all: readonly PiiFinding[], index: number): number[] {
+  const { order, position, maxEnd } = sortedByStart(all);
+  const found = all[index]!;
+  const result: number[] = [];
+  const at = position[index]!;
+  for (let next = at + 1; next < order.length && all[order[next]!]!.start < found.end; next += 1)
+    if (overlaps(all[order[next]!]!, found)) result.push(order[next]!);
+  // Earlier findings reach past `found.start` only while the longest end so far does.
+  for (let previous = at - 1; previous >= 0 && maxEnd[previous]! > found.start; previous -= 1)
+    if (overlaps(all[order[previous]!]!, found)) result.push(order[previous]!);
+  return result;
+}
+
+const sortedCache = new WeakMap<readonly PiiFinding[], { order: number[]; position: number[]; maxEnd: number[] }>();
+function sortedByStart(all: readonly PiiFinding[]): { order: number[]; position: number[]; maxEnd: number[] } {
+  const cached = sortedCache.get(all);
+  if (cached) return cached;
+  const order = all.map((_, index) => index).sort((left, right) => all[left]!.start - all[right]!.start);
+  const position: number[] = [];
+  const maxEnd: number[] = [];
+  order.forEach((index, at) => {
+    position[index] = at;
+    maxEnd[at] = Math.max(at > 0 ? maxEnd[at - 1]! : Number.NEGATIVE_INFINITY, all[index]!.end);
+  });
+  const sorted = { order, position, maxEnd };
+  sortedCache.set(all, sorted);
+  return sorted;
 }
 
 /** The screening of one reading, its findings' offsets mapped back to the original text. */
