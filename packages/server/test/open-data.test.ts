@@ -40,7 +40,7 @@ describe.each(DIALECTS)('open data on $name', (dialect) => {
   const scratch = mkdtempSync(join(tmpdir(), 'agora-open-data-'));
 
   beforeAll(async () => {
-    arena = await startTestArena(dialect);
+    arena = await startTestArena(dialect, { environment: { AGORA_LIMIT_DOWNLOADS_PER_MINUTE_PER_ADDRESS: '40' } });
     store = createStore(openDatabase(arena.store.location));
     await seed(store, arena.store.location, SEEDS);
     out = mkdtempSync(join(tmpdir(), 'agora-open-data-export-'));
@@ -189,6 +189,22 @@ describe.each(DIALECTS)('open data on $name', (dialect) => {
     const answer = await rawGet(arena.baseUrl, file.url!);
     expect(answer.status).toBe(404);
     expect((await get<PublishedDatasets>('/api/v1/datasets')).body.export!.files.find((entry) => entry.path === file.path)!.url).toBeNull();
+  });
+
+  it('limits downloads per address, with the JSON error and Retry-After', async () => {
+    const file = (await get<PublishedDatasets>('/api/v1/datasets')).body.export!.files.find((entry) => entry.format === 'jsonl')!;
+    // The tests above spent some of the 40 of this minute: the refusal comes within 40 more.
+    let refused: Response | undefined;
+    for (let attempt = 0; attempt < 41 && !refused; attempt++) {
+      const answer = await fetch(`${arena.baseUrl}${file.url}`);
+      if (answer.status === 429) refused = answer;
+      else await answer.arrayBuffer();
+    }
+    expect(refused?.status).toBe(429);
+    expect(Number(refused!.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await refused!.json()).toMatchObject({ error: { code: 'rate_limited' } });
+    // Reads are counted apart: the list still answers.
+    expect((await fetch(`${arena.baseUrl}/api/v1/datasets`)).status).toBe(200);
   });
 });
 

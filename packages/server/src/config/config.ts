@@ -85,6 +85,7 @@ const environmentSchema = z.object({
   AGORA_LIMIT_READS_PER_MINUTE_PER_ADDRESS: z.coerce.number().int().min(0).max(1_000_000).default(1200),
   AGORA_LIMIT_CHALLENGES_PER_MINUTE_PER_ADDRESS: z.coerce.number().int().min(0).max(1_000_000).default(120),
   AGORA_LIMIT_FILES_PER_MINUTE_PER_ADDRESS: z.coerce.number().int().min(0).max(1_000_000).default(6000),
+  AGORA_LIMIT_DOWNLOADS_PER_MINUTE_PER_ADDRESS: z.coerce.number().int().min(0).max(1_000_000).default(60),
   AGORA_PAGES_DIR: z.string().min(1).optional(),
   AGORA_HUB_PUBLIC_DATASET: z.string().regex(HUB_REPOSITORY, 'a Hugging Face repository, owner/name').optional(),
   AGORA_HUB_GATED_DATASET: z.string().regex(HUB_REPOSITORY, 'a Hugging Face repository, owner/name').optional(),
@@ -350,6 +351,7 @@ function rateLimitsOf(values: EnvironmentValues): Config['rateLimits'] {
     reads: perAddressOnly(values.AGORA_LIMIT_READS_PER_MINUTE_PER_ADDRESS, 60),
     challenges: perAddressOnly(values.AGORA_LIMIT_CHALLENGES_PER_MINUTE_PER_ADDRESS, 60),
     files: perAddressOnly(values.AGORA_LIMIT_FILES_PER_MINUTE_PER_ADDRESS, 60),
+    downloads: perAddressOnly(values.AGORA_LIMIT_DOWNLOADS_PER_MINUTE_PER_ADDRESS, 60),
   };
 }
 

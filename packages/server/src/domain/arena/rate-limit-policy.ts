@@ -1,7 +1,7 @@
 /**
  * What the rate limits count (docs/operations.md#rate-limits): prompts, votes, reports and
  * characters sent to expensive models; reactions; erasures of a visitor's own duels; reads of the API (transcripts, streams, the
- * leaderboard, models, pages…); proof-of-work challenges; and the web app's files.
+ * leaderboard, models, pages…); proof-of-work challenges; the web app's files; and downloads of the published datasets.
  */
 export const RATE_LIMITED_ACTIONS = [
   'prompts',
@@ -13,6 +13,7 @@ export const RATE_LIMITED_ACTIONS = [
   'reads',
   'challenges',
   'files',
+  'downloads',
 ] as const;
 export type RateLimitedAction = (typeof RATE_LIMITED_ACTIONS)[number];
 
@@ -21,7 +22,7 @@ export type RateLimitedAction = (typeof RATE_LIMITED_ACTIONS)[number];
  * limits guard is the instance's own event loop (a read costs CPU, not a model call or a row), and
  * a shared counter would make every read a database write, the very load the limit is there to stop.
  */
-export const PER_INSTANCE_ACTIONS: ReadonlySet<RateLimitedAction> = new Set(['reads', 'challenges', 'files']);
+export const PER_INSTANCE_ACTIONS: ReadonlySet<RateLimitedAction> = new Set(['reads', 'challenges', 'files', 'downloads']);
 
 /** `points` per `windowS` seconds; 0 points: no limit. */
 export interface RateLimitRule {
