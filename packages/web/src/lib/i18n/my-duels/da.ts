@@ -1,4 +1,47 @@
 import type { fr } from './fr';
 
 /** Messages of the my-duels area in this language: the keys of the French file, type-checked. */
-export const da: Record<keyof typeof fr, string> = {};
+export const da: Record<keyof typeof fr, string> = {
+  'mine.nav': 'Mine dueller',
+  'mine.title': 'Mine dueller',
+  'mine.intro':
+    'De dueller, der er spillet fra denne browser, de nyeste først: dine spørgsmål, svarene, dine reaktioner og din stemme. Ingen konto: browseren finder dem via sin besøgscookie. Du kan downloade dem eller slette dem.',
+  'mine.privacy_link': 'Hvad der sker med en slettet duel',
+  'mine.loading': 'Henter dine dueller…',
+  'mine.count': '{count} duel(ler)',
+  'mine.download': 'Download (JSON)',
+  'mine.erase_all': 'Slet alle',
+  'mine.erase_one': 'Slet denne duel',
+  'mine.confirm_all_title': 'Slette dine {count} duel(ler)?',
+  'mine.confirm_one_title': 'Slette denne duel?',
+  'mine.confirm_body':
+    'Spørgsmålene, svarene, dine reaktioner, kommentarer og anmeldelser slettes og kommer ikke med i noget datasæt, der offentliggøres bagefter; stemmen tæller ikke længere i ranglisten fra dens næste opdatering. Det kan ikke fortrydes.',
+  'mine.confirm_yes': 'Ja, slet',
+  'mine.confirm_no': 'Annuller',
+  'mine.erasing': 'Sletter…',
+  'mine.erased_one': 'Duellen er slettet.',
+  'mine.erased_all': '{count} duel(ler) slettet.',
+  'mine.empty': 'Der er ikke spillet nogen duel fra denne browser.',
+  'mine.empty_link': 'Spil en duel i arenaen',
+  'mine.started': 'Startet den {date}',
+  'mine.turns': '{count} udveksling(er)',
+  'mine.status.streaming': 'I gang',
+  'mine.status.ready': 'Venter på din stemme',
+  'mine.status.failed': 'Afbrudt (en model svarede ikke)',
+  'mine.status.voted': 'Stemt',
+  'mine.vote': 'Din stemme: {choice}',
+  'mine.no_vote': 'Ingen stemme',
+  'mine.models': 'A: {a} · B: {b}',
+  'mine.models_hidden': 'Modellerne er skjult, indtil du stemmer',
+  'mine.show': 'Vis samtalen',
+  'mine.prompt': 'Dit spørgsmål',
+  'mine.answer': 'Svar {side}',
+  'mine.answer_withheld': 'Svaret er ikke gemt (afbrudt udveksling).',
+  'mine.reactions': '{count} reaktion(er)',
+  'mine.reports': '{count} anmeldelse(r)',
+  'mine.error.load': 'Dine dueller kunne ikke hentes. Prøv igen om et øjeblik.',
+  'mine.error.erase': 'Sletningen mislykkedes. Prøv igen om et øjeblik.',
+  'mine.error.not_found': 'Denne duel findes ikke længere: den er nok allerede slettet.',
+  'mine.error.in_progress': 'Et svar er stadig ved at blive skrevet: slet duellen, når det er færdigt.',
+  'mine.retry': 'Prøv igen',
+};

@@ -1,4 +1,47 @@
 import type { fr } from './fr';
 
 /** Messages of the my-duels area in this language: the keys of the French file, type-checked. */
-export const en: Record<keyof typeof fr, string> = {};
+export const en: Record<keyof typeof fr, string> = {
+  'mine.nav': 'My duels',
+  'mine.title': 'My duels',
+  'mine.intro':
+    'The duels played from this browser, newest first: your questions, the answers, your reactions and your vote. No account: this browser finds them through its visit cookie. You can download them or erase them.',
+  'mine.privacy_link': 'What happens to an erased duel',
+  'mine.loading': 'Loading your duels…',
+  'mine.count': '{count} duel(s)',
+  'mine.download': 'Download (JSON)',
+  'mine.erase_all': 'Erase all',
+  'mine.erase_one': 'Erase this duel',
+  'mine.confirm_all_title': 'Erase your {count} duel(s)?',
+  'mine.confirm_one_title': 'Erase this duel?',
+  'mine.confirm_body':
+    'The questions, the answers, your reactions, comments and reports are deleted and will be in no dataset published afterwards; the vote stops counting in the ranking at its next update. This cannot be undone.',
+  'mine.confirm_yes': 'Yes, erase',
+  'mine.confirm_no': 'Cancel',
+  'mine.erasing': 'Erasing…',
+  'mine.erased_one': 'The duel has been erased.',
+  'mine.erased_all': '{count} duel(s) erased.',
+  'mine.empty': 'No duel has been played from this browser.',
+  'mine.empty_link': 'Play a duel in the arena',
+  'mine.started': 'Started on {date}',
+  'mine.turns': '{count} exchange(s)',
+  'mine.status.streaming': 'In progress',
+  'mine.status.ready': 'Waiting for your vote',
+  'mine.status.failed': 'Interrupted (a model did not answer)',
+  'mine.status.voted': 'Voted',
+  'mine.vote': 'Your vote: {choice}',
+  'mine.no_vote': 'No vote',
+  'mine.models': 'A: {a} · B: {b}',
+  'mine.models_hidden': 'Models hidden until you vote',
+  'mine.show': 'Show the conversation',
+  'mine.prompt': 'Your question',
+  'mine.answer': 'Answer {side}',
+  'mine.answer_withheld': 'Answer not kept (interrupted exchange).',
+  'mine.reactions': '{count} reaction(s)',
+  'mine.reports': '{count} report(s)',
+  'mine.error.load': 'Your duels could not be loaded. Try again in a moment.',
+  'mine.error.erase': 'The erasure failed. Try again in a moment.',
+  'mine.error.not_found': 'This duel no longer exists: it has probably been erased already.',
+  'mine.error.in_progress': 'An answer is still being written: erase this duel once it has finished.',
+  'mine.retry': 'Try again',
+};

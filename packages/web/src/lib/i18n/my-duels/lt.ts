@@ -1,4 +1,47 @@
 import type { fr } from './fr';
 
 /** Messages of the my-duels area in this language: the keys of the French file, type-checked. */
-export const lt: Record<keyof typeof fr, string> = {};
+export const lt: Record<keyof typeof fr, string> = {
+  'mine.nav': 'Mano dvikovos',
+  'mine.title': 'Mano dvikovos',
+  'mine.intro':
+    'Dvikovos, sužaistos šioje naršyklėje, naujausios pirmiau: jūsų klausimai, atsakymai, jūsų reakcijos ir balsas. Paskyros nereikia: naršyklė jas randa pagal savo apsilankymo slapuką. Galite jas atsisiųsti arba ištrinti.',
+  'mine.privacy_link': 'Kas nutinka ištrintai dvikovai',
+  'mine.loading': 'Įkeliamos jūsų dvikovos…',
+  'mine.count': 'Dvikovų: {count}',
+  'mine.download': 'Atsisiųsti (JSON)',
+  'mine.erase_all': 'Ištrinti viską',
+  'mine.erase_one': 'Ištrinti šią dvikovą',
+  'mine.confirm_all_title': 'Ištrinti visas jūsų dvikovas ({count})?',
+  'mine.confirm_one_title': 'Ištrinti šią dvikovą?',
+  'mine.confirm_body':
+    'Klausimai, atsakymai, jūsų reakcijos, komentarai ir pranešimai ištrinami ir nepateks į jokį vėliau paskelbtą duomenų rinkinį; balsas nebeskaičiuojamas reitinge nuo kito jo atnaujinimo. To atšaukti negalima.',
+  'mine.confirm_yes': 'Taip, ištrinti',
+  'mine.confirm_no': 'Atšaukti',
+  'mine.erasing': 'Trinama…',
+  'mine.erased_one': 'Dvikova ištrinta.',
+  'mine.erased_all': 'Ištrinta dvikovų: {count}.',
+  'mine.empty': 'Šioje naršyklėje dar nesužaista nė viena dvikova.',
+  'mine.empty_link': 'Sužaisti dvikovą arenoje',
+  'mine.started': 'Pradėta {date}',
+  'mine.turns': 'Apsikeitimų: {count}',
+  'mine.status.streaming': 'Vyksta',
+  'mine.status.ready': 'Laukiama jūsų balso',
+  'mine.status.failed': 'Nutraukta (modelis neatsakė)',
+  'mine.status.voted': 'Balsuota',
+  'mine.vote': 'Jūsų balsas: {choice}',
+  'mine.no_vote': 'Balso nėra',
+  'mine.models': 'A: {a} · B: {b}',
+  'mine.models_hidden': 'Modeliai paslėpti, kol nubalsuosite',
+  'mine.show': 'Rodyti pokalbį',
+  'mine.prompt': 'Jūsų klausimas',
+  'mine.answer': 'Atsakymas {side}',
+  'mine.answer_withheld': 'Atsakymas neišsaugotas (apsikeitimas nutrūko).',
+  'mine.reactions': 'Reakcijų: {count}',
+  'mine.reports': 'Pranešimų: {count}',
+  'mine.error.load': 'Nepavyko įkelti jūsų dvikovų. Bandykite dar kartą po akimirkos.',
+  'mine.error.erase': 'Ištrinti nepavyko. Bandykite dar kartą po akimirkos.',
+  'mine.error.not_found': 'Šios dvikovos nebėra: greičiausiai ji jau ištrinta.',
+  'mine.error.in_progress': 'Atsakymas dar rašomas: ištrinkite šią dvikovą, kai jis bus baigtas.',
+  'mine.retry': 'Bandyti dar kartą',
+};

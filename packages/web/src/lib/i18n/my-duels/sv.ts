@@ -1,4 +1,47 @@
 import type { fr } from './fr';
 
 /** Messages of the my-duels area in this language: the keys of the French file, type-checked. */
-export const sv: Record<keyof typeof fr, string> = {};
+export const sv: Record<keyof typeof fr, string> = {
+  'mine.nav': 'Mina dueller',
+  'mine.title': 'Mina dueller',
+  'mine.intro':
+    'Duellerna som spelats från den här webbläsaren, de senaste först: dina frågor, svaren, dina reaktioner och din röst. Inget konto: webbläsaren hittar dem genom sin besökscookie. Du kan ladda ner dem eller radera dem.',
+  'mine.privacy_link': 'Vad som händer med en raderad duell',
+  'mine.loading': 'Hämtar dina dueller…',
+  'mine.count': '{count} duell(er)',
+  'mine.download': 'Ladda ner (JSON)',
+  'mine.erase_all': 'Radera alla',
+  'mine.erase_one': 'Radera den här duellen',
+  'mine.confirm_all_title': 'Radera dina {count} duell(er)?',
+  'mine.confirm_one_title': 'Radera den här duellen?',
+  'mine.confirm_body':
+    'Frågorna, svaren, dina reaktioner, kommentarer och anmälningar raderas och kommer inte med i något dataset som publiceras efteråt; rösten slutar räknas i rankningen vid nästa uppdatering. Det går inte att ångra.',
+  'mine.confirm_yes': 'Ja, radera',
+  'mine.confirm_no': 'Avbryt',
+  'mine.erasing': 'Raderar…',
+  'mine.erased_one': 'Duellen har raderats.',
+  'mine.erased_all': '{count} duell(er) raderade.',
+  'mine.empty': 'Ingen duell har spelats från den här webbläsaren.',
+  'mine.empty_link': 'Spela en duell på arenan',
+  'mine.started': 'Påbörjad {date}',
+  'mine.turns': '{count} utbyte(n)',
+  'mine.status.streaming': 'Pågår',
+  'mine.status.ready': 'Väntar på din röst',
+  'mine.status.failed': 'Avbruten (en modell svarade inte)',
+  'mine.status.voted': 'Röstad',
+  'mine.vote': 'Din röst: {choice}',
+  'mine.no_vote': 'Ingen röst',
+  'mine.models': 'A: {a} · B: {b}',
+  'mine.models_hidden': 'Modellerna är dolda tills du röstar',
+  'mine.show': 'Visa samtalet',
+  'mine.prompt': 'Din fråga',
+  'mine.answer': 'Svar {side}',
+  'mine.answer_withheld': 'Svaret sparades inte (avbrutet utbyte).',
+  'mine.reactions': '{count} reaktion(er)',
+  'mine.reports': '{count} anmälning(ar)',
+  'mine.error.load': 'Dina dueller kunde inte hämtas. Försök igen om en stund.',
+  'mine.error.erase': 'Raderingen misslyckades. Försök igen om en stund.',
+  'mine.error.not_found': 'Den här duellen finns inte längre: den har troligen redan raderats.',
+  'mine.error.in_progress': 'Ett svar skrivs fortfarande: radera duellen när det är klart.',
+  'mine.retry': 'Försök igen',
+};
