@@ -130,6 +130,11 @@ describe('honest counts and energy in a real browser', () => {
 
   it('gives the footer’s vote count on the leaderboard with how many it counts, links its empty state to the arena, and classes each model', async () => {
     await arena.arena.leaderboards.refresh();
+    // The footer's counter is refreshed every 30 s: the pages read it once it has every vote.
+    const total = readDuels.length + hastyDuels.length;
+    await expect
+      .poll(async () => ((await arena.client.request('GET', '/api/v1/stats')).json as { votes: number }).votes, { timeout: 40_000 })
+      .toBe(total);
     for (const locale of LOCALES) {
       const messages = CATALOGUES[locale.slice(0, 2)]!;
       for (const [width, viewport] of VIEWPORTS) {
@@ -137,7 +142,6 @@ describe('honest counts and energy in a real browser', () => {
         await page.goto(`${arena.baseUrl}/leaderboard`);
         const empty = page.getByTestId('leaderboard-empty');
         await empty.waitFor();
-        const total = readDuels.length + hastyDuels.length;
         const counted = message(messages, 'honesty.votes_needed', { n: total, counted: readDuels.length, min: MIN_VOTES });
         await expect
           .poll(async () => (await empty.innerText()).replace(/\s+/g, ' ').trim())
@@ -169,6 +173,10 @@ describe('honest counts and energy in a real browser', () => {
     const board = (await arena.client.request('GET', '/api/v1/leaderboard')).json as LeaderboardBody;
     const classed = board.models.filter((row) => row.energy_class);
     expect(classed.length).toBeGreaterThan(0);
+    const total = readDuels.length + hastyDuels.length;
+    await expect
+      .poll(async () => ((await arena.client.request('GET', '/api/v1/stats')).json as { votes: number }).votes, { timeout: 40_000 })
+      .toBe(total);
     for (const locale of LOCALES) {
       const messages = CATALOGUES[locale.slice(0, 2)]!;
       for (const [width, viewport] of VIEWPORTS) {
@@ -176,7 +184,6 @@ describe('honest counts and energy in a real browser', () => {
         await boardPage.goto(`${arena.baseUrl}/leaderboard`);
         const meta = boardPage.getByTestId('leaderboard-meta');
         await meta.waitFor();
-        const total = readDuels.length + hastyDuels.length;
         expect((await meta.innerText()).replace(/\s+/g, ' ')).toContain(
           `${message(messages, 'honesty.votes_total', { n: total })} ${message(messages, 'honesty.votes_counted', { n: board.n_votes })}`,
         );

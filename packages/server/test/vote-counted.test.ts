@@ -1,4 +1,4 @@
-import { voteResponseSchema } from '@agora/contract';
+import { type LeaderboardBody, voteResponseSchema } from '@agora/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CAMPAIGN_ADMIN_TOKEN, TestClock, flaggedVotes, playDuel } from './paced-campaign';
 import { ClientAt, type TestArena, startTestArena } from './test-arena';
@@ -61,5 +61,13 @@ describe.each(DIALECTS)('the vote answers whether it counts ($name)', (dialect) 
     }
     // The tenth vote for side A makes the visitor one-sided (10 by default): it, and those before, stop counting.
     expect(verdicts).toEqual([...Array<boolean>(9).fill(true), false]);
+  });
+
+  it('gives, below the minimum for a board, the votes it counts so far rather than 0', async () => {
+    // Twelve votes so far, one counted: the read one (the hasty one is too fast, the one-sided visitor's ten are all flagged).
+    await harness.arena.leaderboards.refresh();
+    const board = (await harness.client.request('GET', '/api/v1/leaderboard')).json as LeaderboardBody;
+    expect(board).toMatchObject({ n_votes: 1, min_votes: 30, models: [] });
+    expect(((await harness.client.request('GET', '/api/v1/stats')).json as { votes: number }).votes).toBeGreaterThanOrEqual(1);
   });
 });

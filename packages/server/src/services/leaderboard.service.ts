@@ -78,6 +78,8 @@ export interface RefreshOutcome {
  */
 export class LeaderboardService {
   private latest = new Map<string, LeaderboardBody>();
+  /** Counted votes on the main board at the last refresh here, shown while it has too few to be computed. */
+  private mainCount = 0;
   private loaded = false;
   private kept: KeptVotes | undefined;
   private refreshing: Promise<unknown> = Promise.resolve();
@@ -129,7 +131,8 @@ export class LeaderboardService {
     const ownViewModes = settings.customModeOnMainBoard ? [] : OWN_VIEW_MODES;
     const onMainBoard = mainBoardVotes(columns, counted, ownViewModes);
     const available = availableViews(columns, counted, onMainBoard, settings.minVotes);
-    const views = viewDefinitions(countOf(onMainBoard) >= settings.minVotes, available, ownViewModes);
+    const mainCount = countOf(onMainBoard);
+    const views = viewDefinitions(mainCount >= settings.minVotes, available, ownViewModes);
     const energy = kept.columns.meanEnergyByModel();
     // No view has enough votes yet: nothing to fit (and no worker to start).
     const results = views.length > 0 ? await computer.computeViews(columns, counted, views) : new Map<string, Leaderboard>();
@@ -147,6 +150,7 @@ export class LeaderboardService {
     // Snapshots another instance computed since (reloadLatest) are newer than this refresh's.
     if (generation === this.generation) {
       this.latest = new Map(views.map((view, index) => [view.key, bodies[index]!]));
+      this.mainCount = mainCount;
       this.loaded = true;
     }
     return { views: views.length, votes: columns.length, read: kept.read };
@@ -233,7 +237,8 @@ export class LeaderboardService {
     return {
       generated_at: any?.generated_at ?? null,
       view: { style: query.style, language: query.language ?? null, category: query.category ?? null, mode: query.mode ?? null },
-      n_votes: filterCount ?? (query.language || query.mode || query.category ? 0 : (any?.n_votes ?? 0)),
+      // Below the minimum the main board has no snapshot: the votes it counts so far, not 0 (issue 32).
+      n_votes: filterCount ?? (query.language || query.mode || query.category ? 0 : this.mainCount),
       min_votes: this.dependencies.settings.minVotes,
       variant: null,
       models: [],
