@@ -14,8 +14,12 @@ export function modelDescription(model: Pick<ModelCard, 'description' | 'descrip
 
 export function licenceName(model: Pick<ModelCard, 'license' | 'license_kind'>): string {
   if (model.license_kind === 'unknown') return t('site.license.unknown');
-  if (model.license_kind === 'proprietary' && /^proprietary$/i.test(model.license.trim())) return t('site.license.proprietary');
-  return model.license;
+  return licenceText(model.license);
+}
+
+/** A licence's name where only the name is known (a leaderboard row): the generic "Proprietary" in words of the catalogue. */
+export function licenceText(license: string): string {
+  return /^proprietary$/i.test(license.trim()) ? t('site.license.proprietary') : license;
 }
 
 /** What the licence lets people do, in words (`permissive licence`, `closed model`…). */
