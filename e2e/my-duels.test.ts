@@ -68,8 +68,12 @@ describe('my duels in a real browser', () => {
     await page.getByTestId('reveal').waitFor();
   }
 
-  async function seeListAndDownload(page: Page, messages: Messages, prompt: string, shot: string): Promise<void> {
-    await page.getByRole('link', { name: messages['mine.nav'], exact: true }).click();
+  /** From the footer at desktop width; at phone width from the privacy page's text, which links the page too. */
+  async function seeListAndDownload(page: Page, messages: Messages, prompt: string, shot: string, width: string): Promise<void> {
+    if (width === 'phone') {
+      await page.goto(`${arena.baseUrl}/privacy`);
+      await page.getByTestId('my-duels-link').getByRole('link', { name: messages['mine.privacy_page_link'], exact: true }).click();
+    } else await page.locator('footer').getByRole('link', { name: messages['mine.nav'], exact: true }).click();
     const card = page.getByTestId('my-duel');
     await card.first().waitFor();
     expect(await card.count()).toBe(1);
@@ -156,7 +160,7 @@ describe('my duels in a real browser', () => {
         const prompt = `Une question à effacer [${marker}] ensuite.`;
         const { page, context, errors } = await newPage(browser, { locale, viewport, colorScheme: scheme });
         await playAndVote(page, prompt);
-        await seeListAndDownload(page, messages, prompt, shot);
+        await seeListAndDownload(page, messages, prompt, shot, width);
         await confirmAll(page, messages, shot);
         await eraseOne(page, messages, shot);
         expect(errors).toEqual([]);

@@ -6,6 +6,7 @@ export const da: Record<keyof typeof fr, string> = {
   'mine.title': 'Mine dueller',
   'mine.intro':
     'De dueller, der er spillet fra denne browser, de nyeste først: dine spørgsmål, svarene, dine reaktioner og din stemme. Ingen konto: browseren finder dem via sin besøgscookie. Du kan downloade dem eller slette dem.',
+  'mine.privacy_page_link': 'Se, download eller slet mine dueller',
   'mine.privacy_link': 'Hvad der sker med en slettet duel',
   'mine.loading': 'Henter dine dueller…',
   'mine.count': '{count} duel(ler)',

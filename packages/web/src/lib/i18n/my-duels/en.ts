@@ -6,6 +6,7 @@ export const en: Record<keyof typeof fr, string> = {
   'mine.title': 'My duels',
   'mine.intro':
     'The duels played from this browser, newest first: your questions, the answers, your reactions and your vote. No account: this browser finds them through its visit cookie. You can download them or erase them.',
+  'mine.privacy_page_link': 'See, download or erase my duels',
   'mine.privacy_link': 'What happens to an erased duel',
   'mine.loading': 'Loading your duels…',
   'mine.count': '{count} duel(s)',

@@ -4,6 +4,7 @@ export const fr = {
   'mine.title': 'Mes duels',
   'mine.intro':
     'Les duels joués depuis ce navigateur, les plus récents d’abord : vos questions, les réponses, vos réactions et votre vote. Pas de compte : ce navigateur les retrouve grâce à son cookie de visite. Vous pouvez les télécharger ou les effacer.',
+  'mine.privacy_page_link': 'Voir, télécharger ou effacer mes duels',
   'mine.privacy_link': 'Ce que devient un duel effacé',
   'mine.loading': 'Chargement de vos duels…',
   'mine.count': '{count} duel(s)',

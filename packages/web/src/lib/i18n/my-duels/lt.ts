@@ -6,6 +6,7 @@ export const lt: Record<keyof typeof fr, string> = {
   'mine.title': 'Mano dvikovos',
   'mine.intro':
     'Dvikovos, sužaistos šioje naršyklėje, naujausios pirmiau: jūsų klausimai, atsakymai, jūsų reakcijos ir balsas. Paskyros nereikia: naršyklė jas randa pagal savo apsilankymo slapuką. Galite jas atsisiųsti arba ištrinti.',
+  'mine.privacy_page_link': 'Peržiūrėti, atsisiųsti arba ištrinti mano dvikovas',
   'mine.privacy_link': 'Kas nutinka ištrintai dvikovai',
   'mine.loading': 'Įkeliamos jūsų dvikovos…',
   'mine.count': 'Dvikovų: {count}',

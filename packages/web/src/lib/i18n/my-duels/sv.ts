@@ -6,6 +6,7 @@ export const sv: Record<keyof typeof fr, string> = {
   'mine.title': 'Mina dueller',
   'mine.intro':
     'Duellerna som spelats från den här webbläsaren, de senaste först: dina frågor, svaren, dina reaktioner och din röst. Inget konto: webbläsaren hittar dem genom sin besökscookie. Du kan ladda ner dem eller radera dem.',
+  'mine.privacy_page_link': 'Se, ladda ner eller radera mina dueller',
   'mine.privacy_link': 'Vad som händer med en raderad duell',
   'mine.loading': 'Hämtar dina dueller…',
   'mine.count': '{count} duell(er)',
