@@ -5,6 +5,9 @@ import SqliteDatabase from 'better-sqlite3';
 import { myDuelsExportSchema, myDuelsSchema } from '@agora/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowContext } from '../src/adapters/dataset-files/row-context';
+import { inlineRankingComputer } from '../src/adapters/ranking-worker/ranking-computer';
+import { LeaderboardService } from '../src/services/leaderboard.service';
+import { systemRuntime } from '../src/services/ports/runtime';
 import { filesUnder } from './export-files';
 import { runAgora } from './run-agora';
 import { DIALECTS } from './test-db';
@@ -177,6 +180,16 @@ describe.each(DIALECTS)('my duels ($name)', (dialect) => {
       createdAt: new Date().toISOString(),
     });
     const refreshed = await harness.arena.leaderboards.refresh();
+    // Another instance on the same store, with its own kept votes: it must see the erasure too.
+    const otherInstance = new LeaderboardService({
+      store: harness.arena.store,
+      catalogue: harness.arena.catalogue,
+      computer: inlineRankingComputer,
+      runtime: systemRuntime,
+      settings: { minVotes: 1, impact: { method: '0.9.1', zone: undefined } },
+    });
+    expect((await otherInstance.refresh()).votes).toBe(refreshed.votes);
+    expect((await otherInstance.refresh()).read).toBe('changes');
     const epoch = await harness.arena.store.feedback.rankingEpoch();
 
     const erased = await harness.client.request('DELETE', `/api/v1/duels/${ids.erased}`);
@@ -189,6 +202,8 @@ describe.each(DIALECTS)('my duels ($name)', (dialect) => {
     expect(await harness.arena.store.feedback.rankingEpoch()).toBe(epoch + 1);
     const after = await harness.arena.leaderboards.refresh();
     expect({ read: after.read, votes: after.votes }).toEqual({ read: 'everything', votes: refreshed.votes - 1 });
+    const afterOnOther = await otherInstance.refresh();
+    expect({ read: afterOnOther.read, votes: afterOnOther.votes }).toEqual({ read: 'everything', votes: refreshed.votes - 1 });
 
     const admin = { authorization: `Bearer ${TOKEN}` };
     expect((await harness.client.request('GET', `/api/v1/admin/review/${ids.erased}`, undefined, admin)).status).toBe(404);
@@ -206,7 +221,7 @@ describe.each(DIALECTS)('my duels ($name)', (dialect) => {
       expect({ marker, present: later.includes(marker) }).toEqual({ marker, present: true });
     const listed = myDuelsSchema.parse((await harness.client.request('GET', '/api/v1/duels')).json);
     expect(listed.duels.map((duel) => duel.id)).toEqual([ids.later, ids.kept]);
-  });
+  }, 120_000);
 
   it("erases all of the cookie's duels and none of another's, reports included", async () => {
     const admin = { authorization: `Bearer ${TOKEN}` };
@@ -222,7 +237,7 @@ describe.each(DIALECTS)('my duels ($name)', (dialect) => {
     const reported = await harness.client.request('GET', '/api/v1/admin/review?queue=reported', undefined, admin);
     expect(reported.status).toBe(200);
     expect(JSON.stringify(reported.json)).not.toContain('mine-later-2f08');
-  });
+  }, 120_000);
 
   it.runIf(dialect.name === 'sqlite')('leaves none of the erased bytes in the SQLite file once the log is checkpointed', () => {
     const location = harness.store.location;
