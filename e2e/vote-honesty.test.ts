@@ -1,4 +1,6 @@
 import { type LeaderboardBody, flaggedVotesSchema } from '@agora/contract';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { da } from '../packages/web/src/lib/i18n/da';
@@ -33,6 +35,15 @@ const LONG = `${'Une longue réponse, phrase après phrase, à lire avant de vot
 const READER_CHARS_PER_S = 19;
 /** Votes a model needs counted for the board: more than the visitors who read give it in the first part. */
 const MIN_VOTES = 12;
+
+/**
+ * Waits while another test run rebuilds the web app (e2e/global-setup.ts holds this lock while it
+ * builds into the folder this arena serves): a page loaded meanwhile finds half a build.
+ */
+async function whileWebBuilds(): Promise<void> {
+  const lock = fileURLToPath(new URL('../packages/web/.build-lock', import.meta.url));
+  while (existsSync(lock)) await new Promise((resolve) => setTimeout(resolve, 500));
+}
 
 /** A catalogue message with its `{name}` placeholders filled in, as the page's `t` does. */
 function message(messages: Messages, key: keyof Messages, params: Record<string, string | number> = {}): string {
@@ -74,6 +85,7 @@ describe('honest counts and energy in a real browser', () => {
   /** Plays one duel in `locale` and votes a tie, after reading the answers at an average pace or at once. */
   async function playAndVote(page: Page, read: boolean): Promise<string> {
     arena.fake.defaultBehaviour = { tokensPerSecond: 0, text: read ? SHORT : LONG };
+    await whileWebBuilds();
     await page.getByTestId('prompt').fill(read ? 'Une question, lue avant de voter' : 'Une question, votée sans lire');
     await page.getByTestId('prompt').press('Enter');
     await page.getByTestId('vote-panel').waitFor();
@@ -92,6 +104,7 @@ describe('honest counts and energy in a real browser', () => {
         for (const read of [true, false]) {
           const scheme = width === 'phone' ? 'dark' : 'light';
           const { page, context, errors } = await newPage(browser, { locale, viewport, colorScheme: scheme });
+          await whileWebBuilds();
           await page.goto(arena.baseUrl);
           await acceptTerms(page);
           const duelId = await playAndVote(page, read);
@@ -139,6 +152,7 @@ describe('honest counts and energy in a real browser', () => {
       const messages = CATALOGUES[locale.slice(0, 2)]!;
       for (const [width, viewport] of VIEWPORTS) {
         const { page, context, errors } = await newPage(browser, { locale, viewport });
+        await whileWebBuilds();
         await page.goto(`${arena.baseUrl}/leaderboard`);
         const empty = page.getByTestId('leaderboard-empty');
         await empty.waitFor();
@@ -162,6 +176,7 @@ describe('honest counts and energy in a real browser', () => {
 
   it('shows, once enough votes count, the board with each model’s energy class and the count of votes it leaves out', async () => {
     const { page, context } = await newPage(browser, { locale: 'fr-FR', viewport: DESKTOP });
+    await whileWebBuilds();
     await page.goto(arena.baseUrl);
     await acceptTerms(page);
     while (readDuels.length < 2 * MIN_VOTES) {
@@ -181,6 +196,7 @@ describe('honest counts and energy in a real browser', () => {
       const messages = CATALOGUES[locale.slice(0, 2)]!;
       for (const [width, viewport] of VIEWPORTS) {
         const { page: boardPage, context: boardContext, errors } = await newPage(browser, { locale, viewport });
+        await whileWebBuilds();
         await boardPage.goto(`${arena.baseUrl}/leaderboard`);
         const meta = boardPage.getByTestId('leaderboard-meta');
         await meta.waitFor();
