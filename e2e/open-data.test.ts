@@ -22,9 +22,10 @@ import { DESKTOP, PHONE, axeViolations, hasHorizontalOverflow, launchBrowser, ne
 
 const CATALOGUES: Record<string, Messages> = { fr, en, da, sv, lt };
 const LOCALES = ['fr-FR', 'en-GB', 'da-DK', 'sv-SE', 'lt-LT'] as const;
+/** Phone width in the dark theme, desktop in the light one: both themes pass axe. */
 const VIEWPORTS = [
-  ['desktop', DESKTOP],
-  ['phone', PHONE],
+  ['desktop', DESKTOP, 'light'],
+  ['phone', PHONE, 'dark'],
 ] as const;
 const HUB = { AGORA_HUB_PUBLIC_DATASET: 'agora-e2e/arena-public', AGORA_HUB_GATED_DATASET: 'agora-e2e/arena-gated' };
 
@@ -98,8 +99,8 @@ describe('the open data pages in a real browser', () => {
     const published = (await (await fetch(`${arena.baseUrl}/api/v1/datasets`)).json()) as PublishedDatasets;
     for (const locale of LOCALES) {
       const messages = CATALOGUES[lang(locale)]!;
-      for (const [viewportName, viewport] of VIEWPORTS) {
-        const { context, page, errors } = await newPage(browser, { locale, viewport });
+      for (const [viewportName, viewport, colorScheme] of VIEWPORTS) {
+        const { context, page, errors } = await newPage(browser, { locale, viewport, colorScheme });
         await page.goto(`${arena.baseUrl}/datasets`);
         await page.getByTestId('export-status').waitFor();
         const text = await page.locator('main').innerText();
@@ -149,8 +150,8 @@ describe('the open data pages in a real browser', () => {
     expect(totals).toEqual({ duels: 14, votes: 12, reactions: 5 });
     for (const locale of LOCALES) {
       const messages = CATALOGUES[lang(locale)]!;
-      for (const [viewportName, viewport] of VIEWPORTS) {
-        const { context, page, errors } = await newPage(browser, { locale, viewport });
+      for (const [viewportName, viewport, colorScheme] of VIEWPORTS) {
+        const { context, page, errors } = await newPage(browser, { locale, viewport, colorScheme });
         await page.goto(`${arena.baseUrl}/statistics`);
         await page.getByTestId('statistics-totals').waitFor();
         const number = (value: number) => new Intl.NumberFormat(lang(locale)).format(value);
@@ -182,8 +183,8 @@ describe('the open data pages in a real browser', () => {
   it('says in the visitor’s language when nothing is published or counted yet', async () => {
     for (const locale of LOCALES) {
       const messages = CATALOGUES[lang(locale)]!;
-      for (const [viewportName, viewport] of VIEWPORTS) {
-        const { context, page, errors } = await newPage(browser, { locale, viewport });
+      for (const [viewportName, viewport, colorScheme] of VIEWPORTS) {
+        const { context, page, errors } = await newPage(browser, { locale, viewport, colorScheme });
         await page.goto(`${empty.baseUrl}/datasets`);
         expect(await page.getByTestId('datasets-empty').innerText()).toContain(messages['open.datasets.empty']);
         await expectClean(page, `open-data-datasets-empty-${lang(locale)}-${viewportName}`);

@@ -291,7 +291,7 @@ describe('pages in a real browser', () => {
   it('lists what was published on the datasets page: the last export with its rows, and the optimised set', async () => {
     const { page, context, errors } = await newPage(browser);
     await page.goto(`${arena.baseUrl}/datasets`);
-    await expect.poll(() => page.getByText(fr['datasets.none']).count()).toBe(1);
+    await expect.poll(() => page.getByTestId('datasets-empty').getByText(fr['open.datasets.empty']).count()).toBe(1);
     // A real export of the arena's store, and an optimised set's record (its pipeline is tested on its own in maxx.test.ts).
     const out = mkdtempSync(join(tmpdir(), 'agora-e2e-export-'));
     try {
@@ -319,12 +319,17 @@ describe('pages in a real browser', () => {
       for (const viewport of [DESKTOP, PHONE]) {
         const { page: shown, context: shownContext } = await newPage(browser, { viewport });
         await shown.goto(`${arena.baseUrl}/datasets`);
-        // One votes file per language in each folder, the same rows in both: the page says their sum, and both folders.
-        const votes = exported.files
-          .filter((file) => file.dataset === 'votes' && file.tier === 'public')
-          .reduce((sum, file) => sum + file.rows, 0);
-        await expect.poll(() => shown.getByRole('row', { name: new RegExp(`votes ${votes} .* public, accès contrôlé$`) }).count()).toBe(1);
-        expect(await shown.getByRole('row', { name: /^dpo \d+ .* public$/ }).count()).toBe(1);
+        // One votes file per language in each folder, the same rows in both: the page says their sum, from the public folder.
+        const rows = (dataset: string) =>
+          exported.files.filter((file) => file.dataset === dataset && file.tier === 'public').reduce((sum, file) => sum + file.rows, 0);
+        const total = (dataset: string) =>
+          fr['open.datasets.rows_total'].replace('{rows}', new Intl.NumberFormat('fr').format(rows(dataset)));
+        await expect.poll(() => shown.getByTestId('dataset-votes').getByText(total('votes')).count()).toBe(1);
+        expect(await shown.getByTestId('dataset-dpo').getByText(total('dpo')).count()).toBe(1);
+        // Only the public folder's files are offered, one link per file.
+        const links = await shown.getByTestId('download').evaluateAll((anchors) => anchors.map((anchor) => anchor.getAttribute('href')));
+        expect(links).toHaveLength(exported.files.filter((file) => file.tier === 'public').length);
+        expect(links.some((href) => href?.includes('gated'))).toBe(false);
         await expect.poll(() => shown.getByRole('row', { name: /reactions 2 675/ }).count()).toBe(1);
         expect(await shown.getByText('Le juge est d’accord avec les visiteurs sur 73 % de 412 paires').count()).toBe(1);
         expect(await axeViolations(shown)).toEqual([]);
