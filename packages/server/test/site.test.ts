@@ -34,14 +34,18 @@ describe.each(DIALECTS)('the site around the arena ($name)', (dialect) => {
       locale: 'fr',
       markdown: expect.stringContaining('Ville de Test'),
     });
-    // No English legal notice from the operator: their French one beats the bundled placeholder.
+    // No English legal notice from the operator: their French one (Agora bundles none).
     expect((await get('/api/v1/pages/legal?locale=en')).json).toMatchObject({
       locale: 'fr',
       markdown: expect.stringContaining('Ville de Test'),
     });
     expect((await get('/api/v1/pages/privacy?locale=de')).json).toMatchObject({ locale: 'en' });
-    // Danish is written by nobody: English.
+    // Danish is bundled: the visitor's own language; German is written by nobody: English.
     expect((await get('/api/v1/pages/methodology?locale=da')).json).toMatchObject({
+      locale: 'da',
+      markdown: expect.stringContaining('Sådan beregnes ranglisten'),
+    });
+    expect((await get('/api/v1/pages/methodology?locale=de')).json).toMatchObject({
       locale: 'en',
       markdown: expect.stringContaining('Bradley–Terry'),
     });
