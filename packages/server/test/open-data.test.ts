@@ -144,6 +144,10 @@ describe.each(DIALECTS)('open data on $name', (dialect) => {
     expect(ranged.status).toBe(206);
     expect(ranged.headers.get('content-range')).toBe(`bytes 4-11/${votes.bytes}`);
     expect(Buffer.from(await ranged.arrayBuffer()).equals(bytes.subarray(4, 12))).toBe(true);
+    const head = await fetch(`${arena.baseUrl}${votes.url}`, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(Number(head.headers.get('content-length'))).toBe(votes.bytes);
+    expect((await head.arrayBuffer()).byteLength).toBe(0);
     const jsonl = exported.files.find((file) => file.format === 'jsonl')!;
     expect((await fetch(`${arena.baseUrl}${jsonl.url}`)).headers.get('content-type')).toBe('application/jsonl; charset=utf-8');
   });

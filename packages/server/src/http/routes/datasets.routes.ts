@@ -30,6 +30,11 @@ export function datasetRoutes(published: PublishedDatasetsService, limits: Route
       'cache-control': 'public, max-age=300',
     };
     if (range) headers['content-range'] = `bytes ${range.start}-${range.end}/${size}`;
+    if (c.req.method === 'HEAD') {
+      // Headers only: the file is closed now rather than left open until a stream nobody reads is collected.
+      await download.file.close();
+      return c.body(null, range ? 206 : 200, headers);
+    }
     const body = Readable.toWeb(download.file.stream(range)) as ReadableStream<Uint8Array>;
     return c.body(body, range ? 206 : 200, headers);
   });
