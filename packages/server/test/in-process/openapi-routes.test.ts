@@ -2,11 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { buildOpenApiDocument } from '../../src/http/openapi';
 import { startInProcessArena } from './harness';
 
-/** `METHOD /path/{param}` of every route the app answers, middleware and the web app's fallback left out. */
+/** `METHOD /path/{param}` of every route the app answers (a parameter's pattern, `:path{.+}`, left out), middleware and the web app's fallback left out. */
 function routesOf(routes: readonly { method: string; path: string }[]): string[] {
   const found = routes
     .filter(({ method, path }) => method !== 'ALL' && !path.endsWith('*') && path !== '/')
-    .map(({ method, path }) => `${method} ${path.replace(/:(\w+)/g, '{$1}')}`);
+    .map(({ method, path }) => `${method} ${path.replace(/:(\w+)(\{[^}]*\})?/g, '{$1}')}`);
   return [...new Set(found)].sort();
 }
 

@@ -13,8 +13,8 @@ export function datasetRoutes(published: PublishedDatasetsService, limits: Route
     return c.json(await published.latest());
   });
   // A public file of the last export, streamed (one byte range when asked): see PublishedDatasetsService.download.
-  routes.get('/:build/files/*', limited('downloads'), async (c) => {
-    const download = await published.download(c.req.param('build'), filePath(new URL(c.req.url).pathname));
+  routes.get('/:id/files/:path{.+}', limited('downloads'), async (c) => {
+    const download = await published.download(c.req.param('id'), filePath(new URL(c.req.url).pathname));
     const size = download.file.bytes;
     const range = byteRange(c.req.header('range'), size);
     if (range === 'unsatisfiable') {
