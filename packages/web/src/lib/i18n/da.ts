@@ -329,13 +329,8 @@ export const da: Messages = {
     'Offentligt datasæt (mappen public/), åbent for alle: samtaler, stemmer og reaktioner uden besøgs- eller sessions-id, kun dateret til dagen og i en rækkefølge uden forbindelse til tidspunktet; samt træningssættene (dpo, kto, reward).',
   'datasets.tier_gated':
     'Datasæt med kontrolleret adgang (mappen gated/), til forskning efter ansøgning: de samme samtaler, stemmer og reaktioner med pseudonyme besøgs-id’er og nøjagtige tidspunkter.',
-  'datasets.export_status': 'Seneste eksport: {date}, samtaler: {conversations}, licens: {license}.',
-  'datasets.none':
-    'Der er endnu ikke offentliggjort noget fra denne arena. Operatøren offentliggør med kommandoen nedenfor; eksporten vil indeholde følgende:',
-  'datasets.column_dataset': 'Datasæt',
   'datasets.column_rows': 'Rækker',
   'datasets.column_content': 'Indhold',
-  'datasets.column_tiers': 'Udgivet i',
   'datasets.tier.public': 'offentligt',
   'datasets.tier.gated': 'kontrolleret adgang',
   'datasets.conversations': 'spørgsmålene og begge svar med sprog og emne',
@@ -344,7 +339,6 @@ export const da: Messages = {
   'datasets.dpo': 'par af foretrukne og afviste svar, klar til DPO',
   'datasets.kto': 'svar mærket som gode eller dårlige, klar til KTO',
   'datasets.reward': 'par til træning af en belønningsmodel',
-  'datasets.command_title': 'Operatørens kommando',
   'datasets.optimised_title': 'Optimeret præferencedatasæt',
   'datasets.optimised_intro':
     'Ud fra rigtige samtaler i arenaen skriver modeller det bedst mulige svar, får det gennemlæst og kontrolleret og beholder det kun, hvis en dommer – i blinde og i begge rækkefølger – foretrækker det frem for de oprindelige svar.',

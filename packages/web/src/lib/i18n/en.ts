@@ -329,13 +329,8 @@ export const en: Messages = {
     'Public dataset (folder public/), open to everyone: the conversations, votes and reactions without visitor ids or sessions, dated to the day only, in an order unrelated to time; and the training sets (dpo, kto, reward).',
   'datasets.tier_gated':
     'Gated dataset (folder gated/), for research on request: the same conversations, votes and reactions with pseudonymous visitor ids and exact times.',
-  'datasets.export_status': 'Last export: {date}, {conversations} conversations, licence {license}.',
-  'datasets.none':
-    'Nothing has been published on this arena yet. The operator publishes with the command below; this is what the export will hold:',
-  'datasets.column_dataset': 'Dataset',
   'datasets.column_rows': 'Rows',
   'datasets.column_content': 'Content',
-  'datasets.column_tiers': 'Published in',
   'datasets.tier.public': 'public',
   'datasets.tier.gated': 'gated',
   'datasets.conversations': 'the prompts and both answers, with language and topic',
@@ -344,7 +339,6 @@ export const en: Messages = {
   'datasets.dpo': 'chosen / rejected pairs, ready for DPO',
   'datasets.kto': 'answers labelled good or bad, ready for KTO',
   'datasets.reward': 'pairs to train a reward model',
-  'datasets.command_title': 'The operator’s command',
   'datasets.optimised_title': 'Optimised preference set',
   'datasets.optimised_intro':
     'For real conversations of the arena, models write the best reply they can, have it reviewed and checked, and keep it only when a judge, blind and in both orders, prefers it to the original replies.',

@@ -329,13 +329,8 @@ export const fr = {
     'Jeu public (dossier public/), ouvert à tous : les conversations, votes et réactions sans identifiant de visiteur ni de session, datés au jour seulement, dans un ordre sans rapport avec le temps ; et les jeux d’entraînement (dpo, kto, reward).',
   'datasets.tier_gated':
     'Jeu à accès contrôlé (dossier gated/), pour la recherche, sur demande : les mêmes conversations, votes et réactions, avec des identifiants pseudonymes de visiteurs et les heures exactes.',
-  'datasets.export_status': 'Dernier export : {date}, {conversations} conversations, licence {license}.',
-  'datasets.none':
-    'Rien n’a encore été publié sur cette arène. L’opérateur publie avec la commande ci-dessous ; voici ce que contiendra l’export :',
-  'datasets.column_dataset': 'Jeu',
   'datasets.column_rows': 'Lignes',
   'datasets.column_content': 'Contenu',
-  'datasets.column_tiers': 'Publié dans',
   'datasets.tier.public': 'public',
   'datasets.tier.gated': 'accès contrôlé',
   'datasets.conversations': 'les questions et les deux réponses, avec la langue et le thème',
@@ -344,7 +339,6 @@ export const fr = {
   'datasets.dpo': 'paires préférée / rejetée, prêtes pour DPO',
   'datasets.kto': 'réponses étiquetées bonnes ou mauvaises, prêtes pour KTO',
   'datasets.reward': 'paires pour entraîner un modèle de récompense',
-  'datasets.command_title': 'Commande de l’opérateur',
   'datasets.optimised_title': 'Jeu de préférences optimisé',
   'datasets.optimised_intro':
     'Pour de vraies conversations de l’arène, des modèles écrivent la meilleure réponse possible, la font relire et contrôler, et ne la gardent que si un juge, à l’aveugle et dans les deux ordres, la préfère aux réponses d’origine.',

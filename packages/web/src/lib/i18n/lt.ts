@@ -332,12 +332,8 @@ export const lt: Messages = {
     'Viešas rinkinys (aplankas public/), prieinamas visiems: pokalbiai, balsai ir reakcijos be lankytojo ar seanso identifikatorių, datuoti tik diena, išdėstyti tvarka, nesusijusia su laiku; taip pat mokymo rinkiniai (dpo, kto, reward).',
   'datasets.tier_gated':
     'Kontroliuojamos prieigos rinkinys (aplankas gated/), moksliniams tyrimams, pateikus prašymą: tie patys pokalbiai, balsai ir reakcijos su pseudoniminiais lankytojų identifikatoriais ir tiksliu laiku.',
-  'datasets.export_status': 'Paskutinis eksportas: {date}, pokalbių: {conversations}, licencija: {license}.',
-  'datasets.none': 'Šioje arenoje kol kas nieko nepaskelbta. Operatorius duomenis skelbia toliau nurodyta komanda; eksporte bus:',
-  'datasets.column_dataset': 'Rinkinys',
   'datasets.column_rows': 'Eilutės',
   'datasets.column_content': 'Turinys',
-  'datasets.column_tiers': 'Kur paskelbta',
   'datasets.tier.public': 'viešas',
   'datasets.tier.gated': 'kontroliuojamos prieigos',
   'datasets.conversations': 'klausimai ir abu atsakymai, nurodant kalbą ir temą',
@@ -346,7 +342,6 @@ export const lt: Messages = {
   'datasets.dpo': 'pasirinktų ir atmestų atsakymų poros, paruoštos DPO',
   'datasets.kto': 'atsakymai, pažymėti kaip geri arba blogi, paruošti KTO',
   'datasets.reward': 'poros atlygio modeliui mokyti',
-  'datasets.command_title': 'Operatoriaus komanda',
   'datasets.optimised_title': 'Optimizuotas preferencijų rinkinys',
   'datasets.optimised_intro':
     'Tikriems arenos pokalbiams modeliai parašo geriausią įmanomą atsakymą, atiduoda jį peržiūrėti ir patikrinti ir išsaugo tik tada, kai teisėjas, vertindamas aklai ir abiem eilės tvarkomis, jį laiko geresniu už pradinius atsakymus.',

@@ -328,13 +328,8 @@ export const sv: Messages = {
     'Offentlig datamängd (mappen public/), öppen för alla: samtal, röster och reaktioner utan besökar- eller sessions-id, daterade endast till dagen och i en ordning utan samband med tiden; samt träningsuppsättningarna (dpo, kto, reward).',
   'datasets.tier_gated':
     'Datamängd med kontrollerad åtkomst (mappen gated/), för forskning på begäran: samma samtal, röster och reaktioner med pseudonyma besökar-id:n och exakta tidpunkter.',
-  'datasets.export_status': 'Senaste export: {date}, {conversations} samtal, licens {license}.',
-  'datasets.none':
-    'Inget har publicerats från den här arenan än. Operatören publicerar med kommandot nedan; exporten kommer att innehålla följande:',
-  'datasets.column_dataset': 'Datamängd',
   'datasets.column_rows': 'Rader',
   'datasets.column_content': 'Innehåll',
-  'datasets.column_tiers': 'Publicerad i',
   'datasets.tier.public': 'offentlig',
   'datasets.tier.gated': 'kontrollerad åtkomst',
   'datasets.conversations': 'frågorna och båda svaren, med språk och ämne',
@@ -343,7 +338,6 @@ export const sv: Messages = {
   'datasets.dpo': 'par av föredragna och avvisade svar, redo för DPO',
   'datasets.kto': 'svar märkta som bra eller dåliga, redo för KTO',
   'datasets.reward': 'par för att träna en belöningsmodell',
-  'datasets.command_title': 'Operatörens kommando',
   'datasets.optimised_title': 'Optimerad preferensdatamängd',
   'datasets.optimised_intro':
     'Utifrån verkliga samtal i arenan skriver modeller bästa möjliga svar, låter det granskas och kontrolleras och behåller det bara om en domare – blint och i båda ordningarna – föredrar det framför de ursprungliga svaren.',
