@@ -298,6 +298,12 @@ export interface RankingEpochTable {
   epoch: number;
 }
 
+/** A vote its visitor erased, by duel id alone: the leaderboards drop it at their next refresh. */
+export interface ErasedVotesTable {
+  duel_id: string;
+  erased_at: string;
+}
+
 export interface Database {
   duels: DuelsTable;
   turns: TurnsTable;
@@ -321,4 +327,5 @@ export interface Database {
   agora_rate_limits: AgoraRateLimitsTable;
   vote_reviews: VoteReviewsTable;
   ranking_epoch: RankingEpochTable;
+  erased_votes: ErasedVotesTable;
 }

@@ -20,6 +20,7 @@ import * as turnLeases from './migrations/2026_12_04_000000_turn_leases';
 import * as reportTargets from './migrations/2026_12_05_000000_report_targets';
 import * as reportTargetUnique from './migrations/2026_12_05_010000_report_target_unique';
 import * as visitorDuels from './migrations/2026_12_06_000000_visitor_duels';
+import * as erasedVotes from './migrations/2026_12_07_000000_erased_votes';
 
 /** Every migration, by name; listed statically so that bundlers and tsx see them. */
 const migrations: Record<string, Migration> = {
@@ -43,6 +44,7 @@ const migrations: Record<string, Migration> = {
   '2026_12_05_000000_report_targets': reportTargets,
   '2026_12_05_010000_report_target_unique': reportTargetUnique,
   '2026_12_06_000000_visitor_duels': visitorDuels,
+  '2026_12_07_000000_erased_votes': erasedVotes,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

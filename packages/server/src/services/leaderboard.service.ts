@@ -153,7 +153,7 @@ export class LeaderboardService {
       this.mainCount = mainCount;
       this.loaded = true;
     }
-    return { views: views.length, votes: columns.length, read: kept.read };
+    return { views: views.length, votes: columns.length - kept.columns.erased, read: kept.read };
   }
 
   /**
@@ -173,6 +173,8 @@ export class LeaderboardService {
     for (const by of CHANGES)
       for await (const page of store.feedback.rankingVotePages(VOTE_PAGE, { by, since }))
         for (const record of page) kept.columns.put({ view: toViewVote(record), facts: voteFacts(record) }, record.duelId);
+    // Votes their visitors erased (docs/privacy.md#your-duels): out of the board from this refresh on.
+    for (const duelId of await store.visitorDuels.erasedVotesSince(since)) kept.columns.erase(duelId);
     kept.readFrom = startedAt;
     kept.read = 'changes';
     // Compared on the votes cast before the look-back, which no vote arriving now can add to:

@@ -50,7 +50,7 @@ export class MyDuelsService {
   }
 
   private async erase(duelIds: readonly string[]): Promise<number> {
-    const { store } = this.dependencies;
+    const { store, runtime } = this.dependencies;
     const salt = await store.visitorDuels.exportSalt();
     // What was made for publication names a conversation by its exported pair id (an HMAC of the duel id).
     const context = salt === undefined ? undefined : rowContext(salt, new Map());
@@ -62,7 +62,7 @@ export class MyDuelsService {
             return `${a}-${b}`;
           })
         : [];
-      await store.transaction((repositories) => repositories.visitorDuels.eraseDuels(batch, pairIds));
+      await store.transaction((repositories) => repositories.visitorDuels.eraseDuels(batch, pairIds, runtime.now().toISOString()));
     }
     return duelIds.length;
   }

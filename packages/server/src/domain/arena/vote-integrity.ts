@@ -114,7 +114,8 @@ export const INTEGRITY_FLAG_BIT: Readonly<Record<IntegrityFlag, number>> = Objec
 /** Codes of {@link IntegrityColumns.choice}: the same numbers as the ranking's outcome codes (a wins, b wins, tie, both bad). */
 export const CHOICE_CODE = { a: 0, b: 1, tie: 2, both_bad: 3 } as const;
 /** Codes of {@link IntegrityColumns.review}. */
-export const REVIEW_CODE = { none: 0, count: 1, exclude: 2 } as const;
+/** `erased`: its visitor erased the duel (the live columns keep the row until their next full read; docs/privacy.md#your-duels). */
+export const REVIEW_CODE = { none: 0, count: 1, exclude: 2, erased: 3 } as const;
 
 /** The integrity facts of many votes as columns (domain/ranking/vote-columns.ts). */
 export interface IntegrityColumns {
@@ -181,10 +182,13 @@ export function integrityFlagBits(votes: IntegrityColumns, rules: IntegrityRules
   return bits;
 }
 
-/** A reviewer's decision ({@link REVIEW_CODE}) on a vote's rule bits: count clears them, exclude replaces them. */
+/**
+ * A reviewer's decision ({@link REVIEW_CODE}) on a vote's rule bits: count clears them, exclude replaces
+ * them. An erased vote is kept out the same way: no flag is ever shown for it, since its duel is gone.
+ */
 function reviewedBits(review: number, bits: number): number {
   if (review === REVIEW_CODE.count) return 0;
-  if (review === REVIEW_CODE.exclude) return INTEGRITY_FLAG_BIT.excluded_by_reviewer;
+  if (review === REVIEW_CODE.exclude || review === REVIEW_CODE.erased) return INTEGRITY_FLAG_BIT.excluded_by_reviewer;
   return bits;
 }
 

@@ -179,6 +179,18 @@ describe('vote columns', () => {
     const rulesFound = [...fill(4, ONE_SIDED), FAST, 0, ...fill(3, FAVOURS), ...fill(4, BURST), 0, FAST, 0, FAST];
     expect([...integrityRuleBits(kept.view(), rules)]).toEqual(rulesFound);
     expect([...integrityFlagBits(kept.view(), rules)]).toEqual([...rulesFound.slice(0, 14), 0, EXCLUDED, EXCLUDED]);
+
+    // A visitor erases the first of `fan`'s votes: it leaves the board and the rules' judgement of the others,
+    // which are judged as a full read without it judges them (two votes for `star` are under the bound of 3).
+    expect(kept.erase('d7')).toBe(true);
+    expect(kept.erase('d7')).toBe(true);
+    expect(kept.erase('no-such-duel')).toBe(false);
+    expect({ length: kept.length, erased: kept.erased }).toEqual({ length: 17, erased: 1 });
+    const withoutIt = new RankingVoteColumns();
+    for (const input of votes) if (input.facts.duelId !== 'd7') withoutIt.put(input, input.facts.duelId);
+    const afterErasure = [...integrityFlagBits(kept.view(), rules)];
+    expect(afterErasure[6]).toBe(EXCLUDED);
+    expect([...afterErasure.slice(0, 6), ...afterErasure.slice(7)]).toEqual([...integrityFlagBits(withoutIt.view(), rules)]);
   });
 
   it('rank each view on the counted votes it selects, in their order, with style only where controlled', () => {

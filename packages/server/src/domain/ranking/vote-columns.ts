@@ -153,6 +153,7 @@ class Interner {
 export class RankingVoteColumns {
   private size = 0;
   private unkeyed = 0;
+  private erasedRows = 0;
   private readonly models = new Interner(0xffff);
   private readonly languages = new Interner(0x7fff);
   private readonly modes = new Interner(0x7fff);
@@ -185,6 +186,11 @@ export class RankingVoteColumns {
     return this.size;
   }
 
+  /** Rows of erased votes ({@link erase}), counted nowhere. */
+  get erased(): number {
+    return this.erasedRows;
+  }
+
   /** Whether the vote of a duel is in the columns. */
   has(key: string): boolean {
     const [hi, lo] = hash64(key);
@@ -213,6 +219,17 @@ export class RankingVoteColumns {
       this.size = row + 1;
     }
     return added ? 'added' : 'updated';
+  }
+
+  /** Takes an erased duel's vote out of the rules and the board (its row stays until the next full read); says whether it was here. */
+  erase(key: string): boolean {
+    const row = this.duels.find(...hash64(key));
+    if (row < 0) return false;
+    if (this.review.values[row] !== REVIEW_CODE.erased) this.erasedRows += 1;
+    this.arena.values[row] = 0;
+    this.visitor.values[row] = this.client.values[row] = -1;
+    this.review.values[row] = REVIEW_CODE.erased;
+    return true;
   }
 
   /** Keyed votes cast before `ms` (those whose time is unknown count as before). */
