@@ -190,8 +190,8 @@ export const voteResponseSchema = z.object({
   reveal: z.object({ a: revealSchema, b: revealSchema }),
   /**
    * Whether the vote counts in the ranking as far as the arena can judge when it is cast (the
-   * integrity rules over the visitor's votes and its address group's recent ones, and the vote's
-   * own flags); which rule left it out is never said (docs/arena.md#vote-integrity).
+   * integrity rules over the visitor's votes, and the vote's own flags; the address group's rules
+   * wait for the next refresh); which rule left it out is never said (docs/arena.md#vote-integrity).
    */
   counted: z.boolean(),
 });

@@ -42,7 +42,7 @@ export function createArenaServices(parts: ServiceParts) {
   const limiter = createRequestLimiter(config.rateLimits, sharedCounters);
   const proofOfWork = config.proofOfWork ? createProofOfWork(config.proofOfWork, sharedCounters) : undefined;
   const energyClasses = catalogueEnergyClasses(catalogue.publicCards(), config.impact);
-  const duels = createDuelService(parts, { metrics, pairing, limiter, proofOfWork }, energyClasses, () => leaderboards.storedRatings());
+  const duels = createDuelService(parts, { metrics, pairing, limiter, proofOfWork }, energyClasses);
   const rankingComputer = parts.rankingComputer ?? new WorkerRankingComputer();
   const leaderboards = new LeaderboardService({
     store,
@@ -78,8 +78,6 @@ function createDuelService(
   { config, models, catalogue, registry, store, runtime, events, logger }: ServiceParts,
   shared: Pick<ArenaServices, 'metrics' | 'pairing' | 'limiter' | 'proofOfWork'>,
   energyClasses: EnergyClasses,
-  /** The latest main board's ratings, for the campaign rule when a vote is judged. */
-  ratings: () => Promise<ReadonlyMap<string, number> | undefined>,
 ): DuelService {
   return new DuelService({
     store,
@@ -97,7 +95,7 @@ function createDuelService(
     },
     estimateImpact: createRevealImpactEstimator(catalogue, config.impact, energyClasses),
     onVoteRecorded: () => events.emit('vote.recorded'),
-    judgeVote: async (vote) => judgeRecordedVote(store, config.integrity, await ratings(), vote),
+    judgeVote: (vote) => judgeRecordedVote(store, config.integrity, vote),
     logError: (message, error) => logger.error({ err: error }, message),
     logUpstream: (entry) =>
       entry.status === 'complete'

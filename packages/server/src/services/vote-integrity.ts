@@ -54,24 +54,34 @@ export function integrityOfVotes(
 }
 
 /**
- * Whether a vote just recorded counts in the ranking as far as can be judged now: the rules over its
- * visitor's votes and its address group's within the address rules' window, and its own flags
- * (identity leak, served-model mismatch). A later refresh judges the whole history and may still
- * leave it out (an address group's campaign, a reviewer).
+ * Whether a vote just recorded counts in the ranking as far as can be judged now: its own flags
+ * (identity leak, served-model mismatch), `too_fast` on its own times, and the visitor's rules
+ * (one-sided, favouring a model, the visitor's influence bound) over the visitor's votes. The
+ * address group's rules (bursts, the group's influence bound, the campaign rule) are judged at the
+ * next refresh only: a group can hold thousands of votes a day, too many to read on every vote.
  */
 export async function judgeRecordedVote(
   store: Store,
   rules: IntegrityRules,
-  ratings: ReadonlyMap<string, number> | undefined,
-  vote: { duelId: string; visitorHash: string; clientHash: string | null; at: string },
+  vote: { duelId: string; visitorHash: string },
 ): Promise<boolean> {
-  // The burst's minute and the influence bound's window; the campaign rule, over a group's whole history, waits for the refresh.
-  const windowMs = Math.max(60_000, rules.influence?.windowMs ?? 0);
-  const since = new Date(Date.parse(vote.at) - windowMs).toISOString();
-  const records = await store.feedback.listRankingVotesAround(vote.visitorHash, vote.clientHash, since);
-  const own = records.find((record) => record.duelId === vote.duelId);
-  if (!own || own.identityLeak || own.servedModelMismatch) return false;
-  return !integrityOfVotes(records, rules, ratings).has(vote.duelId);
+  const { vote: record, history } = await store.feedback.judgedVote(vote.duelId, vote.visitorHash);
+  if (!record || record.identityLeak || record.servedModelMismatch) return false;
+  const facts: VoteFacts[] = history.map((row) => ({
+    duelId: row.duel_id,
+    createdAt: row.created_at,
+    source: row.source,
+    visitor: vote.visitorHash,
+    // No address: the address group's rules wait for the refresh.
+    client: null,
+    choice: row.choice as VoteFacts['choice'],
+    modelA: row.model_a,
+    modelB: row.model_b,
+    votedAfterMs: null,
+    review: null,
+  }));
+  const flags = integrityFlags([...facts, { ...voteFacts(record), client: null }], rules);
+  return rankingFlags(record.review, flags.get(vote.duelId)).length === 0;
 }
 
 /** The admin's view of vote integrity: the votes the rules flag, and reviewers' decisions on them. */

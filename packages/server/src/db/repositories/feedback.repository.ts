@@ -5,6 +5,9 @@ import { insertReportOnce, type ReportRecord } from './report-insert';
 import type { SideRankingData, RankingVoteRecord, RankingReactionRecord } from '../../domain/ranking/ranking-records';
 export type { SideRankingData, RankingVoteRecord, RankingReactionRecord } from '../../domain/ranking/ranking-records';
 
+/** A vote of a visitor's history, as the visitor's integrity rules read it. */
+export type VisitorVote = Record<'duel_id' | 'created_at' | 'choice' | 'model_a' | 'model_b' | 'source', string>;
+
 export interface ReactionRecord {
   duelId: string;
   turn: number;
@@ -119,17 +122,15 @@ export class FeedbackRepository {
   }
 
   /**
-   * The votes the integrity rules need to judge one new vote: every vote of its visitor, and those
-   * from its address group since `clientSince` (the windows of the address rules), oldest first.
+   * What the integrity rules need to judge one new vote: its own row in full, and the visitor's other
+   * votes reduced to what the visitor's rules read (no texts: a visitor's history is read on every vote).
    */
-  async listRankingVotesAround(visitorHash: string, clientHash: string | null, clientSince: string): Promise<RankingVoteRecord[]> {
-    const byVisitor = await this.rankingVotes().where('duels.visitor_hash', '=', visitorHash).execute();
-    const recent = this.rankingVotes().where('votes.created_at', '>=', clientSince);
-    const byClient = clientHash === null ? [] : await recent.where('votes.client_hash', '=', clientHash).execute();
-    const rows = new Map([...byVisitor, ...byClient].map((row) => [row.duel_id, row]));
-    return [...rows.values()]
-      .sort((left, right) => left.created_at.localeCompare(right.created_at) || left.duel_id.localeCompare(right.duel_id))
-      .map(toRankingVoteRecord);
+  async judgedVote(duelId: string, visitorHash: string): Promise<{ vote: RankingVoteRecord | undefined; history: VisitorVote[] }> {
+    const own = await this.rankingVotes().where('votes.duel_id', '=', duelId).executeTakeFirst();
+    const columns = ['votes.duel_id', 'votes.created_at', 'votes.choice', 'votes.model_a', 'votes.model_b', 'duels.source'] as const;
+    const visitors = this.db.selectFrom('votes').innerJoin('duels', 'duels.id', 'votes.duel_id').select(columns);
+    const history = await visitors.where('duels.visitor_hash', '=', visitorHash).where('votes.duel_id', '!=', duelId).execute();
+    return { vote: own && toRankingVoteRecord(own), history };
   }
 
   /**

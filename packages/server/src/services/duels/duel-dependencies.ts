@@ -31,7 +31,7 @@ export interface DuelServiceDependencies {
   onTurnStored?: (duelId: string, status: 'complete' | 'failed') => void;
   onVoteRecorded?: (duelId: string) => void;
   /** Whether a recorded vote counts in the ranking as far as can be judged now (services/vote-integrity.ts); counted without it. */
-  judgeVote?: (vote: { duelId: string; visitorHash: string; clientHash: string | null; at: string }) => Promise<boolean>;
+  judgeVote?: (vote: { duelId: string; visitorHash: string }) => Promise<boolean>;
   estimateImpact?: RevealImpactEstimator;
   /** Pair weights for the draw; uniform without it. */
   pairing?: PairingPolicy;

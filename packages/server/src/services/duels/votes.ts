@@ -68,7 +68,7 @@ export class DuelVotes {
     this.dependencies.metrics.voteRecorded(request.choice);
     this.dependencies.onVoteRecorded?.(duelId);
     const judge = this.dependencies.judgeVote;
-    const counted = judge ? await judge({ duelId, visitorHash: duel.visitorHash, clientHash, at: now }) : true;
+    const counted = judge ? await judge({ duelId, visitorHash: duel.visitorHash }) : true;
     return { reveal, counted };
   }
 }
