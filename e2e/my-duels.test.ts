@@ -4,37 +4,12 @@ import { join } from 'node:path';
 import { myDuelsExportSchema } from '@agora/contract';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { da } from '../packages/web/src/lib/i18n/da';
-import { en } from '../packages/web/src/lib/i18n/en';
-import { fr, type Messages } from '../packages/web/src/lib/i18n/fr';
-import { lt } from '../packages/web/src/lib/i18n/lt';
-import { sv } from '../packages/web/src/lib/i18n/sv';
+import type { Messages } from '../packages/web/src/lib/i18n/fr';
 import { filesUnder } from '../packages/server/test/export-files';
 import { runAgora } from '../packages/server/test/run-agora';
 import { type TestArena, testCatalogueYaml, until } from '../packages/server/test/test-arena';
-import {
-  DESKTOP,
-  PHONE,
-  acceptTerms,
-  axeViolations,
-  hasHorizontalOverflow,
-  launchBrowser,
-  newPage,
-  screenshot,
-  startArena,
-} from './harness';
-
-const CATALOGUES: Record<string, Messages> = { fr, en, da, sv, lt };
-const LOCALES = ['fr-FR', 'en-GB', 'da-DK', 'sv-SE', 'lt-LT'] as const;
-const VIEWPORTS = [
-  ['desktop', DESKTOP],
-  ['phone', PHONE],
-] as const;
-
-/** A catalogue message with its `{name}` placeholders filled in, as the page's `t` does. */
-function message(messages: Messages, key: keyof Messages, params: Record<string, string | number> = {}): string {
-  return messages[key].replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
-}
+import { acceptTerms, axeViolations, hasHorizontalOverflow, launchBrowser, newPage, screenshot, startArena } from './harness';
+import { CATALOGUES, LOCALES, VIEWPORTS, message } from './locales';
 
 const activeText = (page: Page) => page.evaluate(() => (document.activeElement as HTMLElement | null)?.innerText.trim() ?? '');
 

@@ -1,10 +1,5 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { da } from '../packages/web/src/lib/i18n/da';
-import { en } from '../packages/web/src/lib/i18n/en';
-import { fr, type Messages } from '../packages/web/src/lib/i18n/fr';
-import { lt } from '../packages/web/src/lib/i18n/lt';
-import { sv } from '../packages/web/src/lib/i18n/sv';
 import type { TestArena } from '../packages/server/test/test-arena';
 import {
   DESKTOP,
@@ -17,14 +12,9 @@ import {
   screenshot,
   startArena,
 } from './harness';
+import { LOCALES, catalogueOf } from './locales';
 
-const LOCALES: [string, Messages][] = [
-  ['fr-FR', fr],
-  ['en-GB', en],
-  ['da-DK', da],
-  ['sv-SE', sv],
-  ['lt-LT', lt],
-];
+const LOCALE_CATALOGUES = LOCALES.map((locale) => [locale, catalogueOf(locale)] as const);
 
 /** The box of an element, which must be on screen. */
 async function box(page: Page, selector: string): Promise<{ x: number; y: number; width: number; height: number }> {
@@ -57,7 +47,7 @@ describe('phone layout', () => {
     await arena?.close();
   });
 
-  it.each(LOCALES)(
+  it.each(LOCALE_CATALOGUES)(
     '%s at 390 px: full-width composer, labelled comments, a menu, whole headers',
     async (locale, messages) => {
       const short = locale.slice(0, 2);

@@ -3,31 +3,12 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { da } from '../packages/web/src/lib/i18n/da';
-import { en } from '../packages/web/src/lib/i18n/en';
-import { fr, type Messages } from '../packages/web/src/lib/i18n/fr';
-import { lt } from '../packages/web/src/lib/i18n/lt';
-import { sv } from '../packages/web/src/lib/i18n/sv';
+import type { Messages } from '../packages/web/src/lib/i18n/fr';
 import type { TestArena } from '../packages/server/test/test-arena';
-import {
-  DESKTOP,
-  PHONE,
-  acceptTerms,
-  axeViolations,
-  hasHorizontalOverflow,
-  launchBrowser,
-  newPage,
-  screenshot,
-  startArena,
-} from './harness';
+import { DESKTOP, acceptTerms, axeViolations, hasHorizontalOverflow, launchBrowser, newPage, screenshot, startArena } from './harness';
+import { CATALOGUES, LOCALES, VIEWPORTS, message } from './locales';
 
 const TOKEN = 'honesty-e2e-admin-token-0123456789';
-const CATALOGUES: Record<string, Messages> = { fr, en, da, sv, lt };
-const LOCALES = ['fr-FR', 'en-GB', 'da-DK', 'sv-SE', 'lt-LT'] as const;
-const VIEWPORTS = [
-  ['desktop', DESKTOP],
-  ['phone', PHONE],
-] as const;
 /** Short answers (two of 25 characters) for the visitor who reads, long ones (two of 620) for the one who does not. */
 const SHORT = 'Une réponse courte.\n\nFin.';
 const LONG = `${'Une longue réponse, phrase après phrase, à lire avant de voter. '.repeat(10)}Fin.`;
@@ -43,11 +24,6 @@ const MIN_VOTES = 12;
 async function whileWebBuilds(): Promise<void> {
   const lock = fileURLToPath(new URL('../packages/web/.build-lock', import.meta.url));
   while (existsSync(lock)) await new Promise((resolve) => setTimeout(resolve, 500));
-}
-
-/** A catalogue message with its `{name}` placeholders filled in, as the page's `t` does. */
-function message(messages: Messages, key: keyof Messages, params: Record<string, string | number> = {}): string {
-  return messages[key].replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
 }
 
 /** The reveal's energy comparison in this language, of these two models, either way round, or "about the same". */

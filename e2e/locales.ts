@@ -1,0 +1,26 @@
+import { da } from '../packages/web/src/lib/i18n/da';
+import { en } from '../packages/web/src/lib/i18n/en';
+import { fr, type Messages } from '../packages/web/src/lib/i18n/fr';
+import { lt } from '../packages/web/src/lib/i18n/lt';
+import { sv } from '../packages/web/src/lib/i18n/sv';
+import { DESKTOP, PHONE } from './harness';
+
+/** The interface's catalogues by language code: what a page in that language may say. */
+export const CATALOGUES: Record<string, Messages> = { fr, en, da, sv, lt };
+/** The browser locales the e2e tests visit in, one per interface language. */
+export const LOCALES = ['fr-FR', 'en-GB', 'da-DK', 'sv-SE', 'lt-LT'] as const;
+/** The two widths every new screen is checked at. */
+export const VIEWPORTS = [
+  ['desktop', DESKTOP],
+  ['phone', PHONE],
+] as const;
+
+/** The catalogue of a browser locale (`da-DK` → Danish). */
+export function catalogueOf(locale: string): Messages {
+  return CATALOGUES[locale.slice(0, 2)]!;
+}
+
+/** A catalogue message with its `{name}` placeholders filled in, as the page's `t` does. */
+export function message(messages: Messages, key: keyof Messages, params: Record<string, string | number> = {}): string {
+  return messages[key].replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
+}
