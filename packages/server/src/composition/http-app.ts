@@ -36,11 +36,10 @@ export function createHttpApp(
     catalogue,
     datasets: new PublishedDatasetsService(store.datasets, config.datasetHub),
     checks: new MaxxCheckService(store, { enabled: config.maxxChecks, privateCohorts: config.privateCohorts }, runtime),
-    site: new SiteService(
-      store,
-      [...(config.pagesDir ? [sitePageFiles(config.pagesDir)] : []), sitePageFiles(BUNDLED_PAGES)],
-      { voteGoal: config.voteGoal, operatorContact: config.operatorContact },
-    ),
+    site: new SiteService(store, [...(config.pagesDir ? [sitePageFiles(config.pagesDir)] : []), sitePageFiles(BUNDLED_PAGES)], {
+      voteGoal: config.voteGoal,
+      operatorContact: config.operatorContact,
+    }),
     statistics: new StatisticsService(store.statistics),
     limiter: services.limiter,
     proofOfWork: services.proofOfWork,
