@@ -4,7 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCatalogue } from '../packages/server/src/config/catalogue';
 import { type TestArena, testCatalogueYaml } from '../packages/server/test/test-arena';
-import { PHONE, acceptTerms, hasHorizontalOverflow, launchBrowser, newPage, screenshot, startArena } from './harness';
+import { DESKTOP, PHONE, acceptTerms, hasHorizontalOverflow, launchBrowser, newPage, screenshot, startArena } from './harness';
 import { LOCALES, type Locale, leakOf, leaksOn } from './language-leak';
 
 /**
@@ -55,6 +55,8 @@ function catalogueYaml(baseUrl: string): string {
     .replace(/(id: ombrel-70b[\s\S]*?)license: Apache 2.0\n {4}open_weights: true/, '$1license: Proprietary\n    open_weights: false');
 }
 
+const WIDTHS = ['desktop', 'phone'] as const;
+
 describe('no string of another language, on every page and state, in each language', () => {
   let arena: TestArena;
   let noModels: TestArena;
@@ -100,10 +102,12 @@ describe('no string of another language, on every page and state, in each langua
     await page.locator('h1').first().waitFor();
   }
 
-  it.each(LOCALES)(
-    '%s: every page of the web app',
-    async (locale) => {
-      const { page, context, errors } = await newPage(browser, { locale: `${locale}-${locale.toUpperCase()}` });
+  it.each(LOCALES.flatMap((locale) => WIDTHS.map((width) => [locale, width] as const)))(
+    '%s at %s: every page of the web app',
+    async (locale, width) => {
+      // At phone width more is said: the menu button, the tables' scroll hints.
+      const viewport = width === 'phone' ? PHONE : DESKTOP;
+      const { page, context, errors } = await newPage(browser, { locale: `${locale}-${locale.toUpperCase()}`, viewport });
       await page.goto(arena.baseUrl);
       await acceptTerms(page);
       // Every page is read before the verdict, so that one failure names all the leaks of the language.
@@ -112,7 +116,7 @@ describe('no string of another language, on every page and state, in each langua
         await page.goto(`${arena.baseUrl}${path}`);
         await settle(page);
         expect(await page.evaluate(() => document.documentElement.lang), path).toBe(locale);
-        if (path === '/privacy') await screenshot(page, `language-leak-privacy-${locale}-desktop`);
+        if (path === '/privacy' && width === 'desktop') await screenshot(page, `language-leak-privacy-${locale}-desktop`);
         const found = await leaksOn(page, locale);
         if (found.length > 0) leaks[path] = found;
         checked[locale] = (checked[locale] ?? 0) + 1;
