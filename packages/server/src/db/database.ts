@@ -1,4 +1,4 @@
-import type { Generated } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 
 /**
  * The tables, as Kysely sees them. Storage conventions shared by SQLite and PostgreSQL
@@ -275,6 +275,8 @@ export interface DatasetBuildsTable {
   kind: string;
   created_at: string;
   summary_json: string;
+  /** Set when a visitor erased a duel its files may hold: its downloads stop until the next export. */
+  downloads_withdrawn_at: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** Rate-limit counters shared by instances (rate-limiter-flexible's layout). */

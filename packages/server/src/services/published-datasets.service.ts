@@ -57,7 +57,9 @@ export class PublishedDatasetsService {
    */
   async download(buildId: string, path: string): Promise<PublicDownload> {
     const exported = await this.builds.latestBuild('export');
-    const listed = exported?.id === buildId ? exported.summary.files?.find((file) => file.path === path) : undefined;
+    // Withdrawn: a visitor erased a duel these files may hold (docs/privacy.md#your-duels).
+    const served = exported?.id === buildId && !exported.downloadsWithdrawnAt;
+    const listed = served ? exported.summary.files?.find((file) => file.path === path) : undefined;
     const folder = exported?.summary.folder;
     const file = listed && folder ? await openPublishedFile(join(folder, 'public'), listed.path) : undefined;
     if (!listed || !file) throw new AppError('not_found', 'no such file in the public folder of the last export');
@@ -66,7 +68,8 @@ export class PublishedDatasetsService {
 
   private async exportOf(exported: Extract<DatasetBuild, { kind: 'export' }>): Promise<PublishedExport> {
     const { folder, files = [], preview = [], tiers, ...summary } = exported.summary;
-    const held = await Promise.all(files.map(async (file) => (folder ? holdsPublishedFile(join(folder, 'public'), file.path) : false)));
+    const served = folder && !exported.downloadsWithdrawnAt ? join(folder, 'public') : undefined;
+    const held = await Promise.all(files.map(async (file) => (served ? holdsPublishedFile(served, file.path) : false)));
     return {
       built_at: exported.createdAt,
       ...summary,

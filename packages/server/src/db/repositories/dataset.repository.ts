@@ -19,6 +19,8 @@ export type DatasetBuild =
       id: string;
       kind: 'export';
       createdAt: string;
+      /** A visitor erased a duel its files may hold: they are no longer served (docs/privacy.md#your-duels). */
+      downloadsWithdrawnAt?: string | null;
       /**
        * `tiers` is absent from exports recorded before the public and gated folders (docs/decisions/0008);
        * `folder`, `files` and `preview` from those recorded before the datasets page offered downloads.
@@ -273,10 +275,13 @@ export class DatasetRepository {
       .executeTakeFirst();
     return (
       row &&
-      ({ id: row.id, kind, createdAt: row.created_at, summary: JSON.parse(row.summary_json) as unknown } as Extract<
-        DatasetBuild,
-        { kind: Kind }
-      >)
+      ({
+        id: row.id,
+        kind,
+        createdAt: row.created_at,
+        downloadsWithdrawnAt: row.downloads_withdrawn_at,
+        summary: JSON.parse(row.summary_json) as unknown,
+      } as Extract<DatasetBuild, { kind: Kind }>)
     );
   }
 

@@ -204,6 +204,7 @@ export class VisitorDuelsRepository {
     await this.db.deleteFrom('review_audit_log').where('duel_id', 'in', ids).execute();
     for (const pairId of pairIds) await this.db.deleteFrom('maxx_items').where('item_key', 'like', `%|${pairId}|%`).execute();
     await this.scrubPreviews(pairIds);
+    await this.withdrawDownloadsHolding(ids, erasedAt);
     await this.db.deleteFrom('duels').where('id', 'in', ids).execute();
     if (votes.length > 0)
       await this.db
@@ -219,6 +220,26 @@ export class VisitorDuelsRepository {
   async erasedVotesSince(since: string): Promise<string[]> {
     const rows = await this.db.selectFrom('erased_votes').select('duel_id').where('erased_at', '>=', since).execute();
     return rows.map((row) => row.duel_id);
+  }
+
+  /**
+   * The exports built since the first of these duels began may hold them in their files: the arena
+   * stops serving those files (the datasets page lists them without links) until the next export.
+   */
+  private async withdrawDownloadsHolding(ids: readonly string[], erasedAt: string): Promise<void> {
+    const first = await this.db
+      .selectFrom('duels')
+      .select((eb) => eb.fn.min('created_at').as('created_at'))
+      .where('id', 'in', [...ids])
+      .executeTakeFirst();
+    if (!first?.created_at) return;
+    await this.db
+      .updateTable('dataset_builds')
+      .set({ downloads_withdrawn_at: erasedAt })
+      .where('kind', '=', 'export')
+      .where('created_at', '>=', first.created_at)
+      .where('downloads_withdrawn_at', 'is', null)
+      .execute();
   }
 
   /** Drops from the recorded exports' previews (`summary_json.preview[].rows`) every row that names one of these pair ids. */

@@ -1,5 +1,6 @@
 import { duelIdParamSchema } from '@agora/contract';
-import { Hono } from 'hono';
+import { Hono, type MiddlewareHandler } from 'hono';
+import { AppError } from '../../services/app-error';
 import type { MyDuelsService } from '../../services/my-duels.service';
 import type { AppEnv } from '../app-env';
 import { type RouteLimits, limitedBy } from '../middleware/rate-limit';
@@ -12,12 +13,26 @@ import { validate } from '../validate';
 export function myDuelRoutes(myDuels: MyDuelsService, limits: RouteLimits): Hono<AppEnv> {
   const limited = limitedBy(limits);
   const routes = new Hono<AppEnv>();
+  /**
+   * A cookie minted by this very request owns nothing: it is answered before the limits, so that
+   * cookie-less requests cannot spend an address's budget (600 erasures an hour: a script on a school's
+   * network would otherwise lock its visitors out of erasing for an hour).
+   */
+  const ownsNothing =
+    (answer: () => Response | Promise<Response>): MiddlewareHandler<AppEnv> =>
+    async (c, next) =>
+      c.get('newVisitorCookie') ? answer() : next();
 
-  routes.get('/', limited('reads'), async (c) => {
-    // Personal data: no cache, in the browser or on the way, may keep a copy.
-    c.header('cache-control', 'no-store');
-    return c.json(await myDuels.list(c.get('visitorId')));
-  });
+  routes.get(
+    '/',
+    ownsNothing(() => Response.json({ duels: [] }, { headers: { 'cache-control': 'no-store' } })),
+    limited('reads'),
+    async (c) => {
+      // Personal data: no cache, in the browser or on the way, may keep a copy.
+      c.header('cache-control', 'no-store');
+      return c.json(await myDuels.list(c.get('visitorId')));
+    },
+  );
 
   routes.get('/export', limited('reads'), async (c) => {
     const body = await myDuels.export(c.get('visitorId'));
@@ -26,9 +41,17 @@ export function myDuelRoutes(myDuels: MyDuelsService, limits: RouteLimits): Hono
     return c.body(JSON.stringify(body, null, 2), 200, { 'content-type': 'application/json; charset=utf-8' });
   });
 
-  routes.delete('/', limited('erasures'), async (c) => c.json(await myDuels.eraseAll(c.get('visitorId'))));
+  routes.delete(
+    '/',
+    ownsNothing(() => Response.json({ erased: 0 })),
+    limited('erasures'),
+    async (c) => c.json(await myDuels.eraseAll(c.get('visitorId'))),
+  );
 
-  routes.delete('/:id', limited('erasures'), validate('param', duelIdParamSchema), async (c) =>
+  const notYours = () => {
+    throw new AppError('duel_not_found', 'no duel with this id');
+  };
+  routes.delete('/:id', validate('param', duelIdParamSchema), ownsNothing(notYours), limited('erasures'), async (c) =>
     c.json(await myDuels.eraseOne(c.get('visitorId'), c.req.valid('param').id)),
   );
 
