@@ -5,6 +5,7 @@ import SqliteDatabase from 'better-sqlite3';
 import { myDuelsExportSchema, myDuelsSchema } from '@agora/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowContext } from '../src/adapters/dataset-files/row-context';
+import { openDatabase } from '../src/db/dialect';
 import { inlineRankingComputer } from '../src/adapters/ranking-worker/ranking-computer';
 import { LeaderboardService } from '../src/services/leaderboard.service';
 import { systemRuntime } from '../src/services/ports/runtime';
@@ -165,6 +166,20 @@ describe.each(DIALECTS)('my duels ($name)', (dialect) => {
           expect({ status: response.status, body: await response.json() }).toEqual({ status: 200, body: { erased: 0 } });
         }),
       );
+    // A follow-up that started after the service looked: the erasure's transaction leaves that duel whole.
+    const db = openDatabase(harness.store.location);
+    const status = async (value?: string) => {
+      if (value) await db.updateTable('duels').set({ status: value }).where('id', '=', ids.kept).execute();
+      return (await db.selectFrom('duels').select('status').where('id', '=', ids.kept).executeTakeFirstOrThrow()).status;
+    };
+    const before = await status();
+    await status('streaming');
+    const erased = await harness.arena.store.transaction((repositories) =>
+      repositories.visitorDuels.eraseDuels([ids.kept], [], new Date().toISOString()),
+    );
+    expect(erased).toEqual([]);
+    expect(await status(before)).toBe(before);
+    await db.destroy();
   });
 
   it('erases one duel: its text leaves every later export, the review queue and the optimised items; its vote leaves the next refresh', async () => {

@@ -39,8 +39,12 @@ export class MyDuelsService {
   async eraseOne(visitorId: string, duelId: string): Promise<{ erased: number }> {
     const [owned] = await this.dependencies.store.visitorDuels.ownedDuels(hashVisitor(visitorId), [duelId]);
     if (!owned) throw new AppError('duel_not_found', 'no duel with this id');
-    if (owned.streaming) throw new AppError('turn_in_progress', 'a turn is still streaming: erase the duel once it has ended');
-    return { erased: await this.erase([duelId]) };
+    const streaming = () => new AppError('turn_in_progress', 'a turn is still streaming: erase the duel once it has ended');
+    if (owned.streaming) throw streaming();
+    // A follow-up may have started since: the erasure leaves such a duel, and says so.
+    const erased = await this.erase([duelId]);
+    if (erased === 0) throw streaming();
+    return { erased };
   }
 
   /** Erases every duel of the visitor but those with a turn still streaming (erased by a later request once it has ended). */
@@ -51,6 +55,7 @@ export class MyDuelsService {
 
   private async erase(duelIds: readonly string[]): Promise<number> {
     const { store, runtime } = this.dependencies;
+    let erased = 0;
     const salt = await store.visitorDuels.exportSalt();
     // What was made for publication names a conversation by its exported pair id (an HMAC of the duel id).
     const context = salt === undefined ? undefined : rowContext(salt, new Map());
@@ -62,9 +67,12 @@ export class MyDuelsService {
             return `${a}-${b}`;
           })
         : [];
-      await store.transaction((repositories) => repositories.visitorDuels.eraseDuels(batch, pairIds, runtime.now().toISOString()));
+      const done = await store.transaction((repositories) =>
+        repositories.visitorDuels.eraseDuels(batch, pairIds, runtime.now().toISOString()),
+      );
+      erased += done.length;
     }
-    return duelIds.length;
+    return erased;
   }
 }
 

@@ -195,9 +195,21 @@ export class VisitorDuelsRepository {
    * vote again: one erasure a minute, within a visitor's limit, would have kept a 1 M-vote board
    * reading 19 s a minute). Tombstones older than {@link TOMBSTONE_DAYS} go: a refresh that old is a full read.
    */
-  async eraseDuels(duelIds: readonly string[], pairIds: readonly string[], erasedAt: string): Promise<void> {
-    if (duelIds.length === 0) return;
-    const ids = [...duelIds];
+  async eraseDuels(duelIds: readonly string[], pairIdsOf: readonly string[], erasedAt: string): Promise<string[]> {
+    if (duelIds.length === 0) return [];
+    // The gate, first: a duel whose follow-up started since the caller looked stays (its turn would write
+    // to rows already gone). The no-op update locks the rows on PostgreSQL until the commit, so that no
+    // turn starts on them meanwhile; SQLite's first write takes the database's write lock.
+    const gated = await this.db
+      .updateTable('duels')
+      .set((eb) => ({ status: eb.ref('status') }))
+      .where('id', 'in', [...duelIds])
+      .where('status', '<>', 'streaming')
+      .returning('id')
+      .execute();
+    const ids = gated.map((row) => row.id);
+    if (ids.length === 0) return [];
+    const pairIds = pairIdsOf.filter((_, index) => ids.includes(duelIds[index]!));
     const votes = await this.db.selectFrom('votes').select('duel_id').where('duel_id', 'in', ids).execute();
     await this.db.deleteFrom('live_frames').where('duel_id', 'in', ids).execute();
     await this.db.deleteFrom('vote_reviews').where('duel_id', 'in', ids).execute();
@@ -214,6 +226,7 @@ export class VisitorDuelsRepository {
         .execute();
     const expired = new Date(Date.parse(erasedAt) - TOMBSTONE_DAYS * 86_400_000).toISOString();
     await this.db.deleteFrom('erased_votes').where('erased_at', '<', expired).execute();
+    return ids;
   }
 
   /** Duels whose vote their visitor erased since `since` (by the erasure's time): the live leaderboards drop them. */
