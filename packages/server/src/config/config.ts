@@ -82,6 +82,8 @@ const environmentSchema = z.object({
   AGORA_LIMIT_REACTIONS_PER_MINUTE_PER_ADDRESS: z.coerce.number().int().min(0).max(1_000_000).default(600),
   AGORA_LIMIT_ERASURES_PER_HOUR: z.coerce.number().int().min(0).max(1_000_000).default(60),
   AGORA_LIMIT_ERASURES_PER_HOUR_PER_ADDRESS: z.coerce.number().int().min(0).max(1_000_000).default(600),
+  AGORA_LIMIT_MY_DUELS_PER_MINUTE: z.coerce.number().int().min(0).max(1_000_000).default(10),
+  AGORA_LIMIT_MY_DUELS_PER_MINUTE_PER_ADDRESS: z.coerce.number().int().min(0).max(1_000_000).default(120),
   AGORA_LIMIT_READS_PER_MINUTE_PER_ADDRESS: z.coerce.number().int().min(0).max(1_000_000).default(1200),
   AGORA_LIMIT_CHALLENGES_PER_MINUTE_PER_ADDRESS: z.coerce.number().int().min(0).max(1_000_000).default(120),
   AGORA_LIMIT_FILES_PER_MINUTE_PER_ADDRESS: z.coerce.number().int().min(0).max(1_000_000).default(6000),
@@ -347,6 +349,11 @@ function rateLimitsOf(values: EnvironmentValues): Config['rateLimits'] {
     erasures: {
       perVisitor: { points: values.AGORA_LIMIT_ERASURES_PER_HOUR, windowS: 3600 },
       perAddress: { points: values.AGORA_LIMIT_ERASURES_PER_HOUR_PER_ADDRESS, windowS: 3600 },
+    },
+    // A visitor's whole history in one answer (up to megabytes): far fewer than other reads.
+    my_duels: {
+      perVisitor: { points: values.AGORA_LIMIT_MY_DUELS_PER_MINUTE, windowS: 60 },
+      perAddress: { points: values.AGORA_LIMIT_MY_DUELS_PER_MINUTE_PER_ADDRESS, windowS: 60 },
     },
     reads: perAddressOnly(values.AGORA_LIMIT_READS_PER_MINUTE_PER_ADDRESS, 60),
     challenges: perAddressOnly(values.AGORA_LIMIT_CHALLENGES_PER_MINUTE_PER_ADDRESS, 60),

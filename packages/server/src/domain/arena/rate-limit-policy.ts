@@ -1,6 +1,6 @@
 /**
  * What the rate limits count (docs/operations.md#rate-limits): prompts, votes, reports and
- * characters sent to expensive models; reactions; erasures of a visitor's own duels; reads of the API (transcripts, streams, the
+ * characters sent to expensive models; reactions; erasures of a visitor's own duels and reads of them (My duels); reads of the API (transcripts, streams, the
  * leaderboard, models, pages…); proof-of-work challenges; the web app's files; and downloads of the published datasets.
  */
 export const RATE_LIMITED_ACTIONS = [
@@ -10,6 +10,7 @@ export const RATE_LIMITED_ACTIONS = [
   'expensive_chars',
   'reactions',
   'erasures',
+  'my_duels',
   'reads',
   'challenges',
   'files',
@@ -22,7 +23,7 @@ export type RateLimitedAction = (typeof RATE_LIMITED_ACTIONS)[number];
  * limits guard is the instance's own event loop (a read costs CPU, not a model call or a row), and
  * a shared counter would make every read a database write, the very load the limit is there to stop.
  */
-export const PER_INSTANCE_ACTIONS: ReadonlySet<RateLimitedAction> = new Set(['reads', 'challenges', 'files', 'downloads']);
+export const PER_INSTANCE_ACTIONS: ReadonlySet<RateLimitedAction> = new Set(['reads', 'my_duels', 'challenges', 'files', 'downloads']);
 
 /** `points` per `windowS` seconds; 0 points: no limit. */
 export interface RateLimitRule {

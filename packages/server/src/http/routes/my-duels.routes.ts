@@ -14,9 +14,10 @@ export function myDuelRoutes(myDuels: MyDuelsService, limits: RouteLimits): Hono
   const limited = limitedBy(limits);
   const routes = new Hono<AppEnv>();
   /**
-   * A cookie minted by this very request owns nothing: it is answered before the limits, so that
-   * cookie-less requests cannot spend an address's budget (600 erasures an hour: a script on a school's
-   * network would otherwise lock its visitors out of erasing for an hour).
+   * A cookie minted by this very request owns nothing: it is answered after the general reads' limit
+   * but before this collection's own, so that cookie-less requests cannot spend an address's budget
+   * (600 erasures an hour: a script on a school's network would otherwise lock its visitors out of
+   * erasing for an hour).
    */
   const ownsNothing =
     (answer: () => Response | Promise<Response>): MiddlewareHandler<AppEnv> =>
@@ -25,8 +26,9 @@ export function myDuelRoutes(myDuels: MyDuelsService, limits: RouteLimits): Hono
 
   routes.get(
     '/',
-    ownsNothing(() => Response.json({ duels: [] }, { headers: { 'cache-control': 'no-store' } })),
     limited('reads'),
+    ownsNothing(() => Response.json({ duels: [] }, { headers: { 'cache-control': 'no-store' } })),
+    limited('my_duels'),
     async (c) => {
       // Personal data: no cache, in the browser or on the way, may keep a copy.
       c.header('cache-control', 'no-store');
@@ -34,7 +36,7 @@ export function myDuelRoutes(myDuels: MyDuelsService, limits: RouteLimits): Hono
     },
   );
 
-  routes.get('/export', limited('reads'), async (c) => {
+  routes.get('/export', limited('my_duels'), async (c) => {
     const body = await myDuels.export(c.get('visitorId'));
     c.header('cache-control', 'no-store');
     c.header('content-disposition', `attachment; filename="agora-my-duels-${body.exported_at.slice(0, 10)}.json"`);
@@ -43,6 +45,7 @@ export function myDuelRoutes(myDuels: MyDuelsService, limits: RouteLimits): Hono
 
   routes.delete(
     '/',
+    limited('reads'),
     ownsNothing(() => Response.json({ erased: 0 })),
     limited('erasures'),
     async (c) => c.json(await myDuels.eraseAll(c.get('visitorId'))),
@@ -51,7 +54,7 @@ export function myDuelRoutes(myDuels: MyDuelsService, limits: RouteLimits): Hono
   const notYours = () => {
     throw new AppError('duel_not_found', 'no duel with this id');
   };
-  routes.delete('/:id', validate('param', duelIdParamSchema), ownsNothing(notYours), limited('erasures'), async (c) =>
+  routes.delete('/:id', limited('reads'), validate('param', duelIdParamSchema), ownsNothing(notYours), limited('erasures'), async (c) =>
     c.json(await myDuels.eraseOne(c.get('visitorId'), c.req.valid('param').id)),
   );
 
