@@ -34,9 +34,9 @@ class ShiftedClock {
 
 type Service = LeaderboardService;
 const latestOf = (service: Service) => (service as unknown as { latest: Map<string, LeaderboardBody> }).latest;
-const settingsOf = (service: Service) =>
-  (service as unknown as { dependencies: { settings: ConstructorParameters<typeof LeaderboardService>[0]['settings'] } }).dependencies
-    .settings;
+const dependenciesOf = (service: Service) =>
+  (service as unknown as { dependencies: Pick<ConstructorParameters<typeof LeaderboardService>[0], 'settings' | 'energyClasses'> })
+    .dependencies;
 
 /** A snapshot without its time, numbers to 9 significant digits (the order of additions may differ), rows by model. */
 function comparable(views: Map<string, LeaderboardBody>) {
@@ -126,7 +126,9 @@ describe.each(DIALECTS)('the kept leaderboard columns ($name)', (dialect) => {
       catalogue: harness.arena.catalogue,
       computer: inlineRankingComputer,
       runtime: systemRuntime,
-      settings: settingsOf(harness.arena.leaderboards),
+      // The arena's settings and the catalogue's energy classes: the same board, read in full.
+      settings: dependenciesOf(harness.arena.leaderboards).settings,
+      energyClasses: dependenciesOf(harness.arena.leaderboards).energyClasses,
     });
     const full = await fresh.refresh();
     expect(full.read).toBe('everything');
