@@ -118,6 +118,8 @@ describe('phone layout', () => {
   it('at 1280 px the links stay in the bar and no menu button shows', async () => {
     const { context, page } = await newPage(browser, { locale: 'en-GB', viewport: DESKTOP });
     await page.goto(`${arena.baseUrl}/leaderboard`);
+    // The app renders once its catalogue has arrived: wait for the bar before judging what it shows.
+    await page.locator('#site-nav a').first().waitFor();
     expect(await page.getByTestId('menu-toggle').isVisible()).toBe(false);
     expect(await page.locator('#site-nav a').first().isVisible()).toBe(true);
     await context.close();
