@@ -31,7 +31,8 @@ export class WindowCounter implements Counter {
   constructor(
     readonly points: number,
     private readonly windowMs: number,
-    private readonly now: () => number = Date.now,
+    // Read at each call, not captured: a clock swapped after construction (a frozen test clock) is the one used.
+    private readonly now: () => number = () => Date.now(),
   ) {
     // A timer fires no earlier than asked: a key is dropped at least a window after its generation began, so after its own window ended.
     this.rotation = setInterval(() => {

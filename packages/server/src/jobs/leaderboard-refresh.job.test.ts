@@ -56,6 +56,18 @@ describe('LeaderboardRefreshJob', () => {
     await job.stop();
   });
 
+  it('starts nothing once stopped, whatever triggers it (a screened conversation at shutdown)', async () => {
+    const service = countingService();
+    const job = new LeaderboardRefreshJob(service, { everyVotes: 1, everyMs: 60_000, minIntervalMs: 0 }, () => {});
+    job.start();
+    await job.idle();
+    await job.stop();
+    job.trigger();
+    job.voteRecorded();
+    await job.idle();
+    expect(service.refreshes).toBe(1);
+  });
+
   it('logs a failed refresh and keeps going', async () => {
     const errors: string[] = [];
     let calls = 0;

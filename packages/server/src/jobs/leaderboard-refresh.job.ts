@@ -21,6 +21,8 @@ export class LeaderboardRefreshJob {
   private timer: NodeJS.Timeout | undefined;
   private delayed: NodeJS.Timeout | undefined;
   private lastStartedAt = Number.NEGATIVE_INFINITY;
+  /** Set by stop(): an event after it (a screened conversation at shutdown) starts nothing. */
+  private stopped = false;
 
   constructor(
     private readonly leaderboards: { refresh(): Promise<unknown> },
@@ -45,6 +47,7 @@ export class LeaderboardRefreshJob {
 
   /** Starts a refresh now, or right after the one under way, or once the minimum interval has passed. */
   trigger(): void {
+    if (this.stopped) return;
     if (this.running) {
       this.again = true;
       return;
@@ -75,6 +78,7 @@ export class LeaderboardRefreshJob {
 
   /** Stops the timer and waits for a refresh under way. */
   async stop(): Promise<void> {
+    this.stopped = true;
     clearInterval(this.timer);
     clearTimeout(this.delayed);
     this.delayed = undefined;
