@@ -10,3 +10,4 @@ export * from './checks';
 export * from './locales';
 export * from './statistics';
 export * from './my-duels';
+export * from './console';

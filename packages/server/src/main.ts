@@ -16,6 +16,7 @@ import { checkLocalModel, loadLocalModels, serveCatalogue } from './composition/
 import { createArenaServices } from './composition/arena-services';
 import { createArenaJobs } from './composition/arena-jobs';
 import { createHttpApp } from './composition/http-app';
+import { createConsoleServices } from './composition/console-services';
 import type { Arena } from './composition/arena';
 export type { Arena } from './composition/arena';
 export { AddressInUseError, closeOnSignals, listen } from './composition/listen';
@@ -55,8 +56,14 @@ export async function createArena(
   const events = new ArenaEvents((message, error) => logger.error({ err: error }, message));
   const parts = { config, models, catalogue, registry, store, runtime, events, logger };
   const services = createArenaServices({ ...parts, rankingComputer: overrides.rankingComputer });
-  const { sweeps, followers, leaderboardRefresh, postprocessJob, postprocessService } = createArenaJobs(parts, services, overrides.fetch);
-  const app = createHttpApp(parts, services);
+  const consoleServices = createConsoleServices(parts);
+  const { sweeps, followers, leaderboardRefresh, postprocessJob, postprocessService } = createArenaJobs(
+    parts,
+    services,
+    consoleServices,
+    overrides.fetch,
+  );
+  const app = createHttpApp(parts, services, consoleServices);
   await startJobs([...sweeps, ...followers]);
   return {
     app,
@@ -64,6 +71,7 @@ export async function createArena(
     leaderboards: services.leaderboards,
     leaderboardRefresh,
     postprocessJob,
+    console: consoleServices,
     jobs: [...sweeps, ...followers],
     store,
     catalogue,

@@ -11,6 +11,7 @@ import { registerExportCommand } from './commands/export-dataset';
 import { registerMaxxCommand } from './commands/build-maxx';
 import { registerModelsCommand } from './commands/pull-models';
 import { registerJobsCommand } from './commands/list-jobs';
+import { registerStaffCommand } from './commands/manage-staff';
 
 /**
  * The `agora` command line. Each command lives in `commands/<verb>-<noun>.ts`, parses its
@@ -44,6 +45,7 @@ export function buildProgram(): Command {
   registerMaxxCommand(program);
   registerModelsCommand(program);
   registerJobsCommand(program);
+  registerStaffCommand(program);
   return program;
 }
 

@@ -8,6 +8,8 @@ import type { Job } from '../jobs/job';
 import { leaderboardRefreshJob } from '../jobs/leaderboard-refresh.plan';
 import { postprocessJob } from '../jobs/postprocess.plan';
 import { retentionJob } from '../jobs/retention.plan';
+import { consoleRetentionJob } from '../jobs/console-retention.plan';
+import type { ConsoleServices } from '../http/routes/console';
 import type { Runtime } from '../services/ports/runtime';
 import { SingletonLease } from '../db/singleton-lease';
 import type { ArenaServices } from './arena-services';
@@ -20,6 +22,7 @@ import { createAnnotator, createPostprocessService } from './postprocess-service
 export function createArenaJobs(
   parts: { config: Config; models: readonly CatalogueModel[]; store: Store; runtime: Runtime; events: ArenaEvents; logger: Logger },
   services: ArenaServices,
+  consoleServices: ConsoleServices,
   fetchOverride?: typeof fetch,
 ) {
   const { config, store, runtime, events, logger } = parts;
@@ -34,7 +37,11 @@ export function createArenaJobs(
     ? postprocessJob(config, postprocessService, singleton, events, logger, (report) => services.metrics.postprocessPass(report))
     : undefined;
   // The store sweeps, then the jobs that follow the arena's events.
-  const sweeps: Job[] = [interruptedTurnsJob(services.duels, logger), retentionJob(config, services.operations, logger)];
+  const sweeps: Job[] = [
+    interruptedTurnsJob(services.duels, logger),
+    retentionJob(config, services.operations, logger),
+    consoleRetentionJob(config, consoleServices, logger),
+  ];
   const followers: Job[] = [leaderboard, ...(postprocess ? [postprocess] : [])];
   return { sweeps, followers, leaderboardRefresh: leaderboard.refresh, postprocessJob: postprocess?.passes, postprocessService };
 }

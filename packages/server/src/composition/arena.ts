@@ -10,6 +10,7 @@ import type { LocalModelRuntime } from '../providers/llama-cpp/local-model-runti
 import type { ArenaCatalogue } from '../services/arena-catalogue';
 import type { DuelService } from '../services/duels/duel.service';
 import type { LeaderboardService } from '../services/leaderboard.service';
+import type { ConsoleServices } from '../http/routes/console';
 
 // What createArena (main.ts) builds, in a module of its own: listen.ts serves and closes an arena,
 // and main.ts builds one and re-exports listen; with the type here, neither imports the other.
@@ -22,6 +23,8 @@ export interface Arena {
   leaderboardRefresh: LeaderboardRefreshJob;
   /** Background post-processing; undefined when AGORA_POSTPROCESS is off. */
   postprocessJob: PostprocessJob | undefined;
+  /** The operator's console: staff, audit log and the console's areas. */
+  console: ConsoleServices;
   /** The background jobs, in their start order (jobs/registry.ts lists them). */
   jobs: readonly Job[];
   store: Store;

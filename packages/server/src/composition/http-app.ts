@@ -14,6 +14,7 @@ import { SiteService } from '../services/site.service';
 import { StatisticsService } from '../services/statistics.service';
 import { VoteIntegrityService } from '../services/vote-integrity';
 import type { ArenaServices } from './arena-services';
+import type { ConsoleServices } from '../http/routes/console';
 
 /** The HTTP app over the shared services, with the services only its routes use. */
 export function createHttpApp(
@@ -25,12 +26,14 @@ export function createHttpApp(
     logger,
   }: { config: Config; store: Store; runtime: Runtime; catalogue: ArenaCatalogue; logger: Logger },
   services: ArenaServices,
+  consoleServices: ConsoleServices,
 ) {
   return createApp({
     duels: services.duels,
     myDuels: new MyDuelsService({ store, catalogue, runtime }),
     operations: services.operations,
     review: new ReviewService(store, runtime),
+    console: consoleServices,
     integrity: new VoteIntegrityService(store, runtime, config.integrity, () => services.leaderboards.storedRatings()),
     leaderboards: services.leaderboards,
     catalogue,

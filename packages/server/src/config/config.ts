@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { RateLimitPolicy } from '../domain/arena/rate-limit-policy';
 import { DEFAULT_CAMPAIGN_RULE } from '../domain/arena/campaign-rule';
 import { FAST_READER, type IntegrityRules } from '../domain/arena/vote-integrity';
+import { type ConsoleConfig, consoleEnvironmentShape, consoleOf, signInLimitsOf } from './console-config';
 
 const booleanFlag = z.enum(['0', '1', 'true', 'false']).transform((value) => value === '1' || value === 'true');
 
@@ -10,6 +11,7 @@ const booleanFlag = z.enum(['0', '1', 'true', 'false']).transform((value) => val
 const HUB_REPOSITORY = /^[A-Za-z0-9][A-Za-z0-9._-]*\/[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
 const environmentSchema = z.object({
+  ...consoleEnvironmentShape,
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default('127.0.0.1'),
   DATABASE_URL: z
@@ -140,6 +142,8 @@ const environmentSchema = z.object({
 
 /** Everything the server reads from its environment, parsed once at boot. */
 export interface Config {
+  /** The operator's console (config/console-config.ts). */
+  console: ConsoleConfig;
   port: number;
   host: string;
   database: { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string };
@@ -229,6 +233,7 @@ export class ConfigError extends Error {
 export function loadConfig(environment: Record<string, string | undefined>): Config {
   const values = parseEnvironment(environment);
   return {
+    console: consoleOf(values),
     port: values.PORT,
     host: values.HOST,
     database: values.DATABASE_URL.startsWith('sqlite:')
@@ -359,6 +364,7 @@ function rateLimitsOf(values: EnvironmentValues): Config['rateLimits'] {
     challenges: perAddressOnly(values.AGORA_LIMIT_CHALLENGES_PER_MINUTE_PER_ADDRESS, 60),
     files: perAddressOnly(values.AGORA_LIMIT_FILES_PER_MINUTE_PER_ADDRESS, 60),
     downloads: perAddressOnly(values.AGORA_LIMIT_DOWNLOADS_PER_MINUTE_PER_ADDRESS, 60),
+    sign_ins: signInLimitsOf(values),
   };
 }
 

@@ -1,4 +1,5 @@
 import type { ColumnType, Generated } from 'kysely';
+import type { ConsoleStaffTables } from './tables/console-staff';
 
 /**
  * The tables, as Kysely sees them. Storage conventions shared by SQLite and PostgreSQL
@@ -306,7 +307,8 @@ export interface ErasedVotesTable {
   erased_at: string;
 }
 
-export interface Database {
+/** The tables; the console's areas keep theirs in db/tables/ (one file each), joined here. */
+export interface Database extends ConsoleStaffTables {
   duels: DuelsTable;
   turns: TurnsTable;
   turn_sides: TurnSidesTable;

@@ -21,6 +21,7 @@ import * as reportTargets from './migrations/2026_12_05_000000_report_targets';
 import * as reportTargetUnique from './migrations/2026_12_05_010000_report_target_unique';
 import * as visitorDuels from './migrations/2026_12_06_000000_visitor_duels';
 import * as erasedVotes from './migrations/2026_12_07_000000_erased_votes';
+import * as staffConsole from './migrations/2026_12_08_000000_staff_console';
 
 /** Every migration, by name; listed statically so that bundlers and tsx see them. */
 const migrations: Record<string, Migration> = {
@@ -45,6 +46,7 @@ const migrations: Record<string, Migration> = {
   '2026_12_05_010000_report_target_unique': reportTargetUnique,
   '2026_12_06_000000_visitor_duels': visitorDuels,
   '2026_12_07_000000_erased_votes': erasedVotes,
+  '2026_12_08_000000_staff_console': staffConsole,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

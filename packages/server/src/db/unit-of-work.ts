@@ -12,6 +12,8 @@ import { MaxxCheckRepository } from './repositories/maxx-check.repository';
 import { ReviewRepository } from './repositories/review.repository';
 import { VisitorDuelsRepository } from './repositories/visitor-duels.repository';
 import { StatisticsRepository } from './repositories/statistics.repository';
+import { StaffRepository } from './repositories/staff.repository';
+import { AuditRepository } from './repositories/audit.repository';
 
 /** The repositories, bound to one connection or one transaction. */
 export interface Repositories {
@@ -27,6 +29,8 @@ export interface Repositories {
   leases: LeaseRepository;
   visitorDuels: VisitorDuelsRepository;
   statistics: StatisticsRepository;
+  staff: StaffRepository;
+  audit: AuditRepository;
 }
 
 /** What services get: repositories, transactions and a health probe, without Kysely itself. */
@@ -51,6 +55,8 @@ const bind = (db: Kysely<Database>): Repositories => ({
   leases: new LeaseRepository(db),
   visitorDuels: new VisitorDuelsRepository(db),
   statistics: new StatisticsRepository(db),
+  staff: new StaffRepository(db),
+  audit: new AuditRepository(db),
 });
 
 export function createStore(db: Kysely<Database>): Store {

@@ -39,6 +39,9 @@ import { challengeRoutes } from './routes/challenge.routes';
 import { siteRoutes } from './routes/site.routes';
 import { statisticsRoutes } from './routes/statistics.routes';
 import { adminRoutes, operationsRoutes } from './routes/operations.routes';
+import type { ConsoleServices } from './routes/console';
+import { staffSessionRoutes } from './routes/console/staff.routes';
+import { staffAuth } from './middleware/staff-auth';
 
 export interface AppServices {
   duels: DuelService;
@@ -48,6 +51,8 @@ export interface AppServices {
   operations: OperationsService;
   review: ReviewService;
   integrity: VoteIntegrityService;
+  /** The operator's console: staff, audit log and the console's areas. */
+  console: ConsoleServices;
   catalogue: ArenaCatalogue;
   datasets: PublishedDatasetsService;
   checks: MaxxCheckService;
@@ -104,7 +109,14 @@ export function createApp(services: AppServices): Hono<AppEnv> {
   // Before the duel routes: `GET /api/v1/duels/export` is the visitor's file, not a duel's id.
   app.route('/api/v1/duels', myDuelRoutes(services.myDuels, limits));
   app.route('/api/v1/duels', duelRoutes(services.duels, services.metrics, services.settings, limits));
-  app.route('/api/v1/admin', adminRoutes(services.operations, services.review, services.integrity, services.settings.adminToken));
+  app.route('/api/v1/staff', staffSessionRoutes(services.console.staff, limits, services.settings.cookieSecure));
+  const staffAuthentication = staffAuth({
+    adminToken: services.settings.adminToken,
+    sessions: services.console.staff,
+    audit: services.console.audit,
+    trustedProxies: services.trustedProxies,
+  });
+  app.route('/api/v1/admin', adminRoutes(services, staffAuthentication));
   if (web) app.get('*', unlessApi(limited('files')), webApp(web));
 
   app.notFound((c) => c.json(errorBody('not_found', `no route for ${c.req.method} ${c.req.path}`), 404));

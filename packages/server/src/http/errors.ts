@@ -9,6 +9,7 @@ export const statusOfCode: Record<AppErrorCode, ContentfulStatusCode> = {
   unknown_models: 400,
   model_unavailable: 400,
   unauthorized: 401,
+  forbidden: 403,
   proof_required: 403,
   not_found: 404,
   duel_not_found: 404,

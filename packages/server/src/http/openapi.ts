@@ -38,22 +38,8 @@ import {
 import { z } from 'zod';
 import { isUnlimitedRoute } from './middleware/rate-limit';
 import { flaggedVotesQuerySchema, upstreamErrorsQuerySchema } from './routes/operations.routes';
-
-interface Operation {
-  method: 'get' | 'post' | 'put' | 'delete';
-  path: string;
-  summary: string;
-  body?: z.ZodType;
-  query?: z.ZodObject;
-  responses: Record<number, OperationResponse>;
-}
-
-interface OperationResponse {
-  description: string;
-  schema?: z.ZodType;
-  contentType?: string;
-  headers?: Record<string, { description: string; schema: { type: 'integer' } }>;
-}
+import { type Operation, type OperationResponse, errors } from './openapi-operation';
+import { consoleOperations } from './routes/console/openapi';
 
 /** Every route but /healthz, /metrics and the admin API may answer it (docs/operations.md#rate-limits). */
 const RATE_LIMITED: OperationResponse = {
@@ -64,8 +50,6 @@ const RATE_LIMITED: OperationResponse = {
 
 const toSchema = (schema: z.ZodType, io: 'input' | 'output') =>
   z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'openapi-3.0' });
-const errors = (...statuses: number[]) =>
-  Object.fromEntries(statuses.map((status) => [status, { description: 'error', schema: errorBodySchema }]));
 
 function operations(maxPromptChars: number): Operation[] {
   return [
@@ -305,9 +289,9 @@ function operations(maxPromptChars: number): Operation[] {
 /** The OpenAPI 3 document of the HTTP API, generated from the same zod schemas the server validates with. */
 export function buildOpenApiDocument(maxPromptChars: number): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const operation of operations(maxPromptChars)) {
+  for (const operation of [...operations(maxPromptChars), ...consoleOperations]) {
     const parameters = [
-      ...(operation.path.includes('{id}') ? [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }] : []),
+      ...[...operation.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({ name, in: 'path', required: true, schema: { type: 'string' } })),
       ...Object.entries(operation.query?.shape ?? {}).map(([name, schema]) => ({
         name,
         in: 'query',

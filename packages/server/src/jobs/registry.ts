@@ -3,10 +3,12 @@ import { interruptedTurnsPlan } from './interrupted-turns.plan';
 import { leaderboardRefreshPlan } from './leaderboard-refresh.plan';
 import { postprocessPlan } from './postprocess.plan';
 import { retentionPlan } from './retention.plan';
+import { consoleRetentionPlan } from './console-retention.plan';
 
 type JobSettings = Parameters<typeof retentionPlan>[0] &
   Parameters<typeof leaderboardRefreshPlan>[0] &
-  Parameters<typeof postprocessPlan>[0];
+  Parameters<typeof postprocessPlan>[0] &
+  Parameters<typeof consoleRetentionPlan>[0];
 
 /**
  * Every background job of the arena, in the order the composition root starts them: the store
@@ -14,5 +16,11 @@ type JobSettings = Parameters<typeof retentionPlan>[0] &
  * `agora jobs` prints this list; main.ts builds the same jobs from their files.
  */
 export function planJobs(settings: JobSettings): JobPlan[] {
-  return [interruptedTurnsPlan(), retentionPlan(settings), leaderboardRefreshPlan(settings), postprocessPlan(settings)];
+  return [
+    interruptedTurnsPlan(),
+    retentionPlan(settings),
+    consoleRetentionPlan(settings),
+    leaderboardRefreshPlan(settings),
+    postprocessPlan(settings),
+  ];
 }

@@ -15,6 +15,7 @@ export type AppErrorCode =
   | 'turn_in_progress'
   | 'turn_limit_reached'
   | 'unauthorized'
+  | 'forbidden'
   | 'rate_limited'
   | 'proof_required'
   | 'range_not_satisfiable'

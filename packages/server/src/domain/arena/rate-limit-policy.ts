@@ -15,6 +15,8 @@ export const RATE_LIMITED_ACTIONS = [
   'challenges',
   'files',
   'downloads',
+  // Console sign-ins: per e-mail (the visitor key) and per address.
+  'sign_ins',
 ] as const;
 export type RateLimitedAction = (typeof RATE_LIMITED_ACTIONS)[number];
 

@@ -10,6 +10,8 @@ import type { PrometheusMetrics } from '../../observability/prometheus-metrics';
 import type { AppEnv } from '../app-env';
 import { validate } from '../validate';
 import { reviewRoutes } from './review.routes';
+import { type ConsoleServices, consoleRoutes } from './console';
+import { requireRole } from '../middleware/staff-auth';
 
 export const flaggedVotesQuerySchema = z.strictObject({ limit: z.coerce.number().int().min(1).max(1000).default(200) });
 
@@ -40,28 +42,35 @@ export function operationsRoutes(
   return routes;
 }
 
-/** `/api/v1/admin/*`: off unless AGORA_ADMIN_TOKEN is set, then behind that bearer token. */
+/**
+ * `/api/v1/admin/*`: a console session or AGORA_ADMIN_TOKEN (middleware/staff-auth.ts), every request
+ * audited. The review and integrity routes are a reviewer's; the console's areas declare their roles.
+ */
 export function adminRoutes(
-  operations: OperationsService,
-  review: ReviewService,
-  integrity: VoteIntegrityService,
-  adminToken: string | undefined,
+  services: { operations: OperationsService; review: ReviewService; integrity: VoteIntegrityService; console: ConsoleServices },
+  authentication: MiddlewareHandler<AppEnv>,
 ): Hono<AppEnv> {
+  const { operations, review, integrity } = services;
   const routes = new Hono<AppEnv>();
-  routes.use('*', requireBearer(adminToken, 'the admin API is off (set AGORA_ADMIN_TOKEN)'));
-  routes.get('/upstream-errors', validate('query', upstreamErrorsQuerySchema), async (c) =>
+  routes.use('*', authentication);
+  const reviewer = requireRole('reviewer');
+  routes.get('/upstream-errors', reviewer, validate('query', upstreamErrorsQuerySchema), async (c) =>
     c.json(await operations.upstreamErrors(c.req.valid('query').hours)),
   );
-  routes.get('/served-models', validate('query', upstreamErrorsQuerySchema), async (c) =>
+  routes.get('/served-models', reviewer, validate('query', upstreamErrorsQuerySchema), async (c) =>
     c.json(await operations.servedModelMismatches(c.req.valid('query').hours)),
   );
+  routes.use('/review/*', reviewer);
+  routes.use('/review', reviewer);
+  routes.use('/review-log', reviewer);
   routes.route('/', reviewRoutes(review));
-  routes.get('/votes/flagged', validate('query', flaggedVotesQuerySchema), async (c) =>
+  routes.get('/votes/flagged', reviewer, validate('query', flaggedVotesQuerySchema), async (c) =>
     c.json(await integrity.flagged(c.req.valid('query').limit)),
   );
-  routes.put('/votes/:id', validate('param', duelIdParamSchema), validate('json', voteReviewRequestSchema), async (c) =>
+  routes.put('/votes/:id', reviewer, validate('param', duelIdParamSchema), validate('json', voteReviewRequestSchema), async (c) =>
     c.json(await integrity.review(c.req.valid('param').id, c.req.valid('json'))),
   );
+  routes.route('/', consoleRoutes(services.console));
   return routes;
 }
 

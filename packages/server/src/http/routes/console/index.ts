@@ -1,0 +1,22 @@
+import { Hono } from 'hono';
+import type { AuditService } from '../../../services/audit.service';
+import type { StaffService } from '../../../services/staff.service';
+import type { AppEnv } from '../../app-env';
+import { staffAdminRoutes } from './staff.routes';
+
+/**
+ * The services behind the console's own routes (composition/console-services.ts builds them). Each
+ * console area (staff and audit, models, content, publication, activity…) adds its service here
+ * and mounts its routes below, each route with its role (middleware/staff-auth.ts `requireRole`).
+ */
+export interface ConsoleServices {
+  staff: StaffService;
+  audit: AuditService;
+}
+
+/** `/api/v1/admin/*` routes of the console's areas, mounted behind the staff authentication. */
+export function consoleRoutes(services: ConsoleServices): Hono<AppEnv> {
+  const routes = new Hono<AppEnv>();
+  routes.route('/', staffAdminRoutes(services.staff, services.audit));
+  return routes;
+}

@@ -1,0 +1,6 @@
+import type { fr } from './fr';
+
+/** Messages of the console-activity area in this language: the keys of the French file, type-checked. */
+export const lt: Record<keyof typeof fr, string> = {
+  'console.activity.nav': 'Veikla',
+};

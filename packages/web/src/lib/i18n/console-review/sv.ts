@@ -1,0 +1,7 @@
+import type { fr } from './fr';
+
+/** Messages of the console-review area in this language: the keys of the French file, type-checked. */
+export const sv: Record<keyof typeof fr, string> = {
+  'console.review.nav': 'Granskning',
+  'console.integrity.nav': 'Röstintegritet',
+};
