@@ -342,7 +342,21 @@ describe.each(DIALECTS)('bad input gets a 4xx with the error body and changes no
       code: 'invalid_request',
     },
     { name: 'an unknown route', method: 'GET', path: () => '/api/v1/nothing', status: 404, code: 'not_found' },
-    { name: 'the admin API when it is off', method: 'GET', path: () => '/api/v1/admin/upstream-errors', status: 404, code: 'not_found' },
+    {
+      name: 'the admin API without a session or token',
+      method: 'GET',
+      path: () => '/api/v1/admin/upstream-errors',
+      status: 401,
+      code: 'unauthorized',
+    },
+    {
+      name: 'a forged console session cookie',
+      method: 'GET',
+      path: () => '/api/v1/admin/review',
+      headers: { cookie: 'agora_staff=forged-session-token' },
+      status: 401,
+      code: 'unauthorized',
+    },
   ];
 
   it.each(cases)('$name → $status $code', async ({ method, path, body, headers, status, code }) => {

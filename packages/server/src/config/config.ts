@@ -364,7 +364,7 @@ function rateLimitsOf(values: EnvironmentValues): Config['rateLimits'] {
     challenges: perAddressOnly(values.AGORA_LIMIT_CHALLENGES_PER_MINUTE_PER_ADDRESS, 60),
     files: perAddressOnly(values.AGORA_LIMIT_FILES_PER_MINUTE_PER_ADDRESS, 60),
     downloads: perAddressOnly(values.AGORA_LIMIT_DOWNLOADS_PER_MINUTE_PER_ADDRESS, 60),
-    sign_ins: signInLimitsOf(values),
+    ...signInLimitsOf(values),
   };
 }
 

@@ -28,6 +28,22 @@ export const consoleEnvironmentShape = {
   AGORA_AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(365),
   AGORA_LIMIT_SIGN_INS_PER_15_MIN: z.coerce.number().int().min(1).max(1000).default(10),
   AGORA_LIMIT_SIGN_INS_PER_15_MIN_PER_ADDRESS: z.coerce.number().int().min(1).max(100_000).default(30),
+  /** How often each instance reads the console's change stamp of the models (a model added on one instance is drawn on all within it). */
+  AGORA_MODEL_SYNC_MS: z.coerce.number().int().min(100).max(600_000).default(2000),
+  /** The Hugging Face Hub the console pushes exports to (a test points it at its fake). */
+  AGORA_HUB_URL: z
+    .string()
+    .trim()
+    .regex(/^https?:\/\/[^\s/?#]+(:\d+)?$/i, 'an http(s):// origin, e.g. https://huggingface.co')
+    .default('https://huggingface.co'),
+  /** A write token for the Hub's dataset repositories; a token given in the console wins over it. */
+  AGORA_HUB_TOKEN: z
+    .string()
+    .regex(/^hf_[A-Za-z0-9]{10,200}$/, 'a Hugging Face access token (hf_…)')
+    .optional(),
+  /** Where the console's exports are written, one folder per build. */
+  AGORA_PUBLICATION_DIR: z.string().trim().min(1).default('./data/exports'),
+  AGORA_PUBLICATION_SCHEDULE: z.enum(['off', 'daily', 'weekly']).default('off'),
 };
 
 type ConsoleValues = z.output<z.ZodObject<typeof consoleEnvironmentShape>>;
@@ -40,6 +56,19 @@ export interface ConsoleConfig {
   /** …and any session ends this long after its sign-in. */
   sessionMaxMs: number;
   auditRetentionDays: number;
+  /** How often each instance polls the models' change stamp (jobs/model-catalogue-sync.plan.ts). */
+  modelSyncMs: number;
+  publication: PublicationConfig;
+}
+
+/** The console's publication (docs/operations.md#publication). */
+export interface PublicationConfig {
+  hubUrl: string;
+  /** AGORA_HUB_TOKEN; never logged, never answered. */
+  hubToken: string | undefined;
+  outDir: string;
+  /** The schedule unless the console set one. */
+  schedule: 'off' | 'daily' | 'weekly';
 }
 
 export function consoleOf(values: ConsoleValues): ConsoleConfig {
@@ -48,13 +77,30 @@ export function consoleOf(values: ConsoleValues): ConsoleConfig {
     sessionIdleMs: values.AGORA_CONSOLE_SESSION_IDLE_MIN * 60_000,
     sessionMaxMs: values.AGORA_CONSOLE_SESSION_MAX_H * 3_600_000,
     auditRetentionDays: values.AGORA_AUDIT_RETENTION_DAYS,
+    modelSyncMs: values.AGORA_MODEL_SYNC_MS,
+    publication: {
+      hubUrl: values.AGORA_HUB_URL.replace(/\/+$/, ''),
+      hubToken: values.AGORA_HUB_TOKEN,
+      outDir: values.AGORA_PUBLICATION_DIR,
+      schedule: values.AGORA_PUBLICATION_SCHEDULE,
+    },
   };
 }
 
-/** Sign-in attempts: per e-mail (the limiter's visitor key) and per address, in 15-minute windows. */
+/**
+ * Sign-in attempts in 15-minute windows: per address (`sign_ins`, first on the route, before the body
+ * is read) and per account (`sign_in_accounts`, keyed by the e-mail's hash once the body is parsed):
+ * spreading guesses over addresses still meets the account's limit.
+ */
 export function signInLimitsOf(values: ConsoleValues) {
   return {
-    perVisitor: { points: values.AGORA_LIMIT_SIGN_INS_PER_15_MIN, windowS: 900 },
-    perAddress: { points: values.AGORA_LIMIT_SIGN_INS_PER_15_MIN_PER_ADDRESS, windowS: 900 },
+    sign_ins: {
+      perVisitor: { points: 0, windowS: 900 },
+      perAddress: { points: values.AGORA_LIMIT_SIGN_INS_PER_15_MIN_PER_ADDRESS, windowS: 900 },
+    },
+    sign_in_accounts: {
+      perVisitor: { points: values.AGORA_LIMIT_SIGN_INS_PER_15_MIN, windowS: 900 },
+      perAddress: { points: 0, windowS: 900 },
+    },
   };
 }

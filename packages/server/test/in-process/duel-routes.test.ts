@@ -133,7 +133,7 @@ describe('bad requests, in process', () => {
     ['an unknown duel', 'GET', '/api/v1/duels/unknown-duel-id-000', undefined, 404, 'duel_not_found'],
     ['a vote on an unknown duel', 'POST', '/api/v1/duels/unknown-duel-id-000/vote', { choice: 'a' }, 404, 'duel_not_found'],
     ['an unknown choice', 'POST', '/api/v1/duels/unknown-duel-id-000/vote', { choice: 'c' }, 400, 'invalid_request'],
-    ['the admin API without a token', 'GET', '/api/v1/admin/upstream-errors', undefined, 404, 'not_found'],
+    ['the admin API without a session or token', 'GET', '/api/v1/admin/upstream-errors', undefined, 401, 'unauthorized'],
   ];
   it.each(cases)('answers %s with the JSON error shape', async (_name, method, path, body, status, code) => {
     const answer = await harness.visitor().request(method, path, body);

@@ -15,8 +15,9 @@ export const RATE_LIMITED_ACTIONS = [
   'challenges',
   'files',
   'downloads',
-  // Console sign-ins: per e-mail (the visitor key) and per address.
+  // Console sign-ins and one-time links: per address; and per account (the e-mail's hash as the visitor key).
   'sign_ins',
+  'sign_in_accounts',
 ] as const;
 export type RateLimitedAction = (typeof RATE_LIMITED_ACTIONS)[number];
 

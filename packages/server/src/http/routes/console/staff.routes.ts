@@ -24,11 +24,11 @@ export function staffSessionRoutes(staff: StaffService, limits: RouteLimits, sec
     setStaffCookie(c, session.token, session.expiresAt, secureCookie);
     return c.json(session.session);
   };
-  routes.post('/sign-in', validate('json', signInRequestSchema), async (c) => {
+  routes.post('/sign-in', limited('sign_ins'), validate('json', signInRequestSchema), async (c) => {
     const { email, password } = c.req.valid('json');
     const address = clientAddress(c, limits.trustedProxies);
-    // Counted before the password is checked, per e-mail and per address: a guess refused costs as much as one accepted.
-    const decision = await limits.limiter.consume('sign_ins', { visitorId: hashVisitor(`staff:${email}`), address });
+    // Counted before the password is checked: a guess refused costs as much as one accepted.
+    const decision = await limits.limiter.consume('sign_in_accounts', { visitorId: hashVisitor(`staff:${email}`), address });
     if (!decision.allowed) throw rateLimitedError('too many sign-in attempts', decision.retryAfterMs);
     return opened(c, await staff.signIn(email, password, hashClientAddress(address)));
   });
