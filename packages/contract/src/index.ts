@@ -11,3 +11,4 @@ export * from './locales';
 export * from './statistics';
 export * from './my-duels';
 export * from './console';
+export * from './console-activity';

@@ -2,6 +2,7 @@ import { UNUSABLE_HASH, hashPassword, verifyPassword } from '../adapters/passwor
 import type { Config } from '../config/config';
 import type { Store } from '../db/unit-of-work';
 import type { ConsoleServices } from '../http/routes/console';
+import { ActivityService } from '../services/activity.service';
 import { AuditService } from '../services/audit.service';
 import type { Runtime } from '../services/ports/runtime';
 import { StaffService } from '../services/staff.service';
@@ -23,5 +24,6 @@ export function createConsoleServices({ config, store, runtime }: { config: Conf
       { sessionIdleMs: config.console.sessionIdleMs, sessionMaxMs: config.console.sessionMaxMs, publicUrl: publicUrlOf(config) },
     ),
     audit: new AuditService(store, runtime, config.console.auditRetentionDays),
+    activity: new ActivityService(store.activity, runtime),
   };
 }

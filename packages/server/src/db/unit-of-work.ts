@@ -14,6 +14,7 @@ import { VisitorDuelsRepository } from './repositories/visitor-duels.repository'
 import { StatisticsRepository } from './repositories/statistics.repository';
 import { StaffRepository } from './repositories/staff.repository';
 import { AuditRepository } from './repositories/audit.repository';
+import { ActivityRepository } from './repositories/activity.repository';
 
 /** The repositories, bound to one connection or one transaction. */
 export interface Repositories {
@@ -31,6 +32,7 @@ export interface Repositories {
   statistics: StatisticsRepository;
   staff: StaffRepository;
   audit: AuditRepository;
+  activity: ActivityRepository;
 }
 
 /** What services get: repositories, transactions and a health probe, without Kysely itself. */
@@ -57,6 +59,7 @@ const bind = (db: Kysely<Database>): Repositories => ({
   statistics: new StatisticsRepository(db),
   staff: new StaffRepository(db),
   audit: new AuditRepository(db),
+  activity: new ActivityRepository(db),
 });
 
 export function createStore(db: Kysely<Database>): Store {

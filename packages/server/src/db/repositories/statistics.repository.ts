@@ -1,4 +1,4 @@
-import { type Kysely, sql } from 'kysely';
+import { type Expression, type Kysely, type SqlBool, sql } from 'kysely';
 import type { Database } from '../database';
 import type { StatisticsCounts } from '../../domain/statistics/arena-statistics';
 
@@ -11,9 +11,9 @@ export class StatisticsRepository {
 
   async counts(): Promise<StatisticsCounts> {
     const [duelDays, voteDays, reactionDays, modes, choices, pairs, languages, topics] = await Promise.all([
-      this.perDay('duels'),
-      this.perDay('votes'),
-      this.perDay('reactions'),
+      countPerDay(this.db, 'duels'),
+      countPerDay(this.db, 'votes'),
+      countPerDay(this.db, 'reactions'),
       this.db
         .selectFrom('duels')
         .select(['mode as name', (eb) => eb.fn.countAll<string | number>().as('count')])
@@ -29,10 +29,9 @@ export class StatisticsRepository {
         .select(['model_a', 'model_b', 'choice', (eb) => eb.fn.countAll<string | number>().as('count')])
         .groupBy(['model_a', 'model_b', 'choice'])
         .execute(),
-      this.screened('languages'),
-      this.screened('categories'),
+      screenedGroups(this.db, 'languages'),
+      screenedGroups(this.db, 'categories'),
     ]);
-    const counted = <Row extends { count: string | number }>(rows: Row[]) => rows.map((row) => ({ ...row, count: Number(row.count) }));
     return {
       duelDays: counted(duelDays),
       voteDays: counted(voteDays),
@@ -44,30 +43,47 @@ export class StatisticsRepository {
       topics: counted(topics).map((row) => ({ values: decodeList(row.value), count: row.count })),
     };
   }
-
-  /** Rows per UTC day: timestamps are ISO-8601 text, so the day is their first ten characters on both stores. */
-  private perDay(table: 'duels' | 'votes' | 'reactions') {
-    const day = sql<string>`substr(created_at, 1, 10)`;
-    return this.db
-      .selectFrom(table)
-      .select([day.as('day'), (eb) => eb.fn.countAll<string | number>().as('count')])
-      .groupBy(day)
-      .orderBy(day)
-      .execute();
-  }
-
-  /** Screened conversations grouped by one JSON list column of their annotation. */
-  private screened(column: 'languages' | 'categories') {
-    return this.db
-      .selectFrom('conversation_annotations')
-      .select([`${column} as value`, (eb) => eb.fn.countAll<string | number>().as('count')])
-      .where('status', '=', 'done')
-      .groupBy(column)
-      .execute();
-  }
 }
 
-function decodeList(value: string | null): string[] | null {
+/**
+ * Which rows a count covers: all of them (the public statistics), or those of the arena's own duels
+ * (`source` = `arena`, imports left out) stamped from `since` on (the console's activity).
+ */
+export type CountScope = { since: string } | undefined;
+
+/** Rows per UTC day: timestamps are ISO-8601 text, so the day is their first ten characters on both stores. */
+export function countPerDay(db: Kysely<Database>, table: 'duels' | 'votes' | 'reactions' | 'reports', scope?: CountScope) {
+  const day = sql<string>`substr(created_at, 1, 10)`;
+  let query = db.selectFrom(table).select([day.as('day'), (eb) => eb.fn.countAll<string | number>().as('count')]);
+  if (scope)
+    query = query
+      .where(sql<SqlBool>`created_at >= ${scope.since}`)
+      .where(table === 'duels' ? sql<SqlBool>`source = 'arena'` : ofArenaDuels('duel_id'));
+  return query.groupBy(day).orderBy(day).execute();
+}
+
+/** Screened conversations grouped by one JSON list column of their annotation (scoped: those of the period's own duels). */
+export function screenedGroups(db: Kysely<Database>, column: 'languages' | 'categories', scope?: CountScope) {
+  let query = db
+    .selectFrom('conversation_annotations')
+    .select([`${column} as value`, (eb) => eb.fn.countAll<string | number>().as('count')])
+    .where('status', '=', 'done');
+  if (scope) query = query.where(ofArenaDuels('duel_id', scope.since));
+  return query.groupBy(column).execute();
+}
+
+/** `column` (of the outer row) names one of the arena's own duels, started from `since` on when given. */
+export function ofArenaDuels(column: string, since?: string): Expression<SqlBool> {
+  const period = since === undefined ? sql`` : sql` and arena_duels.created_at >= ${since}`;
+  return sql<SqlBool>`${sql.ref(column)} in (select arena_duels.id from duels arena_duels where arena_duels.source = 'arena'${period})`;
+}
+
+/** Group counts come back as numbers (SQLite) or numeric strings (PostgreSQL's bigint). */
+export function counted<Row extends { count: string | number }>(rows: Row[]): (Omit<Row, 'count'> & { count: number })[] {
+  return rows.map((row) => ({ ...row, count: Number(row.count) }));
+}
+
+export function decodeList(value: string | null): string[] | null {
   if (value === null) return null;
   try {
     const parsed: unknown = JSON.parse(value);

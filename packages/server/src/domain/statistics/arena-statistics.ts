@@ -22,14 +22,8 @@ export const MIN_PUBLISHED_CELL = 5;
 
 /** The public statistics from the store's group counts. */
 export function arenaStatistics(counts: StatisticsCounts, generatedAt: string, minCell = MIN_PUBLISHED_CELL): ArenaStatistics {
-  const languages = suppressSmall(
-    tally(counts.languages.flatMap((group) => (group.values === null ? [] : [{ name: group.values[0] ?? 'und', count: group.count }]))),
-    minCell,
-  );
-  const topics = suppressSmall(
-    tally(counts.topics.flatMap((group) => (group.values ?? []).map((name) => ({ name, count: group.count })))),
-    minCell,
-  );
+  const languages = suppressSmall(mainLanguages(counts.languages), minCell);
+  const topics = suppressSmall(topicCounts(counts.topics), minCell);
   const sum = (rows: { count: number }[]) => rows.reduce((total, row) => total + row.count, 0);
   return {
     generated_at: generatedAt,
@@ -47,8 +41,18 @@ export function arenaStatistics(counts: StatisticsCounts, generatedAt: string, m
   };
 }
 
+/** Screened conversations, grouped by their languages, under their main language (`und` when the list is empty); unscreened groups (null) left out. */
+export function mainLanguages(groups: readonly { values: string[] | null; count: number }[]): StatisticsCount[] {
+  return tally(groups.flatMap((group) => (group.values === null ? [] : [{ name: group.values[0] ?? 'und', count: group.count }])));
+}
+
+/** Conversations grouped by their topics, under each of their topics. */
+export function topicCounts(groups: readonly { values: string[] | null; count: number }[]): StatisticsCount[] {
+  return tally(groups.flatMap((group) => (group.values ?? []).map((name) => ({ name, count: group.count }))));
+}
+
 /** Counts summed by name, largest first (ties by name, so that every instance gives the same order). */
-function tally(rows: readonly StatisticsCount[]): StatisticsCount[] {
+export function tally(rows: readonly StatisticsCount[]): StatisticsCount[] {
   const totals = new Map<string, number>();
   for (const row of rows) totals.set(row.name, (totals.get(row.name) ?? 0) + row.count);
   return [...totals]

@@ -1,7 +1,9 @@
 import { Hono } from 'hono';
+import type { ActivityService } from '../../../services/activity.service';
 import type { AuditService } from '../../../services/audit.service';
 import type { StaffService } from '../../../services/staff.service';
 import type { AppEnv } from '../../app-env';
+import { activityAdminRoutes } from './activity.routes';
 import { staffAdminRoutes } from './staff.routes';
 
 /**
@@ -12,11 +14,13 @@ import { staffAdminRoutes } from './staff.routes';
 export interface ConsoleServices {
   staff: StaffService;
   audit: AuditService;
+  activity: ActivityService;
 }
 
 /** `/api/v1/admin/*` routes of the console's areas, mounted behind the staff authentication. */
 export function consoleRoutes(services: ConsoleServices): Hono<AppEnv> {
   const routes = new Hono<AppEnv>();
   routes.route('/', staffAdminRoutes(services.staff, services.audit));
+  routes.route('/', activityAdminRoutes(services.activity));
   return routes;
 }

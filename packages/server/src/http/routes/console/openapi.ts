@@ -1,4 +1,5 @@
 import type { Operation } from '../../openapi-operation';
+import { activityOperations } from './activity.openapi';
 import { staffOperations } from './staff.openapi';
 
 /**
@@ -6,4 +7,4 @@ import { staffOperations } from './staff.openapi';
  * joined here. The security tests enumerate `/api/v1/admin/*` from this document: a route missing
  * here is a route nobody checked.
  */
-export const consoleOperations: readonly Operation[] = [...staffOperations];
+export const consoleOperations: readonly Operation[] = [...staffOperations, ...activityOperations];
