@@ -12,3 +12,4 @@ export * from './statistics';
 export * from './my-duels';
 export * from './console';
 export * from './console-activity';
+export * from './console-content';

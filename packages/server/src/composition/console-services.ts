@@ -1,9 +1,11 @@
 import { UNUSABLE_HASH, hashPassword, verifyPassword } from '../adapters/password-hash';
+import { BUNDLED_PAGES, sitePageFiles } from '../adapters/site-page-files';
 import type { Config } from '../config/config';
 import type { Store } from '../db/unit-of-work';
 import type { ConsoleServices } from '../http/routes/console';
 import { ActivityService } from '../services/activity.service';
 import { AuditService } from '../services/audit.service';
+import { ContentService } from '../services/content.service';
 import type { Runtime } from '../services/ports/runtime';
 import { StaffService } from '../services/staff.service';
 
@@ -24,6 +26,10 @@ export function createConsoleServices({ config, store, runtime }: { config: Conf
       { sessionIdleMs: config.console.sessionIdleMs, sessionMaxMs: config.console.sessionMaxMs, publicUrl: publicUrlOf(config) },
     ),
     audit: new AuditService(store, runtime, config.console.auditRetentionDays),
+    content: new ContentService(store, runtime, {
+      folder: config.pagesDir ? sitePageFiles(config.pagesDir) : undefined,
+      bundled: sitePageFiles(BUNDLED_PAGES),
+    }),
     activity: new ActivityService(store.activity, runtime),
   };
 }

@@ -39,10 +39,15 @@ export function createHttpApp(
     catalogue,
     datasets: new PublishedDatasetsService(store.datasets, config.datasetHub),
     checks: new MaxxCheckService(store, { enabled: config.maxxChecks, privateCohorts: config.privateCohorts }, runtime),
-    site: new SiteService(store, [...(config.pagesDir ? [sitePageFiles(config.pagesDir)] : []), sitePageFiles(BUNDLED_PAGES)], {
-      voteGoal: config.voteGoal,
-      operatorContact: config.operatorContact,
-    }),
+    // The operator's folder wins over the console's pages (read-only then), which win over the bundled texts.
+    site: new SiteService(
+      store,
+      [config.pagesDir ? sitePageFiles(config.pagesDir) : consoleServices.content.storedPage, sitePageFiles(BUNDLED_PAGES)],
+      {
+        voteGoal: config.voteGoal,
+        operatorContact: config.operatorContact,
+      },
+    ),
     statistics: new StatisticsService(store.statistics),
     limiter: services.limiter,
     proofOfWork: services.proofOfWork,

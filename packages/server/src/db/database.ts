@@ -1,5 +1,6 @@
 import type { ColumnType, Generated } from 'kysely';
 import type { ConsoleStaffTables } from './tables/console-staff';
+import type { ConsoleContentTables } from './tables/console-content';
 
 /**
  * The tables, as Kysely sees them. Storage conventions shared by SQLite and PostgreSQL
@@ -308,7 +309,7 @@ export interface ErasedVotesTable {
 }
 
 /** The tables; the console's areas keep theirs in db/tables/ (one file each), joined here. */
-export interface Database extends ConsoleStaffTables {
+export interface Database extends ConsoleStaffTables, ConsoleContentTables {
   duels: DuelsTable;
   turns: TurnsTable;
   turn_sides: TurnSidesTable;

@@ -22,6 +22,7 @@ import * as reportTargetUnique from './migrations/2026_12_05_010000_report_targe
 import * as visitorDuels from './migrations/2026_12_06_000000_visitor_duels';
 import * as erasedVotes from './migrations/2026_12_07_000000_erased_votes';
 import * as staffConsole from './migrations/2026_12_08_000000_staff_console';
+import * as consoleContent from './migrations/2026_12_08_020000_console_content';
 
 /** Every migration, by name; listed statically so that bundlers and tsx see them. */
 const migrations: Record<string, Migration> = {
@@ -47,6 +48,7 @@ const migrations: Record<string, Migration> = {
   '2026_12_06_000000_visitor_duels': visitorDuels,
   '2026_12_07_000000_erased_votes': erasedVotes,
   '2026_12_08_000000_staff_console': staffConsole,
+  '2026_12_08_020000_console_content': consoleContent,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

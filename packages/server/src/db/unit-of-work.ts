@@ -14,6 +14,7 @@ import { VisitorDuelsRepository } from './repositories/visitor-duels.repository'
 import { StatisticsRepository } from './repositories/statistics.repository';
 import { StaffRepository } from './repositories/staff.repository';
 import { AuditRepository } from './repositories/audit.repository';
+import { ConsoleContentRepository } from './repositories/console-content.repository';
 import { ActivityRepository } from './repositories/activity.repository';
 
 /** The repositories, bound to one connection or one transaction. */
@@ -32,6 +33,7 @@ export interface Repositories {
   statistics: StatisticsRepository;
   staff: StaffRepository;
   audit: AuditRepository;
+  consoleContent: ConsoleContentRepository;
   activity: ActivityRepository;
 }
 
@@ -59,6 +61,7 @@ const bind = (db: Kysely<Database>): Repositories => ({
   statistics: new StatisticsRepository(db),
   staff: new StaffRepository(db),
   audit: new AuditRepository(db),
+  consoleContent: new ConsoleContentRepository(db),
   activity: new ActivityRepository(db),
 });
 

@@ -37,6 +37,7 @@ import { checkRoutes } from './routes/checks.routes';
 import type { MaxxCheckService } from '../services/maxx/maxx-check.service';
 import { challengeRoutes } from './routes/challenge.routes';
 import { siteRoutes } from './routes/site.routes';
+import { contentRoutes } from './routes/content.routes';
 import { statisticsRoutes } from './routes/statistics.routes';
 import { adminRoutes, operationsRoutes } from './routes/operations.routes';
 import type { ConsoleServices } from './routes/console';
@@ -104,6 +105,7 @@ export function createApp(services: AppServices): Hono<AppEnv> {
   app.route('/api/v1/checks', checkRoutes(services.checks, limits));
   app.route('/api/v1/statistics', statisticsRoutes(services.statistics, limits));
   app.route('/api/v1', siteRoutes(services.site, limits));
+  app.route('/api/v1/content', contentRoutes(services.console.content, limits));
   app.route('/api/v1/challenge', challengeRoutes(services.proofOfWork, limits));
   app.route('/api/v1/leaderboard', leaderboardRoutes(services.leaderboards, limits));
   // Before the duel routes: `GET /api/v1/duels/export` is the visitor's file, not a duel's id.

@@ -18,6 +18,7 @@ export const statusOfCode: Record<AppErrorCode, ContentfulStatusCode> = {
   duel_failed: 409,
   turn_in_progress: 409,
   turn_limit_reached: 409,
+  content_read_only: 409,
   payload_too_large: 413,
   rate_limited: 429,
   unsupported_media_type: 415,

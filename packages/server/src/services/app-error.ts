@@ -14,6 +14,7 @@ export type AppErrorCode =
   | 'duel_failed'
   | 'turn_in_progress'
   | 'turn_limit_reached'
+  | 'content_read_only'
   | 'unauthorized'
   | 'forbidden'
   | 'rate_limited'

@@ -1,4 +1,11 @@
-import { type ArenaStats, type SitePage, type SitePageList, type SitePageName, sitePageNameSchema } from '@agora/contract';
+import {
+  type ArenaStats,
+  INTERFACE_LOCALES,
+  type SitePage,
+  type SitePageList,
+  type SitePageName,
+  sitePageNameSchema,
+} from '@agora/contract';
 import type { Store } from '../db/unit-of-work';
 import { AppError } from './app-error';
 import type { SitePageSource } from './ports/site-pages';
@@ -28,16 +35,31 @@ export class SiteService {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** The page in `locale`, else in the first fallback language written, the operator's sources before the bundled ones. */
+  /**
+   * The page in `locale`, else in the first fallback language written, the operator's sources before
+   * the bundled ones; a page written in none of these (a legal notice written in the console in
+   * Lithuanian alone) in the first other interface language that has it.
+   */
   async page(name: SitePageName, locale: string | undefined): Promise<SitePage> {
-    const locales = [...new Set([...(locale ? [locale] : []), ...FALLBACK_LOCALES])];
+    const preferred = [...new Set([...(locale ? [locale] : []), ...FALLBACK_LOCALES])];
+    const found =
+      (await this.firstWritten(name, preferred)) ??
+      (await this.firstWritten(
+        name,
+        INTERFACE_LOCALES.filter((candidate) => !preferred.includes(candidate)),
+      ));
+    if (!found) throw new AppError('not_found', `no text for the page ${name}`);
+    return found;
+  }
+
+  private async firstWritten(name: SitePageName, locales: readonly string[]): Promise<SitePage | undefined> {
     for (const source of this.sources) {
       for (const candidate of locales) {
         const markdown = await source(name, candidate);
         if (markdown !== undefined) return { name, locale: candidate, markdown };
       }
     }
-    throw new AppError('not_found', `no text for the page ${name}`);
+    return undefined;
   }
 
   /** The pages some source has a text for, in any language (the web app links these and no others), and the operator's contact. */

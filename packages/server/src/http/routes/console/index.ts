@@ -1,9 +1,11 @@
 import { Hono } from 'hono';
 import type { ActivityService } from '../../../services/activity.service';
 import type { AuditService } from '../../../services/audit.service';
+import type { ContentService } from '../../../services/content.service';
 import type { StaffService } from '../../../services/staff.service';
 import type { AppEnv } from '../../app-env';
 import { activityAdminRoutes } from './activity.routes';
+import { contentAdminRoutes } from './content.routes';
 import { staffAdminRoutes } from './staff.routes';
 
 /**
@@ -14,6 +16,7 @@ import { staffAdminRoutes } from './staff.routes';
 export interface ConsoleServices {
   staff: StaffService;
   audit: AuditService;
+  content: ContentService;
   activity: ActivityService;
 }
 
@@ -21,6 +24,7 @@ export interface ConsoleServices {
 export function consoleRoutes(services: ConsoleServices): Hono<AppEnv> {
   const routes = new Hono<AppEnv>();
   routes.route('/', staffAdminRoutes(services.staff, services.audit));
+  routes.route('/', contentAdminRoutes(services.content));
   routes.route('/', activityAdminRoutes(services.activity));
   return routes;
 }

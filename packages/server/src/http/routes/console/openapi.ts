@@ -1,5 +1,6 @@
 import type { Operation } from '../../openapi-operation';
 import { activityOperations } from './activity.openapi';
+import { contentOperations } from './content.openapi';
 import { staffOperations } from './staff.openapi';
 
 /**
@@ -7,4 +8,4 @@ import { staffOperations } from './staff.openapi';
  * joined here. The security tests enumerate `/api/v1/admin/*` from this document: a route missing
  * here is a route nobody checked.
  */
-export const consoleOperations: readonly Operation[] = [...staffOperations, ...activityOperations];
+export const consoleOperations: readonly Operation[] = [...staffOperations, ...contentOperations, ...activityOperations];
