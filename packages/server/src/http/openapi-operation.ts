@@ -7,6 +7,8 @@ export interface Operation {
   /** With `{name}` for each path parameter. */
   path: string;
   summary: string;
+  /** The console role a route of `/api/v1/admin/*` needs (`x-agora-role` in the document; the security tests read it). */
+  role?: 'admin' | 'reviewer';
   body?: z.ZodType;
   query?: z.ZodObject;
   responses: Record<number, OperationResponse>;

@@ -218,6 +218,7 @@ function operations(maxPromptChars: number): Operation[] {
     {
       method: 'get',
       path: '/api/v1/admin/served-models',
+      role: 'reviewer',
       summary: 'Answers whose provider served another model than the catalogue names, per model (admin token)',
       query: upstreamErrorsQuerySchema,
       responses: { 200: { description: 'per-model mismatches' }, ...errors(401, 404) },
@@ -225,6 +226,7 @@ function operations(maxPromptChars: number): Operation[] {
     {
       method: 'get',
       path: '/api/v1/admin/upstream-errors',
+      role: 'reviewer',
       summary: 'Upstream failures per model and kind (admin token)',
       query: upstreamErrorsQuerySchema,
       responses: { 200: { description: 'per-model errors' }, ...errors(401, 404) },
@@ -232,6 +234,7 @@ function operations(maxPromptChars: number): Operation[] {
     {
       method: 'get',
       path: '/api/v1/admin/review',
+      role: 'reviewer',
       summary: 'Conversations to review: flagged by the screening or reported (pending), or already decided (admin token)',
       query: reviewQueueQuerySchema,
       responses: { 200: { description: 'one page of the queue' }, ...errors(400, 401, 404) },
@@ -239,12 +242,14 @@ function operations(maxPromptChars: number): Operation[] {
     {
       method: 'get',
       path: '/api/v1/admin/review/{id}',
+      role: 'reviewer',
       summary: 'One conversation with its models, screening, reports, decision and audit log (admin token)',
       responses: { 200: { description: 'conversation' }, ...errors(401, 404) },
     },
     {
       method: 'put',
       path: '/api/v1/admin/review/{id}',
+      role: 'reviewer',
       summary: 'Include or exclude a conversation from the open datasets; appended to the audit log (admin token)',
       body: reviewDecisionRequestSchema,
       responses: { 200: { description: 'decision and audit entry' }, ...errors(400, 401, 404) },
@@ -252,6 +257,7 @@ function operations(maxPromptChars: number): Operation[] {
     {
       method: 'get',
       path: '/api/v1/admin/votes/flagged',
+      role: 'reviewer',
       summary:
         'Votes the integrity rules keep out of the leaderboard (too fast, one-sided, bursts, favouring one model), newest first (admin token)',
       query: flaggedVotesQuerySchema,
@@ -260,6 +266,7 @@ function operations(maxPromptChars: number): Operation[] {
     {
       method: 'put',
       path: '/api/v1/admin/votes/{id}',
+      role: 'reviewer',
       summary: 'Count a flagged vote after all, or exclude any vote; appended to the audit log (admin token)',
       body: voteReviewRequestSchema,
       responses: { 200: { description: 'decision' }, ...errors(400, 401, 404) },
@@ -267,6 +274,7 @@ function operations(maxPromptChars: number): Operation[] {
     {
       method: 'get',
       path: '/api/v1/admin/review-log',
+      role: 'reviewer',
       summary: 'The audit log of review decisions, newest first (admin token)',
       query: auditLogQuerySchema,
       responses: { 200: { description: 'audit entries' }, ...errors(400, 401, 404) },
@@ -303,6 +311,7 @@ export function buildOpenApiDocument(maxPromptChars: number): Record<string, unk
     paths[operation.path] ??= {};
     paths[operation.path]![operation.method] = {
       summary: operation.summary,
+      ...(operation.role ? { 'x-agora-role': operation.role } : {}),
       ...(parameters.length > 0 ? { parameters } : {}),
       ...(operation.body
         ? { requestBody: { required: true, content: { 'application/json': { schema: toSchema(operation.body, 'input') } } } }
