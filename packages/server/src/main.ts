@@ -48,7 +48,7 @@ export async function createArena(
   overrides: ArenaOverrides = {},
 ): Promise<Arena> {
   const logger = overrides.logger ?? pino({ level: config.logLevel, base: undefined });
-  const { models, catalogue, localModels, registry } = await prepareModels(config, environment, overrides, logger);
+  const { models, catalogue, localModels, registry, clientOf } = await prepareModels(config, environment, overrides, logger);
   const db = openDatabase(config.database, { backgroundCheckpoints: true });
   await migrateToLatest(db);
   const store = createStore(db);
@@ -56,7 +56,7 @@ export async function createArena(
   const events = new ArenaEvents((message, error) => logger.error({ err: error }, message));
   const parts = { config, models, catalogue, registry, store, runtime, events, logger };
   const services = createArenaServices({ ...parts, rankingComputer: overrides.rankingComputer });
-  const consoleServices = createConsoleServices(parts);
+  const consoleServices = createConsoleServices({ ...parts, clientOf, environment });
   const { sweeps, followers, leaderboardRefresh, postprocessJob, postprocessService } = createArenaJobs(
     parts,
     services,
@@ -99,15 +99,13 @@ async function prepareModels(config: Config, environment: Record<string, string 
   for (const model of models) if (model.local) await checkLocalModel(model, environment, logger);
   const catalogue = new ArenaCatalogue(models, config.demo);
   const localModels = new LocalModelRuntime();
-  const registry = createModelRegistry(
-    models,
-    overrides.modelClient ?? ((model) => createModelClient(model, overrides.fetch, localModels)),
-  );
+  const clientOf = overrides.modelClient ?? ((model: CatalogueModel) => createModelClient(model, overrides.fetch, localModels));
+  const registry = createModelRegistry(models, clientOf);
   loadLocalModels(models, localModels, logger);
   for (const model of models) {
     if (model.unavailableReason) logger.warn({ model: model.entry.id }, `model unavailable: ${model.unavailableReason}`);
   }
   const setupHint = catalogue.setupHint();
   if (setupHint) logger.warn(setupHint);
-  return { models, catalogue, localModels, registry };
+  return { models, catalogue, localModels, registry, clientOf };
 }

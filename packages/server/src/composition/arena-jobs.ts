@@ -9,6 +9,8 @@ import { leaderboardRefreshJob } from '../jobs/leaderboard-refresh.plan';
 import { postprocessJob } from '../jobs/postprocess.plan';
 import { retentionJob } from '../jobs/retention.plan';
 import { consoleRetentionJob } from '../jobs/console-retention.plan';
+import { publicationJob } from '../jobs/publication.plan';
+import { modelCatalogueSyncJob } from '../jobs/model-catalogue-sync.plan';
 import type { ConsoleServices } from '../http/routes/console';
 import type { Runtime } from '../services/ports/runtime';
 import { SingletonLease } from '../db/singleton-lease';
@@ -41,7 +43,13 @@ export function createArenaJobs(
     interruptedTurnsJob(services.duels, logger),
     retentionJob(config, services.operations, logger),
     consoleRetentionJob(config, consoleServices, logger),
+    modelCatalogueSyncJob(config, consoleServices.models, logger),
   ];
-  const followers: Job[] = [leaderboard, ...(postprocess ? [postprocess] : [])];
+  const publication = consoleServices.publication;
+  const followers: Job[] = [
+    leaderboard,
+    ...(postprocess ? [postprocess] : []),
+    publicationJob(config, { publishIfDue: () => publication.publishIfDue(), drain: (abort) => publication.runs.drain(abort) }, logger),
+  ];
   return { sweeps, followers, leaderboardRefresh: leaderboard.refresh, postprocessJob: postprocess?.passes, postprocessService };
 }

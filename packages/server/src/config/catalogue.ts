@@ -61,7 +61,8 @@ const optionsSchema = z.strictObject({
   total_timeout_ms: z.number().int().positive().nullish(),
 });
 
-const catalogueEntrySchema = z.strictObject({
+/** One model of models.yaml; the console validates its overrides and added models against it too (config/catalogue-overrides.ts). */
+export const catalogueEntrySchema = z.strictObject({
   id: z.string().regex(/^[a-z0-9][a-z0-9._-]{0,99}$/, 'a lowercase slug (a-z, 0-9, . _ -)'),
   name: z.string().min(1),
   organisation: z.string().min(1),
@@ -192,6 +193,12 @@ function assertUniqueIds(entries: CatalogueEntry[], path: string): void {
     if (seen.has(entry.id)) throw new CatalogueError(`${path}: duplicate model id "${entry.id}"`);
     seen.add(entry.id);
   }
+}
+
+/** A hosted model the console added: its key read from the environment, as a YAML model's is (local models are the YAML's alone). */
+export function hostedCatalogueModel(entry: CatalogueEntry, environment: Record<string, string | undefined>): CatalogueModel {
+  if (entry.provider.type === 'llama-cpp') throw new CatalogueError(`model ${entry.id}: only a hosted model can be added from the console`);
+  return toCatalogueModel(entry, environment, { folder: '.', localModelsDir: '.' });
 }
 
 function toCatalogueModel(

@@ -1,6 +1,8 @@
 import type { ColumnType, Generated } from 'kysely';
 import type { ConsoleStaffTables } from './tables/console-staff';
+import type { PublicationTables } from './tables/publication';
 import type { ConsoleContentTables } from './tables/console-content';
+import type { ModelOverrideTables } from './tables/model-overrides';
 
 /**
  * The tables, as Kysely sees them. Storage conventions shared by SQLite and PostgreSQL
@@ -309,7 +311,7 @@ export interface ErasedVotesTable {
 }
 
 /** The tables; the console's areas keep theirs in db/tables/ (one file each), joined here. */
-export interface Database extends ConsoleStaffTables, ConsoleContentTables {
+export interface Database extends ConsoleStaffTables, PublicationTables, ModelOverrideTables, ConsoleContentTables {
   duels: DuelsTable;
   turns: TurnsTable;
   turn_sides: TurnSidesTable;

@@ -22,7 +22,9 @@ import * as reportTargetUnique from './migrations/2026_12_05_010000_report_targe
 import * as visitorDuels from './migrations/2026_12_06_000000_visitor_duels';
 import * as erasedVotes from './migrations/2026_12_07_000000_erased_votes';
 import * as staffConsole from './migrations/2026_12_08_000000_staff_console';
+import * as publication from './migrations/2026_12_08_030000_publication';
 import * as consoleContent from './migrations/2026_12_08_020000_console_content';
+import * as modelOverrides from './migrations/2026_12_08_010000_model_overrides';
 
 /** Every migration, by name; listed statically so that bundlers and tsx see them. */
 const migrations: Record<string, Migration> = {
@@ -48,7 +50,9 @@ const migrations: Record<string, Migration> = {
   '2026_12_06_000000_visitor_duels': visitorDuels,
   '2026_12_07_000000_erased_votes': erasedVotes,
   '2026_12_08_000000_staff_console': staffConsole,
+  '2026_12_08_030000_publication': publication,
   '2026_12_08_020000_console_content': consoleContent,
+  '2026_12_08_010000_model_overrides': modelOverrides,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

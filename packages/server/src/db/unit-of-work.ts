@@ -14,8 +14,10 @@ import { VisitorDuelsRepository } from './repositories/visitor-duels.repository'
 import { StatisticsRepository } from './repositories/statistics.repository';
 import { StaffRepository } from './repositories/staff.repository';
 import { AuditRepository } from './repositories/audit.repository';
-import { ConsoleContentRepository } from './repositories/console-content.repository';
 import { ActivityRepository } from './repositories/activity.repository';
+import { PublicationRepository } from './repositories/publication.repository';
+import { ConsoleContentRepository } from './repositories/console-content.repository';
+import { ModelOverrideRepository } from './repositories/model-override.repository';
 
 /** The repositories, bound to one connection or one transaction. */
 export interface Repositories {
@@ -33,8 +35,10 @@ export interface Repositories {
   statistics: StatisticsRepository;
   staff: StaffRepository;
   audit: AuditRepository;
-  consoleContent: ConsoleContentRepository;
   activity: ActivityRepository;
+  publication: PublicationRepository;
+  consoleContent: ConsoleContentRepository;
+  modelOverrides: ModelOverrideRepository;
 }
 
 /** What services get: repositories, transactions and a health probe, without Kysely itself. */
@@ -61,8 +65,10 @@ const bind = (db: Kysely<Database>): Repositories => ({
   statistics: new StatisticsRepository(db),
   staff: new StaffRepository(db),
   audit: new AuditRepository(db),
-  consoleContent: new ConsoleContentRepository(db),
   activity: new ActivityRepository(db),
+  publication: new PublicationRepository(db),
+  consoleContent: new ConsoleContentRepository(db),
+  modelOverrides: new ModelOverrideRepository(db),
 });
 
 export function createStore(db: Kysely<Database>): Store {

@@ -4,11 +4,15 @@ import { leaderboardRefreshPlan } from './leaderboard-refresh.plan';
 import { postprocessPlan } from './postprocess.plan';
 import { retentionPlan } from './retention.plan';
 import { consoleRetentionPlan } from './console-retention.plan';
+import { publicationPlan } from './publication.plan';
+import { modelCatalogueSyncPlan } from './model-catalogue-sync.plan';
 
 type JobSettings = Parameters<typeof retentionPlan>[0] &
   Parameters<typeof leaderboardRefreshPlan>[0] &
   Parameters<typeof postprocessPlan>[0] &
-  Parameters<typeof consoleRetentionPlan>[0];
+  Parameters<typeof consoleRetentionPlan>[0] &
+  Parameters<typeof publicationPlan>[0] &
+  Parameters<typeof modelCatalogueSyncPlan>[0];
 
 /**
  * Every background job of the arena, in the order the composition root starts them: the store
@@ -20,7 +24,9 @@ export function planJobs(settings: JobSettings): JobPlan[] {
     interruptedTurnsPlan(),
     retentionPlan(settings),
     consoleRetentionPlan(settings),
+    modelCatalogueSyncPlan(settings),
     leaderboardRefreshPlan(settings),
     postprocessPlan(settings),
+    publicationPlan(settings),
   ];
 }

@@ -6,7 +6,7 @@ import { licenseKindOf } from '../domain/datasets/training-use';
 
 /** The loaded catalogue as services use it: public cards, drawable candidates, call options, identity lexicons. */
 export class ArenaCatalogue {
-  private readonly byId: Map<string, CatalogueModel>;
+  private byId: Map<string, CatalogueModel>;
   private readonly lexicons = new Map<string, IdentityLexicon>();
 
   constructor(
@@ -14,6 +14,20 @@ export class ArenaCatalogue {
     readonly isDemo = false,
   ) {
     this.byId = new Map(models.map((model) => [model.entry.id, model]));
+  }
+
+  /**
+   * The models with the console's overrides and added models (services/models/): the next draw,
+   * card and call option read them. A duel under way keeps the client it started with.
+   */
+  replaceModels(models: readonly CatalogueModel[]): void {
+    this.byId = new Map(models.map((model) => [model.entry.id, model]));
+    this.lexicons.clear();
+  }
+
+  /** Every model, disabled ones included. */
+  models(): CatalogueModel[] {
+    return [...this.byId.values()];
   }
 
   /** Cards of enabled and archived models (disabled ones are hidden), as `GET /models` lists them. */

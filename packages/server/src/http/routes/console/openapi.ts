@@ -1,6 +1,9 @@
 import type { Operation } from '../../openapi-operation';
-import { activityOperations } from './activity.openapi';
 import { contentOperations } from './content.openapi';
+import { activityOperations } from './activity.openapi';
+import { modelOperations } from './models.openapi';
+import { publicationOperations } from './publication.openapi';
+import { reviewOperations } from './review.openapi';
 import { staffOperations } from './staff.openapi';
 
 /**
@@ -8,4 +11,4 @@ import { staffOperations } from './staff.openapi';
  * joined here. The security tests enumerate `/api/v1/admin/*` from this document: a route missing
  * here is a route nobody checked.
  */
-export const consoleOperations: readonly Operation[] = [...staffOperations, ...contentOperations, ...activityOperations];
+export const consoleOperations: readonly Operation[] = [...staffOperations, ...modelOperations, ...activityOperations, ...contentOperations, ...publicationOperations, ...reviewOperations];
