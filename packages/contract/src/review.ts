@@ -10,18 +10,52 @@ import type { Side } from './stream-events';
 export const REVIEW_QUEUES = ['pending', 'flagged', 'reported', 'excluded', 'included', 'failed'] as const;
 export type ReviewQueue = (typeof REVIEW_QUEUES)[number];
 
+/** Where the personal-data rules found something in a text: its kind and UTF-16 offsets (packages/privacy `findings`). */
+export interface PiiSpan {
+  kind: string;
+  start: number;
+  end: number;
+}
+
+/**
+ * The review queues' filters (the queue itself, and its counts): a language of the conversation, a
+ * kind found by either screening layer (`email`, `health`…), and an age window in days.
+ */
+export const reviewFilterShape = {
+  language: z
+    .string()
+    .regex(/^[a-z]{2,3}$/, 'a language code')
+    .optional(),
+  rule: z
+    .string()
+    .regex(/^[a-z][a-z_]{0,39}$/, 'a personal-data kind')
+    .optional(),
+  /** Conversations at least this many days old. */
+  min_age_days: z.coerce.number().int().min(0).max(36_600).optional(),
+  /** Conversations at most this many days old. */
+  max_age_days: z.coerce.number().int().min(0).max(36_600).optional(),
+};
+export const reviewFilterSchema = z.strictObject(reviewFilterShape);
+export type ReviewFilter = z.infer<typeof reviewFilterSchema>;
+
 export const reviewQueueQuerySchema = z.strictObject({
   queue: z.enum(REVIEW_QUEUES).default('pending'),
   limit: z.coerce.number().int().min(1).max(500).default(50),
-  /** The `next_cursor` of the previous page. */
+  /** The `next_cursor` of the previous page (a page of the same filters). */
   cursor: z.string().min(1).max(200).optional(),
+  ...reviewFilterShape,
 });
 export type ReviewQueueQuery = z.infer<typeof reviewQueueQuerySchema>;
 
+/**
+ * Accepted for the scripts written before the console, and ignored: the decision's reviewer is
+ * who is signed in (the member's e-mail, or `admin-token`), never a name a body gives.
+ */
+const ignoredReviewerSchema = typedTextSchema.pipe(z.string().trim().max(100)).optional();
+
 export const reviewDecisionRequestSchema = z.strictObject({
   decision: z.enum(['include', 'exclude']),
-  /** Who decided (the admin token is shared; the log needs a name). */
-  reviewer: typedTextSchema.pipe(z.string().trim().min(1).max(100)),
+  reviewer: ignoredReviewerSchema,
   reason: typedTextSchema.pipe(z.string().trim().max(2000)).optional(),
 });
 export type ReviewDecisionRequest = z.infer<typeof reviewDecisionRequestSchema>;
@@ -61,6 +95,10 @@ export interface ReviewItemBody {
   decision: ReviewDecisionBody | null;
   /** The first prompt, cut to 280 characters. */
   opening: string;
+  /** The conversation's languages from the screening, the main one first (null before it ran). */
+  languages: string[] | null;
+  /** The vote it carries (null: not voted), with the integrity review of that vote if any. */
+  vote: { choice: 'a' | 'b' | 'tie' | 'both_bad'; created_at: string } | null;
 }
 
 export interface ReviewQueueBody {
@@ -75,8 +113,10 @@ export interface ReviewConversationBody extends ReviewItemBody {
     turn: number;
     status: string;
     prompt: string;
-    a: { model: string; text: string } | null;
-    b: { model: string; text: string } | null;
+    /** Where the personal-data rules find something in the prompt (UTF-16 offsets), as they read it now. */
+    prompt_findings: PiiSpan[];
+    a: { model: string; text: string; findings: PiiSpan[] } | null;
+    b: { model: string; text: string; findings: PiiSpan[] } | null;
   }[];
   annotation: {
     languages: string[] | null;
@@ -102,6 +142,9 @@ export const flaggedVotesSchema = z.object({
       flags: z.array(z.string()),
       /** A reviewer's decision, if any: `count` puts the vote back in the leaderboard, `exclude` keeps it out. */
       review: z.enum(['count', 'exclude']).nullable(),
+      /** The first 12 characters of the visitor's and of the address's hash (null for an unknown address): the groups' keys. */
+      visitor: z.string(),
+      address: z.string().nullable(),
     }),
   ),
 });
@@ -110,7 +153,7 @@ export type FlaggedVotes = z.infer<typeof flaggedVotesSchema>;
 /** `PUT /api/v1/admin/votes/{id}`: a reviewer's decision on a vote. */
 export const voteReviewRequestSchema = z.strictObject({
   decision: z.enum(['count', 'exclude']),
-  reviewer: typedTextSchema.pipe(z.string().trim().min(1).max(100)),
+  reviewer: ignoredReviewerSchema,
   reason: typedTextSchema.pipe(z.string().trim().max(2000)).optional(),
 });
 export type VoteReviewRequest = z.infer<typeof voteReviewRequestSchema>;

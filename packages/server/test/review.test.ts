@@ -99,17 +99,18 @@ describe.each(DIALECTS)('the review admin API ($name)', (dialect) => {
     try {
       const included = await decide(ids.flagged, {
         decision: 'include',
+        // A body's name is accepted and ignored: the reviewer is who is signed in (here the admin token).
         reviewer: 'alice',
         reason: 'the address is a business contact in a public quote',
       });
       expect(included.status).toBe(200);
       expect(included.json).toMatchObject({
-        decision: { decision: 'include', reviewer: 'alice' },
+        decision: { decision: 'include', reviewer: 'admin-token' },
         audit: { duel_id: ids.flagged, decision: 'include', previous_decision: null },
       });
       expect((await decide(ids.reported, { decision: 'exclude', reviewer: 'bob' })).status).toBe(200);
       const changed = await decide(ids.reported, { decision: 'include', reviewer: 'carol', reason: 'fiction, no real child' });
-      expect(changed.json.audit).toMatchObject({ decision: 'include', previous_decision: 'exclude', reviewer: 'carol' });
+      expect(changed.json.audit).toMatchObject({ decision: 'include', previous_decision: 'exclude', reviewer: 'admin-token' });
 
       expect(((await get('/review')).json as ReviewQueueBody).items).toEqual([]);
       expect(((await get('/review?queue=included')).json as ReviewQueueBody).items.map((item) => item.duel_id)).toEqual([
@@ -119,9 +120,9 @@ describe.each(DIALECTS)('the review admin API ($name)', (dialect) => {
       expect(((await get('/review?queue=excluded')).json as ReviewQueueBody).items).toEqual([]);
 
       const log = (await get('/review-log')).json as { entries: { reviewer: string }[] };
-      expect(log.entries.map((entry) => entry.reviewer)).toEqual(['carol', 'bob', 'alice']);
+      expect(log.entries.map((entry) => entry.reviewer)).toEqual(['admin-token', 'admin-token', 'admin-token']);
       const ofOne = (await get(`/review-log?duel_id=${ids.reported}`)).json as { entries: { reviewer: string }[] };
-      expect(ofOne.entries.map((entry) => entry.reviewer)).toEqual(['carol', 'bob']);
+      expect(ofOne.entries.map((entry) => entry.reviewer)).toEqual(['admin-token', 'admin-token']);
 
       // The whole conversation with the models named, its screening and its history.
       const body = (await get(`/review/${ids.reported}`)).json as ReviewConversationBody;
@@ -136,7 +137,7 @@ describe.each(DIALECTS)('the review admin API ($name)', (dialect) => {
       });
       expect(body.turns[0]!.a!.text.length).toBeGreaterThan(0);
       expect(body.annotation).toMatchObject({ languages: ['fr'], model_status: 'not_configured', categories: null });
-      expect(body.decision).toMatchObject({ decision: 'include', reviewer: 'carol' });
+      expect(body.decision).toMatchObject({ decision: 'include', reviewer: 'admin-token' });
       expect(body.audit.map((entry) => entry.decision)).toEqual(['include', 'exclude']);
     } finally {
       await harness.close();
@@ -149,8 +150,6 @@ describe.each(DIALECTS)('the review admin API ($name)', (dialect) => {
     const cases: [string, () => Promise<{ status: number; json: any }>, number, string][] = [
       ['unknown duel', () => decide('no-such-duel', { decision: 'exclude', reviewer: 'alice' }), 404, 'duel_not_found'],
       ['unknown decision', () => decide(ids.clean, { decision: 'delete', reviewer: 'alice' }), 400, 'invalid_request'],
-      ['no reviewer', () => decide(ids.clean, { decision: 'exclude' }), 400, 'invalid_request'],
-      ['blank reviewer', () => decide(ids.clean, { decision: 'exclude', reviewer: '   ' }), 400, 'invalid_request'],
       ['unknown field', () => decide(ids.clean, { decision: 'exclude', reviewer: 'alice', note: 'x' }), 400, 'invalid_request'],
       [
         'invalid JSON',

@@ -34,7 +34,14 @@ export function createHttpApp(
     operations: services.operations,
     review: new ReviewService(store, runtime),
     console: consoleServices,
-    integrity: new VoteIntegrityService(store, runtime, config.integrity, () => services.leaderboards.storedRatings()),
+    integrity: new VoteIntegrityService(store, runtime, config.integrity, () => services.leaderboards.storedRatings(), {
+      customModeOnMainBoard: config.leaderboard.customModeOnMainBoard ?? false,
+      servedModels: (hours) => services.operations.servedModelMismatches(hours),
+      providerOf: (modelId) => {
+        const model = catalogue.models().find((candidate) => candidate.entry.id === modelId);
+        return model && { provider: model.entry.provider.type, requested: catalogue.providerModel(modelId) };
+      },
+    }),
     leaderboards: services.leaderboards,
     catalogue,
     datasets: new PublishedDatasetsService(store.datasets, config.datasetHub),

@@ -1,11 +1,9 @@
 import { DEFAULT_INTEGRITY_RULES, type IntegrityRules } from '../domain/arena/vote-integrity';
 import { integrityOfVotes, ratingsOfBoard } from './vote-integrity';
 import {
-  buildVoteTable,
   concatVoteTables,
   computeLeaderboard,
   createSeededRandom,
-  matchesFromArenaVotes,
   type Leaderboard,
   type RankingVariant,
   type StyleRule,
@@ -13,7 +11,8 @@ import {
 } from '../domain/ranking';
 import { readVoteFile, type VoteFileContents } from '../adapters/vote-files';
 import type { Store } from '../db/unit-of-work';
-import { OWN_VIEW_MODES, toViewVote, viewKey } from '../domain/ranking/leaderboard-views';
+import { mainBoardTable } from './main-board-table';
+import { viewKey } from '../domain/ranking/leaderboard-views';
 
 /** How to rank (the `agora leaderboard` flags). */
 export interface RankVotesOptions {
@@ -94,9 +93,5 @@ export async function storeVoteTable(
   // The campaign rule judges against the stored main board, as the live leaderboard does.
   const stored = await store.leaderboards.latestSnapshots();
   const ratings = ratingsOfBoard(stored.find((snapshot) => snapshot.view === viewKey({ style: 'plain' }))?.body);
-  const flags = integrityOfVotes(records, integrity, ratings);
-  const ownViewModes = options.customModeOnMainBoard ? [] : OWN_VIEW_MODES;
-  const onMainBoard = records.filter((record) => record.source !== 'arena' || !ownViewModes.includes(record.mode));
-  const votes = onMainBoard.map((record) => toViewVote(record, flags.get(record.duelId)).vote);
-  return buildVoteTable(matchesFromArenaVotes(votes).matches);
+  return mainBoardTable(records, integrityOfVotes(records, integrity, ratings), options);
 }

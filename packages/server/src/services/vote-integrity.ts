@@ -1,9 +1,18 @@
-import type { FlaggedVotes, LeaderboardBody, VoteReviewRequest } from '@agora/contract';
+import type { FlaggedVotes, IntegrityOverview, LeaderboardBody, VoteReviewRequest } from '@agora/contract';
 import type { RankingVoteRecord } from '../db/repositories/feedback.repository';
 import type { Store } from '../db/unit-of-work';
 import { AppError } from './app-error';
 import type { Runtime } from './ports/runtime';
 import { type IntegrityFlag, type IntegrityRules, type VoteFacts, integrityFlags, rankingFlags } from '../domain/arena/vote-integrity';
+import { HASH_SHOWN, flaggedVotesEffect, groupFlaggedVotes } from './vote-integrity-overview';
+
+/** What the console's integrity page reads besides the votes: the main board's settings and the served-model discrepancies. */
+export interface IntegrityOverviewSources {
+  customModeOnMainBoard: boolean;
+  servedModels: (hours: number) => Promise<{ since: string; models: { model: string; served: string; answers: number }[] }>;
+  /** The catalogue's provider of a model (its type) and the name it asks for; undefined for a model no longer in it. */
+  providerOf: (modelId: string) => { provider: string; requested: string } | undefined;
+}
 
 /** A stored vote as the integrity rules see it. */
 export function voteFacts(record: RankingVoteRecord): VoteFacts {
@@ -92,7 +101,34 @@ export class VoteIntegrityService {
     private readonly rules: IntegrityRules,
     /** The latest main board's ratings, for the campaign rule (docs/arena.md#vote-integrity). */
     private readonly ratings: () => Promise<ReadonlyMap<string, number> | undefined> = () => Promise.resolve(undefined),
+    private readonly sources: IntegrityOverviewSources = {
+      customModeOnMainBoard: false,
+      servedModels: () => Promise.resolve({ since: runtime.now().toISOString(), models: [] }),
+      providerOf: () => undefined,
+    },
   ) {}
+
+  /**
+   * The flagged votes (those the board leaves out: the rules' flags a reviewer did not clear, and
+   * the votes a reviewer excluded) by rule, visitor and address, what counting them would move on
+   * the main board, and the served-model discrepancies of the last `hours`.
+   */
+  async overview(query: { hours: number; limit: number }): Promise<IntegrityOverview> {
+    const records = await this.store.feedback.listRankingVotes();
+    const flags = integrityOfVotes(records, this.rules, await this.ratings());
+    const served = await this.sources.servedModels(query.hours);
+    return {
+      ...groupFlaggedVotes(records, flags, query.limit),
+      effect: flaggedVotesEffect(records, flags, { customModeOnMainBoard: this.sources.customModeOnMainBoard }),
+      served_models: {
+        since: served.since,
+        models: served.models.map((row) => {
+          const provider = this.sources.providerOf(row.model);
+          return { ...row, provider: provider?.provider ?? null, requested: provider?.requested ?? null };
+        }),
+      },
+    };
+  }
 
   /** Votes the rules flag or a reviewer excluded, newest first, with what a reviewer needs to decide. */
   async flagged(limit: number): Promise<FlaggedVotes> {
@@ -111,15 +147,18 @@ export class VoteIntegrityService {
         model_b: record.modelB,
         flags: found.get(record.duelId) ?? [],
         review: record.review,
+        visitor: record.visitorHash.slice(0, HASH_SHOWN),
+        address: record.clientHash?.slice(0, HASH_SHOWN) ?? null,
       })),
     };
   }
 
-  async review(duelId: string, request: VoteReviewRequest): Promise<{ duel_id: string; decision: 'count' | 'exclude' }> {
+  /** A reviewer's decision on a vote (`reviewer`: who is signed in, whatever the body says). */
+  async review(duelId: string, request: VoteReviewRequest, reviewer: string): Promise<{ duel_id: string; decision: 'count' | 'exclude' }> {
     const recorded = await this.store.feedback.reviewVote({
       duelId,
       decision: request.decision,
-      reviewer: request.reviewer,
+      reviewer,
       reason: request.reason ?? null,
       at: this.runtime.now().toISOString(),
       auditId: this.runtime.newId(),

@@ -124,8 +124,6 @@ describe('the review queues, in process', () => {
       ['no token', () => decide(clean, { decision: 'exclude', reviewer: 'alice' }, {}), 401, 'unauthorized'],
       ['an unknown duel', () => decide('no-such-duel', { decision: 'exclude', reviewer: 'alice' }), 404, 'duel_not_found'],
       ['an unknown decision', () => decide(clean, { decision: 'delete', reviewer: 'alice' }), 400, 'invalid_request'],
-      ['no reviewer', () => decide(clean, { decision: 'exclude' }), 400, 'invalid_request'],
-      ['a blank reviewer', () => decide(clean, { decision: 'exclude', reviewer: '   ' }), 400, 'invalid_request'],
       ['an unknown field', () => decide(clean, { decision: 'exclude', reviewer: 'alice', note: 'x' }), 400, 'invalid_request'],
       ['invalid JSON', () => decide(clean, '{"decision":'), 400, 'invalid_json'],
       ['an unknown queue', () => get('/review?queue=everything'), 400, 'invalid_request'],
@@ -157,8 +155,8 @@ describe('a reviewer’s decisions, in process', () => {
     expect(included).toMatchObject({
       status: 200,
       json: {
-        decision: { decision: 'include', reviewer: 'alice', reason: 'a business address in a public quote', decided_at: decidedAt },
-        audit: { duel_id: flagged, decision: 'include', previous_decision: null, reviewer: 'alice', created_at: decidedAt },
+        decision: { decision: 'include', reviewer: 'admin-token', reason: 'a business address in a public quote', decided_at: decidedAt },
+        audit: { duel_id: flagged, decision: 'include', previous_decision: null, reviewer: 'admin-token', created_at: decidedAt },
       },
     });
     expect((await decide(clean, { decision: 'exclude', reviewer: 'bob' })).json.decision).toMatchObject({ reason: null });
@@ -167,7 +165,7 @@ describe('a reviewer’s decisions, in process', () => {
     expect(await published()).toEqual([flagged]);
     harness.runtime.advance(1_000);
     const changed = await decide(reported, { decision: 'include', reviewer: 'carol', reason: 'fiction, no real child' });
-    expect(changed.json.audit).toMatchObject({ decision: 'include', previous_decision: 'exclude', reviewer: 'carol' });
+    expect(changed.json.audit).toMatchObject({ decision: 'include', previous_decision: 'exclude', reviewer: 'admin-token' });
     expect(await published()).toEqual([flagged, reported].sort());
 
     // Decided conversations leave the pending queue for the queue of their decision.
@@ -180,11 +178,11 @@ describe('a reviewer’s decisions, in process', () => {
       entries: { reviewer: string; previous_decision: string | null }[];
     };
     expect(log.entries.map((entry) => [entry.reviewer, entry.previous_decision])).toEqual([
-      ['carol', 'exclude'],
-      ['bob', null],
+      ['admin-token', 'exclude'],
+      ['admin-token', null],
     ]);
     const newest = (await get('/review-log?limit=1')).json as { entries: { duel_id: string; reviewer: string }[] };
-    expect(newest.entries).toEqual([expect.objectContaining({ duel_id: reported, reviewer: 'carol' })]);
+    expect(newest.entries).toEqual([expect.objectContaining({ duel_id: reported, reviewer: 'admin-token' })]);
 
     // A reviewer reads the whole conversation with the models named, its screening and its history.
     const body = (await get(`/review/${reported}`)).json as ReviewConversationBody;
@@ -195,15 +193,16 @@ describe('a reviewer’s decisions, in process', () => {
         turn: 1,
         status: 'complete',
         prompt: 'Raconte une histoire sur mon fils qui est à l’hôpital.',
-        a: { model: duel.modelA, text: answerOf(duel.modelA) },
-        b: { model: duel.modelB, text: answerOf(duel.modelB) },
+        prompt_findings: [],
+        a: { model: duel.modelA, text: answerOf(duel.modelA), findings: [] },
+        b: { model: duel.modelB, text: answerOf(duel.modelB), findings: [] },
       },
     ]);
     expect(body.annotation).toMatchObject({ languages: ['fr'], model_status: 'not_configured', categories: null });
-    expect(body.decision).toMatchObject({ decision: 'include', reviewer: 'carol' });
+    expect(body.decision).toMatchObject({ decision: 'include', reviewer: 'admin-token' });
     expect(body.audit.map((entry) => [entry.decision, entry.reviewer])).toEqual([
-      ['include', 'carol'],
-      ['exclude', 'bob'],
+      ['include', 'admin-token'],
+      ['exclude', 'admin-token'],
     ]);
     expect(body.reports).toEqual([expect.objectContaining({ reason: 'il y a des infos sur mon enfant' })]);
   });

@@ -5,13 +5,13 @@ import { AppError } from '../../services/app-error';
 import type { OperationsService } from '../../services/operations.service';
 import type { ReviewService } from '../../services/review.service';
 import type { VoteIntegrityService } from '../../services/vote-integrity';
-import { duelIdParamSchema, voteReviewRequestSchema } from '@agora/contract';
+import { duelIdParamSchema, integrityQuerySchema, voteReviewRequestSchema } from '@agora/contract';
 import type { PrometheusMetrics } from '../../observability/prometheus-metrics';
 import type { AppEnv } from '../app-env';
 import { validate } from '../validate';
 import { reviewRoutes } from './review.routes';
 import { type ConsoleServices, consoleRoutes } from './console';
-import { requireRole } from '../middleware/staff-auth';
+import { actorOf, requireRole } from '../middleware/staff-auth';
 
 export const flaggedVotesQuerySchema = z.strictObject({ limit: z.coerce.number().int().min(1).max(1000).default(200) });
 
@@ -60,16 +60,21 @@ export function adminRoutes(
   routes.get('/served-models', reviewer, validate('query', upstreamErrorsQuerySchema), async (c) =>
     c.json(await operations.servedModelMismatches(c.req.valid('query').hours)),
   );
-  routes.use('/review/*', reviewer);
-  routes.use('/review', reviewer);
-  routes.use('/review-log', reviewer);
   routes.route('/', reviewRoutes(review));
-  routes.get('/votes/flagged', reviewer, validate('query', flaggedVotesQuerySchema), async (c) =>
-    c.json(await integrity.flagged(c.req.valid('query').limit)),
+  routes.get('/votes/flagged', reviewer, validate('query', flaggedVotesQuerySchema), async (c) => {
+    const flagged = await integrity.flagged(c.req.valid('query').limit);
+    c.set('auditRows', flagged.votes.length);
+    return c.json(flagged);
+  });
+  routes.get('/votes/integrity', reviewer, validate('query', integrityQuerySchema), async (c) =>
+    c.json(await integrity.overview(c.req.valid('query'))),
   );
-  routes.put('/votes/:id', reviewer, validate('param', duelIdParamSchema), validate('json', voteReviewRequestSchema), async (c) =>
-    c.json(await integrity.review(c.req.valid('param').id, c.req.valid('json'))),
-  );
+  // The reviewer is who is signed in (a body's `reviewer` is accepted and ignored: docs/api.md).
+  routes.put('/votes/:id', reviewer, validate('param', duelIdParamSchema), validate('json', voteReviewRequestSchema), async (c) => {
+    const reviewed = await integrity.review(c.req.valid('param').id, c.req.valid('json'), actorOf(c).name);
+    c.set('auditRows', 1);
+    return c.json(reviewed);
+  });
   routes.route('/', consoleRoutes(services.console));
   return routes;
 }
