@@ -5,6 +5,7 @@ export const activityOperations: readonly Operation[] = [
   {
     method: 'get',
     path: '/api/v1/admin/activity',
+    role: 'reviewer',
     summary:
       'The arena’s activity over the last `days` UTC days, from the store: duels, votes, reactions and reports per day, the funnel prompt → answers → vote, languages, topics, modes, failure rate per model; imported duels counted apart (console session of a reviewer or an admin, or the admin token)',
     query: activityQuerySchema,
