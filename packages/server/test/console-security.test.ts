@@ -79,7 +79,8 @@ describe.each(DIALECTS)('the console’s doors ($name)', (dialect) => {
 
   it('answers 401 on every admin route without a session or the token, and with a forged one', async () => {
     for (const { method, path } of operations) {
-      for (const headers of [{}, { cookie: 'agora_staff=forged' }, { authorization: 'Bearer not-the-token' }]) {
+      const forged: Record<string, string>[] = [{}, { cookie: 'agora_staff=forged' }, { authorization: 'Bearer not-the-token' }];
+      for (const headers of forged) {
         const response = await fetch(
           `${harness.baseUrl}${path}`,
           jsonRequest(method, isWrite(method) ? PROBE_BODY : undefined, undefined, headers),
@@ -221,6 +222,10 @@ describe.each(DIALECTS)('the console’s doors ($name)', (dialect) => {
     // The admin's own read of the log is the newest entry once answered: the next page shows it.
     const next = await admin.request('GET', '/api/v1/admin/audit?limit=1');
     expect(next.json.entries[0]).toMatchObject({ actor: 'admin@example.org', route: '/api/v1/admin/audit', target: 'limit=1000' });
+    // Sign-in attempts are in the log too, failed ones under the e-mail tried.
+    const attempts = (await admin.request('GET', '/api/v1/admin/audit?limit=1000')).json.entries as typeof entries;
+    expect(attempts).toContainEqual(expect.objectContaining({ actor: 'target@example.org', route: '/api/v1/staff/sign-in', status: 401 }));
+    expect(attempts).toContainEqual(expect.objectContaining({ actor: 'admin@example.org', route: '/api/v1/staff/activate', status: 200 }));
     const csv = await admin.request('GET', '/api/v1/admin/audit/export?limit=5');
     expect(csv.headers.get('content-type')).toBe('text/csv; charset=utf-8');
     expect(csv.text.split('\r\n')[0]).toBe('at,actor_kind,actor,method,route,target,rows,status,address_hash');

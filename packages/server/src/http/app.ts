@@ -111,7 +111,7 @@ export function createApp(services: AppServices): Hono<AppEnv> {
   // Before the duel routes: `GET /api/v1/duels/export` is the visitor's file, not a duel's id.
   app.route('/api/v1/duels', myDuelRoutes(services.myDuels, limits));
   app.route('/api/v1/duels', duelRoutes(services.duels, services.metrics, services.settings, limits));
-  app.route('/api/v1/staff', staffSessionRoutes(services.console.staff, limits, services.settings.cookieSecure));
+  app.route('/api/v1/staff', staffSessionRoutes(services.console.staff, services.console.audit, limits, services.settings.cookieSecure));
   const staffAuthentication = staffAuth({
     adminToken: services.settings.adminToken,
     sessions: services.console.staff,

@@ -1,5 +1,7 @@
 import { activateRequestSchema, auditQuerySchema, signInRequestSchema, staffInviteRequestSchema, typedTextSchema } from '@agora/contract';
 import { type Context, Hono } from 'hono';
+import { routePath } from 'hono/route';
+import { statusOfCode } from '../../errors';
 import { z } from 'zod';
 import { AppError } from '../../../services/app-error';
 import { type AuditService, auditCsv } from '../../../services/audit.service';
@@ -17,24 +19,45 @@ const staffIdParam = validate('param', z.strictObject({ id: typedTextSchema.pipe
  * `/api/v1/staff/*`, before any session: sign in (limited per e-mail and per address), use a
  * one-time link, read or end one's own session.
  */
-export function staffSessionRoutes(staff: StaffService, limits: RouteLimits, secureCookie: boolean): Hono<AppEnv> {
+export function staffSessionRoutes(staff: StaffService, audit: AuditService, limits: RouteLimits, secureCookie: boolean): Hono<AppEnv> {
   const routes = new Hono<AppEnv>();
   const limited = limitedBy(limits);
-  const opened = (c: Context<AppEnv>, session: OpenedSession) => {
+  /** Opens the session, and puts the attempt in the audit log whatever its outcome (who tried, from where). */
+  const attempt = async (c: Context<AppEnv>, who: string, open: (addressHash: string) => Promise<OpenedSession>) => {
+    const addressHash = hashClientAddress(clientAddress(c, limits.trustedProxies));
+    const record = (actor: string, status: number) =>
+      audit.record({
+        actorKind: 'staff',
+        actor,
+        method: 'POST',
+        route: routePath(c as Context),
+        target: null,
+        rows: null,
+        status,
+        addressHash,
+      });
+    let session: OpenedSession;
+    try {
+      session = await open(addressHash);
+    } catch (error) {
+      await record(who, error instanceof AppError ? statusOfCode[error.code] : 500);
+      throw error;
+    }
+    await record(session.session.email, 200);
     setStaffCookie(c, session.token, session.expiresAt, secureCookie);
     return c.json(session.session);
   };
   routes.post('/sign-in', limited('sign_ins'), validate('json', signInRequestSchema), async (c) => {
     const { email, password } = c.req.valid('json');
-    const address = clientAddress(c, limits.trustedProxies);
     // Counted before the password is checked: a guess refused costs as much as one accepted.
+    const address = clientAddress(c, limits.trustedProxies);
     const decision = await limits.limiter.consume('sign_in_accounts', { visitorId: hashVisitor(`staff:${email}`), address });
     if (!decision.allowed) throw rateLimitedError('too many sign-in attempts', decision.retryAfterMs);
-    return opened(c, await staff.signIn(email, password, hashClientAddress(address)));
+    return attempt(c, email, (addressHash) => staff.signIn(email, password, addressHash));
   });
   routes.post('/activate', limited('sign_ins'), validate('json', activateRequestSchema), async (c) => {
     const { token, password } = c.req.valid('json');
-    return opened(c, await staff.activate(token, password, hashClientAddress(clientAddress(c, limits.trustedProxies))));
+    return attempt(c, '(one-time link)', (addressHash) => staff.activate(token, password, addressHash));
   });
   routes.get('/session', limited('reads'), async (c) => {
     const token = staffCookieOf(c);
