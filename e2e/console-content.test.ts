@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestArena } from '../packages/server/test/test-arena';
@@ -23,6 +26,18 @@ const PASSWORD = 'a long enough console password';
 const PRIVACY = '# Privatliv hos Testbyen\n\nVi gemmer **kun** det, du selv skriver, og sletter det efter et år.\n';
 const SUGGESTION = 'Forklar nordlys for et barn på fem år.';
 
+/** Opens a one-time link of a new admin in a browser of `locale` and chooses the password. */
+async function signedInAdmin(browser: Browser, arena: TestArena, email: string, locale: string) {
+  const invited = await arena.arena.console.staff.invite(email, 'admin');
+  const opened = await newPage(browser, { locale });
+  await opened.page.goto(`${arena.baseUrl}${new URL(invited.link).pathname}${new URL(invited.link).hash}`);
+  await opened.page.locator('#new-password').fill(PASSWORD);
+  await opened.page.locator('#repeat-password').fill(PASSWORD);
+  await opened.page.locator('.welcome button[type="submit"]').click();
+  await opened.page.getByTestId('console-who').waitFor();
+  return opened;
+}
+
 async function settled(page: Page): Promise<void> {
   await page.locator('main h1').first().waitFor();
   await expect.poll(() => page.locator('[aria-busy="true"]').count(), { timeout: 15_000 }).toBe(0);
@@ -42,13 +57,7 @@ describe('the console’s content page', () => {
   });
 
   it('lets an admin edit the Danish privacy page and a suggestion, which visitors then read', async () => {
-    const invited = await harness.arena.console.staff.invite('indhold@example.org', 'admin');
-    const { page, errors } = await newPage(browser, { locale: 'da-DK' });
-    await page.goto(`${harness.baseUrl}${new URL(invited.link).pathname}${new URL(invited.link).hash}`);
-    await page.locator('#new-password').fill(PASSWORD);
-    await page.locator('#repeat-password').fill(PASSWORD);
-    await page.locator('.welcome button[type="submit"]').click();
-    await page.getByTestId('console-who').waitFor();
+    const { page, errors } = await signedInAdmin(browser, harness, 'indhold@example.org', 'da-DK');
 
     await page.goto(`${harness.baseUrl}/admin/content`);
     await settled(page);
@@ -82,6 +91,10 @@ describe('the console’s content page', () => {
     await settled(page);
     expect(await hasHorizontalOverflow(page)).toBe(false);
     await screenshot(page, 'console-content-da-phone');
+    for (const part of ['content-tags', 'content-suggestions', 'content-pages']) {
+      await page.locator(`#${part}`).scrollIntoViewIfNeeded();
+      await screenshot(page, `console-content-da-phone-${part}`, false);
+    }
     expect(errors).toEqual([]);
 
     // A visitor in Danish: the public privacy page and the arena's suggestions are the admin's.
@@ -107,5 +120,34 @@ describe('the console’s content page', () => {
       .poll(() => french.page.getByTestId('suggestion-learn').textContent())
       .toBe('Explique la photosynthèse à un enfant de dix ans.');
     expect(visitor.errors).toEqual([]);
+  }, 120_000);
+
+  it('shows the pages read-only, with a notice, when AGORA_PAGES_DIR is set', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'agora-e2e-pages-'));
+    writeFileSync(join(folder, 'privacy.en.md'), '# Privacy at Testtown\n\nWritten in the operator’s folder.\n');
+    const withFolder = await startArena({ AGORA_PAGES_DIR: folder });
+    try {
+      const { page, errors } = await signedInAdmin(browser, withFolder, 'folder@example.org', 'en-GB');
+      await page.goto(`${withFolder.baseUrl}/admin/content`);
+      await settled(page);
+      await page.getByTestId('pages-read-only').waitFor();
+      expect(await page.getByTestId('page-source').textContent()).toContain('AGORA_PAGES_DIR');
+      expect(await page.getByLabel('Text of the page “Privacy” (Markdown)').getAttribute('readonly')).not.toBeNull();
+      expect(await page.getByTestId('page-preview').locator('h1').textContent()).toBe('Privacy at Testtown');
+      expect(
+        await page.locator('section[aria-labelledby="content-pages"]').getByRole('button', { name: 'Save', exact: true }).count(),
+      ).toBe(0);
+      expect(await axeViolations(page)).toEqual([]);
+      await page.locator('#content-pages').scrollIntoViewIfNeeded();
+      await screenshot(page, 'console-content-read-only-en-desktop', false);
+      await page.setViewportSize(PHONE);
+      expect(await hasHorizontalOverflow(page)).toBe(false);
+      await page.locator('#content-pages').scrollIntoViewIfNeeded();
+      await screenshot(page, 'console-content-read-only-en-phone', false);
+      expect(errors).toEqual([]);
+    } finally {
+      await withFolder.close();
+      rmSync(folder, { recursive: true, force: true });
+    }
   }, 120_000);
 });
