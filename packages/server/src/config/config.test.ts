@@ -42,6 +42,17 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`^${name}: .*${value}`));
   });
 
+  it('never repeats a Hub token it refuses', () => {
+    const pasted = 'hf_RealLookingToken0123456789\n';
+    expect(() => loadConfig({ AGORA_HUB_TOKEN: pasted })).toThrow(
+      /^AGORA_HUB_TOKEN: a Hugging Face access token \(hf_…\) \(got a value not shown\)$/,
+    );
+    expect(() => loadConfig({ AGORA_HUB_TOKEN: pasted })).not.toThrow(/RealLookingToken/);
+    expect(loadConfig({ AGORA_HUB_TOKEN: 'hf_RealLookingToken0123456789' }).console.publication.hubToken).toBe(
+      'hf_RealLookingToken0123456789',
+    );
+  });
+
   it('a public arena needs the operator contact, an e-mail address or a web page', () => {
     expect(() => loadConfig({ AGORA_PUBLIC: '1' })).toThrow(/^AGORA_OPERATOR_CONTACT: a public arena \(AGORA_PUBLIC=1\)/);
     expect(loadConfig({ AGORA_PUBLIC: '1', AGORA_OPERATOR_CONTACT: 'privacy@example.org' }).operatorContact).toBe('privacy@example.org');

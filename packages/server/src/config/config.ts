@@ -307,7 +307,10 @@ function parseEnvironment(environment: Record<string, string | undefined>): Envi
   const parsed = environmentSchema.safeParse(present);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    throw new ConfigError(`${String(issue.path[0])}: ${issue.message} (got ${JSON.stringify(present[String(issue.path[0])])})`);
+    const name = String(issue.path[0]);
+    // A Hub token that fails the check may still be a real one (a line break pasted with it): never repeated.
+    const got = name === 'AGORA_HUB_TOKEN' ? 'a value not shown' : JSON.stringify(present[name]);
+    throw new ConfigError(`${name}: ${issue.message} (got ${got})`);
   }
   const values = parsed.data;
   if (values.AGORA_INSTANCES === 'several' && values.DATABASE_URL.startsWith('sqlite:'))
