@@ -9,7 +9,7 @@ import {
   type SitePageName,
   sitePageNameSchema,
 } from '@agora/contract';
-import type { ConsoleContentRow } from '../db/repositories/console-content.repository';
+import { type ConsoleContentRow, decodeContentList } from '../db/repositories/console-content.repository';
 import type { Store } from '../db/unit-of-work';
 import { AppError } from './app-error';
 import type { Runtime } from './ports/runtime';
@@ -59,8 +59,8 @@ export class ContentService {
     const [tags, suggestions] = await Promise.all([this.cached('tags', '', locale), this.cached('suggestions', '', locale)]);
     return {
       locale,
-      tags: tags ? (JSON.parse(tags.body) as ContentTag[]) : null,
-      suggestions: suggestions ? (JSON.parse(suggestions.body) as ContentSuggestion[]) : null,
+      tags: tags ? decodeContentList<ContentTag>(tags.body) : null,
+      suggestions: suggestions ? decodeContentList<ContentSuggestion>(suggestions.body) : null,
     };
   }
 

@@ -5,6 +5,11 @@ import type { ConsoleContentTable } from '../tables/console-content';
 export type ConsoleContentRow = Selectable<ConsoleContentTable>;
 export type ConsoleContentKey = Pick<ConsoleContentRow, 'kind' | 'name' | 'locale'>;
 
+/** A stored list's body (tags, suggestions) as the list it encodes: the JSON column is decoded here, as every JSON column is in the repositories. */
+export function decodeContentList<T>(body: string): T[] {
+  return JSON.parse(body) as T[];
+}
+
 /** The console's edited texts: one row per kind, name and language, replaced whole on each save. */
 export class ConsoleContentRepository {
   constructor(private readonly db: Kysely<Database>) {}
@@ -22,7 +27,7 @@ export class ConsoleContentRepository {
   /** A stored list (tags, suggestions), decoded from its JSON column; undefined when none is stored. */
   async findList<T>(kind: string, locale: string): Promise<T[] | undefined> {
     const row = await this.find({ kind, name: '', locale });
-    return row ? (JSON.parse(row.body) as T[]) : undefined;
+    return row ? decodeContentList<T>(row.body) : undefined;
   }
 
   async saveList(kind: string, locale: string, items: readonly unknown[], by: { at: string; actor: string }): Promise<void> {
