@@ -201,6 +201,12 @@ describe.each(DIALECTS)('the console’s publication ($name)', (dialect) => {
     expect(hub.requests.filter((request) => request.path.includes('preupload'))[1]!.authorization).toBe(`Bearer ${HUB_TOKEN}`);
     const listed = publicationOverviewSchema.parse((await admin('GET', '/api/v1/admin/publication')).json);
     expect(listed.builds.find((build) => build.id === buildId)?.pushed_at).toBe(run.finished_at);
+    // The datasets page links the repositories the console publishes to, the gated one set in the console.
+    const datasets = (await (await fetch(`${arena.baseUrl}/api/v1/datasets`)).json()) as { export: { hub: unknown } };
+    expect(datasets.export.hub).toEqual({
+      public: `https://huggingface.co/datasets/${PUBLIC_REPO}`,
+      gated: `https://huggingface.co/datasets/${GATED_REPO}`,
+    });
   });
 
   it('names a refused token and a missing repository', async () => {

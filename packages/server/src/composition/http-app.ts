@@ -44,7 +44,7 @@ export function createHttpApp(
     }),
     leaderboards: services.leaderboards,
     catalogue,
-    datasets: new PublishedDatasetsService(store.datasets, config.datasetHub),
+    datasets: new PublishedDatasetsService(store.datasets, () => consoleServices.publication.hubRepositories()),
     checks: new MaxxCheckService(store, { enabled: config.maxxChecks, privateCohorts: config.privateCohorts }, runtime),
     // The operator's folder wins over the console's pages (read-only then), which win over the bundled texts.
     site: new SiteService(

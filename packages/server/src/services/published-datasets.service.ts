@@ -31,7 +31,8 @@ export interface PublicDownload {
 export class PublishedDatasetsService {
   constructor(
     private readonly builds: Pick<DatasetRepository, 'latestBuild'>,
-    private readonly hub: DatasetHub = { public: undefined, gated: undefined },
+    /** The repositories, or where to read them at each request (the console can change them). */
+    private readonly hub: DatasetHub | (() => Promise<DatasetHub>) = { public: undefined, gated: undefined },
   ) {}
 
   async latest(): Promise<PublishedDatasets> {
@@ -68,6 +69,7 @@ export class PublishedDatasetsService {
 
   private async exportOf(exported: Extract<DatasetBuild, { kind: 'export' }>): Promise<PublishedExport> {
     const { folder, files = [], preview = [], tiers, ...summary } = exported.summary;
+    const hub = typeof this.hub === 'function' ? await this.hub() : this.hub;
     const served = folder && !exported.downloadsWithdrawnAt ? join(folder, 'public') : undefined;
     const held = await Promise.all(files.map(async (file) => (served ? holdsPublishedFile(served, file.path) : false)));
     return {
@@ -78,8 +80,8 @@ export class PublishedDatasetsService {
       files: files.map((file, index) => ({ ...file, url: held[index] ? downloadPath(exported.id, file.path) : null })),
       preview,
       hub: {
-        public: this.hub.public ? hubUrl(this.hub.public) : null,
-        gated: this.hub.gated ? hubUrl(this.hub.gated) : null,
+        public: hub.public ? hubUrl(hub.public) : null,
+        gated: hub.gated ? hubUrl(hub.gated) : null,
       },
     };
   }

@@ -79,6 +79,15 @@ export class PublicationService {
     return this.runs.view(row);
   }
 
+  /** The repositories the console publishes to (set here, else the environment's), for the datasets page's links. */
+  async hubRepositories(): Promise<{ public: string | undefined; gated: string | undefined }> {
+    const stored = await this.store.publication.settings();
+    return {
+      public: stored.get(KEY.public) ?? this.settings.environmentRepositories.public,
+      gated: stored.get(KEY.gated) ?? this.settings.environmentRepositories.gated,
+    };
+  }
+
   async hubSettings(): Promise<HubSettings> {
     const stored = await this.store.publication.settings();
     const schedule = this.scheduleOf(stored);
@@ -232,10 +241,7 @@ export class PublicationService {
     const stored = await this.store.publication.settings();
     const token = stored.get(KEY.token) ?? this.settings.environmentToken;
     if (stored.has(KEY.token)) this.tokens = [stored.get(KEY.token)!];
-    const repositories = {
-      public: stored.get(KEY.public) ?? this.settings.environmentRepositories.public,
-      gated: stored.get(KEY.gated) ?? this.settings.environmentRepositories.gated,
-    };
+    const repositories = await this.hubRepositories();
     if (!token) return { ok: false, missing: 'no Hub token: give one in the console or set AGORA_HUB_TOKEN' };
     if (!repositories.public)
       return { ok: false, missing: 'no public dataset repository: give one in the console or set AGORA_HUB_PUBLIC_DATASET' };
