@@ -121,7 +121,7 @@ describe.runIf(canRunBehindNginx(postgres))('the console’s models page, two in
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     const brontal = page.locator('tr[data-model="brontal-120b"]');
     await expect.poll(() => brontal.locator('.origin').textContent()).toBe('Changed here');
-    expect(await brontal.textContent()).toContain('params_b');
+    expect(await brontal.textContent()).toContain('Changed: Parameters (billions)');
     expect(await axeViolations(page)).toEqual([]);
     expect(errors).toEqual([]);
     await context.close();

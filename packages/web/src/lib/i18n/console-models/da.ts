@@ -45,6 +45,8 @@ export const da: Record<keyof typeof fr, string> = {
   'console.models.field.price_in': 'Inputpris (dollar pr. million tokens)',
   'console.models.field.price_out': 'Outputpris (dollar pr. million tokens)',
   'console.models.field.description': 'Beskrivelse ({language})',
+  'console.models.field.pricing': 'Priser',
+  'console.models.field.descriptions': 'Beskrivelser',
   'console.models.field.id': 'Id (små bogstaver, cifre, . _ -)',
   'console.models.field.name': 'Navn',
   'console.models.field.organisation': 'Organisation',

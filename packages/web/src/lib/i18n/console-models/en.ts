@@ -44,6 +44,8 @@ export const en: Record<keyof typeof fr, string> = {
   'console.models.field.price_in': 'Input price (dollars per million tokens)',
   'console.models.field.price_out': 'Output price (dollars per million tokens)',
   'console.models.field.description': 'Description ({language})',
+  'console.models.field.pricing': 'Pricing',
+  'console.models.field.descriptions': 'Descriptions',
   'console.models.field.id': 'Identifier (lowercase letters, digits, . _ -)',
   'console.models.field.name': 'Name',
   'console.models.field.organisation': 'Organisation',

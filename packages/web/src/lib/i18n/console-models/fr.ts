@@ -42,6 +42,8 @@ export const fr = {
   'console.models.field.price_in': 'Prix en entrée (dollars par million de jetons)',
   'console.models.field.price_out': 'Prix en sortie (dollars par million de jetons)',
   'console.models.field.description': 'Description ({language})',
+  'console.models.field.pricing': 'Prix',
+  'console.models.field.descriptions': 'Descriptions',
   'console.models.field.id': 'Identifiant (lettres minuscules, chiffres, . _ -)',
   'console.models.field.name': 'Nom',
   'console.models.field.organisation': 'Organisation',

@@ -44,6 +44,8 @@ export const lt: Record<keyof typeof fr, string> = {
   'console.models.field.price_in': 'Įvesties kaina (doleriai už milijoną žetonų)',
   'console.models.field.price_out': 'Išvesties kaina (doleriai už milijoną žetonų)',
   'console.models.field.description': 'Aprašymas ({language})',
+  'console.models.field.pricing': 'Kainos',
+  'console.models.field.descriptions': 'Aprašymai',
   'console.models.field.id': 'Identifikatorius (mažosios raidės, skaitmenys, . _ -)',
   'console.models.field.name': 'Pavadinimas',
   'console.models.field.organisation': 'Organizacija',

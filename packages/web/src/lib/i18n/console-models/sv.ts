@@ -44,6 +44,8 @@ export const sv: Record<keyof typeof fr, string> = {
   'console.models.field.price_in': 'Pris för indata (dollar per miljon token)',
   'console.models.field.price_out': 'Pris för utdata (dollar per miljon token)',
   'console.models.field.description': 'Beskrivning ({language})',
+  'console.models.field.pricing': 'Priser',
+  'console.models.field.descriptions': 'Beskrivningar',
   'console.models.field.id': 'Id (små bokstäver, siffror, . _ -)',
   'console.models.field.name': 'Namn',
   'console.models.field.organisation': 'Organisation',

@@ -24,3 +24,18 @@ export function numberOrNull(text: string | number | null | undefined): number |
   const value = Number(text);
   return Number.isFinite(value) ? value : null;
 }
+
+const FIELD_LABELS: Record<string, MessageKey> = {
+  status: 'console.models.field.status',
+  params_b: 'console.models.field.params_b',
+  active_params_b: 'console.models.field.active_params_b',
+  license: 'console.models.field.license',
+  license_url: 'console.models.field.license_url',
+  pricing: 'console.models.field.pricing',
+  description: 'console.models.field.descriptions',
+};
+
+/** The label of a fact the console changed (the API names it by its models.yaml field). */
+export function fieldKey(field: string): MessageKey | undefined {
+  return FIELD_LABELS[field];
+}
