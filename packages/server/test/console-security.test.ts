@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditCsv } from '../src/services/audit.service';
 import { type Runtime, systemRuntime } from '../src/services/ports/runtime';
-import { type StaffClient, TEST_PASSWORD, linkToken, signedInStaff } from './staff-client';
+import { StaffClient, TEST_PASSWORD, linkToken, signedInStaff } from './staff-client';
 import { DIALECTS } from './test-db';
 import { type TestArena, jsonRequest, startTestArena } from './test-arena';
 
@@ -62,6 +62,7 @@ describe.each(DIALECTS)('the console’s doors ($name)', (dialect) => {
         AGORA_ADMIN_TOKEN: ADMIN_TOKEN,
         AGORA_TRUSTED_PROXIES: '127.0.0.1',
         AGORA_LIMIT_SIGN_INS_PER_15_MIN: '3',
+        AGORA_LIMIT_SIGN_INS_PER_15_MIN_PER_ACCOUNT: '6',
         AGORA_LIMIT_SIGN_INS_PER_15_MIN_PER_ADDRESS: '5',
         AGORA_CONSOLE_SESSION_IDLE_MIN: '30',
       },
@@ -136,27 +137,54 @@ describe.each(DIALECTS)('the console’s doors ($name)', (dialect) => {
     expect(second.status).toBe(401);
   });
 
-  it('limits password guesses per account whatever the addresses, and per address whatever the accounts', async () => {
-    await harness.arena.console.staff.invite('target@example.org', 'admin');
-    const signIn = (address: string, email: string, password: string) =>
+  it('limits failed guesses per account and address and per account, without locking the owner out from elsewhere, and attempts per address', async () => {
+    await signedInStaff(harness.arena, harness.baseUrl, 'target@example.org', 'admin');
+    const signIn = (address: string, password: string, email = 'target@example.org') =>
       fetch(`${harness.baseUrl}/api/v1/staff/sign-in`, jsonRequest('POST', { email, password }, undefined, { 'x-forwarded-for': address }));
-    const answers: { status: number; body: string }[] = [];
-    for (const address of ['198.51.100.1', '198.51.100.2', '198.51.100.3']) {
-      const response = await signIn(address, 'target@example.org', 'a wrong guess, long enough');
-      answers.push({ status: response.status, body: await response.text() });
-    }
-    expect(answers.map((answer) => answer.status)).toEqual([401, 401, 401]);
-    const fourth = await signIn('198.51.100.4', 'target@example.org', 'another wrong guess here');
-    expect(fourth.status).toBe(429);
-    expect(Number(fourth.headers.get('retry-after'))).toBeGreaterThan(0);
+    const statuses = async (address: string, times: number, password = 'a wrong guess, long enough') => {
+      const seen: number[] = [];
+      for (let index = 0; index < times; index++) seen.push((await signIn(address, password)).status);
+      return seen;
+    };
+    // Three failures from one address: that address is refused for this account, the right password included.
+    const first = await signIn('198.51.100.1', 'a wrong guess, long enough');
+    const firstBody = await first.text();
+    expect([first.status, ...(await statuses('198.51.100.1', 2))]).toEqual([401, 401, 401]);
+    const refused = await signIn('198.51.100.1', TEST_PASSWORD);
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    // The owner, from their own address, is still let in: a success counts nothing against the account.
+    expect((await signIn('192.0.2.50', TEST_PASSWORD)).status).toBe(200);
+    // Spread over addresses, failures meet the account's own cap (6 here): then every address is refused.
+    expect(await statuses('100.64.1.1', 3)).toEqual([401, 401, 401]);
+    expect(await statuses('100.64.2.1', 1)).toEqual([429]);
 
     // One address trying many accounts: refused past its own limit. An unknown e-mail answers as a wrong password does.
     const spread: number[] = [];
     for (let index = 0; index < 6; index++)
-      spread.push((await signIn('203.0.113.9', `nobody${index}@example.org`, 'a wrong guess, long enough')).status);
+      spread.push((await signIn('203.0.113.9', 'a wrong guess, long enough', `nobody${index}@example.org`)).status);
     expect(spread).toEqual([401, 401, 401, 401, 401, 429]);
-    const unknown = await (await signIn('203.0.113.10', 'nobody@example.org', 'a wrong guess, long enough')).text();
-    expect(unknown).toBe(answers[0]!.body);
+    const unknown = await (await signIn('203.0.113.10', 'a wrong guess, long enough', 'nobody@example.org')).text();
+    expect(unknown).toBe(firstBody);
+  });
+
+  it('keeps one live link per member, and a new password ends the sessions and links of the old one', async () => {
+    const first = await harness.arena.console.staff.invite('relinked@example.org', 'reviewer');
+    const second = await harness.arena.console.staff.invite('relinked@example.org', 'reviewer');
+    const use = (link: string, address: string) =>
+      fetch(
+        `${harness.baseUrl}/api/v1/staff/activate`,
+        jsonRequest('POST', { token: linkToken(link), password: TEST_PASSWORD }, undefined, { 'x-forwarded-for': address }),
+      );
+    expect((await use(first.link, '192.0.2.61')).status).toBe(401);
+    const activated = await use(second.link, '192.0.2.62');
+    expect(activated.status).toBe(200);
+    const member = new StaffClient(harness.baseUrl, activated.headers.get('set-cookie')!.split(';')[0]!, '', 'relinked@example.org');
+    expect((await member.request('GET', '/api/v1/admin/review')).status).toBe(200);
+    // A new link, used: the session opened under the old password ends.
+    const third = await harness.arena.console.staff.invite('relinked@example.org', 'reviewer');
+    expect((await use(third.link, '192.0.2.63')).status).toBe(200);
+    expect((await member.request('GET', '/api/v1/admin/review')).status).toBe(401);
   });
 
   it('ends a session at sign-out, at an admin’s revocation, when its member is disabled, and when it idles', async () => {
@@ -222,6 +250,16 @@ describe.each(DIALECTS)('the console’s doors ($name)', (dialect) => {
     // The admin's own read of the log is the newest entry once answered: the next page shows it.
     const next = await admin.request('GET', '/api/v1/admin/audit?limit=1');
     expect(next.json.entries[0]).toMatchObject({ actor: 'admin@example.org', route: '/api/v1/admin/audit', target: 'limit=1000' });
+    // A write's body is in the log, secrets hidden: who was invited, with which role.
+    await admin.request('POST', '/api/v1/admin/staff', { email: 'audited@example.org', role: 'admin' });
+    await admin.request('POST', '/api/v1/admin/staff', { email: 'audited@example.org', role: 'admin', password: 'never in the log' });
+    const writes = (await admin.request('GET', '/api/v1/admin/audit?writes=true&limit=10')).json.entries as typeof entries;
+    expect(writes).toContainEqual(
+      expect.objectContaining({ route: '/api/v1/admin/staff', target: 'body={"email":"audited@example.org","role":"admin"}', status: 201 }),
+    );
+    expect(writes).toContainEqual(
+      expect.objectContaining({ target: 'body={"email":"audited@example.org","role":"admin","password":"(hidden)"}', status: 400 }),
+    );
     // Sign-in attempts are in the log too, failed ones under the e-mail tried.
     const attempts = (await admin.request('GET', '/api/v1/admin/audit?limit=1000')).json.entries as typeof entries;
     expect(attempts).toContainEqual(expect.objectContaining({ actor: 'target@example.org', route: '/api/v1/staff/sign-in', status: 401 }));

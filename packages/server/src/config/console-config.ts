@@ -27,6 +27,7 @@ export const consoleEnvironmentShape = {
     .default(12),
   AGORA_AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(365),
   AGORA_LIMIT_SIGN_INS_PER_15_MIN: z.coerce.number().int().min(1).max(1000).default(10),
+  AGORA_LIMIT_SIGN_INS_PER_15_MIN_PER_ACCOUNT: z.coerce.number().int().min(1).max(100_000).default(100),
   AGORA_LIMIT_SIGN_INS_PER_15_MIN_PER_ADDRESS: z.coerce.number().int().min(1).max(100_000).default(30),
   /** How often each instance reads the console's change stamp of the models (a model added on one instance is drawn on all within it). */
   AGORA_MODEL_SYNC_MS: z.coerce.number().int().min(100).max(600_000).default(2000),
@@ -88,19 +89,21 @@ export function consoleOf(values: ConsoleValues): ConsoleConfig {
 }
 
 /**
- * Sign-in attempts in 15-minute windows: per address (`sign_ins`, first on the route, before the body
- * is read) and per account (`sign_in_accounts`, keyed by the e-mail's hash once the body is parsed):
- * spreading guesses over addresses still meets the account's limit.
+ * Sign-in attempts in 15-minute windows (docs/decisions/0010-staff-sign-in.md): every attempt per
+ * address (`sign_ins`, first on the route, before the body is read); failed ones per account and
+ * address (`sign_in_failures`) and per account from anywhere (`sign_in_account_failures`), keyed by
+ * the e-mail's hash as the visitor key. Only failures count against an account: guessing from other
+ * addresses meets the account's cap, but locking its owner out takes that many addresses' worth.
  */
 export function signInLimitsOf(values: ConsoleValues) {
+  const window = 900;
+  const none = { points: 0, windowS: window };
   return {
-    sign_ins: {
-      perVisitor: { points: 0, windowS: 900 },
-      perAddress: { points: values.AGORA_LIMIT_SIGN_INS_PER_15_MIN_PER_ADDRESS, windowS: 900 },
-    },
-    sign_in_accounts: {
-      perVisitor: { points: values.AGORA_LIMIT_SIGN_INS_PER_15_MIN, windowS: 900 },
-      perAddress: { points: 0, windowS: 900 },
+    sign_ins: { perVisitor: none, perAddress: { points: values.AGORA_LIMIT_SIGN_INS_PER_15_MIN_PER_ADDRESS, windowS: window } },
+    sign_in_failures: { perVisitor: { points: values.AGORA_LIMIT_SIGN_INS_PER_15_MIN, windowS: window }, perAddress: none },
+    sign_in_account_failures: {
+      perVisitor: { points: values.AGORA_LIMIT_SIGN_INS_PER_15_MIN_PER_ACCOUNT, windowS: window },
+      perAddress: none,
     },
   };
 }

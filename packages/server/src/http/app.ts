@@ -114,6 +114,8 @@ export function createApp(services: AppServices): Hono<AppEnv> {
   app.route('/api/v1/staff', staffSessionRoutes(services.console.staff, services.console.audit, limits, services.settings.cookieSecure));
   const staffAuthentication = staffAuth({
     adminToken: services.settings.adminToken,
+    secureCookie: services.settings.cookieSecure,
+    logError: (message, error) => services.logger.error({ err: error }, message),
     sessions: services.console.staff,
     audit: services.console.audit,
     trustedProxies: services.trustedProxies,

@@ -53,14 +53,22 @@ export class AuditService {
   ) {}
 
   async record(entry: AuditRecord): Promise<void> {
+    // What a request put in its path, query or body is stored as text both stores accept: no NUL
+    // (PostgreSQL refuses it), no lone surrogate.
+    const text = <T extends string | null>(value: T): T =>
+      value === null
+        ? value
+        : (value
+            .replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD')
+            .replaceAll('\u0000', '\\0') as T);
     await this.store.audit.append({
       id: this.runtime.newId(),
       at: this.runtime.now().toISOString(),
       actor_kind: entry.actorKind,
-      actor: entry.actor,
+      actor: text(entry.actor),
       method: entry.method,
-      route: entry.route,
-      target: entry.target,
+      route: text(entry.route),
+      target: text(entry.target),
       rows: entry.rows,
       status: entry.status,
       address_hash: entry.addressHash,

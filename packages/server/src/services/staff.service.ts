@@ -48,6 +48,9 @@ const SAME_ANSWER = 'wrong e-mail or password';
  * sign-in opens a session whose token lives only in an HttpOnly cookie (the store keeps its hash).
  */
 export class StaffService {
+  /** scrypt takes 32 MiB and a thread of libuv's pool (shared with file reads and DNS): a few at a time, the rest refused at once. */
+  private readonly checking = new PasswordGate(2, 8);
+
   constructor(
     private readonly store: Store,
     private readonly runtime: Pick<Runtime, 'now' | 'newId'>,
@@ -60,6 +63,8 @@ export class StaffService {
     const now = this.runtime.now();
     const at = now.toISOString();
     const id = await this.store.staff.upsert({ id: this.runtime.newId(), email, role, at });
+    // One live link per member: an older one, forwarded or found, can no longer set a password.
+    await this.store.staff.expireLinksOf(id, at);
     const token = newToken();
     const expiresAt = new Date(now.getTime() + LINK_LIFETIME_MS).toISOString();
     await this.store.staff.insertLink({ tokenHash: sha256(token), staffId: id, at, expiresAt });
@@ -73,7 +78,10 @@ export class StaffService {
     const staffId = await this.store.staff.useLink(sha256(token), at);
     const member = staffId ? await this.store.staff.findById(staffId) : undefined;
     if (!member || member.disabledAt) throw new AppError('unauthorized', 'this link was used already, has expired or never existed');
-    await this.store.staff.setPassword(member.id, await this.passwords.hash(password), at);
+    await this.store.staff.setPassword(member.id, await this.checking.run(() => this.passwords.hash(password)), at);
+    // A new password: whoever held a session or another link under the old one is out.
+    await this.store.staff.expireLinksOf(member.id, at);
+    await this.store.staff.revokeSessionsOf(member.id, at);
     return this.open(member, addressHash);
   }
 
@@ -81,7 +89,7 @@ export class StaffService {
   async signIn(email: string, password: string, addressHash: string | null): Promise<OpenedSession> {
     const member = await this.store.staff.findByEmail(email);
     const usable = member && !member.disabledAt && member.passwordHash !== null;
-    const matches = await this.passwords.verify(password, usable ? member.passwordHash! : this.passwords.unusable);
+    const matches = await this.checking.run(() => this.passwords.verify(password, usable ? member.passwordHash! : this.passwords.unusable));
     if (!usable || !matches) throw new AppError('unauthorized', SAME_ANSWER);
     return this.open(member, addressHash);
   }
@@ -163,6 +171,37 @@ export class StaffService {
       expiresAt: absoluteEnd,
       session: { email: member.email, role: member.role, csrf_token: csrfToken, expires_at: idleEnd.toISOString() },
     };
+  }
+}
+
+/**
+ * At most `running` password hashes at once, `waiting` more in line; past that a sign-in is refused
+ * at once (429, Retry-After 2 s) instead of queueing: forty sign-ins from two addresses once held a
+ * file read 47 s behind them on this machine.
+ */
+class PasswordGate {
+  private active = 0;
+  private readonly queue: (() => void)[] = [];
+
+  constructor(
+    private readonly running: number,
+    private readonly waiting: number,
+  ) {}
+
+  async run<T>(work: () => Promise<T>): Promise<T> {
+    if (this.active >= this.running) {
+      if (this.queue.length >= this.waiting)
+        throw new AppError('rate_limited', 'too many sign-ins at once: try again in 2 s', { retryAfterS: 2 });
+      await new Promise<void>((resolve) => this.queue.push(resolve));
+    } else this.active += 1;
+    try {
+      return await work();
+    } finally {
+      // The slot passes to the next in line, or is freed.
+      const next = this.queue.shift();
+      if (next) next();
+      else this.active -= 1;
+    }
   }
 }
 

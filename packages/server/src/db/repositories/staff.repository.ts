@@ -88,6 +88,17 @@ export class StaffRepository {
       .execute();
   }
 
+  /** Ends a member's unused links (a new link replaces them; a used one ends the others). */
+  async expireLinksOf(staffId: string, at: string): Promise<void> {
+    await this.db
+      .updateTable('staff_links')
+      .set({ expires_at: at })
+      .where('staff_id', '=', staffId)
+      .where('used_at', 'is', null)
+      .where('expires_at', '>', at)
+      .execute();
+  }
+
   /** Marks a link used if it is unused and unexpired; returns its member's id (once only: a second use finds nothing). */
   async useLink(tokenHash: string, at: string): Promise<string | undefined> {
     const result = await this.db

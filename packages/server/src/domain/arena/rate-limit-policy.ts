@@ -15,9 +15,10 @@ export const RATE_LIMITED_ACTIONS = [
   'challenges',
   'files',
   'downloads',
-  // Console sign-ins and one-time links: per address; and per account (the e-mail's hash as the visitor key).
+  // Console sign-ins and one-time links per address; failed sign-ins per account and address, and per account.
   'sign_ins',
-  'sign_in_accounts',
+  'sign_in_failures',
+  'sign_in_account_failures',
 ] as const;
 export type RateLimitedAction = (typeof RATE_LIMITED_ACTIONS)[number];
 

@@ -12,11 +12,17 @@ import type { AppEnv, StaffActor } from '../app-env';
 import type { TrustedProxies } from '../client-address';
 import { clientAddress } from './rate-limit';
 
-/** The console's session cookie: HttpOnly, SameSite=Strict, on the API paths only. */
-export const STAFF_COOKIE = 'agora_staff';
+/**
+ * The console's session cookie: HttpOnly, SameSite=Strict. Over HTTPS (AGORA_COOKIE_SECURE) it is
+ * `__Host-agora_staff` on `/`: the prefix makes browsers refuse one set by a sibling subdomain or
+ * without Secure. Over plain HTTP (a laptop) it is `agora_staff`, on the API paths only.
+ */
+const cookieOf = (secure: boolean) => (secure ? { name: '__Host-agora_staff', path: '/' } : { name: 'agora_staff', path: '/api' });
 
 export interface StaffAuthDependencies {
   adminToken: string | undefined;
+  secureCookie: boolean;
+  logError: (message: string, error: unknown) => void;
   sessions: { authenticate(token: string): Promise<SignedInStaff | undefined> };
   audit: { record(entry: AuditRecord): Promise<void> };
   trustedProxies: TrustedProxies;
@@ -42,7 +48,7 @@ export function staffAuth(dependencies: StaffAuthDependencies): MiddlewareHandle
         throw new AppError('unauthorized', 'a valid bearer token or a console session is required');
       actor = TOKEN_ACTOR;
     } else {
-      const token = getCookie(c, STAFF_COOKIE);
+      const token = staffCookieOf(c, dependencies.secureCookie);
       const signedIn = token ? await dependencies.sessions.authenticate(token) : undefined;
       if (!signedIn) throw new AppError('unauthorized', 'sign in to the console first');
       if (!isSafeMethod(c.req.method) && !sameToken(c.req.header(CSRF_HEADER), signedIn.csrfToken))
@@ -50,9 +56,15 @@ export function staffAuth(dependencies: StaffAuthDependencies): MiddlewareHandle
       actor = signedIn.actor;
     }
     c.set('staff', actor);
+    const body = isSafeMethod(c.req.method) ? null : await auditedBody(c);
     // Hono answers a handler's error before next() returns: the status recorded is the one sent.
     await next();
-    await dependencies.audit.record(auditRecordOf(c, actor, dependencies.trustedProxies));
+    try {
+      await dependencies.audit.record(auditRecordOf(c, actor, dependencies.trustedProxies, body));
+    } catch (error) {
+      // The action is done and answered: a failed audit write is an operator's alarm, not the member's error.
+      dependencies.logError('audit log write failed', error);
+    }
   };
 }
 
@@ -74,15 +86,34 @@ export function actorOf(c: Context<AppEnv>): StaffActor {
 }
 
 export function setStaffCookie(c: Context<AppEnv>, token: string, expiresAt: Date, secure: boolean): void {
-  setCookie(c, STAFF_COOKIE, token, { path: '/api', httpOnly: true, sameSite: 'Strict', secure, expires: expiresAt });
+  const { name, path } = cookieOf(secure);
+  setCookie(c, name, token, { path, httpOnly: true, sameSite: 'Strict', secure, expires: expiresAt });
 }
 
 export function clearStaffCookie(c: Context<AppEnv>, secure: boolean): void {
-  deleteCookie(c, STAFF_COOKIE, { path: '/api', httpOnly: true, sameSite: 'Strict', secure });
+  const { name, path } = cookieOf(secure);
+  deleteCookie(c, name, { path, httpOnly: true, sameSite: 'Strict', secure });
 }
 
-export function staffCookieOf(c: Context<AppEnv>): string | undefined {
-  return getCookie(c, STAFF_COOKIE);
+export function staffCookieOf(c: Context<AppEnv>, secure: boolean): string | undefined {
+  return getCookie(c, cookieOf(secure).name);
+}
+
+/** Body fields whose values never reach the log (a Hub token, a password, a key). */
+const SECRET_FIELD = /token|password|secret|key/i;
+
+/** A write's JSON body for the audit log, secrets replaced, at most 1,000 characters; null without one. */
+async function auditedBody(c: Context<AppEnv>): Promise<string | null> {
+  if (!c.req.header('content-type')?.includes('application/json')) return null;
+  try {
+    // Hono keeps the text: the route's validator parses the same body from it.
+    const text = await c.req.text();
+    if (text === '') return null;
+    const redacted = JSON.stringify(JSON.parse(text), (field, value: unknown) => (SECRET_FIELD.test(field) ? '(hidden)' : value));
+    return redacted.slice(0, 1000);
+  } catch {
+    return '(not JSON)';
+  }
 }
 
 function isSafeMethod(method: string): boolean {
@@ -97,10 +128,12 @@ function sameToken(given: string | undefined, expected: string): boolean {
 }
 
 /** What the audit log keeps of a request: who, the route's pattern, which rows (its parameters and query), the outcome. */
-function auditRecordOf(c: Context<AppEnv>, actor: StaffActor, trusted: TrustedProxies): AuditRecord {
+function auditRecordOf(c: Context<AppEnv>, actor: StaffActor, trusted: TrustedProxies, body: string | null): AuditRecord {
   const params = c.req.param() as Record<string, string>;
   const query = new URL(c.req.url).searchParams;
-  const target = [...Object.entries(params), ...query.entries()].map(([name, value]) => `${name}=${value}`).join('&');
+  const target = [...Object.entries(params), ...query.entries(), ...(body === null ? [] : [['body', body]])]
+    .map(([name, value]) => `${name}=${value}`)
+    .join('&');
   return {
     actorKind: actor.kind,
     actor: actor.name,

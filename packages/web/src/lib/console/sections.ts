@@ -1,8 +1,8 @@
 import type { StaffRole } from '@agora/contract';
-import type { MessageKey } from '$lib/i18n/index.svelte';
+import type { ConsoleMessageKey } from '../i18n/console-areas';
 
 /** The console's sections: where each lives, its label, and the role it needs (the server checks it again). */
-export const CONSOLE_SECTIONS: readonly { path: string; key: MessageKey; role: StaffRole }[] = [
+export const CONSOLE_SECTIONS: readonly { path: string; key: ConsoleMessageKey; role: StaffRole }[] = [
   { path: '/admin/review', key: 'console.review.nav', role: 'reviewer' },
   { path: '/admin/integrity', key: 'console.integrity.nav', role: 'reviewer' },
   { path: '/admin/activity', key: 'console.activity.nav', role: 'reviewer' },

@@ -4,12 +4,6 @@ import { da as openData } from './open-data/da';
 import { da as honesty } from './honesty/da';
 import { da as site } from './site/da';
 import { da as polish } from './polish/da';
-import { da as consoleShell } from './console/da';
-import { da as consoleReview } from './console-review/da';
-import { da as consoleModels } from './console-models/da';
-import { da as consoleContent } from './console-content/da';
-import { da as consolePublication } from './console-publication/da';
-import { da as consoleActivity } from './console-activity/da';
 
 /** Danish: complete, same keys as French (type-checked). */
 export const da: Messages = {
@@ -411,10 +405,4 @@ export const da: Messages = {
   ...honesty,
   ...site,
   ...polish,
-  ...consoleActivity,
-  ...consolePublication,
-  ...consoleContent,
-  ...consoleModels,
-  ...consoleReview,
-  ...consoleShell,
 };

@@ -4,12 +4,6 @@ import { en as openData } from './open-data/en';
 import { en as honesty } from './honesty/en';
 import { en as site } from './site/en';
 import { en as polish } from './polish/en';
-import { en as consoleShell } from './console/en';
-import { en as consoleReview } from './console-review/en';
-import { en as consoleModels } from './console-models/en';
-import { en as consoleContent } from './console-content/en';
-import { en as consolePublication } from './console-publication/en';
-import { en as consoleActivity } from './console-activity/en';
 
 /** English: complete, same keys as French (type-checked). */
 export const en: Messages = {
@@ -411,10 +405,4 @@ export const en: Messages = {
   ...honesty,
   ...site,
   ...polish,
-  ...consoleActivity,
-  ...consolePublication,
-  ...consoleContent,
-  ...consoleModels,
-  ...consoleReview,
-  ...consoleShell,
 };

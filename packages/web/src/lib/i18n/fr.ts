@@ -3,12 +3,6 @@ import { fr as openData } from './open-data/fr';
 import { fr as honesty } from './honesty/fr';
 import { fr as site } from './site/fr';
 import { fr as polish } from './polish/fr';
-import { fr as consoleShell } from './console/fr';
-import { fr as consoleReview } from './console-review/fr';
-import { fr as consoleModels } from './console-models/fr';
-import { fr as consoleContent } from './console-content/fr';
-import { fr as consolePublication } from './console-publication/fr';
-import { fr as consoleActivity } from './console-activity/fr';
 
 /** French: the default locale and the reference catalogue. Every other locale has the same keys. */
 export const fr = {
@@ -411,12 +405,6 @@ export const fr = {
   ...honesty,
   ...site,
   ...polish,
-  ...consoleActivity,
-  ...consolePublication,
-  ...consoleContent,
-  ...consoleModels,
-  ...consoleReview,
-  ...consoleShell,
 } as const;
 
 export type MessageKey = keyof typeof fr;

@@ -1,4 +1,9 @@
-import type { MessageKey, Messages } from './fr';
+import type { ConsoleMessageKey } from './console-areas';
+import type { MessageKey as MainMessageKey, Messages } from './fr';
+
+/** A message of the main catalogues, or of the console's (loaded only by the console: `extend`). */
+export type MessageKey = MainMessageKey | ConsoleMessageKey;
+type Extension = (locale: string) => Promise<Partial<Record<ConsoleMessageKey, string>>>;
 
 /**
  * The languages of the interface. Adding one is one file (a `Messages` object: the type checker
@@ -27,6 +32,15 @@ export function pickLocale(preferred: readonly string[], supported: readonly str
 class I18n {
   locale = $state(DEFAULT_LOCALE);
   private messages = $state.raw<Messages | null>(null);
+  /** Messages of a part of the app loaded on demand (the console's), in the current language. */
+  private extension = $state.raw<Partial<Record<ConsoleMessageKey, string>> | null>(null);
+  private extensionLoader: Extension | undefined;
+
+  /** Adds a part's messages (the console's) in this language and in every language chosen after. */
+  async extend(loader: Extension): Promise<void> {
+    this.extensionLoader = loader;
+    this.extension = await loader(this.locale);
+  }
 
   /** Picks the visitor's language (their earlier choice, else the browser's) and loads it; the app renders after. */
   async init(): Promise<void> {
@@ -43,8 +57,9 @@ class I18n {
   async set(locale: string, remember = true): Promise<void> {
     const language = LANGUAGES[locale];
     if (!language) return;
-    const messages = await language.load();
+    const [messages, extension] = await Promise.all([language.load(), this.extensionLoader?.(locale)]);
     this.messages = messages;
+    if (extension) this.extension = extension;
     this.locale = locale;
     document.documentElement.lang = locale;
     if (remember) {
@@ -58,7 +73,7 @@ class I18n {
 
   /** The message in the current locale, `{name}` placeholders filled in. */
   t = (key: MessageKey, params: Record<string, string | number> = {}): string => {
-    const template = this.messages?.[key] ?? key;
+    const template = this.messages?.[key as MainMessageKey] ?? this.extension?.[key as ConsoleMessageKey] ?? key;
     return template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
   };
 
@@ -69,4 +84,3 @@ class I18n {
 
 export const i18n = new I18n();
 export const t = i18n.t;
-export type { MessageKey };

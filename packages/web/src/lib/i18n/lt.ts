@@ -4,12 +4,6 @@ import { lt as openData } from './open-data/lt';
 import { lt as honesty } from './honesty/lt';
 import { lt as site } from './site/lt';
 import { lt as polish } from './polish/lt';
-import { lt as consoleShell } from './console/lt';
-import { lt as consoleReview } from './console-review/lt';
-import { lt as consoleModels } from './console-models/lt';
-import { lt as consoleContent } from './console-content/lt';
-import { lt as consolePublication } from './console-publication/lt';
-import { lt as consoleActivity } from './console-activity/lt';
 
 /** Lithuanian: complete, same keys as French (type-checked). */
 export const lt: Messages = {
@@ -414,10 +408,4 @@ export const lt: Messages = {
   ...honesty,
   ...site,
   ...polish,
-  ...consoleActivity,
-  ...consolePublication,
-  ...consoleContent,
-  ...consoleModels,
-  ...consoleReview,
-  ...consoleShell,
 };

@@ -4,12 +4,6 @@ import { sv as openData } from './open-data/sv';
 import { sv as honesty } from './honesty/sv';
 import { sv as site } from './site/sv';
 import { sv as polish } from './polish/sv';
-import { sv as consoleShell } from './console/sv';
-import { sv as consoleReview } from './console-review/sv';
-import { sv as consoleModels } from './console-models/sv';
-import { sv as consoleContent } from './console-content/sv';
-import { sv as consolePublication } from './console-publication/sv';
-import { sv as consoleActivity } from './console-activity/sv';
 
 /** Swedish: complete, same keys as French (type-checked). */
 export const sv: Messages = {
@@ -410,10 +404,4 @@ export const sv: Messages = {
   ...honesty,
   ...site,
   ...polish,
-  ...consoleActivity,
-  ...consolePublication,
-  ...consoleContent,
-  ...consoleModels,
-  ...consoleReview,
-  ...consoleShell,
 };

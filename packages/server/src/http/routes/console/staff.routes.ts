@@ -7,7 +7,7 @@ import { AppError } from '../../../services/app-error';
 import { type AuditService, auditCsv } from '../../../services/audit.service';
 import { rateLimitedError } from '../../../services/ports/request-limiter';
 import type { OpenedSession, StaffService } from '../../../services/staff.service';
-import { hashClientAddress, hashVisitor } from '../../../services/visitor-hashes';
+import { hashClientAddress, hashClientAddressGroup, hashVisitor } from '../../../services/visitor-hashes';
 import type { AppEnv } from '../../app-env';
 import { clientAddress, limitedBy, type RouteLimits } from '../../middleware/rate-limit';
 import { actorOf, clearStaffCookie, requireRole, setStaffCookie, staffCookieOf } from '../../middleware/staff-auth';
@@ -16,51 +16,72 @@ import { validate } from '../../validate';
 const staffIdParam = validate('param', z.strictObject({ id: typedTextSchema.pipe(z.string().min(1).max(100)) }));
 
 /**
- * `/api/v1/staff/*`, before any session: sign in (limited per e-mail and per address), use a
- * one-time link, read or end one's own session.
+ * Opens a session, and puts the attempt in the audit log whatever its outcome (who tried, from
+ * where): a failure under the e-mail tried, a success under the member's.
+ */
+async function attemptSignIn(
+  c: Context<AppEnv>,
+  context: { audit: AuditService; limits: RouteLimits; secureCookie: boolean; who: string },
+  open: (addressHash: string) => Promise<OpenedSession>,
+) {
+  const addressHash = hashClientAddress(clientAddress(c, context.limits.trustedProxies));
+  const route = routePath(c as Context);
+  const record = (actor: string, status: number) =>
+    context.audit.record({ actorKind: 'staff', actor, method: 'POST', route, target: null, rows: null, status, addressHash });
+  let session: OpenedSession;
+  try {
+    session = await open(addressHash);
+  } catch (error) {
+    await record(context.who, error instanceof AppError ? statusOfCode[error.code] : 500);
+    throw error;
+  }
+  await record(session.session.email, 200);
+  setStaffCookie(c, session.token, session.expiresAt, context.secureCookie);
+  return c.json(session.session);
+}
+
+/**
+ * The failed-sign-in counters of an e-mail tried from an address (docs/decisions/0010): per account
+ * and address group, and per account. Read before the password is checked, counted after a failure.
+ */
+function failureCounters(email: string, address: string) {
+  return [
+    ['sign_in_failures', { visitorId: hashVisitor(`staff:${email}:${hashClientAddressGroup(address)}`), address }],
+    ['sign_in_account_failures', { visitorId: hashVisitor(`staff:${email}`), address }],
+  ] as const;
+}
+
+/**
+ * `/api/v1/staff/*`, before any session: sign in (limited per address, and failures per account),
+ * use a one-time link, read or end one's own session.
  */
 export function staffSessionRoutes(staff: StaffService, audit: AuditService, limits: RouteLimits, secureCookie: boolean): Hono<AppEnv> {
   const routes = new Hono<AppEnv>();
   const limited = limitedBy(limits);
-  /** Opens the session, and puts the attempt in the audit log whatever its outcome (who tried, from where). */
-  const attempt = async (c: Context<AppEnv>, who: string, open: (addressHash: string) => Promise<OpenedSession>) => {
-    const addressHash = hashClientAddress(clientAddress(c, limits.trustedProxies));
-    const record = (actor: string, status: number) =>
-      audit.record({
-        actorKind: 'staff',
-        actor,
-        method: 'POST',
-        route: routePath(c as Context),
-        target: null,
-        rows: null,
-        status,
-        addressHash,
-      });
-    let session: OpenedSession;
-    try {
-      session = await open(addressHash);
-    } catch (error) {
-      await record(who, error instanceof AppError ? statusOfCode[error.code] : 500);
-      throw error;
-    }
-    await record(session.session.email, 200);
-    setStaffCookie(c, session.token, session.expiresAt, secureCookie);
-    return c.json(session.session);
-  };
   routes.post('/sign-in', limited('sign_ins'), validate('json', signInRequestSchema), async (c) => {
     const { email, password } = c.req.valid('json');
-    // Counted before the password is checked: a guess refused costs as much as one accepted.
-    const address = clientAddress(c, limits.trustedProxies);
-    const decision = await limits.limiter.consume('sign_in_accounts', { visitorId: hashVisitor(`staff:${email}`), address });
-    if (!decision.allowed) throw rateLimitedError('too many sign-in attempts', decision.retryAfterMs);
-    return attempt(c, email, (addressHash) => staff.signIn(email, password, addressHash));
+    const failures = failureCounters(email, clientAddress(c, limits.trustedProxies));
+    for (const [action, requester] of failures) {
+      const left = await limits.limiter.remaining(action, requester);
+      if (left.points <= 0) throw rateLimitedError('too many failed sign-ins', left.resetMs);
+    }
+    try {
+      return await attemptSignIn(c, { audit, limits, secureCookie, who: email }, (addressHash) =>
+        staff.signIn(email, password, addressHash),
+      );
+    } catch (error) {
+      if (error instanceof AppError && error.code === 'unauthorized')
+        for (const [action, requester] of failures) await limits.limiter.consume(action, requester);
+      throw error;
+    }
   });
   routes.post('/activate', limited('sign_ins'), validate('json', activateRequestSchema), async (c) => {
     const { token, password } = c.req.valid('json');
-    return attempt(c, '(one-time link)', (addressHash) => staff.activate(token, password, addressHash));
+    const context = { audit, limits, secureCookie, who: '(one-time link)' };
+    return attemptSignIn(c, context, (addressHash) => staff.activate(token, password, addressHash));
   });
   routes.get('/session', limited('reads'), async (c) => {
-    const token = staffCookieOf(c);
+    const token = staffCookieOf(c, secureCookie);
     const signedIn = token ? await staff.authenticate(token) : undefined;
     if (!signedIn) throw new AppError('unauthorized', 'not signed in');
     return c.json({
@@ -72,7 +93,7 @@ export function staffSessionRoutes(staff: StaffService, audit: AuditService, lim
   });
   // Signing out needs no CSRF token: the worst another page can do is end the session.
   routes.delete('/session', limited('reads'), async (c) => {
-    const token = staffCookieOf(c);
+    const token = staffCookieOf(c, secureCookie);
     if (token) await staff.signOut(token);
     clearStaffCookie(c, secureCookie);
     return c.body(null, 204);
