@@ -41,6 +41,9 @@ export const ALLOWED = [
   'axe-core',
   'WCAG',
   'Hugging Face',
+  // Model providers, named the same in every language (the console's list of configured providers).
+  'Anthropic',
+  'OpenAI',
   'DuckDB',
   'Parquet',
   'JSONL',

@@ -16,7 +16,7 @@ async function call(harness: TestArena, method: string, path: string, body?: unk
     body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
   });
   const text = await response.text();
-  return { status: response.status, json: text ? (JSON.parse(text)) : undefined };
+  return { status: response.status, json: text ? JSON.parse(text) : undefined };
 }
 
 async function listed(harness: TestArena) {

@@ -11,4 +11,11 @@ import { staffOperations } from './staff.openapi';
  * joined here. The security tests enumerate `/api/v1/admin/*` from this document: a route missing
  * here is a route nobody checked.
  */
-export const consoleOperations: readonly Operation[] = [...staffOperations, ...modelOperations, ...activityOperations, ...contentOperations, ...publicationOperations, ...reviewOperations];
+export const consoleOperations: readonly Operation[] = [
+  ...staffOperations,
+  ...modelOperations,
+  ...activityOperations,
+  ...contentOperations,
+  ...publicationOperations,
+  ...reviewOperations,
+];

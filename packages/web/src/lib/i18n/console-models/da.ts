@@ -81,4 +81,5 @@ export const da: Record<keyof typeof fr, string> = {
   'console.models.error_kind.stream_cut': 'forbindelsen blev afbrudt under svaret',
   'console.models.error_kind.content_filter': 'svaret blev blokeret af udbyderens filter',
   'console.models.error_kind.other': 'uventet fejl',
+  'console.models.type_openai': 'OpenAI-kompatibelt API',
 };

@@ -80,4 +80,5 @@ export const en: Record<keyof typeof fr, string> = {
   'console.models.error_kind.stream_cut': 'the connection dropped during the answer',
   'console.models.error_kind.content_filter': 'the answer was blocked by the provider’s filter',
   'console.models.error_kind.other': 'unexpected error',
+  'console.models.type_openai': 'OpenAI-compatible API',
 };

@@ -78,4 +78,5 @@ export const fr = {
   'console.models.error_kind.stream_cut': 'connexion coupée pendant la réponse',
   'console.models.error_kind.content_filter': 'réponse bloquée par le filtre du fournisseur',
   'console.models.error_kind.other': 'erreur inattendue',
+  'console.models.type_openai': 'API compatible OpenAI',
 };

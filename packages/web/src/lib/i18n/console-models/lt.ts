@@ -80,4 +80,5 @@ export const lt: Record<keyof typeof fr, string> = {
   'console.models.error_kind.stream_cut': 'ryšys nutrūko atsakymo metu',
   'console.models.error_kind.content_filter': 'atsakymą užblokavo tiekėjo filtras',
   'console.models.error_kind.other': 'netikėta klaida',
+  'console.models.type_openai': 'su OpenAI suderinama API',
 };

@@ -80,4 +80,5 @@ export const sv: Record<keyof typeof fr, string> = {
   'console.models.error_kind.stream_cut': 'anslutningen bröts under svaret',
   'console.models.error_kind.content_filter': 'svaret blockerades av leverantörens filter',
   'console.models.error_kind.other': 'oväntat fel',
+  'console.models.type_openai': 'OpenAI-kompatibelt API',
 };
