@@ -10,7 +10,16 @@ describe('agora jobs', () => {
     });
     expect(outcome).toMatchObject({ code: 0, stderr: '' });
     const names = [...outcome.stdout.matchAll(/^(\S+)(?: \(off: .*\))?$/gm)].map((match) => match[1]);
-    expect(names).toEqual(['interrupted-turns', 'retention', 'leaderboard-refresh', 'postprocess', 'events']);
+    expect(names).toEqual([
+      'interrupted-turns',
+      'retention',
+      'console-retention',
+      'model-catalogue-sync',
+      'leaderboard-refresh',
+      'postprocess',
+      'publication',
+      'events',
+    ]);
     expect(outcome.stdout).toContain('more than 30 days ago');
     expect(outcome.stdout).toContain('one instance at a time (lease "leaderboard")');
     expect(outcome.stdout).toMatch(/^ {2}vote\.recorded → leaderboard-refresh, postprocess$/m);
@@ -26,8 +35,11 @@ describe('agora jobs', () => {
     expect(plans.map((plan) => [plan.name, plan.off])).toEqual([
       ['interrupted-turns', null],
       ['retention', 'AGORA_RETENTION_DAYS is 0 (traces are kept)'],
+      ['console-retention', null],
+      ['model-catalogue-sync', null],
       ['leaderboard-refresh', null],
       ['postprocess', 'AGORA_POSTPROCESS is off'],
+      ['publication', null],
     ]);
     const text = await run(['jobs'], '', { AGORA_POSTPROCESS: 'false' });
     expect(text.stdout).toMatch(/^postprocess \(off: AGORA_POSTPROCESS is off\)$/m);
