@@ -86,7 +86,7 @@ describe('the console’s publication page in a real browser', () => {
     expect(await runOf(page, () => page.getByRole('button', { name: 'Run the export' }).click())).toBe('done');
     const builds = page.getByTestId('publication-builds');
     await builds.waitFor();
-    expect(await builds.locator('tbody tr').count()).toBe(1);
+    await expect.poll(() => builds.locator('tbody tr').count()).toBe(1);
     expect(await builds.locator('tbody tr td.number').first().textContent()).toBe(String(SEEDS.length));
     const cardLink = builds.getByRole('link', { name: 'Card of the public dataset' });
     const card = await context.request.get(new URL((await cardLink.getAttribute('href'))!, arena.baseUrl).href);
@@ -106,7 +106,7 @@ describe('the console’s publication page in a real browser', () => {
 
     expect(await runOf(page, () => builds.getByRole('button', { name: /Publish to the Hub/ }).click())).toBe('done');
     await page.getByTestId('publication-pushes').waitFor();
-    expect(await page.getByTestId('publication-pushes').locator('li').count()).toBe(2);
+    await expect.poll(() => page.getByTestId('publication-pushes').locator('li').count()).toBe(2);
     await builds.getByText(/^Published on/).waitFor();
 
     const pushed = hub.filesOf(PUBLIC_REPO);

@@ -126,7 +126,8 @@ describe('the console’s review queue and vote integrity in a real browser', ()
     await page.getByTestId('review-exclude').focus();
     await page.keyboard.press('Enter');
     await expect.poll(() => page.getByTestId('review-status').innerText()).toContain('Décision enregistrée');
-    expect(await page.getByTestId('review-empty').count()).toBe(1);
+    // The queue reloads after the status is announced: wait for it rather than race it.
+    await expect.poll(() => page.getByTestId('review-empty').count()).toBe(1);
 
     const decision = await arena.arena.store.reviews.findDecision(ids.email);
     expect(decision).toMatchObject({ decision: 'exclude', reviewer: REVIEWER, reason: 'Adresse personnelle d’un particulier' });
