@@ -8,5 +8,8 @@ import { fileURLToPath } from 'node:url';
 /** The ranking oracle's folder, with its trailing slash: `<stem>.jsonl` and `<stem>.expected.json`. */
 export const RANKING_FIXTURES = fileURLToPath(new URL('./fixtures/reference/ranking/', import.meta.url));
 
+/** The weighted and clustered fits' reference (docs/ranking.md#weights-and-clusters): its numpy script and expected file. */
+export const WEIGHTED_RANKING_FIXTURES = fileURLToPath(new URL('./fixtures/reference/ranking-weighted/', import.meta.url));
+
 /** The EcoLogits development vectors (0.9.1 and 0.8.2). */
 export const IMPACT_VECTORS = fileURLToPath(new URL('./fixtures/reference/impact/vectors-dev.json', import.meta.url));

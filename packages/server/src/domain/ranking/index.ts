@@ -30,6 +30,7 @@ export { bootstrapBradleyTerry, bootstrapStyleBradleyTerry, quantile, summarizeR
 export { sampleBinomial, sampleMultinomial } from './binomial';
 export { createSeededRandom, deriveSeed, type RandomSource } from './seeded-random';
 export { SCALE, toRating } from './gauge';
+export { checkWeighting, type VoteWeighting, type WeightingSummary } from './weighting';
 export { Z_95, competitionRanks, overlapTiers, rankBoundsFromIntervals, type RankBounds } from './ranks-and-tiers';
 export {
   RANKING_VARIANT_NAMES,

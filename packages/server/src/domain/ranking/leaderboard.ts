@@ -16,6 +16,7 @@ import {
   type VariantFit,
 } from './variants';
 import type { VoteTable } from './vote-table';
+import { weightTotals, type VoteWeighting, type WeightingSummary } from './weighting';
 
 /** Options of {@link computeLeaderboard}. */
 export interface LeaderboardOptions {
@@ -33,6 +34,8 @@ export interface LeaderboardOptions {
   bootstrap?: { rounds: number; random: RandomSource } | undefined;
   /** FastChat-style named anchor: shift every rating so that `model` sits at `rating`. */
   anchor?: { model: string; rating: number } | undefined;
+  /** Vote weights and clusters, by table row (docs/ranking.md#weights-and-clusters); not with a bootstrap. */
+  weighting?: VoteWeighting | undefined;
 }
 
 /** One leaderboard line. Ratings are on the 1000 + 400/ln10·θ scale. */
@@ -91,6 +94,8 @@ export interface Leaderboard {
   rows: LeaderboardRow[];
   style: StyleCoefficients | null;
   fit: { objective: number; iterations: number; maxAbsGradient: number; converged: boolean } | null;
+  /** Weights and clusters of the votes, when the fit had them. */
+  weighting: WeightingSummary | null;
 }
 
 /**
@@ -99,7 +104,10 @@ export interface Leaderboard {
  * Deterministic for a given table, options and random seed.
  */
 export function computeLeaderboard(table: VoteTable, options: LeaderboardOptions = {}): Leaderboard {
-  const data = prepareRanking(table);
+  if (options.weighting && options.bootstrap && options.bootstrap.rounds > 0) {
+    throw new RankingError('invalid_option', 'a bootstrap resamples votes, not clusters: weights and clusters take sandwich intervals');
+  }
+  const data = prepareRanking(table, options.weighting);
   const requested = options.variant ?? null;
   if (table.length === 0) return emptyLeaderboard(table, requested);
   const { variant, note } = chooseVariant(data, options);
@@ -141,7 +149,23 @@ export function computeLeaderboard(table: VoteTable, options: LeaderboardOptions
       maxAbsGradient: fit.maxAbsGradient,
       converged: fit.converged,
     },
+    weighting: options.weighting ? weightingSummary(table, options.weighting, fit, data.graph.provisional) : null,
   };
+}
+
+/** Σw, effective votes, clusters and the design effect (Kish's for the weights × the clusters' median variance ratio). */
+function weightingSummary(table: VoteTable, weighting: VoteWeighting, fit: VariantFit, provisional: Uint8Array): WeightingSummary {
+  const { kish, ...totals } = weightTotals(table, weighting);
+  const ratios: number[] = [];
+  for (let model = 0; model < table.models.length; model++) {
+    const independent = fit.seIndependent?.[model] ?? 0;
+    if (provisional[model] === 0 && independent > 0) ratios.push((fit.seSandwich[model]! / independent) ** 2);
+  }
+  ratios.sort((x, y) => x - y);
+  const middle = ratios.length / 2;
+  const clusterEffect =
+    ratios.length === 0 ? 1 : ratios.length % 2 === 1 ? ratios[Math.floor(middle)]! : (ratios[middle - 1]! + ratios[middle]!) / 2;
+  return { ...totals, designEffect: kish * clusterEffect };
 }
 
 /** Where ratings are pinned: each component's core (or the named anchor) averages to `offset`. */
@@ -320,5 +344,6 @@ function emptyLeaderboard(table: VoteTable, requested: RankingVariant | null): L
     rows: [],
     style: null,
     fit: null,
+    weighting: null,
   };
 }

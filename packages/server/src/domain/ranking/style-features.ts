@@ -101,7 +101,7 @@ function pairOrder(table: VoteTable): Int32Array {
  *
  * @throws Error when some vote has no style counts.
  */
-export function buildStyleDesign(table: VoteTable, rule: StyleRule = 'fastchat'): StyleDesign {
+export function buildStyleDesign(table: VoteTable, rule: StyleRule = 'fastchat', weight?: Float64Array): StyleDesign {
   const style = table.style;
   if (!style || table.votesWithStyle !== table.length) {
     throw new Error(`style control needs style counts on every vote (${table.votesWithStyle} of ${table.length} have them)`);
@@ -115,29 +115,35 @@ export function buildStyleDesign(table: VoteTable, rule: StyleRule = 'fastchat')
   const sums = [0, 0, 0, 0];
   const squares = [0, 0, 0, 0];
   const offset = rule === 'fastchat' ? 1 : 0;
+  // With vote weights the features are standardised over the weighted votes: a vote of weight k
+  // then stands exactly for k copies (docs/ranking.md#weights-and-clusters).
+  let total = 0;
   // one sequential pass over the counts, writing each vote's 4 features at its grouped position
   for (let row = 0; row < n; row++) {
     const base = position[row]! * 4;
+    const w = weight === undefined ? 1 : weight[row]!;
+    total += w;
     for (let feature = 0; feature < 4; feature++) {
       const a = style[row * 8 + feature * 2]!;
       const b = style[row * 8 + feature * 2 + 1]!;
-      const total = a + b + offset;
-      const value = total === 0 ? 0 : (a - b) / total;
+      const sum = a + b + offset;
+      const value = sum === 0 ? 0 : (a - b) / sum;
       x[base + feature] = value;
-      sums[feature]! += value;
-      squares[feature]! += value * value;
+      sums[feature]! += w * value;
+      squares[feature]! += w * value * value;
     }
   }
-  const meanD = sums.map((sum) => (n > 0 ? sum / n : 0));
+  const meanD = sums.map((sum) => (total > 0 ? sum / total : 0));
   // d lies in [−1, 1], so E[d²] − mean² is accurate to ~1e-16 in the variance; only a (nearly)
   // constant column needs the exact two-pass sum to tell 0 from rounding noise.
   const stdD = squares.map((sum, feature) => {
     const mean = meanD[feature]!;
-    let std = n > 0 ? Math.sqrt(Math.max(0, sum / n - mean * mean)) : 0;
+    let std = total > 0 ? Math.sqrt(Math.max(0, sum / total - mean * mean)) : 0;
     if (std < 1e-6 * Math.max(1, Math.abs(mean))) {
       let exact = 0;
-      for (let vote = 0; vote < n; vote++) exact += (x[vote * 4 + feature]! - mean) ** 2;
-      std = n > 0 ? Math.sqrt(exact / n) : 0;
+      for (let vote = 0; vote < n; vote++)
+        exact += (weight === undefined ? 1 : weight[order[vote]!]!) * (x[vote * 4 + feature]! - mean) ** 2;
+      std = total > 0 ? Math.sqrt(exact / total) : 0;
     }
     return std <= 1e-12 * Math.max(1, Math.abs(mean)) ? 0 : std;
   });

@@ -16,6 +16,8 @@ import { bradleyTerryCovariance, standardErrorsInPoints, type StrengthCovariance
 import { fitStyleBradleyTerry, type StyleRows } from './style-bradley-terry';
 import { buildStyleDesign, type StyleDesign, type StyleRule } from './style-features';
 import { STYLE_FEATURES, type StyleFeature, type VoteTable } from './vote-table';
+import { plainWeightedCovariance, styleWeightedCovariance } from './weighted-covariance';
+import { checkWeighting, weightedPairs, type VoteWeighting } from './weighting';
 
 /** The named estimators of docs/ranking.md#variants, in the order the command line lists them. */
 export const RANKING_VARIANT_NAMES = ['bt_mle', 'bt_ridge', 'bt_mle_drop_ties', 'style_fastchat', 'style_ridge'] as const;
@@ -88,12 +90,18 @@ export interface RankingData {
   readonly tallies: ModelTally[];
   /** Distinct (model_a, model_b, y) cells. */
   readonly cellCount: number;
+  /** Vote weights and clusters (docs/ranking.md#weights-and-clusters); absent for plain counts. */
+  readonly weighting: VoteWeighting | undefined;
 }
 
-/** Aggregates the votes and analyses the comparison graph. */
-export function prepareRanking(table: VoteTable): RankingData {
+/**
+ * Aggregates the votes and analyses the comparison graph. With weights, the pairs (and so the
+ * graph, the existence check and the fit) hold the votes' weights; counts and cells stay raw.
+ */
+export function prepareRanking(table: VoteTable, weighting?: VoteWeighting): RankingData {
+  if (weighting) checkWeighting(table, weighting);
   const cells = orderedCells(table);
-  const pairs = aggregatePairs(table, {}, cells);
+  const pairs = weighting?.weight ? weightedPairs(table, weighting.weight) : aggregatePairs(table, {}, cells);
   return {
     table,
     cells,
@@ -101,7 +109,15 @@ export function prepareRanking(table: VoteTable): RankingData {
     graph: analyzeGraph(pairs),
     tallies: tallyModels(table),
     cellCount: countCells(table, cells),
+    weighting,
   };
+}
+
+/** The pairs a variant fits: all votes, or the decisive ones for `bt_mle_drop_ties`. */
+function pairsOfVariant(data: RankingData, definition: VariantDefinition): PairCounts {
+  if (!definition.dropTies) return data.pairs;
+  const weight = data.weighting?.weight;
+  return weight ? weightedPairs(data.table, weight, true) : aggregatePairs(data.table, { dropTies: true }, data.cells);
 }
 
 /** Style coefficients of a style variant, each reported for all 4 features (0 when constant). */
@@ -143,6 +159,8 @@ export interface VariantFit {
   readonly style: StyleCoefficients | undefined;
   /** The style design, kept for a style bootstrap. */
   readonly styleRows: StyleRows | undefined;
+  /** With clusters or weights: the sandwich SEs (points) each vote its own cluster would give. */
+  readonly seIndependent: Float64Array | undefined;
 }
 
 /** Options of {@link fitVariant}. */
@@ -160,7 +178,7 @@ export interface FitVariantOptions {
  */
 export function fitVariant(data: RankingData, variant: RankingVariant, options: FitVariantOptions = {}): VariantFit {
   const definition = RANKING_VARIANTS[variant];
-  const pairs = definition.dropTies ? aggregatePairs(data.table, { dropTies: true }, data.cells) : data.pairs;
+  const pairs = pairsOfVariant(data, definition);
   const graph = definition.dropTies ? analyzeGraph(pairs) : data.graph;
   const problem = definition.requiresMle ? mleProblem(data, pairs, graph) : null;
   if (problem !== null) {
@@ -170,12 +188,19 @@ export function fitVariant(data: RankingData, variant: RankingVariant, options: 
     lambdaTheta: definition.lambdaTheta,
     components: graph.components,
   });
+  const { weighting } = data;
   if (!definition.style) {
+    if (weighting) {
+      const weighted = plainWeightedCovariance(data.table, pairs, plain.theta, definition.lambdaTheta, graph.components, weighting);
+      return finishFit(data, variant, graph, plain, weighted.covariance, undefined, undefined, weighted.seIndependent);
+    }
     const covariance = bradleyTerryCovariance(pairs, plain.theta, definition.lambdaTheta, graph.components);
     return finishFit(data, variant, graph, plain, covariance, undefined, undefined);
   }
-  const design = styleDesignOf(data.table, options.styleRule ?? 'fastchat');
-  const rows = design.rows;
+  const weight = weighting?.weight;
+  const design = styleDesignOf(data.table, options.styleRule ?? 'fastchat', weight);
+  // The style rows are sorted by pair: each vote takes its table row's weight.
+  const rows = weight ? { ...design.rows, weights: Float64Array.from(design.rows.order, (row) => weight[row]!) } : design.rows;
   const fit = fitStyleBradleyTerry(rows, {
     lambdaTheta: definition.lambdaTheta,
     lambdaBeta: definition.lambdaBeta,
@@ -183,8 +208,10 @@ export function fitVariant(data: RankingData, variant: RankingVariant, options: 
     initialTheta: plain.theta,
     withCovariance: true,
   });
-  const style = styleCoefficients(design, options.styleRule ?? 'fastchat', fit.beta, fit.covariance!, data.table.models.length);
-  return finishFit(data, variant, graph, fit, fit.covariance!, style, rows);
+  const weighted = weighting ? styleWeightedCovariance(rows, { ...fit, covariance: fit.covariance! }, weighting) : undefined;
+  const covariance = weighted?.covariance ?? fit.covariance!;
+  const style = styleCoefficients(design, options.styleRule ?? 'fastchat', fit.beta, covariance, data.table.models.length);
+  return finishFit(data, variant, graph, fit, covariance, style, rows, weighted?.seIndependent);
 }
 
 /**
@@ -194,7 +221,7 @@ export function fitVariant(data: RankingData, variant: RankingVariant, options: 
 export function missingMleReason(data: RankingData, variant: RankingVariant): string | null {
   const definition = RANKING_VARIANTS[variant];
   if (!definition.requiresMle) return null;
-  const pairs = definition.dropTies ? aggregatePairs(data.table, { dropTies: true }, data.cells) : data.pairs;
+  const pairs = pairsOfVariant(data, definition);
   const graph = definition.dropTies ? analyzeGraph(pairs) : data.graph;
   return mleProblem(data, pairs, graph);
 }
@@ -212,14 +239,14 @@ function mleProblem(data: RankingData, pairs: PairCounts, graph: GraphAnalysis):
   return missing.length > 0 ? `no decisive vote for ${missing.join(', ')}` : null;
 }
 
-function styleDesignOf(table: VoteTable, rule: StyleRule): StyleDesign {
+function styleDesignOf(table: VoteTable, rule: StyleRule, weight: Float64Array | undefined): StyleDesign {
   if (!table.style || table.votesWithStyle !== table.length) {
     throw new RankingError(
       'style_counts_missing',
       `style control needs style counts on every vote (${table.votesWithStyle} of ${table.length} have them)`,
     );
   }
-  return buildStyleDesign(table, rule);
+  return buildStyleDesign(table, rule, weight);
 }
 
 function styleCoefficients(
@@ -258,6 +285,7 @@ function finishFit(
   covariance: StrengthCovariance,
   style: StyleCoefficients | undefined,
   styleRows: StyleRows | undefined,
+  seIndependent?: Float64Array,
 ): VariantFit {
   const m = data.table.models.length;
   const ratings = Float64Array.from(fit.theta, toRating);
@@ -283,6 +311,7 @@ function finishFit(
     converged: fit.converged,
     style,
     styleRows,
+    seIndependent,
   };
 }
 
