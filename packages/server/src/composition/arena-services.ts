@@ -57,6 +57,7 @@ export function createArenaServices(parts: ServiceParts) {
       integrity: config.integrity,
     },
     energyClasses,
+    log: (fields, message) => parts.logger.info(fields, message),
   });
   // The pairing policy draws from the latest overall board.
   parts.events.on('leaderboard.refreshed', () => pairing.update(leaderboards.latestOverall()));

@@ -1,6 +1,6 @@
 import { DEFAULT_INTEGRITY_RULES, type IntegrityRules, integrityFlagBits } from '../domain/arena/vote-integrity';
 import { ratingsOfBoard, voteFacts } from './vote-integrity';
-import { RankingVoteColumns, type VoteColumns, categoriesOf } from '../domain/ranking/vote-columns';
+import { RankingVoteColumns } from '../domain/ranking/vote-columns';
 import type { LeaderboardBody, LeaderboardQuery, LeaderboardRow } from '@agora/contract';
 import { type ModelFacts, whPer1000OutputTokens } from '../domain/impact';
 import type { Leaderboard, LeaderboardRow as RankedRow } from '../domain/ranking';
@@ -8,12 +8,12 @@ import type { Store } from '../db/unit-of-work';
 import type { EnergyClasses } from './energy-classes';
 import type { EnergyClass } from '../domain/impact/energy-class';
 import type { ArenaCatalogue } from './arena-catalogue';
+import { ReadProgress, type ProgressLog } from './read-progress';
+import { availableViews, countOf, mainBoardVotes, viewDefinitions, type Available } from './leaderboard-view-plan';
 import {
   OWN_VIEW_MODES,
   type ViewDefinition,
   countedVotes,
-  keptToOwnView,
-  ownViewModeMask,
   reactionViewVotes,
   toViewVote,
   viewKey,
@@ -21,6 +21,7 @@ import {
 import type { RankingComputer } from '../adapters/ranking-worker/ranking-computer';
 import { LATE_COMMIT_MARGIN_MS, type Runtime } from './ports/runtime';
 import type { RankingChange } from '../db/repositories/feedback.repository';
+import { type ModelTallies, modelTallies } from '../domain/ranking/model-tallies';
 
 export interface LeaderboardSettings {
   /** Below this many votes a view is not shown. */
@@ -34,7 +35,14 @@ export interface LeaderboardSettings {
   customModeOnMainBoard?: boolean;
 }
 
-type Available = LeaderboardBody['available'];
+/**
+ * Lets timers and sockets run between two pages of votes. The SQLite driver answers synchronously,
+ * so a read awaited page after page never leaves the microtask queue: a start on 300,000 votes
+ * bound its port only after the whole read (8.7 s; 70 s at 2.5 million).
+ */
+function nextTurnOfTheEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
 /**
  * Votes read from the store per query while a refresh streams them into columns. Small pages die
  * young: at 1M votes, pages of 2,000 peaked at 1,071 MB in 19.2 s, pages of 20,000 at 1,353 MB in
@@ -46,7 +54,6 @@ const VOTE_PAGE = 2_000;
  * than LATE_COMMIT_MARGIN_MS after its stamp would otherwise be missed for good.
  */
 const FULL_RELOAD_MS = 6 * 3600_000;
-const styles = ['plain', 'controlled'] as const;
 const CHANGES: readonly RankingChange[] = ['voted', 'annotated', 'reviewed'];
 
 /** The votes a refresh keeps for the next one, and from when to read what changed. */
@@ -80,6 +87,8 @@ export class LeaderboardService {
   private latest = new Map<string, LeaderboardBody>();
   /** Counted votes on the main board at the last refresh here, shown while it has too few to be computed. */
   private mainCount = 0;
+  /** Pair records and languages over the main board's votes at the last refresh here (model sheets). */
+  private tallies: ModelTallies | undefined;
   private loaded = false;
   private kept: KeptVotes | undefined;
   private refreshing: Promise<unknown> = Promise.resolve();
@@ -95,6 +104,8 @@ export class LeaderboardService {
       settings: LeaderboardSettings;
       /** The catalogue's energy classes, for each row's (none without them). */
       energyClasses?: EnergyClasses;
+      /** Progress of a full read of the votes (a start on a large store takes a while). */
+      log?: ProgressLog | undefined;
     },
   ) {}
 
@@ -151,6 +162,7 @@ export class LeaderboardService {
     if (generation === this.generation) {
       this.latest = new Map(views.map((view, index) => [view.key, bodies[index]!]));
       this.mainCount = mainCount;
+      this.tallies = modelTallies(columns, onMainBoard, generatedAt);
       this.loaded = true;
     }
     return { views: views.length, votes: columns.length - kept.columns.erased, read: kept.read };
@@ -171,8 +183,10 @@ export class LeaderboardService {
     const sinceMs = kept.readFrom - LATE_COMMIT_MARGIN_MS;
     const since = new Date(sinceMs).toISOString();
     for (const by of CHANGES)
-      for await (const page of store.feedback.rankingVotePages(VOTE_PAGE, { by, since }))
+      for await (const page of store.feedback.rankingVotePages(VOTE_PAGE, { by, since })) {
         for (const record of page) kept.columns.put({ view: toViewVote(record), facts: voteFacts(record) }, record.duelId);
+        await nextTurnOfTheEventLoop();
+      }
     // Votes their visitors erased (docs/privacy.md#your-duels): out of the board from this refresh on.
     for (const duelId of await store.visitorDuels.erasedVotesSince(since)) kept.columns.erase(duelId);
     kept.readFrom = startedAt;
@@ -192,11 +206,15 @@ export class LeaderboardService {
     const epoch = await store.feedback.rankingEpoch();
     const startedAt = runtime.now().getTime();
     const columns = new RankingVoteColumns();
+    const progress = new ReadProgress(await store.feedback.countVotes(), runtime, this.dependencies.log);
     let read = 0;
     for await (const page of store.feedback.rankingVotePages(VOTE_PAGE)) {
       read += page.length;
       for (const record of page) columns.put({ view: toViewVote(record), facts: voteFacts(record) }, record.duelId);
+      progress.update(read);
+      await nextTurnOfTheEventLoop();
     }
+    progress.done(read);
     const kept: KeptVotes = { columns, epoch, readFrom: startedAt, loadedAt: startedAt, merged: read - columns.length, read: 'everything' };
     if (withReactions) {
       for (const vote of reactionViewVotes(await store.feedback.listRankingReactions())) columns.put({ view: vote });
@@ -259,6 +277,22 @@ export class LeaderboardService {
         : [];
     });
     return { model: modelId, points };
+  }
+
+  /** Every view's latest snapshot (model sheets read a model's rating in each). */
+  async latestViews(): Promise<LeaderboardBody[]> {
+    await this.loadLatest();
+    return [...this.latest.values()];
+  }
+
+  /** The pair records and languages of the last refresh this process ran (none on an instance that only reads snapshots). */
+  latestTallies(): ModelTallies | undefined {
+    return this.tallies;
+  }
+
+  /** Modes whose arena votes the main board leaves out ({@link OWN_VIEW_MODES}, unless the settings count them). */
+  ownViewModes(): readonly string[] {
+    return this.dependencies.settings.customModeOnMainBoard ? [] : OWN_VIEW_MODES;
   }
 
   /** Reads the latest snapshots again from the store: another instance computed them (several instances). */
@@ -345,48 +379,4 @@ export class LeaderboardService {
 function energyClassOf(classes: EnergyClasses | undefined, model: string): { energy_class?: EnergyClass } {
   const found = classes?.ofModel(model);
   return found ? { energy_class: found } : {};
-}
-
-/** The counted votes not kept to their own mode's view (arena custom-mode votes): those of the main board, the languages and the topics. */
-function mainBoardVotes(columns: VoteColumns, counted: Uint8Array, ownViewModes: readonly string[]): Uint8Array {
-  const ownView = ownViewModeMask(columns.modes, ownViewModes);
-  return counted.map((flag, row) => (flag === 1 && !keptToOwnView(columns, ownView, row) ? 1 : 0));
-}
-
-/**
- * Votes per language, mode and category among the counted ones, each with enough votes for a view
- * (most first): every counted vote for its mode, those of the main board for languages and topics.
- */
-function availableViews(columns: VoteColumns, counted: Uint8Array, onMainBoard: Uint8Array, minVotes: number): Available {
-  const languages = new Map<string, number>();
-  const modes = new Map<string, number>();
-  const categories = new Map<string, number>();
-  const add = (counts: Map<string, number>, value: string) => counts.set(value, (counts.get(value) ?? 0) + 1);
-  for (let row = 0; row < columns.length; row++) {
-    if (counted[row] !== 1) continue;
-    add(modes, columns.modes[columns.mode[row]!]!);
-    if (onMainBoard[row] !== 1) continue;
-    if (columns.language[row]! >= 0) add(languages, columns.languages[columns.language[row]!]!);
-    // A conversation on several topics counts in each of their views.
-    for (const category of categoriesOf(columns, row)) add(categories, columns.categories[category]!);
-  }
-  const enough = (counts: Map<string, number>) =>
-    [...counts]
-      .filter(([, n]) => n >= minVotes)
-      // Most votes first; ties by name, whatever order the votes were read in.
-      .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
-      .map(([value, n]) => ({ value, n_votes: n }));
-  return { languages: enough(languages), modes: enough(modes), categories: enough(categories) };
-}
-
-const countOf = (flags: Uint8Array): number => flags.reduce((sum, flag) => sum + flag, 0);
-
-function viewDefinitions(overall: boolean, available: Available, ownViewModes: readonly string[]): ViewDefinition[] {
-  const filters = [
-    ...(overall ? [{ language: null, mode: null, category: null }] : []),
-    ...available.languages.map((entry) => ({ language: entry.value, mode: null, category: null })),
-    ...available.modes.map((entry) => ({ language: null, mode: entry.value, category: null })),
-    ...available.categories.map((entry) => ({ language: null, mode: null, category: entry.value })),
-  ];
-  return filters.flatMap((filter) => styles.map((style) => ({ key: viewKey({ style, ...filter }), style, ...filter, ownViewModes })));
 }

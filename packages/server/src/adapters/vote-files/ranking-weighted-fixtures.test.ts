@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { computeLeaderboard, RankingError, type VoteTable } from '../../domain/ranking';
+import { computeLeaderboard, createSeededRandom, RankingError, type VoteTable } from '../../domain/ranking';
 import { RANKING_FIXTURES, WEIGHTED_RANKING_FIXTURES } from '../../../test/reference-fixtures';
 import { readVoteFile } from './read-vote-file';
 
@@ -52,7 +52,7 @@ describe('weighted and clustered fits against the numpy reference (docs/ranking.
 
   it('refuses a bootstrap with weights, and weights or clusters that do not fit the votes', async () => {
     const votes = await table();
-    const random = () => 0.5;
+    const random = createSeededRandom(1);
     const refused = (run: () => unknown) => expect(run).toThrow(RankingError);
     refused(() =>
       computeLeaderboard(votes, { weighting: { weight: new Float64Array(votes.length).fill(1) }, bootstrap: { rounds: 10, random } }),
