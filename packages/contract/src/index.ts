@@ -16,3 +16,4 @@ export * from './console-activity';
 export * from './console-models';
 export * from './console-review';
 export * from './console-publication';
+export * from './model-profiles';

@@ -6,6 +6,7 @@ import { createApp } from '../http/app';
 import { TrustedProxies } from '../http/client-address';
 import type { ArenaCatalogue } from '../services/arena-catalogue';
 import { MaxxCheckService } from '../services/maxx/maxx-check.service';
+import { ModelProfileService } from '../services/model-profile.service';
 import { MyDuelsService } from '../services/my-duels.service';
 import { PublishedDatasetsService } from '../services/published-datasets.service';
 import { ReviewService } from '../services/review.service';
@@ -56,6 +57,7 @@ export function createHttpApp(
       },
     ),
     statistics: new StatisticsService(store.statistics),
+    modelProfiles: new ModelProfileService({ store, catalogue, board: services.leaderboards }),
     limiter: services.limiter,
     proofOfWork: services.proofOfWork,
     trustedProxies: new TrustedProxies(config.trustedProxies),

@@ -25,6 +25,7 @@ import * as staffConsole from './migrations/2026_12_08_000000_staff_console';
 import * as publication from './migrations/2026_12_08_030000_publication';
 import * as consoleContent from './migrations/2026_12_08_020000_console_content';
 import * as modelOverrides from './migrations/2026_12_08_010000_model_overrides';
+import * as modelProfileIndexes from './migrations/2026_12_09_104000_model_profile_indexes';
 
 /** Every migration, by name; listed statically so that bundlers and tsx see them. */
 const migrations: Record<string, Migration> = {
@@ -53,6 +54,7 @@ const migrations: Record<string, Migration> = {
   '2026_12_08_030000_publication': publication,
   '2026_12_08_020000_console_content': consoleContent,
   '2026_12_08_010000_model_overrides': modelOverrides,
+  '2026_12_09_104000_model_profile_indexes': modelProfileIndexes,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

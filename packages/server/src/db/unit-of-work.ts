@@ -18,6 +18,7 @@ import { ActivityRepository } from './repositories/activity.repository';
 import { PublicationRepository } from './repositories/publication.repository';
 import { ConsoleContentRepository } from './repositories/console-content.repository';
 import { ModelOverrideRepository } from './repositories/model-override.repository';
+import { ModelProfileRepository } from './repositories/model-profile.repository';
 
 /** The repositories, bound to one connection or one transaction. */
 export interface Repositories {
@@ -39,6 +40,7 @@ export interface Repositories {
   publication: PublicationRepository;
   consoleContent: ConsoleContentRepository;
   modelOverrides: ModelOverrideRepository;
+  modelProfiles: ModelProfileRepository;
 }
 
 /** What services get: repositories, transactions and a health probe, without Kysely itself. */
@@ -69,6 +71,7 @@ const bind = (db: Kysely<Database>): Repositories => ({
   publication: new PublicationRepository(db),
   consoleContent: new ConsoleContentRepository(db),
   modelOverrides: new ModelOverrideRepository(db),
+  modelProfiles: new ModelProfileRepository(db),
 });
 
 export function createStore(db: Kysely<Database>): Store {

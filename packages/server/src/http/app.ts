@@ -32,6 +32,8 @@ import { duelRoutes } from './routes/duels.routes';
 import { myDuelRoutes } from './routes/my-duels.routes';
 import { leaderboardRoutes } from './routes/leaderboard.routes';
 import { modelRoutes } from './routes/models.routes';
+import { modelProfileRoutes } from './routes/model-profile.routes';
+import type { ModelProfileService } from '../services/model-profile.service';
 import { datasetRoutes } from './routes/datasets.routes';
 import { checkRoutes } from './routes/checks.routes';
 import type { MaxxCheckService } from '../services/maxx/maxx-check.service';
@@ -59,6 +61,8 @@ export interface AppServices {
   checks: MaxxCheckService;
   site: SiteService;
   statistics: StatisticsService;
+  /** Model sheets and head-to-head pages. */
+  modelProfiles: ModelProfileService;
   limiter: RequestLimiter;
   /** Present when the operator asks for a proof of work before each duel. */
   proofOfWork: ProofOfWork | undefined;
@@ -101,6 +105,7 @@ export function createApp(services: AppServices): Hono<AppEnv> {
     );
   app.get('/api/v1/openapi.json', limited('reads'), (c) => c.body(openApi, 200, { 'content-type': 'application/json' }));
   app.route('/api/v1/models', modelRoutes(services.catalogue, services.settings, limits));
+  app.route('/api/v1/models', modelProfileRoutes(services.modelProfiles, limits));
   app.route('/api/v1/datasets', datasetRoutes(services.datasets, limits));
   app.route('/api/v1/checks', checkRoutes(services.checks, limits));
   app.route('/api/v1/statistics', statisticsRoutes(services.statistics, limits));

@@ -15,6 +15,8 @@ import {
   followUpRequestSchema,
   leaderboardHistoryQuerySchema,
   leaderboardHistorySchema,
+  modelProfileSchema,
+  headToHeadSchema,
   leaderboardQuerySchema,
   leaderboardSchema,
   modelListSchema,
@@ -207,6 +209,18 @@ function operations(maxPromptChars: number): Operation[] {
       summary: 'The latest leaderboard of a view (refreshed in the background)',
       query: leaderboardQuerySchema,
       responses: { 200: { description: 'leaderboard', schema: leaderboardSchema }, ...errors(400) },
+    },
+    {
+      method: 'get',
+      path: '/api/v1/models/{id}/profile',
+      summary: "A model's sheet: its rating in every view, its win matrix with the board's predictions, its tags and languages",
+      responses: { 200: { description: 'profile', schema: modelProfileSchema }, ...errors(404) },
+    },
+    {
+      method: 'get',
+      path: '/api/v1/models/{a}/vs/{b}',
+      summary: 'Two models head to head: their direct record, the predicted probability, their ratings per view',
+      responses: { 200: { description: 'head to head', schema: headToHeadSchema }, ...errors(400, 404) },
     },
     {
       method: 'get',
