@@ -66,6 +66,11 @@ export const leaderboardSchema = z.object({
   /** The views that have enough votes, for the toggles. */
   available: z.object({ languages: z.array(viewCountSchema), modes: z.array(viewCountSchema), categories: z.array(viewCountSchema) }),
   style_coefficients: z.record(z.string(), z.number()).nullable(),
+  /**
+   * While this instance reads the stored votes after a start (before its first refresh ends): how
+   * many it has read of how many. Absent once the board is up to date.
+   */
+  catching_up: z.object({ read: z.number().int(), total: z.number().int() }).optional(),
 });
 export type LeaderboardBody = z.infer<typeof leaderboardSchema>;
 

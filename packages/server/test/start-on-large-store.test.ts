@@ -78,10 +78,16 @@ describe('a start on a large store', () => {
       const during = performance.now();
       expect((await fetch(`http://127.0.0.1:${large.port}/healthz`)).status).toBe(200);
       expect(performance.now() - during).toBeLessThan(1000);
+      // The board says it is catching up rather than "0 votes of the 1 needed".
+      const reading = (await (await fetch(`http://127.0.0.1:${large.port}/api/v1/leaderboard`)).json()) as LeaderboardBody;
+      expect(reading.models).toEqual([]);
+      expect(reading.catching_up?.total).toBe(VOTES);
+      expect(reading.catching_up!.read).toBeLessThan(VOTES);
       await large.arena.leaderboardRefresh.idle();
       const board = (await (await fetch(`http://127.0.0.1:${large.port}/api/v1/leaderboard`)).json()) as LeaderboardBody;
       expect(board.n_votes).toBe(VOTES);
       expect(board.models).toHaveLength(SYNTHETIC_MODELS.length);
+      expect(board.catching_up).toBeUndefined();
     } finally {
       await large.close();
     }

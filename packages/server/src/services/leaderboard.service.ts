@@ -90,10 +90,14 @@ export class LeaderboardService {
   /** Pair records and languages over the main board's votes at the last refresh here (model sheets). */
   private tallies: ModelTallies | undefined;
   private loaded = false;
+  /** A refresh has ended in this process. */
+  private loadedHere = false;
   private kept: KeptVotes | undefined;
   private refreshing: Promise<unknown> = Promise.resolve();
   /** Bumped when another instance's snapshots are loaded: a refresh under way then keeps nothing. */
   private generation = 0;
+  /** The start's full read, while no refresh has ended here: shown on an empty board. */
+  private reading: { read: number; total: number } | undefined;
 
   constructor(
     private readonly dependencies: {
@@ -206,12 +210,16 @@ export class LeaderboardService {
     const epoch = await store.feedback.rankingEpoch();
     const startedAt = runtime.now().getTime();
     const columns = new RankingVoteColumns();
-    const progress = new ReadProgress(await store.feedback.countVotes(), runtime, this.dependencies.log);
+    const total = await store.feedback.countVotes();
+    const progress = new ReadProgress(total, runtime, this.dependencies.log);
+    const first = !this.loadedHere;
+    if (first) this.reading = { read: 0, total };
     let read = 0;
     for await (const page of store.feedback.rankingVotePages(VOTE_PAGE)) {
       read += page.length;
       for (const record of page) columns.put({ view: toViewVote(record), facts: voteFacts(record) }, record.duelId);
       progress.update(read);
+      if (first) this.reading = { read, total };
       await nextTurnOfTheEventLoop();
     }
     progress.done(read);
@@ -264,6 +272,7 @@ export class LeaderboardService {
       models: [],
       available,
       style_coefficients: null,
+      ...(this.reading ? { catching_up: { ...this.reading } } : {}),
     };
   }
 

@@ -15,5 +15,6 @@ export const da: Record<keyof typeof fr, string> = {
   'honesty.empty': 'Ingen modeller at rangordne endnu:',
   'honesty.empty_link': 'stem i arenaen!',
   'honesty.votes_needed': 'Stemmer: {n}, heraf {counted} talt med i ranglisten ({min} kræves).',
+  'honesty.catching_up': 'Ranglisten læser de {total} gemte stemmer ({share} klaret): den vises om et øjeblik.',
   'honesty.details': 'Detaljer',
 };

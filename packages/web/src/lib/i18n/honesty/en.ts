@@ -15,5 +15,6 @@ export const en: Record<keyof typeof fr, string> = {
   'honesty.empty': 'No model to rank yet:',
   'honesty.empty_link': 'vote in the arena!',
   'honesty.votes_needed': 'Votes: {n}, {counted} of them counted in the ranking ({min} needed).',
+  'honesty.catching_up': 'The leaderboard is reading the {total} stored votes ({share} done): it appears in a moment.',
   'honesty.details': 'Details',
 };

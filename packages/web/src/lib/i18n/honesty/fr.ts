@@ -13,5 +13,6 @@ export const fr = {
   'honesty.empty': 'Aucun modèle à classer pour l’instant :',
   'honesty.empty_link': 'votez dans l’arène !',
   'honesty.votes_needed': 'Votes : {n}, dont {counted} comptés dans le classement ({min} nécessaires).',
+  'honesty.catching_up': 'Le classement lit les {total} votes enregistrés ({share} faits) : il s’affiche dans un instant.',
   'honesty.details': 'Détails',
 } as const;

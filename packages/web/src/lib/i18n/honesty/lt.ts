@@ -15,5 +15,6 @@ export const lt: Record<keyof typeof fr, string> = {
   'honesty.empty': 'Kol kas nėra modelių, kuriuos būtų galima reitinguoti:',
   'honesty.empty_link': 'balsuokite arenoje!',
   'honesty.votes_needed': 'Balsai: {n}, iš jų {counted} įskaičiuoti į reitingą (reikia {min}).',
+  'honesty.catching_up': 'Reitingas skaito {total} išsaugotų balsų (atlikta {share}): jis netrukus pasirodys.',
   'honesty.details': 'Išsami informacija',
 };

@@ -15,5 +15,6 @@ export const sv: Record<keyof typeof fr, string> = {
   'honesty.empty': 'Inga modeller att rangordna än:',
   'honesty.empty_link': 'rösta i arenan!',
   'honesty.votes_needed': 'Röster: {n}, varav {counted} räknas i topplistan ({min} behövs).',
+  'honesty.catching_up': 'Topplistan läser de {total} sparade rösterna ({share} klart): den visas om en stund.',
   'honesty.details': 'Detaljer',
 };
