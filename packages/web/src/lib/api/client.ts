@@ -3,6 +3,8 @@ import {
   type CheckPair,
   type CreateDuelRequest,
   type LeaderboardBody,
+  type HeadToHead,
+  type ModelProfile,
   type DuelMode,
   type ModelList,
   type Proof,
@@ -74,6 +76,8 @@ export async function request<T>(
 
 export const api = {
   models: () => request<ModelList>('GET', '/api/v1/models'),
+  modelProfile: (id: string) => request<ModelProfile>('GET', `/api/v1/models/${encodeURIComponent(id)}/profile`),
+  headToHead: (a: string, b: string) => request<HeadToHead>('GET', `/api/v1/models/${encodeURIComponent(a)}/vs/${encodeURIComponent(b)}`),
   datasets: () => request<PublishedDatasets>('GET', '/api/v1/datasets'),
   statistics: () => request<ArenaStatistics>('GET', '/api/v1/statistics'),
   nextCheck: () => request<CheckPair>('GET', '/api/v1/checks/next'),
