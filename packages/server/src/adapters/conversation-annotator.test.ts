@@ -6,6 +6,7 @@ import {
   parseAnnotationAnswer,
 } from './conversation-annotator';
 import { TOPIC_CATEGORIES } from '../domain/annotation/topic-categories';
+import { MODEL_CAPABILITIES } from '../domain/annotation/capabilities';
 
 const answer = (overrides: Record<string, unknown> = {}) =>
   JSON.stringify({
@@ -59,6 +60,21 @@ describe('parseAnnotationAnswer', () => {
   });
 });
 
+describe('capability labels in the annotation answer', () => {
+  it('reads them beside the topics, and keeps the topics when the labels block is malformed or absent', () => {
+    const labelled = parseAnnotationAnswer(answer({ capabilities: { specificity: true, creative_writing: 'yes', complexity: false } }));
+    expect(labelled.categories).toEqual(['Sports']);
+    expect(labelled.capabilities).toEqual({ specificity: true, creative_writing: true, complexity: false });
+    expect(parseAnnotationAnswer(answer({ capabilities: 'none' }))).not.toHaveProperty('capabilities');
+    expect(parseAnnotationAnswer(answer())).not.toHaveProperty('capabilities');
+  });
+
+  it('asks for them in the instructions, with the seven criteria named', () => {
+    const instructions = buildAnnotationMessages([{ prompt: 'x', a: 'y', b: 'z' }])[0]!.content;
+    for (const label of MODEL_CAPABILITIES) expect(instructions).toContain(`"${label}"`);
+  });
+});
+
 describe('the annotation call', () => {
   it('sends a strict JSON Schema with every field required', () => {
     const schema = ANNOTATION_RESPONSE_SCHEMA as {
@@ -66,9 +82,10 @@ describe('the annotation call', () => {
       additionalProperties: boolean;
       properties: Record<string, { required?: string[] }>;
     };
-    expect(schema.required).toEqual(['categories', 'keywords', 'short_summary', 'personal_data']);
+    expect(schema.required).toEqual(['categories', 'keywords', 'short_summary', 'personal_data', 'capabilities']);
     expect(schema.additionalProperties).toBe(false);
     expect(schema.properties.personal_data!.required).toEqual(['found', 'kinds']);
+    expect(schema.properties.capabilities!.required).toEqual([...MODEL_CAPABILITIES]);
   });
 
   it("names the classes of personal data of the arena's guide: names, addresses, phone numbers, e-mails, id numbers, medical details", () => {

@@ -3,6 +3,8 @@ import { z } from 'zod';
 import type { ModelClient, ModelMessage } from '../providers/spec';
 import { completeModelCall } from '../providers/complete-model-call';
 import { TOPIC_CATEGORIES, type TopicCategory } from '../domain/annotation/topic-categories';
+import { MODEL_CAPABILITIES, type ModelCapabilityAnswer } from '../domain/annotation/capabilities';
+import { CAPABILITY_INSTRUCTIONS, capabilitiesOfModelAnswer } from '../domain/annotation/capability-answer';
 
 /**
  * Personal data only a model can see. Rules already catch numbers and addresses precisely; the
@@ -25,6 +27,8 @@ export interface ConversationTopics {
   keywords: string[];
   shortSummary: string;
   personalData: { found: boolean; kinds: ModelPiiKind[] };
+  /** The capability labels the model answered for; absent when it gave none (the rules' labels stand alone). */
+  capabilities?: ModelCapabilityAnswer;
 }
 
 /** The model's answer is a boundary: validated here, and nowhere else. Lenient where it costs nothing. */
@@ -38,8 +42,15 @@ const answerSchema = z.strictObject({
   }),
 });
 
+/** What the model is asked for: the topics and, read apart and leniently ({@link capabilitiesOfModelAnswer}), the capability labels. */
+const responseSchema = answerSchema.extend({
+  capabilities: z
+    .strictObject(Object.fromEntries(MODEL_CAPABILITIES.map((label) => [label, z.boolean()])))
+    .describe("what the visitor's prompts ask for, one boolean per label"),
+});
+
 /** The JSON Schema sent as the structured-output format. */
-export const ANNOTATION_RESPONSE_SCHEMA = z.toJSONSchema(answerSchema, { target: 'draft-7' }) as Record<string, unknown>;
+export const ANNOTATION_RESPONSE_SCHEMA = z.toJSONSchema(responseSchema, { target: 'draft-7' }) as Record<string, unknown>;
 
 const INSTRUCTIONS = `You annotate conversations from a public LLM arena before they are published as an open dataset.
 A visitor wrote the prompts; two anonymous models (A and B) answered each one.
@@ -56,6 +67,7 @@ Return one JSON object with:
   "location" (where an identifiable person lives or is), "other" (any other detail that identifies a private person).
   NOT personal data: public figures in their public role (politicians, artists, historical people), fictional characters, invented example data
   clearly labelled as such, generic questions about health or law that concern nobody in particular.
+${CAPABILITY_INSTRUCTIONS}
 Answer with the JSON object only.`;
 
 /** Bounds the size of one call; the deterministic rules still read every character. */
@@ -88,7 +100,9 @@ export function parseAnnotationAnswer(text: string): ConversationTopics {
   if (value === undefined) {
     throw new AnnotationAnswerError(`the annotation model did not answer JSON: ${JSON.stringify(text.slice(0, 120))}`);
   }
-  const parsed = answerSchema.safeParse(value);
+  // The capability labels are read leniently, apart (a malformed block costs those labels, not the topics).
+  const { capabilities: _labels, ...topics } = typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
+  const parsed = answerSchema.safeParse(typeof value === 'object' && value !== null ? topics : value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     throw new AnnotationAnswerError(
@@ -101,7 +115,9 @@ export function parseAnnotationAnswer(text: string): ConversationTopics {
   );
   const keywords = [...new Set(parsed.data.keywords.map((keyword) => keyword.trim()).filter(Boolean))].slice(0, 7);
   const kinds = [...new Set(parsed.data.personal_data.kinds)];
+  const capabilities = capabilitiesOfModelAnswer(text);
   return {
+    ...(capabilities ? { capabilities } : {}),
     categories: categories.length > 0 ? categories.slice(0, 3) : ['Other'],
     keywords,
     shortSummary: parsed.data.short_summary.trim(),

@@ -3,6 +3,7 @@ import type { ConsoleStaffTables } from './tables/console-staff';
 import type { PublicationTables } from './tables/publication';
 import type { ConsoleContentTables } from './tables/console-content';
 import type { ModelOverrideTables } from './tables/model-overrides';
+import type { ModelTalliesTables } from './tables/model-tallies';
 
 /**
  * The tables, as Kysely sees them. Storage conventions shared by SQLite and PostgreSQL
@@ -176,6 +177,8 @@ export interface ConversationAnnotationsTable {
   categories: string | null;
   keywords: string | null;
   short_summary: string | null;
+  /** JSON list of capability labels (domain/annotation/capabilities.ts); null until labelled. */
+  capabilities: string | null;
   annotated_at: string | null;
   updated_at: string;
 }
@@ -311,7 +314,7 @@ export interface ErasedVotesTable {
 }
 
 /** The tables; the console's areas keep theirs in db/tables/ (one file each), joined here. */
-export interface Database extends ConsoleStaffTables, PublicationTables, ModelOverrideTables, ConsoleContentTables {
+export interface Database extends ConsoleStaffTables, PublicationTables, ModelOverrideTables, ConsoleContentTables, ModelTalliesTables {
   duels: DuelsTable;
   turns: TurnsTable;
   turn_sides: TurnSidesTable;

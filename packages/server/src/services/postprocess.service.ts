@@ -5,6 +5,8 @@ import type { TurnRecord, TurnSideRecord } from '../db/repositories/duel.reposit
 import type { Store } from '../db/unit-of-work';
 import { LATE_COMMIT_MARGIN_MS, type Runtime } from './ports/runtime';
 import type { AnnotatedTurn, ConversationAnnotator, ConversationTopics } from '../adapters/conversation-annotator';
+import { combineCapabilities, withEarlierModelLabels } from '../domain/annotation/capabilities';
+import { ruleCapabilities } from '../domain/annotation/capability-rules';
 
 export interface PostprocessOptions {
   /** Tries per conversation before it is marked `failed` (never exported). */
@@ -197,6 +199,7 @@ export class PostprocessService {
       base.categories = previous.categories;
       base.keywords = previous.keywords;
       base.shortSummary = previous.shortSummary;
+      base.capabilities = withEarlierModelLabels(ruleCapabilities(complete.map((turn) => turn.prompt)), previous.capabilities);
     }
     if (!this.annotator || complete.length === 0) {
       saveLater(
@@ -255,6 +258,7 @@ export class PostprocessService {
         categories: topics.categories,
         keywords: topics.keywords,
         shortSummary: topics.shortSummary,
+        capabilities: combineCapabilities(ruleCapabilities(complete.map((turn) => turn.prompt)), topics.capabilities),
       },
     ]);
     return { outcome: 'done', flagged: containsPii };
@@ -300,6 +304,8 @@ function rulesAnnotation(
     categories: null,
     keywords: null,
     shortSummary: null,
+    // The rules' labels; the model's are added when it answers (annotateWithModel).
+    capabilities: combineCapabilities(ruleCapabilities(complete.map((turn) => turn.prompt)), undefined),
     annotatedAt: now.toISOString(),
     updatedAt: now.toISOString(),
   };

@@ -28,6 +28,8 @@ export interface ConversationAnnotation {
   categories: string[] | null;
   keywords: string[] | null;
   shortSummary: string | null;
+  /** Capability labels (docs/ranking.md#capability-views); null before they were computed. */
+  capabilities?: string[] | null;
   annotatedAt: string | null;
   updatedAt: string;
 }
@@ -88,6 +90,7 @@ function toAnnotation(row: Selectable<ConversationAnnotationsTable>): Conversati
     categories: json(row.categories),
     keywords: json(row.keywords),
     shortSummary: row.short_summary,
+    capabilities: json(row.capabilities),
     annotatedAt: row.annotated_at,
     updatedAt: row.updated_at,
   };
@@ -188,6 +191,7 @@ export class AnnotationRepository {
       categories: text(annotation.categories),
       keywords: text(annotation.keywords),
       short_summary: annotation.shortSummary,
+      capabilities: text(annotation.capabilities),
       annotated_at: annotation.annotatedAt,
       updated_at: annotation.updatedAt,
     }));
@@ -293,6 +297,8 @@ export class AnnotationRepository {
           eb.and([eb('a.status', '=', 'done'), eb('a.turns_annotated', '<', eb.ref('duels.turn_count'))]),
           eb.and([eb('a.status', '=', 'pending'), eb.or([eb('a.next_attempt_at', 'is', null), eb('a.next_attempt_at', '<=', query.now)])]),
           ...(query.modelConfigured ? [eb.and([eb('a.model_status', '=', 'not_configured'), eb('a.status', '=', 'done')])] : []),
+          // Annotated before capability labels existed: labelled by the first sweep (a server's first pass, `agora postprocess`).
+          eb.and([eb('a.status', '=', 'done'), eb('a.capabilities', 'is', null)]),
         ]),
       );
   }

@@ -1,7 +1,9 @@
 import { type Kysely, sql } from 'kysely';
+import { rankingCategories } from '../../domain/annotation/capabilities';
 import type { Database } from '../database';
 import type { TurnLanguages } from './annotation.repository';
 import { insertReportOnce, type ReportRecord } from './report-insert';
+import { rankingVotesQuery, toRankingVoteRecord } from './ranking-vote-row';
 import type { SideRankingData, RankingVoteRecord, RankingReactionRecord } from '../../domain/ranking/ranking-records';
 export type { SideRankingData, RankingVoteRecord, RankingReactionRecord } from '../../domain/ranking/ranking-records';
 
@@ -117,7 +119,7 @@ export class FeedbackRepository {
 
   /** Every vote with what the ranking needs, oldest first. */
   async listRankingVotes(): Promise<RankingVoteRecord[]> {
-    const rows = await this.rankingVotes().orderBy('votes.created_at').orderBy('votes.duel_id').execute();
+    const rows = await rankingVotesQuery(this.db).orderBy('votes.created_at').orderBy('votes.duel_id').execute();
     return rows.map(toRankingVoteRecord);
   }
 
@@ -126,7 +128,7 @@ export class FeedbackRepository {
    * votes reduced to what the visitor's rules read (no texts: a visitor's history is read on every vote).
    */
   async judgedVote(duelId: string, visitorHash: string): Promise<{ vote: RankingVoteRecord | undefined; history: VisitorVote[] }> {
-    const own = await this.rankingVotes().where('votes.duel_id', '=', duelId).executeTakeFirst();
+    const own = await rankingVotesQuery(this.db).where('votes.duel_id', '=', duelId).executeTakeFirst();
     const columns = ['votes.duel_id', 'votes.created_at', 'votes.choice', 'votes.model_a', 'votes.model_b', 'duels.source'] as const;
     const visitors = this.db.selectFrom('votes').innerJoin('duels', 'duels.id', 'votes.duel_id').select(columns);
     const history = await visitors.where('duels.visitor_hash', '=', visitorHash).where('votes.duel_id', '!=', duelId).execute();
@@ -142,7 +144,7 @@ export class FeedbackRepository {
     const column = CHANGE_COLUMN[changed?.by ?? 'voted'];
     let after: { changedAt: string; duelId: string } | undefined;
     for (;;) {
-      const rows = await this.rankingVotes()
+      const rows = await rankingVotesQuery(this.db)
         .select(sql.ref<string>(column).as('changed_at'))
         .$if(changed !== undefined, (qb) => qb.where(column, '>=', changed!.since))
         .$if(after !== undefined, (qb) =>
@@ -187,55 +189,6 @@ export class FeedbackRepository {
       .set((eb) => ({ epoch: eb('epoch', '+', 1) }))
       .where('id', '=', 1)
       .execute();
-  }
-
-  private rankingVotes() {
-    return (
-      this.db
-        .selectFrom('votes')
-        .innerJoin('duels', 'duels.id', 'votes.duel_id')
-        .leftJoin('turns as last_turn', (join) =>
-          join.onRef('last_turn.duel_id', '=', 'votes.duel_id').onRef('last_turn.turn', '=', 'duels.turn_count'),
-        )
-        // The last turn's answers: what the visitor read before voting (the too_fast rule).
-        .leftJoin('turn_sides as last_a', (join) =>
-          join.onRef('last_a.duel_id', '=', 'votes.duel_id').onRef('last_a.turn', '=', 'duels.turn_count').on('last_a.side', '=', 'a'),
-        )
-        .leftJoin('turn_sides as last_b', (join) =>
-          join.onRef('last_b.duel_id', '=', 'votes.duel_id').onRef('last_b.turn', '=', 'duels.turn_count').on('last_b.side', '=', 'b'),
-        )
-        .leftJoin('vote_reviews as review', 'review.duel_id', 'votes.duel_id')
-        .leftJoin('conversation_annotations as a', 'a.duel_id', 'votes.duel_id')
-        .select([
-          'votes.duel_id',
-          'votes.created_at',
-          'duels.source',
-          'duels.visitor_hash',
-          'votes.client_hash',
-          'last_turn.ended_at as last_turn_ended_at',
-          'last_turn.started_at as last_turn_started_at',
-          sql<number | null>`length(last_a.text) + length(last_b.text)`.as('last_turn_chars'),
-          'last_a.ttft_ms as last_ttft_a',
-          'last_b.ttft_ms as last_ttft_b',
-          'review.decision as review',
-          'votes.model_a',
-          'votes.model_b',
-          'votes.choice',
-          'votes.identity_leak',
-          'votes.served_model_mismatch',
-          'votes.mode',
-          'votes.locale',
-          'style_a',
-          'style_b',
-          'tokens_a',
-          'tokens_b',
-          'energy_a',
-          'energy_b',
-          'a.languages',
-          'a.message_languages',
-          'a.categories',
-        ])
-    );
   }
 
   /**
@@ -288,6 +241,7 @@ export class FeedbackRepository {
         'a.languages',
         'a.message_languages',
         'a.categories',
+        'a.capabilities',
         'reactions.duel_id',
         'reactions.turn',
         'reactions.side',
@@ -323,7 +277,8 @@ export class FeedbackRepository {
       identityLeak: Boolean(row.leak),
       languages: jsonList(row.languages),
       messageLanguages: row.message_languages === null ? null : (JSON.parse(row.message_languages) as TurnLanguages[]),
-      categories: jsonList(row.categories),
+      // Capability labels ride as categories in their own namespace (docs/ranking.md#capability-views).
+      categories: rankingCategories(jsonList(row.categories), jsonList(row.capabilities)),
     }));
   }
 
@@ -358,43 +313,4 @@ export class FeedbackRepository {
   insertReportOnce(report: ReportRecord): Promise<void> {
     return insertReportOnce(this.db, report);
   }
-}
-
-type RankingVoteRow = Awaited<ReturnType<ReturnType<FeedbackRepository['rankingVotes']>['execute']>>[number];
-
-const rankingSide = (style: string | null, tokens: number | null, energy: string | null): SideRankingData | null =>
-  style === null
-    ? null
-    : {
-        style: JSON.parse(style) as SideRankingData['style'],
-        outputTokens: tokens ?? 0,
-        energyWh: energy ? (JSON.parse(energy) as { min: number; max: number }) : null,
-      };
-
-function toRankingVoteRecord(row: RankingVoteRow): RankingVoteRecord {
-  return {
-    modelA: row.model_a,
-    modelB: row.model_b,
-    choice: row.choice,
-    identityLeak: row.identity_leak === 1,
-    servedModelMismatch: row.served_model_mismatch === 1,
-    mode: row.mode,
-    locale: row.locale,
-    a: rankingSide(row.style_a, row.tokens_a, row.energy_a),
-    b: rankingSide(row.style_b, row.tokens_b, row.energy_b),
-    languages: jsonList(row.languages),
-    messageLanguages: row.message_languages === null ? null : (JSON.parse(row.message_languages) as TurnLanguages[]),
-    categories: jsonList(row.categories),
-    duelId: row.duel_id,
-    createdAt: row.created_at,
-    source: row.source,
-    visitorHash: row.visitor_hash,
-    clientHash: row.client_hash,
-    lastTurnEndedAt: row.last_turn_ended_at,
-    lastTurnShown:
-      row.last_turn_started_at === null || row.last_turn_chars === null
-        ? null
-        : { startedAt: row.last_turn_started_at, chars: Number(row.last_turn_chars), ttftMs: [row.last_ttft_a, row.last_ttft_b] },
-    review: row.review === 'count' || row.review === 'exclude' ? row.review : null,
-  };
 }

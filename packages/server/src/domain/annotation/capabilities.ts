@@ -62,6 +62,19 @@ export function combineCapabilities(rules: ReadonlySet<RuleCapability>, model: M
   return CAPABILITY_LABELS.filter((label) => labels.has(label));
 }
 
+/**
+ * The rules' labels now with the model's labels of an earlier annotation (a conversation labelled by a
+ * model that grew while none is configured keeps what the model said, as it keeps its topics).
+ */
+export function withEarlierModelLabels(
+  rules: ReadonlySet<RuleCapability>,
+  earlier: readonly string[] | null | undefined,
+): CapabilityLabel[] {
+  const fromModel = new Set<string>(['hard_prompt', ...MODEL_CAPABILITIES]);
+  const kept = normaliseCapabilities(earlier ?? []).filter((label) => fromModel.has(label));
+  return normaliseCapabilities([...rules, ...kept]);
+}
+
 /** Labels read back from a store or a file: unknown ones dropped, order and duplicates normalised. */
 export function normaliseCapabilities(values: readonly string[]): CapabilityLabel[] {
   const known = new Set(values.filter(isCapability));
