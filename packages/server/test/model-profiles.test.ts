@@ -1,6 +1,7 @@
 import type { HeadToHead, LeaderboardBody, ModelProfile } from '@agora/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from './test-db';
+import { ModelProfileService } from '../src/services/model-profile.service';
 import { type TestArena, TEST_MODELS, startTestArena, until } from './test-arena';
 
 const [A, B, C] = [TEST_MODELS[0].id, TEST_MODELS[1].id, TEST_MODELS[2].id];
@@ -98,6 +99,17 @@ describe.each(DIALECTS)('model profiles and head-to-head ($name)', (dialect) => 
     );
     expect(overall).toMatchObject({ rating: rating(A), n_battles: 5 });
     expect(profile.ratings.some((entry) => entry.view.style === 'controlled')).toBe(true);
+
+    // Another instance only reads the snapshots: its sheets read the stored tallies, and say the same.
+    const { catalogue, leaderboards } = harness.arena;
+    const reader = new ModelProfileService({
+      store: harness.arena.store,
+      catalogue,
+      board: { latestViews: () => leaderboards.latestViews(), latestTallies: () => undefined, ownViewModes: () => [] },
+    });
+    const read = await reader.profile(A);
+    expect(read.matrix).toEqual(profile.matrix);
+    expect(read.languages).toEqual(profile.languages);
 
     const versus = await harness.client.request('GET', `/api/v1/models/${B}/vs/${A}`);
     expect(versus.status).toBe(200);

@@ -162,11 +162,14 @@ export class LeaderboardService {
         body,
       })),
     );
+    // Every instance's model sheets read the records of the refresh whose snapshots they serve.
+    const tallies = modelTallies(columns, onMainBoard, generatedAt);
+    await store.modelProfiles.saveTallies(tallies);
     // Snapshots another instance computed since (reloadLatest) are newer than this refresh's.
     if (generation === this.generation) {
       this.latest = new Map(views.map((view, index) => [view.key, bodies[index]!]));
       this.mainCount = mainCount;
-      this.tallies = modelTallies(columns, onMainBoard, generatedAt);
+      this.tallies = tallies;
       this.loaded = true;
     }
     return { views: views.length, votes: columns.length - kept.columns.erased, read: kept.read };

@@ -23,12 +23,14 @@ const EMPTY_TALLIES: ModelTallies = { generatedAt: '', pairs: [], languages: [] 
  */
 export class ModelProfileService {
   private tagCache = new Map<string, { generatedAt: string | null; counts: Promise<ModelTagCounts> }>();
+  /** The stored tallies, read once per set of snapshots, on an instance that did not compute them. */
+  private storedTallies: { generatedAt: string | null; tallies: Promise<ModelTallies | undefined> } | undefined;
 
   constructor(private readonly dependencies: { store: Store; catalogue: ArenaCatalogue; board: ProfileBoard }) {}
 
   async profile(model: string): Promise<ModelProfile> {
     const views = inReadingOrder(await this.dependencies.board.latestViews());
-    const tallies = this.dependencies.board.latestTallies() ?? EMPTY_TALLIES;
+    const tallies = await this.talliesOf(views);
     this.requireKnown(model, views, tallies);
     const generatedAt = generatedAtOf(views);
     const overall = overallRatings(views);
@@ -56,7 +58,7 @@ export class ModelProfileService {
 
   async headToHead(a: string, b: string): Promise<HeadToHead> {
     const views = inReadingOrder(await this.dependencies.board.latestViews());
-    const tallies = this.dependencies.board.latestTallies() ?? EMPTY_TALLIES;
+    const tallies = await this.talliesOf(views);
     this.requireKnown(a, views, tallies);
     this.requireKnown(b, views, tallies);
     if (a === b) throw new AppError('invalid_request', 'a model is not compared with itself');
@@ -100,6 +102,20 @@ export class ModelProfileService {
     )
       return;
     throw new AppError('not_found', `no model ${model}`);
+  }
+
+  /**
+   * The tallies of the refresh whose snapshots are served: this process's own when it computed them,
+   * else the stored ones (another instance refreshes), read again only when the snapshots change.
+   */
+  private async talliesOf(views: readonly LeaderboardBody[]): Promise<ModelTallies> {
+    const generatedAt = generatedAtOf(views);
+    const own = this.dependencies.board.latestTallies();
+    if (own && own.generatedAt === generatedAt) return own;
+    if (!this.storedTallies || this.storedTallies.generatedAt !== generatedAt)
+      this.storedTallies = { generatedAt, tallies: this.dependencies.store.modelProfiles.latestTallies() };
+    const stored = await this.storedTallies.tallies.catch(() => undefined);
+    return stored ?? own ?? EMPTY_TALLIES;
   }
 
   /** A model's tag counts, read again once a newer refresh is out (at most one query per model and refresh). */

@@ -1,5 +1,6 @@
 import { type Kysely, type SqlBool, sql } from 'kysely';
 import type { Database } from '../database';
+import type { ModelTallies } from '../../domain/ranking/model-tallies';
 
 /** Tags ticked on one model's answers and its reactions, counted per tag; JSON lists decoded here. */
 export interface ModelTagCounts {
@@ -43,6 +44,24 @@ export class ModelProfileRepository {
       voteTags,
       reactions: { total: reactions.length, likes, dislikes, tags: reactionTags },
     };
+  }
+
+  /** Replaces the kept tallies with a refresh's (one row: the snapshots keep the history, not these). */
+  async saveTallies(tallies: ModelTallies): Promise<void> {
+    const body = JSON.stringify({ pairs: tallies.pairs, languages: tallies.languages });
+    await this.db
+      .insertInto('model_tallies')
+      .values({ id: 1, generated_at: tallies.generatedAt, body })
+      .onConflict((conflict) => conflict.column('id').doUpdateSet({ generated_at: tallies.generatedAt, body }))
+      .execute();
+  }
+
+  /** The tallies of the latest refresh of any instance, if one ran. */
+  async latestTallies(): Promise<ModelTallies | undefined> {
+    const row = await this.db.selectFrom('model_tallies').select(['generated_at', 'body']).where('id', '=', 1).executeTakeFirst();
+    if (!row) return undefined;
+    const body = JSON.parse(row.body) as Pick<ModelTallies, 'pairs' | 'languages'>;
+    return { generatedAt: row.generated_at, pairs: body.pairs, languages: body.languages };
   }
 
   private async taggedVotes(model: string, side: 'a' | 'b', ownViewModes: readonly string[]): Promise<string[]> {
