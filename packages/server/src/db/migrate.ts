@@ -27,7 +27,6 @@ import * as consoleContent from './migrations/2026_12_08_020000_console_content'
 import * as modelOverrides from './migrations/2026_12_08_010000_model_overrides';
 import * as modelProfileIndexes from './migrations/2026_12_09_104000_model_profile_indexes';
 import * as modelTallies from './migrations/2026_12_09_105500_model_tallies';
-import * as modelTallies from './migrations/2026_12_09_105500_model_tallies';
 import * as capabilities from './migrations/2026_12_09_104510_capabilities';
 
 /** Every migration, by name; listed statically so that bundlers and tsx see them. */
@@ -58,7 +57,6 @@ const migrations: Record<string, Migration> = {
   '2026_12_08_020000_console_content': consoleContent,
   '2026_12_08_010000_model_overrides': modelOverrides,
   '2026_12_09_104000_model_profile_indexes': modelProfileIndexes,
-  '2026_12_09_105500_model_tallies': modelTallies,
   '2026_12_09_105500_model_tallies': modelTallies,
   '2026_12_09_104510_capabilities': capabilities,
 };
