@@ -1,4 +1,4 @@
-import type { HeadToHead, LeaderboardBody, ModelProfile } from '@agora/contract';
+import { type HeadToHead, type LeaderboardBody, type ModelProfile, headToHeadSchema, modelProfileSchema } from '@agora/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from './test-db';
 import { ModelProfileService } from '../src/services/model-profile.service';
@@ -76,6 +76,8 @@ describe.each(DIALECTS)('model profiles and head-to-head ($name)', (dialect) => 
     const response = await harness.client.request('GET', `/api/v1/models/${A}/profile`);
     expect(response.status).toBe(200);
     const profile = response.json as ModelProfile;
+    // The answer is what the contract says, field for field (no stray field: a strict parse of each row).
+    expect(modelProfileSchema.parse(profile)).toEqual(profile);
     const rating = (model: string) => board.models.find((row) => row.model === model)!.rating;
     const predicted = (model: string, opponent: string) => 1 / (1 + 10 ** (-(rating(model) - rating(opponent)) / 400));
     const vsB = profile.matrix.find((row) => row.opponent === B)!;
@@ -114,9 +116,16 @@ describe.each(DIALECTS)('model profiles and head-to-head ($name)', (dialect) => 
     const versus = await harness.client.request('GET', `/api/v1/models/${B}/vs/${A}`);
     expect(versus.status).toBe(200);
     const body = versus.json as HeadToHead;
+    expect(headToHeadSchema.parse(body)).toEqual(body);
     expect(body.record).toMatchObject({ opponent: A, wins: 0, ties: 1, both_bad: 1, losses: 2, n: 4, observed: 0.25 });
     expect(body.record.predicted).toBeCloseTo(predicted(B, A), 12);
     expect(body.views[0]).toMatchObject({ a: { rating: rating(B) }, b: { rating: rating(A) } });
+  });
+
+  it('documents both routes in the OpenAPI document', async () => {
+    const { json } = await harness.client.request('GET', '/api/v1/openapi.json');
+    expect(json.paths['/api/v1/models/{id}/profile'].get.responses['200']).toBeDefined();
+    expect(json.paths['/api/v1/models/{a}/vs/{b}'].get.responses['404']).toBeDefined();
   });
 
   it('answers 404 with the error body for an unknown model, 400 for a model against itself', async () => {
