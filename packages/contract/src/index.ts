@@ -17,3 +17,4 @@ export * from './console-models';
 export * from './console-review';
 export * from './console-publication';
 export * from './model-profiles';
+export * from './capabilities';

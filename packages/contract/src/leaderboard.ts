@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { energyClassSchema, rangeSchema } from './duels';
 import { modelCardSchema } from './models';
+import { capabilitySchema } from './capabilities';
 
 /** `GET /api/v1/leaderboard` query: one view of the ranking. */
 export const leaderboardQuerySchema = z.strictObject({
@@ -11,6 +12,8 @@ export const leaderboardQuerySchema = z.strictObject({
     .optional(),
   category: z.string().min(1).max(100).optional(),
   mode: z.enum(['random', 'custom', 'small-models', 'big-vs-small', 'reasoning']).optional(),
+  /** A capability view (docs/ranking.md#capability-views): the votes on conversations with this label. */
+  capability: capabilitySchema.optional(),
 });
 export type LeaderboardQuery = z.infer<typeof leaderboardQuerySchema>;
 
@@ -57,6 +60,8 @@ export const leaderboardSchema = z.object({
     language: z.string().nullable(),
     category: z.string().nullable(),
     mode: z.string().nullable(),
+    /** The capability view's label; null (or absent) on other views. */
+    capability: z.string().nullable().optional(),
   }),
   /** Votes in this view (after leaving out identity leaks), and the minimum for it to be shown. */
   n_votes: z.number().int(),
@@ -64,7 +69,13 @@ export const leaderboardSchema = z.object({
   variant: z.string().nullable(),
   models: z.array(leaderboardRowSchema),
   /** The views that have enough votes, for the toggles. */
-  available: z.object({ languages: z.array(viewCountSchema), modes: z.array(viewCountSchema), categories: z.array(viewCountSchema) }),
+  available: z.object({
+    languages: z.array(viewCountSchema),
+    modes: z.array(viewCountSchema),
+    categories: z.array(viewCountSchema),
+    /** Capability labels with enough votes for a view (absent from snapshots made before they existed). */
+    capabilities: z.array(viewCountSchema).optional(),
+  }),
   style_coefficients: z.record(z.string(), z.number()).nullable(),
   /**
    * While this instance reads the stored votes after a start (before its first refresh ends): how

@@ -1,6 +1,8 @@
 import type { LeaderboardBody } from '@agora/contract';
 import { categoriesOf, type VoteColumns } from '../domain/ranking/vote-columns';
 import { keptToOwnView, ownViewModeMask, type ViewDefinition, viewKey } from '../domain/ranking/leaderboard-views';
+import { CAPABILITY_CATEGORY_PREFIX } from '../domain/annotation/capabilities';
+import { splitCapabilityCounts } from './capability-views';
 
 /*
  * Which views a refresh computes: the main board, then each language, mode and topic with enough
@@ -41,7 +43,8 @@ export function availableViews(columns: VoteColumns, counted: Uint8Array, onMain
       // Most votes first; ties by name, whatever order the votes were read in.
       .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
       .map(([value, n]) => ({ value, n_votes: n }));
-  return { languages: enough(languages), modes: enough(modes), categories: enough(categories) };
+  // Capability labels ride as categories (capability-views.ts), listed apart.
+  return { languages: enough(languages), modes: enough(modes), ...splitCapabilityCounts(enough(categories)) };
 }
 
 export const countOf = (flags: Uint8Array): number => flags.reduce((sum, flag) => sum + flag, 0);
@@ -53,6 +56,11 @@ export function viewDefinitions(overall: boolean, available: Available, ownViewM
     ...available.languages.map((entry) => ({ language: entry.value, mode: null, category: null })),
     ...available.modes.map((entry) => ({ language: null, mode: entry.value, category: null })),
     ...available.categories.map((entry) => ({ language: null, mode: null, category: entry.value })),
+    ...(available.capabilities ?? []).map((entry) => ({
+      language: null,
+      mode: null,
+      category: `${CAPABILITY_CATEGORY_PREFIX}${entry.value}`,
+    })),
   ];
   return filters.flatMap((filter) => styles.map((style) => ({ key: viewKey({ style, ...filter }), style, ...filter, ownViewModes })));
 }

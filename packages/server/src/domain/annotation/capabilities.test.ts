@@ -1,7 +1,9 @@
+import { CAPABILITY_LABELS as CONTRACT_LABELS } from '@agora/contract';
 import { describe, expect, it } from 'vitest';
 import { capabilitiesOfModelAnswer } from './capability-answer';
 import { isCodePrompt, isMathPrompt, ruleCapabilities } from './capability-rules';
 import {
+  CAPABILITY_LABELS,
   capabilityCategory,
   capabilityOfCategory,
   combineCapabilities,
@@ -109,5 +111,11 @@ describe('combining and carrying labels', () => {
     expect(capabilityOfCategory('Sports')).toBeUndefined();
     expect(capabilityOfCategory('capability:nothing')).toBeUndefined();
     expect(normaliseCapabilities(['math', 'code', 'x'])).toEqual(['code', 'math']);
+  });
+});
+
+describe('the contract', () => {
+  it('lists the same labels in the same order as the domain', () => {
+    expect([...CONTRACT_LABELS]).toEqual([...CAPABILITY_LABELS]);
   });
 });

@@ -4,12 +4,13 @@ import type { LeaderboardService } from '../../services/leaderboard.service';
 import type { AppEnv } from '../app-env';
 import { limitedBy, type RouteLimits } from '../middleware/rate-limit';
 import { validate } from '../validate';
+import { capabilityAsCategory, presentCapabilityView } from '../../services/capability-views';
 
 export function leaderboardRoutes(leaderboards: LeaderboardService, limits: RouteLimits): Hono<AppEnv> {
   const routes = new Hono<AppEnv>();
   const limited = limitedBy(limits);
   routes.get('/', limited('reads'), validate('query', leaderboardQuerySchema), async (c) =>
-    c.json(await leaderboards.view(c.req.valid('query'))),
+    c.json(presentCapabilityView(await leaderboards.view(capabilityAsCategory(c.req.valid('query'))))),
   );
   routes.get('/history', limited('reads'), validate('query', leaderboardHistoryQuerySchema), async (c) => {
     const { model, style, limit } = c.req.valid('query');
