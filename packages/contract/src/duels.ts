@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { modelCardSchema } from './models';
 import { sideSchema } from './stream-events';
+import { turnVerdictEntrySchema } from './turn-verdicts';
 
 /** How the two models of a duel are drawn. */
 export const duelModeSchema = z.enum(['random', 'custom', 'small-models', 'big-vs-small', 'reasoning']);
@@ -215,6 +216,8 @@ export const transcriptSchema = z.object({
     }),
   ),
   reactions: z.array(reactionSchema),
+  /** The visitor's verdicts on single turns (absent from servers before them). */
+  verdicts: z.array(turnVerdictEntrySchema).optional(),
   vote: z.object({ choice: voteChoiceSchema, tags: z.object({ a: z.array(tagSchema), b: z.array(tagSchema) }) }).optional(),
   reveal: z.object({ a: revealSchema, b: revealSchema }).optional(),
 });

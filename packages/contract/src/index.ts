@@ -18,3 +18,4 @@ export * from './console-review';
 export * from './console-publication';
 export * from './model-profiles';
 export * from './capabilities';
+export * from './turn-verdicts';

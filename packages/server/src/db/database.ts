@@ -243,7 +243,7 @@ export interface MaxxChecksTable {
   flag: string | null;
 }
 
-/** A verdict on one turn of a duel (compar:IA's per-response arena data). */
+/** A verdict on one turn of a duel: the arena visitor's, or compar:IA's per-response arena data. */
 export interface TurnVerdictsTable {
   duel_id: string;
   turn: number;
@@ -252,6 +252,10 @@ export interface TurnVerdictsTable {
   /** The source row's id (compar:IA's `response_id`). */
   source_id: string | null;
   created_at: string;
+  /** When the arena's visitor last changed it (null: never changed, or imported). */
+  updated_at: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Hash of the client address group it came from (arena verdicts), as for votes. */
+  client_hash: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** The outcome of one item of an optimised-set run. */

@@ -28,6 +28,7 @@ import * as modelOverrides from './migrations/2026_12_08_010000_model_overrides'
 import * as modelProfileIndexes from './migrations/2026_12_09_104000_model_profile_indexes';
 import * as modelTallies from './migrations/2026_12_09_105500_model_tallies';
 import * as capabilities from './migrations/2026_12_09_104510_capabilities';
+import * as turnVerdictVisitors from './migrations/2026_12_09_104700_turn_verdict_visitors';
 
 /** Every migration, by name; listed statically so that bundlers and tsx see them. */
 const migrations: Record<string, Migration> = {
@@ -59,6 +60,7 @@ const migrations: Record<string, Migration> = {
   '2026_12_09_104000_model_profile_indexes': modelProfileIndexes,
   '2026_12_09_105500_model_tallies': modelTallies,
   '2026_12_09_104510_capabilities': capabilities,
+  '2026_12_09_104700_turn_verdict_visitors': turnVerdictVisitors,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

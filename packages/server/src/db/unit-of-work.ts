@@ -19,6 +19,7 @@ import { PublicationRepository } from './repositories/publication.repository';
 import { ConsoleContentRepository } from './repositories/console-content.repository';
 import { ModelOverrideRepository } from './repositories/model-override.repository';
 import { ModelProfileRepository } from './repositories/model-profile.repository';
+import { TurnVerdictRepository } from './repositories/turn-verdict.repository';
 
 /** The repositories, bound to one connection or one transaction. */
 export interface Repositories {
@@ -41,6 +42,7 @@ export interface Repositories {
   consoleContent: ConsoleContentRepository;
   modelOverrides: ModelOverrideRepository;
   modelProfiles: ModelProfileRepository;
+  turnVerdicts: TurnVerdictRepository;
 }
 
 /** What services get: repositories, transactions and a health probe, without Kysely itself. */
@@ -72,6 +74,7 @@ const bind = (db: Kysely<Database>): Repositories => ({
   consoleContent: new ConsoleContentRepository(db),
   modelOverrides: new ModelOverrideRepository(db),
   modelProfiles: new ModelProfileRepository(db),
+  turnVerdicts: new TurnVerdictRepository(db),
 });
 
 export function createStore(db: Kysely<Database>): Store {

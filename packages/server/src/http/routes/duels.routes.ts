@@ -5,6 +5,8 @@ import {
   reactionRequestSchema,
   reportRequestSchema,
   streamQuerySchema,
+  turnVerdictParamSchema,
+  turnVerdictRequestSchema,
   voteRequestSchema,
 } from '@agora/contract';
 import { Hono, type Context } from 'hono';
@@ -58,6 +60,18 @@ export function duelRoutes(
 
   routes.post('/:id/reactions', limited('reactions'), id, validate('json', reactionRequestSchema), async (c) =>
     c.json({ reaction: await duels.react(c.req.valid('param').id, c.req.valid('json'), c.get('visitorId')) }),
+  );
+
+  // A PUT: giving the same verdict twice leaves the same state; another verdict replaces it.
+  routes.put(
+    '/:id/turns/:turn/verdict',
+    limited('votes'),
+    validate('param', turnVerdictParamSchema),
+    validate('json', turnVerdictRequestSchema),
+    async (c) => {
+      const { id: duelId, turn } = c.req.valid('param');
+      return c.json({ verdict: await duels.giveTurnVerdict({ duelId, turn }, c.req.valid('json').verdict, requester(c)) });
+    },
   );
 
   routes.post('/:id/vote', limited('votes'), id, validate('json', voteRequestSchema), async (c) =>

@@ -4,6 +4,8 @@ import type {
   Reaction,
   ReactionRequest,
   Transcript,
+  TurnVerdict,
+  TurnVerdictEntry,
   VoteRequest,
   VoteResponse,
 } from '@agora/contract';
@@ -17,6 +19,7 @@ import { LiveTurns } from './live-turns';
 import { createDuel } from './new-duel';
 import { react, report } from './reactions-and-reports';
 import { transcript } from './transcript';
+import { giveTurnVerdict } from './turn-verdicts';
 import type { TurnStream } from './turn-stream';
 import { DuelVotes } from './votes';
 
@@ -59,6 +62,11 @@ export class DuelService {
 
   react(duelId: string, request: ReactionRequest, visitorId: string): Promise<Reaction> {
     return react(this.dependencies, duelId, request, visitorId);
+  }
+
+  /** A verdict on one completed turn, changeable until the duel's vote (which stays required for the reveal). */
+  giveTurnVerdict(target: { duelId: string; turn: number }, verdict: TurnVerdict, requester: Requester): Promise<TurnVerdictEntry> {
+    return giveTurnVerdict(this.dependencies, target, verdict, requester);
   }
 
   /** `clientAddress`: where the vote came from, kept as a hash for the integrity rules (bursts, stuffing from one address). */

@@ -3,16 +3,18 @@ import type { TurnStatus } from '../../domain/arena/duel-rules';
 import { requireDuel } from './duel-access';
 import type { DuelContext } from './duel-context';
 import { buildReveal } from './reveal';
+import { spokenVerdicts } from './turn-verdicts';
 
 /** The duel as its visitor reads it again: turns and answers (a turn still streaming with its text so far), reactions, and the vote with its reveal. */
 export async function transcript({ dependencies, turns: liveTurns }: DuelContext, duelId: string, visitorId: string): Promise<Transcript> {
   const { store } = dependencies;
   const duel = await requireDuel(store, duelId, visitorId);
-  const [turns, sideRecords, reactions, vote] = await Promise.all([
+  const [turns, sideRecords, reactions, vote, verdicts] = await Promise.all([
     store.duels.listTurns(duelId),
     store.duels.listSides(duelId),
     store.feedback.listReactions(duelId),
     store.feedback.findVote(duelId),
+    store.turnVerdicts.list(duelId),
   ]);
   const answer = (turn: number, status: string, side: Side) => {
     // A failed turn is withheld for both sides: one side's answer alone is never shown.
@@ -39,6 +41,7 @@ export async function transcript({ dependencies, turns: liveTurns }: DuelContext
       tags: reaction.tags as Reaction['tags'],
       comment: reaction.comment,
     })),
+    verdicts: spokenVerdicts(verdicts),
     ...(vote
       ? {
           vote: {
