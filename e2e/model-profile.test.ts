@@ -105,7 +105,9 @@ describe('model sheet and head-to-head', () => {
         await page.getByTestId('vs-title').waitFor();
         expect(page.url()).toBe(`${arena.baseUrl}/models/${A.id}/vs/${B.id}`);
         expect((await page.getByTestId('vs-title').innerText()).trim()).toBe(fill(messages['profile.vs_title'], { a: A.name, b: B.name }));
-        expect(await page.getByTestId('vs-record').innerText()).toContain(A.name);
+        expect((await page.getByTestId('vs-record').innerText()).trim()).toBe(
+          fill(messages['profile.vs_record'], { a: A.name, wins: 2, ties: 1, both_bad: 1, losses: 0, n: 4 }),
+        );
         expect(await page.getByTestId('vs-views').locator('tbody tr').count()).toBeGreaterThanOrEqual(2);
         problems.push(...(await checkPage(page, locale, `model-profile-vs-${locale}-${width}`)));
 
