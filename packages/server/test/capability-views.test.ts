@@ -1,4 +1,9 @@
 import type { LeaderboardBody } from '@agora/contract';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { exportModelFacts } from '../src/domain/datasets/export-model-facts';
+import { DatasetExportService } from '../src/services/dataset-export.service';
 import { describe, expect, it } from 'vitest';
 import { DIALECTS } from './test-db';
 import { ANNOTATOR, annotatorAnswer, catalogueWithAnnotator } from './annotator-fixture';
@@ -111,6 +116,29 @@ describe.each(DIALECTS)('capability views ($name)', (dialect) => {
       expect(await get('?capability=code')).toMatchObject({ n_votes: 0, models: [], view: { capability: 'code' } });
       expect((await get('')).view.capability).toBeNull();
       expect((await harness.client.request('GET', '/api/v1/leaderboard?capability=poetry')).status).toBe(400);
+
+      // Exports: the conversations subset and the TRL rows carry the labels.
+      const out = mkdtempSync(join(tmpdir(), 'agora-capabilities-'));
+      try {
+        await new DatasetExportService(
+          harness.arena.store.datasets,
+          exportModelFacts(catalogueWithAnnotator('http://127.0.0.1:1'), { method: '0.9.1', zone: undefined }),
+          { privateCohorts: [], batchSize: 10, rowGroupRows: 10 },
+          () => new Date(),
+        ).export({ outDir: out, formats: ['jsonl'], datasets: ['conversations', 'dpo'] });
+        const rows = (dataset: string) =>
+          readFileSync(join(out, 'public', dataset, 'fr', 'train.jsonl'), 'utf8')
+            .trim()
+            .split('\n')
+            .map((line) => JSON.parse(line) as { capabilities: string[] | null });
+        const conversations = rows('conversations');
+        expect(conversations).toHaveLength(5);
+        expect(conversations.filter((row) => row.capabilities?.includes('hard_prompt'))).toHaveLength(4);
+        expect(conversations.filter((row) => row.capabilities?.length === 0)).toHaveLength(1);
+        expect(rows('dpo').every((row) => Array.isArray(row.capabilities))).toBe(true);
+      } finally {
+        rmSync(out, { recursive: true, force: true });
+      }
     } finally {
       await harness.close();
     }

@@ -124,6 +124,7 @@ export class DatasetRepository {
           'a.languages',
           'a.message_languages',
           'a.categories',
+          'a.capabilities',
           'a.keywords',
           'a.short_summary',
           'a.model_status',

@@ -36,6 +36,7 @@ export interface DuelRow {
   languages: string | null;
   message_languages: string | null;
   categories: string | null;
+  capabilities: string | null;
   keywords: string | null;
   short_summary: string | null;
   model_status: string;
@@ -58,6 +59,7 @@ function toConversation(duel: DuelRow): ExportableConversation {
     languages: json(duel.languages),
     promptLanguages: messageLanguages.map((entry) => entry.prompt ?? null),
     categories: json(duel.categories),
+    capabilities: json(duel.capabilities),
     keywords: json(duel.keywords),
     shortSummary: duel.short_summary,
     modelStatus: duel.model_status,

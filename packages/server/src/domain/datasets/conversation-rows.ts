@@ -222,6 +222,7 @@ export function conversationRow(prepared: PreparedConversation, context: RowCont
     training_use_a: useOf(factsA),
     training_use_b: useOf(factsB),
     source: conversation.source,
+    capabilities: conversation.capabilities ?? null,
   };
   return withSourceMeta('conversations', row, conversation.sourceMeta);
 }

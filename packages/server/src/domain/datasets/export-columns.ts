@@ -123,9 +123,14 @@ const trainingUsePair = [
   col('training_use_b', 'string', "what side B's answers may be used for"),
 ];
 
+/** The capability labels' column (docs/ranking.md#capability-views, docs/datasets.md#capabilities). */
+const CAPABILITIES_MEANING =
+  "Agora: capability labels of the conversation: `hard_prompt` (6 of LMArena's 7 criteria) and each criterion, `creative_writing`, `instruction_following` (annotation model), `code`, `math`, `multi_turn`, `long_query` (rules); null before labelling";
+
 const training = [
   col('language', 'string', "language of the turn's user message (ISO 639-1, else 639-3), else of the conversation"),
   col('categories', 'strings', 'topics of the conversation'),
+  col('capabilities', 'strings', CAPABILITIES_MEANING),
   col('source_id', 'string', 'conversation_pair_id of the conversation the row comes from'),
   col('turn', 'int', 'user turn the row is about (1 = first)'),
 ];
@@ -176,6 +181,7 @@ export const DATASETS: Readonly<Record<DatasetName, DatasetDefinition>> = {
       cia(null, 'total_conv_b_kwh', 'float', "estimated energy of side B's answers, kWh"),
       ...trainingUsePair,
       col('source', 'string', 'Agora: `arena` (played here) or the imported dataset (`comparia`)'),
+      col('capabilities', 'strings', CAPABILITIES_MEANING),
     ],
   },
   votes: {

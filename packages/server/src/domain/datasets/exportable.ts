@@ -33,6 +33,8 @@ export interface ExportableConversation {
   /** Language of each turn's prompt, by turn order, when the screening recorded it. */
   promptLanguages: (string | null)[];
   categories: string[] | null;
+  /** Capability labels (docs/ranking.md#capability-views); null before post-processing labelled the conversation. */
+  capabilities?: string[] | null;
   keywords: string[] | null;
   shortSummary: string | null;
   /** Whether the model layer of the screening ran: `done` | `not_configured` | `failed` | `pending`. */

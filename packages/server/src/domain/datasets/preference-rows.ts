@@ -46,6 +46,7 @@ function turnColumns(prepared: PreparedConversation, index: number): DatasetRow 
   return {
     language: conversation.promptLanguages[index] ?? conversation.languages?.[0] ?? null,
     categories: conversation.categories,
+    capabilities: conversation.capabilities ?? null,
     source_id: prepared.pairId,
     turn: conversation.turns[index]!.turn,
   };
