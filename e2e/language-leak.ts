@@ -6,6 +6,16 @@ import { en } from '../packages/web/src/lib/i18n/en';
 import { fr } from '../packages/web/src/lib/i18n/fr';
 import { lt } from '../packages/web/src/lib/i18n/lt';
 import { sv } from '../packages/web/src/lib/i18n/sv';
+import { da as profileDa } from '../packages/web/src/lib/i18n/model-profiles/da';
+import { en as profileEn } from '../packages/web/src/lib/i18n/model-profiles/en';
+import { fr as profileFr } from '../packages/web/src/lib/i18n/model-profiles/fr';
+import { lt as profileLt } from '../packages/web/src/lib/i18n/model-profiles/lt';
+import { sv as profileSv } from '../packages/web/src/lib/i18n/model-profiles/sv';
+import { da as verdictDa } from '../packages/web/src/lib/i18n/turn-verdicts/da';
+import { en as verdictEn } from '../packages/web/src/lib/i18n/turn-verdicts/en';
+import { fr as verdictFr } from '../packages/web/src/lib/i18n/turn-verdicts/fr';
+import { lt as verdictLt } from '../packages/web/src/lib/i18n/turn-verdicts/lt';
+import { sv as verdictSv } from '../packages/web/src/lib/i18n/turn-verdicts/sv';
 
 /**
  * The language-leak judge of e2e/language-leak.test.ts: which visible strings of a page are in
@@ -24,7 +34,14 @@ import { sv } from '../packages/web/src/lib/i18n/sv';
 
 export const LOCALES = ['fr', 'en', 'da', 'sv', 'lt'] as const;
 export type Locale = (typeof LOCALES)[number];
-const CATALOGUES: Record<Locale, Record<string, string>> = { fr, en, da, sv, lt };
+/** Each language's main catalogue and the areas loaded apart from it (the model pages' words, the turn verdicts'). */
+const CATALOGUES: Record<Locale, Record<string, string>> = {
+  fr: { ...fr, ...profileFr, ...verdictFr },
+  en: { ...en, ...profileEn, ...verdictEn },
+  da: { ...da, ...profileDa, ...verdictDa },
+  sv: { ...sv, ...profileSv, ...verdictSv },
+  lt: { ...lt, ...profileLt, ...verdictLt },
+};
 
 /** Names and symbols that are the same in every language. */
 export const ALLOWED = [

@@ -1,4 +1,4 @@
-import type { DuelMode, Reveal, Side, Tag, Transcript, VoteChoice } from '@agora/contract';
+import type { DuelMode, Reveal, Side, Tag, Transcript, TurnVerdict, VoteChoice } from '@agora/contract';
 import { ApiError, api, streamTurn } from '../api/client';
 import { takeProof } from '../api/proof-of-work';
 import { type Failure, causeOfApiError } from '../utils/failures';
@@ -36,6 +36,8 @@ export interface TurnState {
   a: PaneState;
   b: PaneState;
   reactions: Record<Side, ReactionState>;
+  /** The visitor's verdict on this turn (TurnVerdict.svelte), null until given. */
+  verdict: TurnVerdict | null;
 }
 
 /**
@@ -57,6 +59,16 @@ type PendingAction = { kind: 'start'; request: DuelRequest } | { kind: 'follow-u
 const emptyPane = (): PaneState => ({ text: '', blocks: [], tail: '', reasoning: '', done: false, outputTokens: null });
 const emptyReaction = (): ReactionState => ({ value: null, tags: [], comment: '', saved: false });
 let blockKeys = 0;
+/** A turn with nothing streamed, reacted to or judged yet (`verdict`: one restored from the transcript). */
+const newTurn = (turn: number, prompt: string, status: TurnState['status'], verdict: TurnVerdict | null = null): TurnState => ({
+  turn,
+  prompt,
+  status,
+  a: emptyPane(),
+  b: emptyPane(),
+  reactions: { a: emptyReaction(), b: emptyReaction() },
+  verdict,
+});
 
 /** A failure from an API answer or from no answer at all. */
 function failureOf(error: unknown): Failure {
@@ -277,14 +289,7 @@ export class DuelManager {
   }
 
   private addTurn(turnNumber: number, prompt: string): TurnState {
-    this.turns.push({
-      turn: turnNumber,
-      prompt,
-      status: 'streaming',
-      a: emptyPane(),
-      b: emptyPane(),
-      reactions: { a: emptyReaction(), b: emptyReaction() },
-    });
+    this.turns.push(newTurn(turnNumber, prompt, 'streaming'));
     return this.turns[this.turns.length - 1]!;
   }
 
@@ -372,14 +377,8 @@ function renderBlocks(text: string): Block[] {
 /** A stored transcript's turns as the page shows them: complete answers rendered, the visitor's reactions saved. */
 function restoredTurns(transcript: Transcript): TurnState[] {
   return transcript.turns.map((turn) => {
-    const state: TurnState = {
-      turn: turn.turn,
-      prompt: turn.prompt,
-      status: turn.status,
-      a: emptyPane(),
-      b: emptyPane(),
-      reactions: { a: emptyReaction(), b: emptyReaction() },
-    };
+    const verdict = transcript.verdicts?.find((candidate) => candidate.turn === turn.turn)?.verdict ?? null;
+    const state = newTurn(turn.turn, turn.prompt, turn.status, verdict);
     if (turn.status === 'complete') {
       for (const side of ['a', 'b'] as const) {
         state[side] = {
