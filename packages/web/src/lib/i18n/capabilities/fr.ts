@@ -1,0 +1,20 @@
+/** French messages of the capabilities area (the reference: every other language has the same keys). */
+export const fr = {
+  'capability.filter': 'Capacité',
+  'capability.any': 'Toutes',
+  'capability.hard_prompt': 'Questions difficiles',
+  'capability.specificity': 'Demande précise',
+  'capability.domain_knowledge': 'Connaissances spécialisées',
+  'capability.complexity': 'Complexité',
+  'capability.problem_solving': 'Résolution de problèmes',
+  'capability.creativity': 'Créativité',
+  'capability.technical_accuracy': 'Exactitude technique',
+  'capability.real_world_application': 'Usage concret',
+  'capability.creative_writing': 'Écriture créative',
+  'capability.instruction_following': 'Respect des consignes',
+  'capability.code': 'Code',
+  'capability.math': 'Mathématiques',
+  'capability.multi_turn': 'Plusieurs tours',
+  'capability.long_query': 'Longues demandes',
+  'capability.votes': '{label} ({n} votes)',
+} as const;
