@@ -13,3 +13,6 @@ export const WEIGHTED_RANKING_FIXTURES = fileURLToPath(new URL('./fixtures/refer
 
 /** The EcoLogits development vectors (0.9.1 and 0.8.2). */
 export const IMPACT_VECTORS = fileURLToPath(new URL('./fixtures/reference/impact/vectors-dev.json', import.meta.url));
+
+/** The board weighted to the population (docs/ranking.md#population-board): raking and the weighted fit's numpy reference. */
+export const POPULATION_RANKING_FIXTURES = fileURLToPath(new URL('./fixtures/reference/ranking-population/', import.meta.url));
