@@ -4,6 +4,8 @@ import type { PublicationTables } from './tables/publication';
 import type { ConsoleContentTables } from './tables/console-content';
 import type { ModelOverrideTables } from './tables/model-overrides';
 import type { ModelTalliesTables } from './tables/model-tallies';
+import type { SurveyAnswersTables } from './tables/survey-answers';
+import type { PromptClusterTables } from './tables/prompt-clusters';
 
 /**
  * The tables, as Kysely sees them. Storage conventions shared by SQLite and PostgreSQL
@@ -179,6 +181,8 @@ export interface ConversationAnnotationsTable {
   short_summary: string | null;
   /** JSON list of capability labels (domain/annotation/capabilities.ts); null until labelled. */
   capabilities: string | null;
+  /** The near-duplicate cluster of the first prompt (a duel id, docs/ranking.md#duplicate-prompts); null until assigned. */
+  prompt_cluster?: string | null;
   annotated_at: string | null;
   updated_at: string;
 }
@@ -318,7 +322,8 @@ export interface ErasedVotesTable {
 }
 
 /** The tables; the console's areas keep theirs in db/tables/ (one file each), joined here. */
-export interface Database extends ConsoleStaffTables, PublicationTables, ModelOverrideTables, ConsoleContentTables, ModelTalliesTables {
+export interface Database
+  extends ConsoleStaffTables, PublicationTables, ModelOverrideTables, ConsoleContentTables, ModelTalliesTables, SurveyAnswersTables, PromptClusterTables {
   duels: DuelsTable;
   turns: TurnsTable;
   turn_sides: TurnSidesTable;

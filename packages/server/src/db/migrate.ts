@@ -29,6 +29,8 @@ import * as modelProfileIndexes from './migrations/2026_12_09_104000_model_profi
 import * as modelTallies from './migrations/2026_12_09_105500_model_tallies';
 import * as capabilities from './migrations/2026_12_09_104510_capabilities';
 import * as turnVerdictVisitors from './migrations/2026_12_09_104700_turn_verdict_visitors';
+import * as surveyAnswers from './migrations/2026_12_09_105930_survey_answers';
+import * as promptClusters from './migrations/2026_12_09_110200_prompt_clusters';
 
 /** Every migration, by name; listed statically so that bundlers and tsx see them. */
 const migrations: Record<string, Migration> = {
@@ -61,6 +63,8 @@ const migrations: Record<string, Migration> = {
   '2026_12_09_105500_model_tallies': modelTallies,
   '2026_12_09_104510_capabilities': capabilities,
   '2026_12_09_104700_turn_verdict_visitors': turnVerdictVisitors,
+  '2026_12_09_105930_survey_answers': surveyAnswers,
+  '2026_12_09_110200_prompt_clusters': promptClusters,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

@@ -20,6 +20,8 @@ import { ConsoleContentRepository } from './repositories/console-content.reposit
 import { ModelOverrideRepository } from './repositories/model-override.repository';
 import { ModelProfileRepository } from './repositories/model-profile.repository';
 import { TurnVerdictRepository } from './repositories/turn-verdict.repository';
+import { SurveyAnswerRepository } from './repositories/survey-answer.repository';
+import { PromptClusterRepository } from './repositories/prompt-cluster.repository';
 
 /** The repositories, bound to one connection or one transaction. */
 export interface Repositories {
@@ -43,6 +45,8 @@ export interface Repositories {
   modelOverrides: ModelOverrideRepository;
   modelProfiles: ModelProfileRepository;
   turnVerdicts: TurnVerdictRepository;
+  surveyAnswers: SurveyAnswerRepository;
+  promptClusters: PromptClusterRepository;
 }
 
 /** What services get: repositories, transactions and a health probe, without Kysely itself. */
@@ -75,6 +79,8 @@ const bind = (db: Kysely<Database>): Repositories => ({
   modelOverrides: new ModelOverrideRepository(db),
   modelProfiles: new ModelProfileRepository(db),
   turnVerdicts: new TurnVerdictRepository(db),
+  surveyAnswers: new SurveyAnswerRepository(db),
+  promptClusters: new PromptClusterRepository(db),
 });
 
 export function createStore(db: Kysely<Database>): Store {
