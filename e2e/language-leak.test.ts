@@ -19,6 +19,7 @@ const ROUTES = fileURLToPath(new URL('../packages/web/src/routes/', import.meta.
 const EXAMPLES: Record<string, string[]> = {
   '/[page=info]': ['/methodology', '/terms', '/privacy', '/legal', '/accessibility'],
   '/models/[id]': ['/models/zephyrine-405b', '/models/ombrel-70b'],
+  '/models/[id]/vs/[other]': ['/models/zephyrine-405b/vs/ombrel-70b'],
 };
 
 /** The web app's pages, from its route folders (+page.svelte), dynamic ones through EXAMPLES; plus an address no page has. */

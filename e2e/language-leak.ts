@@ -6,11 +6,6 @@ import { en } from '../packages/web/src/lib/i18n/en';
 import { fr } from '../packages/web/src/lib/i18n/fr';
 import { lt } from '../packages/web/src/lib/i18n/lt';
 import { sv } from '../packages/web/src/lib/i18n/sv';
-import { da as profileDa } from '../packages/web/src/lib/i18n/model-profiles/da';
-import { en as profileEn } from '../packages/web/src/lib/i18n/model-profiles/en';
-import { fr as profileFr } from '../packages/web/src/lib/i18n/model-profiles/fr';
-import { lt as profileLt } from '../packages/web/src/lib/i18n/model-profiles/lt';
-import { sv as profileSv } from '../packages/web/src/lib/i18n/model-profiles/sv';
 import { da as verdictDa } from '../packages/web/src/lib/i18n/turn-verdicts/da';
 import { en as verdictEn } from '../packages/web/src/lib/i18n/turn-verdicts/en';
 import { fr as verdictFr } from '../packages/web/src/lib/i18n/turn-verdicts/fr';
@@ -34,13 +29,17 @@ import { sv as verdictSv } from '../packages/web/src/lib/i18n/turn-verdicts/sv';
 
 export const LOCALES = ['fr', 'en', 'da', 'sv', 'lt'] as const;
 export type Locale = (typeof LOCALES)[number];
-/** Each language's main catalogue and the areas loaded apart from it (the model pages' words, the turn verdicts'). */
+/**
+ * Each language's main catalogue and the areas loaded apart from it (the turn verdicts'). Not the model
+ * pages' words: their skeletons (`{a} mod {b}`) leave a few letters that match any sentence holding them
+ * ("modèles"); the detectors and word lists judge those pages.
+ */
 const CATALOGUES: Record<Locale, Record<string, string>> = {
-  fr: { ...fr, ...profileFr, ...verdictFr },
-  en: { ...en, ...profileEn, ...verdictEn },
-  da: { ...da, ...profileDa, ...verdictDa },
-  sv: { ...sv, ...profileSv, ...verdictSv },
-  lt: { ...lt, ...profileLt, ...verdictLt },
+  fr: { ...fr, ...verdictFr },
+  en: { ...en, ...verdictEn },
+  da: { ...da, ...verdictDa },
+  sv: { ...sv, ...verdictSv },
+  lt: { ...lt, ...verdictLt },
 };
 
 /** Names and symbols that are the same in every language. */
