@@ -16,3 +16,6 @@ export const IMPACT_VECTORS = fileURLToPath(new URL('./fixtures/reference/impact
 
 /** The board weighted to the population (docs/ranking.md#population-board): raking and the weighted fit's numpy reference. */
 export const POPULATION_RANKING_FIXTURES = fileURLToPath(new URL('./fixtures/reference/ranking-population/', import.meta.url));
+
+/** Rank influence (docs/ranking.md#rank-influence): votes with visitors, and each visitor's exact refit by numpy. */
+export const INFLUENCE_RANKING_FIXTURES = fileURLToPath(new URL('./fixtures/reference/ranking-influence/', import.meta.url));
