@@ -72,6 +72,7 @@ describe.each(DIALECTS)('post-processing of finished duels ($name)', (dialect) =
       'keywords',
       'short_summary',
       'personal_data',
+      'capabilities',
     ]);
     expect(body.messages.at(-1)!.content).toContain('photosynthèse');
   });
@@ -278,6 +279,7 @@ describe.each(DIALECTS)('the post-processing queue ($name)', (dialect) => {
       categories: null,
       keywords: null,
       shortSummary: null,
+      capabilities: [],
       annotatedAt: now,
       updatedAt: now,
       ...changes,
