@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { aggregatePairs, analyzeGraph, buildVoteTable, fitBradleyTerry, SCALE, type VoteOutcome } from '../src/domain/ranking';
 import { computeInfluence, type GroupedVoteTable, leaveGroupsOut } from '../src/domain/ranking/influence';
+import { planOverlappingNeighbours, planSeparation } from '../src/domain/ranking/influence-planner';
 import { INFLUENCE_RANKING_FIXTURES } from './reference-fixtures';
 
 interface FixtureVote {
@@ -92,5 +93,24 @@ describe('rank influence, leave one visitor out by one Newton step', () => {
       { model_a: 'm9', model_b: 'm1', outcome: 'model_b', visitor: 'lone' },
     ];
     expect(computeInfluence(grouped(lone)).undefinedGroups).toEqual(['lone']);
+  });
+});
+
+describe('separation planner', () => {
+  const a = { model: 'a', rating: 1020, halfWidth: 30, votes: 400 };
+  const b = { model: 'b', rating: 1000, halfWidth: 30, votes: 400 };
+
+  it('spreads: half-widths as 1/√N, so a gap of 20 against 60 of overlap needs N·(3² − 1) more votes', () => {
+    expect(planSeparation(b, a, 1000)).toMatchObject({ higher: 'a', lower: 'b', gapPoints: 20, overlapPoints: 60, votesSpread: 8000 });
+  });
+
+  it('between the pair: the fewest k with 2·30·√(400/(400+k)) < 20, i.e. k > 3200', () => {
+    expect(planSeparation(a, b, 1000).votesBetween).toBe(3201);
+  });
+
+  it('plans only neighbours whose intervals overlap, and none for a tie in rating', () => {
+    const far = { model: 'c', rating: 800, halfWidth: 20, votes: 300 };
+    expect(planOverlappingNeighbours([far, b, a], 1000).map((plan) => plan.lower)).toEqual(['b']);
+    expect(planSeparation(a, { ...b, rating: 1020 }, 1000)).toMatchObject({ votesBetween: null, votesSpread: null });
   });
 });

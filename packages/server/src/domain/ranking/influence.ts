@@ -10,6 +10,7 @@ import { evaluateBradleyTerry, fitBradleyTerry } from './bradley-terry';
 import { analyzeGraph, type GraphAnalysis } from './components';
 import { addGaugeProjector, regaugedVariances, SCALE, toRating } from './gauge';
 import { type GroupPairs, leaveGroupOutStep } from './influence-step';
+import { planOverlappingNeighbours, type SeparationPlan } from './influence-planner';
 import { invertSpd } from './linear-algebra';
 import { competitionRanks, Z_95 } from './ranks-and-tiers';
 import { bradleyTerryCovariance } from './standard-errors';
@@ -75,6 +76,8 @@ export interface InfluenceReport {
   models: ModelInfluence[];
   /** Every reported (model, group) over the alert rule, largest |Δ| first. */
   alerts: GroupInfluence[];
+  /** Neighbours whose intervals overlap, per component: the votes that would separate them. */
+  plans: SeparationPlan[];
 }
 
 /** The full fit and what every group's step needs from it. */
@@ -239,6 +242,25 @@ export function leaveGroupsOut(input: GroupedVoteTable, lambdaTheta?: number): L
   return { fit, changes, undefinedGroups };
 }
 
+function separationPlans(fit: BoardFit, table: VoteTable): SeparationPlan[] {
+  const votes = new Float64Array(fit.m);
+  for (let row = 0; row < table.length; row++) {
+    votes[table.modelA[row]!]! += 1;
+    votes[table.modelB[row]!]! += 1;
+  }
+  return fit.graph.components.flatMap((members) =>
+    planOverlappingNeighbours(
+      members.map((model) => ({
+        model: table.models[model]!,
+        rating: fit.ratings[model]!,
+        halfWidth: fit.halfWidths[model]!,
+        votes: votes[model]!,
+      })),
+      table.length,
+    ),
+  );
+}
+
 /**
  * For each model, the `top` groups whose votes move its displayed rating most when left out, with
  * the change, the group's votes and the rank change; and the (model, group)s over the alert rule.
@@ -265,5 +287,6 @@ export function computeInfluence(input: GroupedVoteTable, options: InfluenceOpti
     undefinedGroups: undefinedGroups.map((group) => input.groupNames[group]!),
     models,
     alerts,
+    plans: separationPlans(fit, input.table),
   };
 }
