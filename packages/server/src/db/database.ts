@@ -182,7 +182,7 @@ export interface ConversationAnnotationsTable {
   /** JSON list of capability labels (domain/annotation/capabilities.ts); null until labelled. */
   capabilities: string | null;
   /** The near-duplicate cluster of the first prompt (a duel id, docs/ranking.md#duplicate-prompts); null until assigned. */
-  prompt_cluster?: string | null;
+  prompt_cluster: string | null;
   annotated_at: string | null;
   updated_at: string;
 }
@@ -323,7 +323,14 @@ export interface ErasedVotesTable {
 
 /** The tables; the console's areas keep theirs in db/tables/ (one file each), joined here. */
 export interface Database
-  extends ConsoleStaffTables, PublicationTables, ModelOverrideTables, ConsoleContentTables, ModelTalliesTables, SurveyAnswersTables, PromptClusterTables {
+  extends
+    ConsoleStaffTables,
+    PublicationTables,
+    ModelOverrideTables,
+    ConsoleContentTables,
+    ModelTalliesTables,
+    SurveyAnswersTables,
+    PromptClusterTables {
   duels: DuelsTable;
   turns: TurnsTable;
   turn_sides: TurnSidesTable;

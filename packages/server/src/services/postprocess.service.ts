@@ -7,6 +7,7 @@ import { LATE_COMMIT_MARGIN_MS, type Runtime } from './ports/runtime';
 import type { AnnotatedTurn, ConversationAnnotator, ConversationTopics } from '../adapters/conversation-annotator';
 import { combineCapabilities, withEarlierModelLabels } from '../domain/annotation/capabilities';
 import { ruleCapabilities } from '../domain/annotation/capability-rules';
+import { assignPromptClusters } from './prompt-cluster-assignment';
 
 export interface PostprocessOptions {
   /** Tries per conversation before it is marked `failed` (never exported). */
@@ -141,13 +142,25 @@ export class PostprocessService {
   private async annotatePage({ now, idleBefore, limit, due, read }: DuePage): Promise<PostprocessReport> {
     const report = emptyReport();
     const screened = await this.rules.screen(read.map((conversation) => conversation.input));
+    const clusters = await assignPromptClusters(
+      this.store,
+      due.map((conversation, index) => ({
+        duelId: conversation.duelId,
+        previous: conversation.annotation?.promptCluster,
+        firstPrompt: read[index]!.complete[0]?.prompt,
+      })),
+      now,
+    );
     const withoutModel: ConversationAnnotation[] = [];
     let next = 0;
     const worker = async () => {
       while (next < due.length) {
         const index = next++;
-        const { outcome, flagged } = await this.annotate(due[index]!, read[index]!.complete, screened[index]!, (annotation) =>
-          withoutModel.push(annotation),
+        const { outcome, flagged } = await this.annotate(
+          due[index]!,
+          read[index]!.complete,
+          { ...screened[index]!, cluster: clusters[index]! },
+          (annotation) => withoutModel.push(annotation),
         );
         report.processed += 1;
         report[outcome] += 1;
@@ -188,7 +201,7 @@ export class PostprocessService {
   private async annotate(
     conversation: DueConversation,
     complete: readonly AnnotatedTurn[],
-    rules: RulesOutput,
+    rules: RulesOutput & { cluster: string },
     saveLater: (annotation: ConversationAnnotation) => void,
   ): Promise<AnnotateOutcome> {
     const previous = conversation.annotation;
@@ -278,7 +291,7 @@ interface AnnotateOutcome {
 function rulesAnnotation(
   conversation: DueConversation,
   complete: readonly AnnotatedTurn[],
-  rules: RulesOutput,
+  rules: RulesOutput & { cluster: string },
   now: Date,
 ): ConversationAnnotation {
   const previous = conversation.annotation;
@@ -306,6 +319,7 @@ function rulesAnnotation(
     shortSummary: null,
     // The rules' labels; the model's are added when it answers (annotateWithModel).
     capabilities: combineCapabilities(ruleCapabilities(complete.map((turn) => turn.prompt)), undefined),
+    promptCluster: rules.cluster,
     annotatedAt: now.toISOString(),
     updatedAt: now.toISOString(),
   };

@@ -30,6 +30,8 @@ export interface ConversationAnnotation {
   shortSummary: string | null;
   /** Capability labels (docs/ranking.md#capability-views); null before they were computed. */
   capabilities?: string[] | null;
+  /** The near-duplicate cluster of its first prompt (docs/ranking.md#duplicate-prompts); '' when it has none, null before it was assigned. */
+  promptCluster?: string | null;
   annotatedAt: string | null;
   updatedAt: string;
 }
@@ -91,6 +93,7 @@ function toAnnotation(row: Selectable<ConversationAnnotationsTable>): Conversati
     keywords: json(row.keywords),
     shortSummary: row.short_summary,
     capabilities: json(row.capabilities),
+    promptCluster: row.prompt_cluster,
     annotatedAt: row.annotated_at,
     updatedAt: row.updated_at,
   };
@@ -192,6 +195,7 @@ export class AnnotationRepository {
       keywords: text(annotation.keywords),
       short_summary: annotation.shortSummary,
       capabilities: text(annotation.capabilities),
+      prompt_cluster: annotation.promptCluster ?? null,
       annotated_at: annotation.annotatedAt,
       updated_at: annotation.updatedAt,
     }));
@@ -299,6 +303,8 @@ export class AnnotationRepository {
           ...(query.modelConfigured ? [eb.and([eb('a.model_status', '=', 'not_configured'), eb('a.status', '=', 'done')])] : []),
           // Annotated before capability labels existed: labelled by the first sweep (a server's first pass, `agora postprocess`).
           eb.and([eb('a.status', '=', 'done'), eb('a.capabilities', 'is', null)]),
+          // Likewise before prompt clusters ('' once looked at and none: a prompt of punctuation only, no complete turn).
+          eb.and([eb('a.status', '=', 'done'), eb('a.prompt_cluster', 'is', null)]),
         ]),
       );
   }
