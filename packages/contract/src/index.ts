@@ -19,3 +19,4 @@ export * from './console-publication';
 export * from './model-profiles';
 export * from './capabilities';
 export * from './turn-verdicts';
+export * from './survey';

@@ -8,6 +8,9 @@ import type { ArenaCatalogue } from '../services/arena-catalogue';
 import { MaxxCheckService } from '../services/maxx/maxx-check.service';
 import { ModelProfileService } from '../services/model-profile.service';
 import { MyDuelsService } from '../services/my-duels.service';
+import { loadSurvey } from '../config/survey-config';
+import { SurveyService } from '../services/survey.service';
+import { PopulationBoardService } from '../services/population-board.service';
 import { PublishedDatasetsService } from '../services/published-datasets.service';
 import { ReviewService } from '../services/review.service';
 import type { Runtime } from '../services/ports/runtime';
@@ -29,6 +32,8 @@ export function createHttpApp(
   services: ArenaServices,
   consoleServices: ConsoleServices,
 ) {
+  // A bad survey file stops the start, naming the file and the field.
+  const survey = config.surveyPath ? loadSurvey(config.surveyPath) : undefined;
   return createApp({
     duels: services.duels,
     myDuels: new MyDuelsService({ store, catalogue, runtime }),
@@ -44,6 +49,8 @@ export function createHttpApp(
       },
     }),
     leaderboards: services.leaderboards,
+    survey: new SurveyService({ store, runtime, survey }),
+    populationBoard: new PopulationBoardService({ store, catalogue, runtime, survey }),
     catalogue,
     datasets: new PublishedDatasetsService(store.datasets, () => consoleServices.publication.hubRepositories()),
     checks: new MaxxCheckService(store, { enabled: config.maxxChecks, privateCohorts: config.privateCohorts }, runtime),

@@ -103,6 +103,7 @@ const environmentSchema = z.object({
     )
     .optional(),
   AGORA_VOTE_GOAL: z.coerce.number().int().positive().optional(),
+  AGORA_SURVEY: z.string().min(1).optional(),
   AGORA_PROOF_OF_WORK: z.coerce.number().int().min(0).max(10_000_000).default(0),
   AGORA_PROOF_OF_WORK_SECRET: z.string().min(16, 'at least 16 characters').optional(),
   AGORA_LIMIT_EXPENSIVE_CHARS_PER_HOUR: z.coerce.number().int().min(0).max(1_000_000_000).default(30_000),
@@ -165,6 +166,8 @@ export interface Config {
   operatorContact: string | undefined;
   /** The vote counter's goal, shown beside it. */
   voteGoal: number | undefined;
+  /** The population survey's file (config/survey-config.ts); off without it. */
+  surveyPath: string | undefined;
   /** The Hugging Face Hub repositories of the two exported folders, linked from the datasets page. */
   datasetHub: { public: string | undefined; gated: string | undefined };
   /** A proof of work before each new duel, of at most this many attempts (docs/operations.md#proof-of-work); off without it. */
@@ -251,6 +254,7 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
     pagesDir: values.AGORA_PAGES_DIR,
     operatorContact: values.AGORA_OPERATOR_CONTACT,
     voteGoal: values.AGORA_VOTE_GOAL,
+    surveyPath: values.AGORA_SURVEY,
     datasetHub: { public: values.AGORA_HUB_PUBLIC_DATASET, gated: values.AGORA_HUB_GATED_DATASET },
     proofOfWork:
       values.AGORA_PROOF_OF_WORK > 0 ? { maxAttempts: values.AGORA_PROOF_OF_WORK, secret: values.AGORA_PROOF_OF_WORK_SECRET } : undefined,

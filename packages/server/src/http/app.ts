@@ -31,6 +31,9 @@ import { buildOpenApiDocument } from './openapi';
 import { duelRoutes } from './routes/duels.routes';
 import { myDuelRoutes } from './routes/my-duels.routes';
 import { leaderboardRoutes } from './routes/leaderboard.routes';
+import { populationBoardRoutes, surveyRoutes } from './routes/survey.routes';
+import type { SurveyService } from '../services/survey.service';
+import type { PopulationBoardService } from '../services/population-board.service';
 import { modelRoutes } from './routes/models.routes';
 import { modelProfileRoutes } from './routes/model-profile.routes';
 import type { ModelProfileService } from '../services/model-profile.service';
@@ -51,6 +54,9 @@ export interface AppServices {
   /** The visitor's own duels: list, download, erase. */
   myDuels: MyDuelsService;
   leaderboards: LeaderboardService;
+  /** The population survey and the board weighted to it (off without a survey file). */
+  survey: SurveyService;
+  populationBoard: PopulationBoardService;
   operations: OperationsService;
   review: ReviewService;
   integrity: VoteIntegrityService;
@@ -97,6 +103,7 @@ export function createApp(services: AppServices): Hono<AppEnv> {
   app.use('/api/v1/duels/*', visitorCookie(services.settings.cookieSecure));
   app.use('/api/v1/duels', visitorCookie(services.settings.cookieSecure));
   app.use('/api/v1/checks/*', visitorCookie(services.settings.cookieSecure));
+  app.use('/api/v1/survey', visitorCookie(services.settings.cookieSecure));
 
   app.route('/', operationsRoutes(services.operations, services.metrics, services.settings.metricsToken));
   if (!web)
@@ -112,7 +119,9 @@ export function createApp(services: AppServices): Hono<AppEnv> {
   app.route('/api/v1', siteRoutes(services.site, limits));
   app.route('/api/v1/content', contentRoutes(services.console.content, limits));
   app.route('/api/v1/challenge', challengeRoutes(services.proofOfWork, limits));
+  app.route('/api/v1/leaderboard', populationBoardRoutes(services.populationBoard, limits));
   app.route('/api/v1/leaderboard', leaderboardRoutes(services.leaderboards, limits));
+  app.route('/api/v1/survey', surveyRoutes(services.survey, limits));
   // Before the duel routes: `GET /api/v1/duels/export` is the visitor's file, not a duel's id.
   app.route('/api/v1/duels', myDuelRoutes(services.myDuels, limits));
   app.route('/api/v1/duels', duelRoutes(services.duels, services.metrics, services.settings, limits));

@@ -42,6 +42,7 @@ import { isUnlimitedRoute } from './middleware/rate-limit';
 import { flaggedVotesQuerySchema, upstreamErrorsQuerySchema } from './routes/operations.routes';
 import { type Operation, type OperationResponse, errors } from './openapi-operation';
 import { consoleOperations } from './routes/console/openapi';
+import { surveyOperations } from './routes/survey.openapi';
 
 /** Every route but /healthz, /metrics and the admin API may answer it (docs/operations.md#rate-limits). */
 const RATE_LIMITED: OperationResponse = {
@@ -311,7 +312,7 @@ function operations(maxPromptChars: number): Operation[] {
 /** The OpenAPI 3 document of the HTTP API, generated from the same zod schemas the server validates with. */
 export function buildOpenApiDocument(maxPromptChars: number): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const operation of [...operations(maxPromptChars), ...consoleOperations]) {
+  for (const operation of [...operations(maxPromptChars), ...surveyOperations, ...consoleOperations]) {
     const parameters = [
       ...[...operation.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({ name, in: 'path', required: true, schema: { type: 'string' } })),
       ...Object.entries(operation.query?.shape ?? {}).map(([name, schema]) => ({

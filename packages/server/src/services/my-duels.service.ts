@@ -49,6 +49,8 @@ export class MyDuelsService {
 
   /** Erases every duel of the visitor but those with a turn still streaming (erased by a later request once it has ended). */
   async eraseAll(visitorId: string): Promise<{ erased: number }> {
+    // The population survey's answers go with the duels (docs/privacy.md#population-survey).
+    await this.dependencies.store.surveyAnswers.erase(hashVisitor(visitorId));
     const owned = await this.dependencies.store.visitorDuels.ownedDuels(hashVisitor(visitorId), 'all');
     return { erased: await this.erase(owned.filter((duel) => !duel.streaming).map((duel) => duel.id)) };
   }

@@ -15,6 +15,8 @@ export class OperationsService {
    */
   async purgeVisitorTraces(days: number): Promise<{ duels: number; votes: number }> {
     const before = new Date(this.now().getTime() - days * 86_400_000).toISOString();
+    // Survey answers are keyed by the visitor hash: forgotten on the same schedule.
+    await this.store.surveyAnswers.purgeBefore(before);
     return this.store.duels.purgeVisitorTraces(before);
   }
 

@@ -58,21 +58,33 @@ export class SurveyAnswerRepository {
    * (the visitor chose the models), no identity leak, no served-model mismatch, no self-play.
    */
   async answeredVisitorsVotes(): Promise<PopulationVoteRecord[]> {
-    const rows = await this.db
-      .selectFrom('votes')
-      .innerJoin('duels', 'duels.id', 'votes.duel_id')
+    const rows = await this.countableVotes()
       .innerJoin('survey_answers', 'survey_answers.visitor_hash', 'duels.visitor_hash')
       .select(['duels.visitor_hash', 'votes.model_a', 'votes.model_b', 'votes.choice'])
       .where('survey_answers.answers', 'is not', null)
-      .where('duels.source', '=', 'arena')
-      .where('votes.mode', '<>', 'custom')
-      .where('votes.identity_leak', '=', 0)
-      .where('votes.served_model_mismatch', '=', 0)
-      .whereRef('votes.model_a', '<>', 'votes.model_b')
       .orderBy('votes.created_at')
       .orderBy('votes.duel_id')
       .execute();
     return rows.map((row) => ({ visitorHash: row.visitor_hash, modelA: row.model_a, modelB: row.model_b, choice: row.choice }));
+  }
+
+  /** Every vote {@link answeredVisitorsVotes} could read, answered or not: the share's denominator. */
+  async countCountableVotes(): Promise<number> {
+    const row = await this.countableVotes()
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .executeTakeFirst();
+    return Number(row?.n ?? 0);
+  }
+
+  private countableVotes() {
+    return this.db
+      .selectFrom('votes')
+      .innerJoin('duels', 'duels.id', 'votes.duel_id')
+      .where('duels.source', '=', 'arena')
+      .where('votes.mode', '<>', 'custom')
+      .where('votes.identity_leak', '=', 0)
+      .where('votes.served_model_mismatch', '=', 0)
+      .whereRef('votes.model_a', '<>', 'votes.model_b');
   }
 }
 
