@@ -12,20 +12,21 @@ import { detectFormat, VoteRowError, type RowOptions, type SkipReason } from '..
 const MIN_PARALLEL_BYTES = 64 << 20;
 
 /**
- * Reads a large, uncompressed JSON Lines vote file on all cores: the file is cut at line
- * boundaries into one byte range per thread, each worker parses its range, and the parts are
- * concatenated in file order (so the table is the same as a single-threaded read). Returns
- * undefined when the file is small, or its rows carry cross-row state (compar:IA votes are
- * de-duplicated by conversation pair), so the caller reads it on one thread.
+ * Reads an uncompressed JSON Lines vote file by byte ranges: a large file is cut at line
+ * boundaries into one range per core, each worker parses its range, and the parts are
+ * concatenated in file order (so the table is the same as a single-threaded read); a small file
+ * is one range read on this thread. Returns undefined when its rows carry cross-row state
+ * (compar:IA votes are de-duplicated by conversation pair) or it is not JSON Lines, so the
+ * caller reads it as a stream.
  */
 export async function readJsonlInParallel(
   path: string,
   options: ReadVoteFileOptions,
   rowOptions: RowOptions,
 ): Promise<VoteFileContents | undefined> {
-  const threads = Math.min(availableParallelism(), 8);
   const { size } = await stat(path);
-  if (threads < 2 || size < (options.parallelMinBytes ?? MIN_PARALLEL_BYTES)) return undefined;
+  // a small file is one range, read on this thread (still with the byte scanner)
+  const threads = size < (options.parallelMinBytes ?? MIN_PARALLEL_BYTES) ? 1 : Math.min(availableParallelism(), 8);
   const head = await readHeadText(path);
   if (head.firstRecord === undefined || head.firstRecord.startsWith('[')) return undefined;
   let format;
@@ -59,7 +60,7 @@ export async function readJsonlInParallel(
   const skipped: Record<SkipReason, number> = { flagged: 0, duplicate: 0, no_outcome: 0 };
   for (const part of parts) for (const reason of Object.keys(skipped) as SkipReason[]) skipped[reason] += part.skipped![reason];
   return {
-    table: concatVoteTables(parts.map((part) => part.table!)),
+    table: parts.length === 1 ? parts[0]!.table! : concatVoteTables(parts.map((part) => part.table!)),
     format,
     container: 'jsonl',
     gzip: false,

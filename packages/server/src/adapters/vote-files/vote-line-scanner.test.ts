@@ -1,0 +1,79 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { readVoteFile } from './read-vote-file';
+
+const directory = mkdtempSync(join(tmpdir(), 'agora-scanner-'));
+
+function write(name: string, content: string): string {
+  const path = join(directory, name);
+  writeFileSync(path, content);
+  return path;
+}
+
+const style = '"len_a":10,"len_b":5,"headers_a":1,"headers_b":0,"lists_a":0,"lists_b":2,"bold_a":0,"bold_b":1';
+
+/** Lines the byte scanner reads itself, and lines it must hand to JSON.parse (escapes, flags, odd numbers). */
+const lines = [
+  `{"model_a":"x","model_b":"y","winner":"model_a",${style}}`,
+  ` { "model_a" : "y" , "model_b":"z", "winner" : "tie (bothbad)" , ${style} }\r`,
+  '',
+  '   \t',
+  `{"model_a":"z","model_b":"x","winner":"tie_bothbad"}`,
+  `{"model_a":"mistral\\/large","model_b":"x","winner":"model_b"}`,
+  `{"model_a":"modèle-é","model_b":"x","winner":"both_bad","note":"a \\"quoted\\" word","n":-3,"ok":true,"z":null}`,
+  `{"model_a":"x","model_b":"y","winner":"model_a","flags":["abuse"]}`,
+  `{"model_a":"x","model_b":"y","winner":"model_a","identity_leak":true}`,
+  `{"model_a":"x","model_b":"y","winner":"model_a","identity_leak":false,"abuse":false}`,
+  `{"model_a":"x","model_b":"y","winner":"model_b","len_a":1.0,"len_b":2e0,"headers_a":0,"headers_b":0,"lists_a":0,"lists_b":0,"bold_a":0,"bold_b":0}`,
+  `{"model_a":"x","model_b":"y","winner":"model_b","headers_a":3}`,
+  `{"model_a":"a","model_b":"a","winner":"tie"}`,
+  `{"model_a":"x","model_b":"y","winner":"model_a","model_a":"z"}`,
+  `{"model_a":"x","model_b":"y","winner":"model_a","meta":{"k":[1,2]},${style}}`,
+  `{"model_a":"y","model_b":"x","winner":"model_a","len_a":4294967295,"len_b":70000,"headers_a":0,"headers_b":0,"lists_a":0,"lists_b":0,"bold_a":0,"bold_b":0}`,
+];
+
+describe('the byte scanner of vote lines', () => {
+  it('gives the same table, counts and skips as JSON.parse on every kind of line', async () => {
+    const path = write('mixed.jsonl', `${lines.join('\n')}\n{"model_a":"q","model_b":"x","winner":"tie"}`);
+    const scanned = await readVoteFile(path);
+    const parsed = await readVoteFile(path, { parallel: false });
+    expect(scanned.table).toEqual(parsed.table);
+    expect(scanned.records).toBe(parsed.records);
+    expect(scanned.skipped).toEqual(parsed.skipped);
+    expect(scanned.table.length).toBe(12);
+    expect(scanned.table.models).toContain('mistral/large');
+    expect(scanned.table.models).toContain('modèle-é');
+    expect(scanned.skipped.flagged).toBe(2);
+  });
+
+  it('names the same line and problem as JSON.parse for each bad line', async () => {
+    const bad = [
+      '{"model_a":"x","model_b":"y","winner":"draw"}',
+      '{"model_a":"","model_b":"y","winner":"tie"}',
+      '{"model_a":"x","model_b":"y","winner":"tie","len_a":01,"len_b":1,"headers_a":0,"headers_b":0,"lists_a":0,"lists_b":0,"bold_a":0,"bold_b":0}',
+      '{"model_a":"x","model_b":"y","winner":"tie","len_a":-1,"len_b":1,"headers_a":0,"headers_b":0,"lists_a":0,"lists_b":0,"bold_a":0,"bold_b":0}',
+      '{"model_a":"x","model_b":"y","winner":"tie","len_a":4294967296,"len_b":1,"headers_a":0,"headers_b":0,"lists_a":0,"lists_b":0,"bold_a":0,"bold_b":0}',
+      '{"model_a":"x","model_b":"y","winner":"tie","len_a":1}',
+      '{"model_a":"x","model_b":"y","winner":"tie",}',
+      '{"model_a":"x","model_b":"y","winner":"tie"} x',
+      '{"model_a":"x","model_b":"y"}',
+      '["x","y","tie"]',
+      '{"model_a":"x","model_b":"y","winner":"tie"',
+    ];
+    for (const [index, line] of bad.entries()) {
+      const path = write(`bad-${index}.jsonl`, `${lines[0]}\n\n${line}\n${lines[0]}\n`);
+      const scanned = await readVoteFile(path).then(
+        () => 'no error',
+        (error: Error) => error.message,
+      );
+      const parsed = await readVoteFile(path, { parallel: false }).then(
+        () => 'no error',
+        (error: Error) => error.message,
+      );
+      expect(scanned, line).toBe(parsed);
+      expect(scanned, line).toMatch(/, line 3: /);
+    }
+  });
+});
