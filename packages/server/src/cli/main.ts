@@ -3,6 +3,7 @@ import { CliUsageError } from './cli-error';
 import { registerServeCommand } from './commands/serve-arena';
 import { registerImpactCommand } from './commands/compute-impact';
 import { registerLeaderboardCommand } from './commands/compute-leaderboard';
+import { registerInfluenceCommand } from './commands/compute-influence';
 import { registerLanguageCommand } from './commands/detect-language';
 import { registerPiiCommand } from './commands/screen-pii';
 import { registerPostprocessCommand } from './commands/postprocess-conversations';
@@ -36,6 +37,18 @@ export function buildProgram(): Command {
         throw error;
       }
     },
+  });
+  registerInfluenceCommand(program, async (by, top) => {
+    const [{ loadStoreInfluence }, { ConfigError, loadConfig }] = await Promise.all([
+      import('../composition/store-access'),
+      import('../config/config'),
+    ]);
+    try {
+      return await loadStoreInfluence(loadConfig(process.env), by, top);
+    } catch (error) {
+      if (error instanceof ConfigError) throw new CliUsageError(error.message);
+      throw error;
+    }
   });
   registerLanguageCommand(program);
   registerPiiCommand(program);

@@ -4,6 +4,8 @@ import { migrateToLatest } from '../db/migrate';
 import { type Store, createStore } from '../db/unit-of-work';
 import type { VoteTable } from '../domain/ranking';
 import { storeVoteTable } from '../services/rank-votes';
+import type { InfluenceReport } from '../domain/ranking/influence';
+import { type InfluenceGrouping, storeInfluence } from '../services/rank-influence';
 
 /** The store of `DATABASE_URL`, migrated: what the store commands of the CLI work on. */
 export async function openStore(config: Pick<Config, 'database'>): Promise<Store> {
@@ -23,6 +25,21 @@ export async function loadStoreVoteTable(config: Config): Promise<VoteTable> {
   try {
     await migrateToLatest(db);
     return await storeVoteTable(createStore(db), config.integrity, { customModeOnMainBoard: config.leaderboard.customModeOnMainBoard });
+  } finally {
+    await db.destroy();
+  }
+}
+
+/** Rank influence on the store's main board: `agora influence`. */
+export async function loadStoreInfluence(config: Config, by: InfluenceGrouping, top: number): Promise<InfluenceReport> {
+  const db = openDatabase(config.database);
+  try {
+    await migrateToLatest(db);
+    return await storeInfluence(createStore(db), by, {
+      top,
+      integrity: config.integrity,
+      customModeOnMainBoard: config.leaderboard.customModeOnMainBoard,
+    });
   } finally {
     await db.destroy();
   }
