@@ -19,3 +19,5 @@ export const POPULATION_RANKING_FIXTURES = fileURLToPath(new URL('./fixtures/ref
 
 /** Rank influence (docs/ranking.md#rank-influence): votes with visitors, and each visitor's exact refit by numpy. */
 export const INFLUENCE_RANKING_FIXTURES = fileURLToPath(new URL('./fixtures/reference/ranking-influence/', import.meta.url));
+/** The duplicate-prompt rules' numpy reference (docs/ranking.md#duplicate-prompts). */
+export const DEDUP_RANKING_FIXTURES = fileURLToPath(new URL('./fixtures/reference/ranking-dedup/', import.meta.url));

@@ -1,6 +1,7 @@
 import { DEFAULT_INTEGRITY_RULES, type IntegrityRules, integrityFlagBits } from '../domain/arena/vote-integrity';
 import { ratingsOfBoard, voteFacts } from './vote-integrity';
 import { RankingVoteColumns } from '../domain/ranking/vote-columns';
+import { firstVotePerVisitorCluster } from '../domain/ranking/prompt-cluster-cap';
 import type { LeaderboardBody, LeaderboardQuery, LeaderboardRow } from '@agora/contract';
 import { type ModelFacts, whPer1000OutputTokens } from '../domain/impact';
 import type { Leaderboard, LeaderboardRow as RankedRow } from '../domain/ranking';
@@ -142,7 +143,11 @@ export class LeaderboardService {
     // first): the stored one after a restart, so that a campaign is not counted for one refresh.
     const ratings = await this.storedRatings();
     const ratingOf = ratings && Float64Array.from(columns.models, (model) => ratings.get(model) ?? Number.NaN);
-    const counted = countedVotes(columns, integrityFlagBits(columns, settings.integrity ?? DEFAULT_INTEGRITY_RULES, ratingOf));
+    // One vote per visitor and prompt cluster (docs/ranking.md#duplicate-prompts); the views cap each cluster's weight.
+    const counted = firstVotePerVisitorCluster(
+      columns,
+      countedVotes(columns, integrityFlagBits(columns, settings.integrity ?? DEFAULT_INTEGRITY_RULES, ratingOf)),
+    );
     const ownViewModes = settings.customModeOnMainBoard ? [] : OWN_VIEW_MODES;
     const onMainBoard = mainBoardVotes(columns, counted, ownViewModes);
     const available = availableViews(columns, counted, onMainBoard, settings.minVotes);

@@ -55,6 +55,7 @@ export function rankingVotesQuery(db: Kysely<Database>) {
         'a.message_languages',
         'a.categories',
         'a.capabilities',
+        'a.prompt_cluster',
       ])
   );
 }
@@ -85,6 +86,7 @@ export function toRankingVoteRecord(row: RankingVoteRow): RankingVoteRecord {
     messageLanguages: row.message_languages === null ? null : (JSON.parse(row.message_languages) as TurnLanguages[]),
     // Capability labels ride as categories in their own namespace (docs/ranking.md#capability-views).
     categories: rankingCategories(jsonList(row.categories), jsonList(row.capabilities)),
+    promptCluster: row.prompt_cluster,
     duelId: row.duel_id,
     createdAt: row.created_at,
     source: row.source,

@@ -2,6 +2,7 @@ import { computeLeaderboard, type ArenaVote, type Leaderboard, matchesFromReacti
 import { VoteTableBuilder } from './vote-table';
 import { type ViewVote, type VoteColumns, hasCategory } from './vote-columns';
 import type { RankingReactionRecord, RankingVoteRecord } from './ranking-records';
+import { promptClusterWeighting } from './prompt-cluster-cap';
 
 /** Which votes a view ranks, and whether style is controlled. */
 export interface ViewDefinition {
@@ -91,6 +92,7 @@ export function toViewVote(record: RankingVoteRecord, integrity: readonly string
     language: voteLanguage(record.locale, record),
     mode: record.mode,
     categories: record.categories ?? [],
+    promptCluster: record.promptCluster || null,
   };
 }
 
@@ -166,8 +168,11 @@ export function computeViewsFromColumns(
     let rows = 0;
     for (let row = 0; row < columns.length; row++) if (inView(row)) rows++;
     builder.reserve(rows);
-    for (let row = 0; row < columns.length; row++) {
+    // The view's rows' prompt clusters, for the cap on a cluster's weight (prompt-cluster-cap.ts).
+    const clusters = new Int32Array(rows);
+    for (let row = 0, tableRow = 0; row < columns.length; row++) {
       if (!inView(row)) continue;
+      clusters[tableRow++] = columns.promptCluster[row]!;
       const a = indexOf(columns.modelA[row]!);
       const b = indexOf(columns.modelB[row]!);
       if (controlled) {
@@ -175,7 +180,7 @@ export function computeViewsFromColumns(
         builder.addIndexed(a, b, columns.choice[row]!, counts);
       } else builder.addIndexed(a, b, columns.choice[row]!);
     }
-    results.set(view.key, computeLeaderboard(builder.finish(), { style: controlled }));
+    results.set(view.key, computeLeaderboard(builder.finish(), { style: controlled, weighting: promptClusterWeighting(clusters) }));
   }
   return results;
 }

@@ -22,6 +22,8 @@ export interface RankingVoteRecord {
   languages: string[] | null;
   messageLanguages: TurnLanguages[] | null;
   categories: string[] | null;
+  /** Near-duplicate cluster of the first prompt (docs/ranking.md#duplicate-prompts): null or '' when none. */
+  promptCluster?: string | null | undefined;
   /** What the integrity rules look at (docs/arena.md#vote-integrity). */
   duelId: string;
   createdAt: string;

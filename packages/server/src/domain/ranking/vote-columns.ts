@@ -2,6 +2,7 @@ import { CHOICE_CODE, REVIEW_CODE, type VoteFacts } from '../arena/vote-integrit
 import { DenseIds64, hash64 } from './dense-ids';
 import type { ArenaVote } from './arena-matches';
 import { styleCountsInOrder } from './vote-table';
+import { Column, Interner, MAX_COLUMN_VOTES } from './shared-columns';
 
 /*
  * The live leaderboard's votes as typed columns: what a refresh needs of each vote (models, choice,
@@ -23,6 +24,8 @@ export interface ViewVote {
   mode: string;
   /** Topic categories of the conversation, once post-processing tagged it. */
   categories: string[];
+  /** Near-duplicate cluster of its first prompt (docs/ranking.md#duplicate-prompts); none before post-processing. */
+  promptCluster?: string | null | undefined;
 }
 
 /** A vote as the columns take it: the view vote, and the facts of the integrity rules (arena votes; none for reaction matches). */
@@ -35,8 +38,6 @@ export interface VoteColumnsInput {
 export const BASE_FLAG = { identity_leak: 1, served_model_mismatch: 2 } as const;
 /** Categories with an index below this are bits of {@link VoteColumns.categoryMask}; the rest, rare, are in its overflow. */
 const MASK_CATEGORIES = 32;
-/** The most votes the columns hold (their buffers reserve address space, not memory, for this many). */
-const MAX_COLUMN_VOTES = 2 ** 26;
 
 /** A read-only view of the columns (typed arrays of exactly `length` votes and name lists; shareable with a worker). */
 export interface VoteColumns {
@@ -77,6 +78,9 @@ export interface VoteColumns {
   shownChars: Float32Array;
   votedAfterShownMs: Float32Array;
   review: Uint8Array;
+  /** Dense number of the vote's prompt cluster, -1 when none. */
+  promptCluster: Int32Array;
+  promptClusters: number;
 }
 
 /** Whether a vote is on category `category` (an index in {@link VoteColumns.categories}). */
@@ -91,58 +95,6 @@ export function categoriesOf(columns: VoteColumns, row: number): number[] {
   const found: number[] = [];
   for (let mask = columns.categoryMask[row]!, bit = 0; mask !== 0; mask >>>= 1, bit++) if (mask & 1) found.push(bit);
   return [...found, ...(columns.categoryOverflow.get(row) ?? [])];
-}
-
-type Typed = Int32Array | Int16Array | Uint8Array | Uint16Array | Uint32Array | Float32Array | Float64Array;
-interface TypedConstructor<T extends Typed> {
-  new (buffer: SharedArrayBuffer, byteOffset?: number, length?: number): T;
-  readonly BYTES_PER_ELEMENT: number;
-}
-
-/** One column in a growable SharedArrayBuffer, `perRow` values a vote. */
-class Column<T extends Typed> {
-  private readonly buffer: SharedArrayBuffer;
-  /** Tracks the buffer's length as it grows. */
-  readonly values: T;
-
-  constructor(
-    private readonly Type: TypedConstructor<T>,
-    private readonly perRow: number,
-  ) {
-    this.buffer = new SharedArrayBuffer(0, { maxByteLength: MAX_COLUMN_VOTES * perRow * Type.BYTES_PER_ELEMENT });
-    this.values = new Type(this.buffer);
-  }
-
-  /** Room for `rows` votes. Grows by a quarter at least, to keep the calls few; the pages are only touched when written. */
-  reserve(rows: number): void {
-    const bytes = rows * this.perRow * this.Type.BYTES_PER_ELEMENT;
-    if (bytes <= this.buffer.byteLength) return;
-    if (rows > MAX_COLUMN_VOTES) throw new Error(`the live leaderboard holds at most ${MAX_COLUMN_VOTES} votes`);
-    this.buffer.grow(Math.min(this.buffer.maxByteLength, Math.max(bytes, Math.ceil((this.buffer.byteLength * 1.25) / 65_536) * 65_536)));
-  }
-
-  /** The first `rows` votes' values, sharing the memory. */
-  view(rows: number): T {
-    return new this.Type(this.buffer, 0, rows * this.perRow);
-  }
-}
-
-class Interner {
-  readonly names: string[] = [];
-  private readonly index = new Map<string, number>();
-
-  constructor(private readonly limit = Number.POSITIVE_INFINITY) {}
-
-  of(name: string): number {
-    let found = this.index.get(name);
-    if (found === undefined) {
-      found = this.names.length;
-      if (found >= this.limit) throw new Error(`more than ${this.limit} distinct values in a vote column`);
-      this.index.set(name, found);
-      this.names.push(name);
-    }
-    return found;
-  }
 }
 
 /**
@@ -179,6 +131,8 @@ export class RankingVoteColumns {
   private readonly shownChars = new Column(Float32Array, 1);
   private readonly votedAfterShownMs = new Column(Float32Array, 1);
   private readonly review = new Column(Uint8Array, 1);
+  private readonly clusters = new DenseIds64();
+  private readonly promptCluster = new Column(Int32Array, 1);
   /** Per model: sums of the revealed energy's bounds over its sides that have one, and their count (min, max, n). */
   private energySums = new Float64Array(3 * 64);
 
@@ -279,6 +233,8 @@ export class RankingVoteColumns {
       shownChars: this.shownChars.view(n),
       votedAfterShownMs: this.votedAfterShownMs.view(n),
       review: this.review.view(n),
+      promptCluster: this.promptCluster.view(n),
+      promptClusters: this.clusters.size,
     };
   }
 
@@ -318,6 +274,7 @@ export class RankingVoteColumns {
       shownChars: facts?.shownChars ?? Number.NaN,
       votedAfterShownMs: facts?.votedAfterShownMs ?? Number.NaN,
       review: REVIEW_CODE[facts?.review ?? 'none'],
+      promptCluster: view.promptCluster ? this.clusters.idOf(...hash64(view.promptCluster)) : -1,
     };
   }
 
@@ -347,6 +304,7 @@ export class RankingVoteColumns {
     this.shownChars.values[row] = values.shownChars;
     this.votedAfterShownMs.values[row] = values.votedAfterShownMs;
     this.review.values[row] = values.review;
+    this.promptCluster.values[row] = values.promptCluster;
   }
 
   private addEnergy(view: ViewVote, values: { modelA: number; modelB: number }): void {
@@ -386,6 +344,7 @@ export class RankingVoteColumns {
       this.shownChars,
       this.votedAfterShownMs,
       this.review,
+      this.promptCluster,
     ])
       column.reserve(rows);
   }
