@@ -10,7 +10,7 @@ export const datasetRowsSchema = z.object({ name: z.string(), rows: z.number().i
 export const DATASET_TIER_NAMES = ['public', 'gated'] as const;
 export type DatasetTierName = (typeof DATASET_TIER_NAMES)[number];
 
-/** The tiers each dataset is written to: compar:IA's three tables in both, the training subsets in the public one. */
+/** The tiers each dataset is written to: compar:IA's three tables in both, the training subsets and the turn verdicts (days only, no visitor id) in the public one. */
 export const DATASET_TIERS_OF = {
   conversations: ['public', 'gated'],
   votes: ['public', 'gated'],
@@ -18,6 +18,8 @@ export const DATASET_TIERS_OF = {
   dpo: ['public'],
   kto: ['public'],
   reward: ['public'],
+  turn_verdicts: ['public'],
+  dpo_turns: ['public'],
 } as const satisfies Record<string, readonly DatasetTierName[]>;
 
 /** One tier of an export: the datasets its folder holds (their rows are those of `datasets`). */

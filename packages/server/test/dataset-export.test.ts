@@ -25,9 +25,20 @@ const SEEDS: Seed[] = [
       { turn: 1, side: 'b', value: 'dislike', tags: ['superficial'] },
       { turn: 2, side: 'a', value: 'like' },
     ],
+    verdicts: [
+      { turn: 1, choice: 'b' },
+      { turn: 2, choice: 'both_bad' },
+    ],
     at: '2026-11-01T10:00:00.000Z',
   },
-  { name: 'flagged', pii: true, vote: { choice: 'a' }, reactions: [{ turn: 1, side: 'a', value: 'like' }], at: '2026-11-01T11:00:00.000Z' },
+  {
+    name: 'flagged',
+    pii: true,
+    vote: { choice: 'a' },
+    reactions: [{ turn: 1, side: 'a', value: 'like' }],
+    verdicts: [{ turn: 1, choice: 'a' }],
+    at: '2026-11-01T11:00:00.000Z',
+  },
   { name: 'screening failed', annotation: 'failed', vote: { choice: 'b' }, at: '2026-11-01T12:00:00.000Z' },
   { name: 'never screened', annotation: 'none', vote: { choice: 'b' }, at: '2026-11-01T13:00:00.000Z' },
   { name: 'screening pending', annotation: 'pending', at: '2026-11-01T13:30:00.000Z' },
@@ -60,6 +71,11 @@ const SEEDS: Seed[] = [
     prompts: ['second turn failed', 'one more'],
     failFrom: 2,
     reactions: [{ turn: 2, side: 'a', value: 'like' }],
+    // The failed turn's verdict is never exported (the API refuses it; a store may still hold one).
+    verdicts: [
+      { turn: 1, choice: 'a' },
+      { turn: 2, choice: 'b' },
+    ],
     at: '2026-11-02T10:00:00.000Z',
   },
   { name: 'only turn failed', failFrom: 1, at: '2026-11-02T11:00:00.000Z' },
@@ -75,9 +91,16 @@ const SEEDS: Seed[] = [
     languages: ['oc', 'fr'],
     categories: ['cooking'],
     vote: { choice: 'b', tagsB: ['useful', 'complete'], tagsA: ['superficial'] },
+    verdicts: [{ turn: 1, choice: 'both_good' }],
     at: '2026-11-03T08:00:00.000Z',
   },
-  { name: 'proprietary model', models: ['kestrix-8b', 'sollary-32b'], vote: { choice: 'a' }, at: '2026-11-03T09:00:00.000Z' },
+  {
+    name: 'proprietary model',
+    models: ['kestrix-8b', 'sollary-32b'],
+    vote: { choice: 'a' },
+    verdicts: [{ turn: 1, choice: 'b' }],
+    at: '2026-11-03T09:00:00.000Z',
+  },
 ];
 
 const EXPORTED = [
@@ -229,6 +252,51 @@ describe.each(DIALECTS)('agora export on $name', (dialect) => {
     expect(votes[0]!.conversation_pair_id).toBe(conversations[0]!.conversation_pair_id);
   });
 
+  it('writes a turn_verdicts row per verdict of an exported turn and a dpo_turns pair per verdict with a winner', async () => {
+    const folder = outDir();
+    await run({ outDir: folder });
+    const conversations = await subsetRows(folder, 'conversations');
+    const pairOf = (opening: string) => conversations.find((row) => row.opening_msg === opening)!.conversation_pair_id as string;
+    const verdicts = await subsetRows(folder, 'turn_verdicts');
+    // Not the flagged conversation's, not the failed turn's: the privacy screening and the export's turns decide, as for votes.
+    expect(verdicts.map((row) => [row.conversation_pair_id, Number(row.turn), row.verdict, row.chosen_model_name]).sort()).toEqual(
+      [
+        [pairOf('clean voted'), 1, 'b_better', 'brontal-120b'],
+        [pairOf('clean voted'), 2, 'both_bad', null],
+        [pairOf('second turn failed'), 1, 'a_better', 'zephyrine-405b'],
+        [pairOf('occitan cooking'), 1, 'both_good', null],
+        [pairOf('proprietary model'), 1, 'b_better', 'sollary-32b'],
+      ].sort(),
+    );
+    const second = verdicts.find((row) => Number(row.turn) === 2)!;
+    expect(Number(second.msg_rank)).toBe(1);
+    expect(second).toMatchObject({
+      question_id: `${pairOf('clean voted')}-1`,
+      question_content: 'and then?',
+      model_a_name: 'zephyrine-405b',
+      model_b_name: 'brontal-120b',
+      source: 'arena',
+    });
+    expect(new Date(second.date as string).toISOString()).toMatch(/^2026-11-01T00:00:00/);
+    expect(JSON.stringify(verdicts, (_key, value: unknown) => (typeof value === 'bigint' ? Number(value) : value))).not.toContain(
+      'visitorhash',
+    );
+    const pairs = await subsetRows(folder, 'dpo_turns');
+    expect(pairs.map((row) => [row.source_id, Number(row.turn), row.model_chosen, row.context_from]).sort()).toEqual(
+      [
+        // One side has a system prompt and the other none: the prompt is the chosen side's history.
+        [pairOf('clean voted'), 1, 'brontal-120b', 'b'],
+        [pairOf('second turn failed'), 1, 'zephyrine-405b', 'a'],
+        // Neither has one: both sides saw exactly the same first turn.
+        [pairOf('proprietary model'), 1, 'sollary-32b', 'shared'],
+      ].sort(),
+    );
+    const clean = pairs.find((row) => row.source_id === pairOf('clean voted'))!;
+    expect(clean.prompt).toEqual([{ role: 'user', content: 'clean voted' }]);
+    expect(clean.chosen).toEqual([{ role: 'assistant', content: 'answer b to clean voted' }]);
+    expect(clean.rejected).toEqual([{ role: 'assistant', content: 'answer a to clean voted' }]);
+  });
+
   it('builds dpo, kto and reward rows with TRL shapes and the multi-turn context rule', async () => {
     const folder = outDir();
     await run({ outDir: folder });
@@ -354,10 +422,10 @@ describe.each(DIALECTS)('agora export on $name', (dialect) => {
     const firstFiles = filesUnder(firstOut);
     const secondFiles = filesUnder(secondOut);
     expect(firstFiles.map((path) => path.slice(firstOut.length))).toEqual(secondFiles.map((path) => path.slice(secondOut.length)));
-    // Six public subsets and three gated ones in two formats, French and Occitan each (kto and reactions have no
-    // Occitan row), and a card in each of the two folders.
+    // Eight public subsets and three gated ones in two formats, French and Occitan each (kto, reactions and
+    // dpo_turns have no Occitan row), and a card in each of the two folders.
     const subsetFolders = [
-      ...['conversations', 'votes', 'reactions', 'dpo', 'kto', 'reward'].map((subset) => `public/${subset}`),
+      ...['conversations', 'votes', 'reactions', 'dpo', 'kto', 'reward', 'turn_verdicts', 'dpo_turns'].map((subset) => `public/${subset}`),
       ...['conversations', 'votes', 'reactions'].map((subset) => `gated/${subset}`),
     ];
     expect(firstFiles.map((path) => path.slice(firstOut.length + 1))).toEqual(
@@ -368,7 +436,7 @@ describe.each(DIALECTS)('agora export on $name', (dialect) => {
           ['fr', 'oc'].flatMap((language) => [`${folder}/${language}/train-00000.parquet`, `${folder}/${language}/train.jsonl`]),
         ),
       ]
-        .filter((path) => !/^\w+\/(kto|reactions)\/oc\//.test(path))
+        .filter((path) => !/^\w+\/(kto|reactions|dpo_turns)\/oc\//.test(path))
         .sort(),
     );
     for (let index = 0; index < firstFiles.length; index++)
@@ -609,8 +677,8 @@ describe.each(DIALECTS)('agora export on $name', (dialect) => {
           expect(info.find((entry) => entry.config_name === name)?.splits[0]?.num_examples, name).toBe(rows);
         }
       }
-      // Public: six subsets, French and Occitan each but kto and reactions; gated: three, reactions French only.
-      expect(configCount).toBe(6 + 6 * 2 - 2 + (3 + 3 * 2 - 1));
+      // Public: eight subsets, French and Occitan each but kto, reactions and dpo_turns; gated: three, reactions French only.
+      expect(configCount).toBe(8 + 8 * 2 - 3 + (3 + 3 * 2 - 1));
       const [first] = (
         await connection.runAndReadAll(
           `SELECT conversation_a[1].role AS role, conversation_a[2].content AS content, conversation_a[3].reasoning_content AS reasoning, conversation_a[3].metadata.output_tokens AS tokens, epoch_ms(timestamp)::BIGINT AS ms FROM read_parquet('${join(folder, 'gated', 'conversations', 'fr', 'train-*.parquet')}') LIMIT 1`,
@@ -676,6 +744,7 @@ describe.each(DIALECTS)('agora export after real duels ($name)', (dialect) => {
       const id = created.json.id as string;
       await client.stream(id);
       await client.request('POST', `/api/v1/duels/${id}/reactions`, { side: 'b', turn: 1, value: 'dislike', tags: ['incorrect'] });
+      expect((await client.request('PUT', `/api/v1/duels/${id}/turns/1/verdict`, { verdict: 'a_better' })).status).toBe(200);
       expect((await client.request('POST', `/api/v1/duels/${id}/vote`, { choice: 'a', tags: { a: ['useful'] } })).status).toBe(200);
       const cookie = (client as unknown as { cookie: string }).cookie.split('=')[1]!;
       const duel = (await arena.store.duels.findById(id))!;
@@ -704,7 +773,7 @@ describe.each(DIALECTS)('agora export after real duels ($name)', (dialect) => {
         privateCohorts: [],
       });
       const result = await service.export({ outDir: out, formats: ['parquet', 'jsonl'], datasets: [...DATASET_NAMES] });
-      // Each subset in both formats: six public, three gated.
+      // Each subset in both formats: eight public (the turn verdict gives a turn_verdicts row and a dpo_turns pair), three gated.
       expect(result.files.map((file) => [file.tier, file.dataset, file.language, file.rows])).toEqual(
         [
           ...DATASET_NAMES.map((dataset) => ['public', dataset]),

@@ -24,6 +24,8 @@ export interface Seed {
   cohort?: string;
   vote?: { choice: 'a' | 'b' | 'tie' | 'both_bad'; tagsA?: string[]; tagsB?: string[] };
   reactions?: { turn: number; side: 'a' | 'b'; value: 'like' | 'dislike'; tags?: string[] }[];
+  /** Verdicts on single turns (the store's choices: `a`, `b`, `both_good`, `both_bad`). */
+  verdicts?: { turn: number; choice: 'a' | 'b' | 'both_good' | 'both_bad' }[];
   languages?: string[];
   categories?: string[];
   models?: [string, string];
@@ -118,6 +120,15 @@ export async function seed(store: Store, location: TestStore['location'], seeds:
         updatedAt: entry.at,
       });
     }
+    for (const verdict of entry.verdicts ?? [])
+      await store.turnVerdicts.upsert({
+        duelId: id,
+        turn: verdict.turn,
+        choice: verdict.choice,
+        clientHash: null,
+        createdAt: entry.at,
+        updatedAt: entry.at,
+      });
     for (const reaction of entry.reactions ?? []) {
       await store.feedback.upsertReaction({
         duelId: id,

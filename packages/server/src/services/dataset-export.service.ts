@@ -74,7 +74,7 @@ export type ExportProgress = (done: number, total: number) => void;
 /** compar:IA's subsets (both tiers) and the training subsets are built in separate threads when there are cores for it. */
 const DATASET_GROUPS: readonly (readonly DatasetName[])[] = [
   ['conversations', 'votes', 'reactions'],
-  ['dpo', 'kto', 'reward'],
+  ['dpo', 'kto', 'reward', 'turn_verdicts', 'dpo_turns'],
 ];
 
 /**

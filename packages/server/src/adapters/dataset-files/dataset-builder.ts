@@ -16,6 +16,7 @@ import { rowContext } from './row-context';
 import { type DatasetFileWriter, type DatasetFormat, Utf8Encodings, jsonlFileWriter, parquetFileWriter } from './dataset-writers';
 import { type ExportFilters, conversationFilter, modelFilter } from '../../domain/datasets/export-filters';
 import { type PreferenceStrength, preferenceRows } from '../../domain/datasets/preference-rows';
+import { turnVerdictRows } from '../../domain/datasets/turn-verdict-rows';
 
 /** Everything a builder needs, as plain data so that it can be handed to a worker thread. */
 export interface DatasetBuilderSettings {
@@ -101,6 +102,7 @@ export class DatasetBuilder {
     };
     const comparia = wants('conversations') || wants('votes') || wants('reactions');
     const training = wants('dpo') || wants('kto') || wants('reward');
+    const verdicts = wants('turn_verdicts') || wants('dpo_turns');
     for (const conversation of batch) {
       if (!this.keep(conversation)) continue;
       const prepared = prepareConversation(conversation, this.context);
@@ -132,12 +134,21 @@ export class DatasetBuilder {
             for (const row of rows[name])
               this.write('public', name, typeof row.language === 'string' ? fileLanguage(row.language) : language, row, orderKey);
       }
+      if (verdicts) {
+        const rows = turnVerdictRows(prepared, preferenceOptions);
+        // A verdict is about one turn, as a training row: it goes with its turn's language.
+        const languageOf = (row: DatasetRow) => (typeof row.language === 'string' ? fileLanguage(row.language) : language);
+        if (wants('turn_verdicts'))
+          for (const row of rows.turnVerdicts) this.write('public', 'turn_verdicts', languageOf(row), row, orderKey);
+        if (wants('dpo_turns')) for (const row of rows.dpoTurns) this.write('public', 'dpo_turns', languageOf(row), row, orderKey);
+      }
     }
   }
 
   finish(): BuiltFile[] {
-    // An empty dataset still gets its (empty) file in each of its tiers, so that the card's config points at something.
-    for (const dataset of this.settings.datasets)
+    // An empty dataset still gets its (empty) file in each of its tiers, so that the card's config points at something;
+    // but not the turn verdicts' subsets, empty wherever visitors gave none: a config of no rows fails Hugging Face's loader.
+    for (const dataset of this.settings.datasets.filter((name) => !ONLY_WHEN_FILLED.has(name)))
       for (const tier of TIERS_OF[dataset])
         if (![...this.sets.values()].some((set) => set.tier === tier && set.dataset === dataset)) this.fileSet(tier, dataset, 'und');
     for (const set of this.sets.values()) this.writeWaiting(set);
@@ -227,6 +238,9 @@ export class DatasetBuilder {
 }
 
 const TIER_ORDER: Readonly<Record<DatasetTier, number>> = { public: 0, gated: 1 };
+
+/** Subsets written only when they have rows (arenas and imports without turn verdicts have none). */
+const ONLY_WHEN_FILLED: ReadonlySet<DatasetName> = new Set(['turn_verdicts', 'dpo_turns']);
 
 /**
  * The folder name of a language: a well-formed language tag, else `und`. Imported files say what

@@ -12,7 +12,7 @@ export type DatasetFormat = (typeof DATASET_FORMATS)[number];
  * columns of the gated tier; the public tier's are derived from them (dataset-tiers.ts).
  */
 
-export const DATASET_NAMES = ['conversations', 'votes', 'reactions', 'dpo', 'kto', 'reward'] as const;
+export const DATASET_NAMES = ['conversations', 'votes', 'reactions', 'dpo', 'kto', 'reward', 'turn_verdicts', 'dpo_turns'] as const;
 export type DatasetName = (typeof DATASET_NAMES)[number];
 
 /**
@@ -152,6 +152,52 @@ const pairTraining = [
   ...training,
 ];
 
+/** The verdicts on single turns (issue 34): compar:IA's per-response arena data in spirit, one row per verdict. */
+const TURN_VERDICTS: DatasetDefinition = {
+  name: 'turn_verdicts',
+  description:
+    "one row per verdict on a single turn (A better, B better, both good, both bad), in the spirit of compar:IA's per-response arena data",
+  columns: [
+    col('conversation_pair_id', 'string', 'public id of the conversation pair, as in conversations, votes and reactions'),
+    col('turn', 'int', 'user turn judged (1 = first)'),
+    col('msg_rank', 'int', 'the same turn from 0, as compar:IA counts'),
+    col('question_id', 'string', '`<conversation_pair_id>-<msg_rank>`, as in reactions'),
+    col('date', 'date', 'the day the verdict was last given (UTC); the time of day is withheld'),
+    col('model_a_name', 'string', 'model of side A (catalogue id)'),
+    col('model_b_name', 'string', 'model of side B (catalogue id)'),
+    col('verdict', 'string', "`a_better`, `b_better`, `both_good` or `both_bad` (compar:IA's `choice` values)"),
+    col('chosen_model_name', 'string', 'model of the better answer; null for both good or both bad'),
+    col('question_content', 'string', 'the user message of the turn'),
+    col('response_a', 'string', "side A's answer to it"),
+    col('response_b', 'string', "side B's answer to it"),
+    ...trainingUsePair,
+    col('source', 'string', 'Agora: `arena` (given here) or the imported dataset (`comparia`: its per-response arena data)'),
+    col('language', 'string', "language of the turn's user message (ISO 639-1, else 639-3), else of the conversation"),
+    col('categories', 'strings', 'topics of the conversation'),
+    col('capabilities', 'strings', CAPABILITIES_MEANING),
+  ],
+};
+
+/** TRL preference pairs from the verdicts with a winner, one row per judged turn. */
+const DPO_TURNS: DatasetDefinition = {
+  name: 'dpo_turns',
+  description: 'TRL conversational preference pairs from verdicts on single turns (A better or B better), one row per verdict',
+  columns: [
+    col('prompt', 'messages', "history up to and including the turn's user message: the side named by `context_from`"),
+    col('chosen', 'messages', 'one assistant message: the better answer of that turn'),
+    col('rejected', 'messages', "one assistant message: the other side's answer"),
+    col('model_chosen', 'string', 'model of the chosen answer'),
+    col('model_rejected', 'string', 'model of the rejected answer'),
+    col('training_use', 'string', `what the pair may be used for, the most restrictive of its two answers: ${TRAINING_USE_MEANING}`),
+    col(
+      'context_from',
+      'string',
+      'whose earlier answers the prompt holds: `shared` (both sides saw exactly this history: a first turn, same system prompt), else `a` or `b`, the chosen side (each side answered its own history; the rejected answer followed the other)',
+    ),
+    ...training,
+  ],
+};
+
 export const DATASETS: Readonly<Record<DatasetName, DatasetDefinition>> = {
   conversations: {
     name: 'conversations',
@@ -282,6 +328,8 @@ export const DATASETS: Readonly<Record<DatasetName, DatasetDefinition>> = {
       ...pairTraining,
     ],
   },
+  turn_verdicts: TURN_VERDICTS,
+  dpo_turns: DPO_TURNS,
 };
 
 /** compar:IA's three tables: conversations, votes and reactions. */

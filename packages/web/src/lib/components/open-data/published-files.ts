@@ -45,6 +45,8 @@ export const PREVIEW_COLUMNS: Record<string, readonly string[]> = {
   dpo: ['prompt', 'chosen', 'rejected', 'model_chosen', 'model_rejected'],
   kto: ['prompt', 'completion', 'label', 'model'],
   reward: ['chosen', 'rejected'],
+  turn_verdicts: ['model_a_name', 'model_b_name', 'verdict', 'question_content'],
+  dpo_turns: ['prompt', 'chosen', 'rejected', 'model_chosen', 'context_from'],
 };
 
 /** A cell as text: a message list as its last message, a list joined, null as a dash. */

@@ -34,6 +34,10 @@ export const da: Record<keyof typeof fr, string> = {
     'Enkelte svar mærket gode eller dårlige, klar til KTO-træning: de svar, der blev syntes godt eller ikke godt om, og dem fra en duel, hvor begge blev vurderet dårlige.',
   'open.datasets.about.reward':
     'De samme par som dpo, skrevet som hele samtaler (historik og derefter svar), den form, som træning af belønningsmodeller forventer.',
+  'open.datasets.about.turn_verdicts':
+    'Én række pr. vurdering af en enkelt runde i en duel (A bedre, B bedre, begge gode, begge dårlige) med spørgsmålet, begge svar og modellerne; dateret til dagen.',
+  'open.datasets.about.dpo_turns':
+    'Par klar til DPO fra vurderingerne af en enkelt runde, der har en vinder: samtalens historik frem til spørgsmålet, det svar, der blev vurderet bedst, og det andet; context_from angiver, hvilken side historikken kommer fra.',
   'open.datasets.rows_total': '{rows} rækker i alt.',
   'open.datasets.files_caption': 'Filer i {dataset} efter sprog',
   'open.datasets.col_language': 'Sprog',

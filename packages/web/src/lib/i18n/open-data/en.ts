@@ -34,6 +34,10 @@ export const en: Record<keyof typeof fr, string> = {
     'Single answers labelled good or bad, ready for KTO training: the answers liked or disliked, and those of a duel where both were judged bad.',
   'open.datasets.about.reward':
     'The same pairs as dpo, written as whole conversations (history, then answer), the form reward-model trainers expect.',
+  'open.datasets.about.turn_verdicts':
+    'One row per verdict given on a single turn of a duel (A better, B better, both good, both bad), with the question, both answers and the models; dated to the day.',
+  'open.datasets.about.dpo_turns':
+    "Pairs ready for DPO from the single-turn verdicts that have a winner: the conversation's history up to the question, the answer judged better and the other one; context_from says which side the history comes from.",
   'open.datasets.rows_total': '{rows} rows in all.',
   'open.datasets.files_caption': 'Files of {dataset} by language',
   'open.datasets.col_language': 'Language',

@@ -32,6 +32,10 @@ export const fr = {
     'Des réponses isolées étiquetées bonnes ou mauvaises, prêtes pour l’entraînement KTO : les réponses aimées ou non, et celles d’un duel où les deux ont été jugées mauvaises.',
   'open.datasets.about.reward':
     'Les mêmes paires que dpo, écrites en conversations complètes (historique puis réponse), la forme qu’attendent les entraîneurs de modèles de récompense.',
+  'open.datasets.about.turn_verdicts':
+    'Une ligne par avis donné sur un seul tour d’un duel (A meilleure, B meilleure, les deux bonnes, les deux mauvaises), avec la question, les deux réponses et les modèles ; datée au jour.',
+  'open.datasets.about.dpo_turns':
+    'Des paires prêtes pour DPO tirées des avis sur un seul tour qui ont un gagnant : l’historique de la conversation jusqu’à la question, la réponse jugée meilleure et l’autre ; context_from dit de quel côté vient l’historique.',
   'open.datasets.rows_total': '{rows} lignes au total.',
   'open.datasets.files_caption': 'Fichiers de {dataset} par langue',
   'open.datasets.col_language': 'Langue',

@@ -34,6 +34,10 @@ export const lt: Record<keyof typeof fr, string> = {
     'Pavieniai atsakymai, pažymėti kaip geri arba blogi, paruošti KTO mokymui: atsakymai, kurie patiko arba nepatiko, ir dvikovų, kuriose abu atsakymai įvertinti kaip blogi, atsakymai.',
   'open.datasets.about.reward':
     'Tos pačios poros kaip dpo, užrašytos kaip ištisi pokalbiai (istorija, tada atsakymas) – tokios formos, kokios tikisi atlygio modelių mokymo priemonės.',
+  'open.datasets.about.turn_verdicts':
+    'Viena eilutė kiekvienam vieno dvikovos rato įvertinimui (A geresnis, B geresnis, abu geri, abu blogi) su klausimu, abiem atsakymais ir modeliais; data nurodoma dienos tikslumu.',
+  'open.datasets.about.dpo_turns':
+    'DPO mokymui paruoštos poros iš vieno rato įvertinimų, kuriuose yra nugalėtojas: pokalbio istorija iki klausimo, geresniu įvertintas atsakymas ir kitas atsakymas; context_from nurodo, iš kurios pusės paimta istorija.',
   'open.datasets.rows_total': 'Iš viso eilučių: {rows}.',
   'open.datasets.files_caption': 'Rinkinio {dataset} failai pagal kalbą',
   'open.datasets.col_language': 'Kalba',

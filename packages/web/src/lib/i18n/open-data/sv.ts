@@ -34,6 +34,10 @@ export const sv: Record<keyof typeof fr, string> = {
     'Enskilda svar märkta som bra eller dåliga, färdiga för KTO-träning: svar som gillats eller inte, och svaren i en duell där båda bedömdes som dåliga.',
   'open.datasets.about.reward':
     'Samma par som dpo, skrivna som hela samtal (historik och sedan svar), den form som träning av belöningsmodeller väntar sig.',
+  'open.datasets.about.turn_verdicts':
+    'En rad per omdöme om en enskild omgång i en duell (A bättre, B bättre, båda bra, båda dåliga) med frågan, båda svaren och modellerna; daterad till dagen.',
+  'open.datasets.about.dpo_turns':
+    'Par redo för DPO från omdömena om en enskild omgång som har en vinnare: samtalets historik fram till frågan, svaret som bedömdes bättre och det andra; context_from anger vilken sida historiken kommer från.',
   'open.datasets.rows_total': '{rows} rader totalt.',
   'open.datasets.files_caption': 'Filer i {dataset} per språk',
   'open.datasets.col_language': 'Språk',
