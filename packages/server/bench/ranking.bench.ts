@@ -10,12 +10,15 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { formatEndToEnd, measureEndToEnd, type EndToEnd } from './ranking-end-to-end';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const tsx = join(root, 'node_modules/tsx/dist/loader.mjs');
 const worker = fileURLToPath(new URL('./ranking-bench-worker.ts', import.meta.url));
 const ROUNDS = 1000;
 const RUNS = 2;
+/** Back-to-back trials of the oracle and the CLI on the 2.5M file (medians quoted). */
+const TRIALS = 3;
 
 /** Oracle anchors of docs/ranking.md#speed-anchors, in ms (bootstrap anchors are for 100 rounds). */
 const ORACLE: Record<string, [number, number]> = {
@@ -42,10 +45,11 @@ function node(args: string[]): string {
   });
 }
 
-function measureSize(directory: string, votes: number): Measurement {
+function measureSize(directory: string, votes: number, endToEnd?: (file: string) => void): Measurement {
   const file = join(directory, `votes-${votes}.jsonl`);
   node(['generate', file, String(votes), '20240901']);
   const megabytes = statSync(file).size / 1e6;
+  endToEnd?.(file);
   const runs = Array.from({ length: RUNS }, () => JSON.parse(node(['measure', file, String(ROUNDS)])) as Measurement);
   rmSync(file);
   const best: Measurement = { fileMb: megabytes };
@@ -64,9 +68,11 @@ export async function run(): Promise<void> {
   const directory = mkdtempSync(join(tmpdir(), 'agora-ranking-bench-'));
   try {
     const sizes = [250_000, 2_500_000];
+    let endToEnd: EndToEnd | undefined;
     const results = sizes.map((votes) => {
       process.stdout.write(`measuring ${votes.toLocaleString('en')} votes (${RUNS} runs, best of)…\n`);
-      return measureSize(directory, votes);
+      const last = votes === sizes[sizes.length - 1];
+      return measureSize(directory, votes, last ? (file) => (endToEnd = measureEndToEnd(file, TRIALS)) : undefined);
     });
     const rows: [string, string, (result: Measurement) => number, (index: number) => number][] = [
       ['parse JSONL (file → columns)', 'parse', (r) => r.parse!, (i) => ORACLE.parse![i]!],
@@ -116,7 +122,10 @@ export async function run(): Promise<void> {
       [`style-controlled fit on 2.5M ≤ 1 s: ${format(big.styleFit!)}`, big.styleFit! <= 1000],
       [`peak RSS ≤ 600 MB: ${big.peakRssMb!.toFixed(0)} MB`, big.peakRssMb! <= 600],
     ];
-    lines.push('', ...goals.map(([text, met]) => `${met ? 'met   ' : 'MISSED'} ${text}`), '');
+    lines.push('', ...goals.map(([text, met]) => `${met ? 'met   ' : 'MISSED'} ${text}`));
+    const ourParts = { parse: big.parse!, aggregate: big.aggregateCold!, fit: big.sccCold! + big.pointFitCold! + big.standardErrorsCold! };
+    if (endToEnd) lines.push(...formatEndToEnd(endToEnd, ourParts, big.votes!, TRIALS));
+    lines.push('');
     process.stdout.write(`${lines.join('\n')}\n`);
   } finally {
     rmSync(directory, { recursive: true, force: true });

@@ -26,6 +26,20 @@ describe('agora commands leave no process behind', () => {
     expect(run.leftBehind).toEqual([]);
   });
 
+  it('agora leaderboard, parsing a 65 MB vote file on worker threads', async () => {
+    const big = join(folder, 'big.jsonl');
+    const rows = ['model_a', 'model_b', 'tie'].map(
+      (winner, index) =>
+        `{"model_a":"m${index}","model_b":"m${(index + 1) % 3}","winner":"${winner}","len_a":5,"len_b":7,"headers_a":0,"headers_b":1,"lists_a":0,"lists_b":0,"bold_a":2,"bold_b":0}\n`,
+    );
+    // above the 64 MB from which the file is cut into ranges parsed by worker threads
+    writeFileSync(big, rows.join('').repeat(Math.ceil((65 << 20) / rows.join('').length)));
+    const run = await runAgoraInItsGroup(['leaderboard', '--votes', big, '--format', 'json'], cold);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.leftBehind).toEqual([]);
+  });
+
   it('agora postprocess, on worker threads, then agora export, on worker threads, of the same store', async () => {
     const screened = await runAgoraInItsGroup(['postprocess', '--no-model', '--threads', '2'], environment);
     expect(screened.code, screened.stderr).toBe(0);
