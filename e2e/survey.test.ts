@@ -93,4 +93,28 @@ describe('the population survey in a real browser', () => {
     },
     120_000,
   );
+
+  it.each(['fr-FR', 'lt-LT'] as const)(
+    'the weighted board on the leaderboard page says why it is not shown yet (%s)',
+    async (locale) => {
+      const language = locale.slice(0, 2) as 'fr' | 'lt';
+      const problems: string[] = [];
+      for (const [width, viewport] of VIEWPORTS) {
+        const { page, context, errors } = await newPage(browser, { locale, viewport });
+        await page.goto(`${arena.baseUrl}/leaderboard`);
+        const board = page.getByTestId('population-board');
+        await board.locator('summary').click();
+        const why = await page.getByTestId('population-why').innerText();
+        // The example's threshold (1,000 votes) and the votes of the one visitor who answered so far.
+        const expected = AREA[language]['population.too_few_votes'].split('{min}')[0]!;
+        expect(why.startsWith(expected), why).toBe(true);
+        expect(why.replace(/\s/g, '')).toContain('1000');
+        problems.push(...(await problemsOf(page, `survey-board-${language}-${width}`, language)));
+        expect(errors).toEqual([]);
+        await context.close();
+      }
+      expect(problems).toEqual([]);
+    },
+    60_000,
+  );
 });
