@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import { z } from 'zod';
 import type { RateLimitPolicy } from '../domain/arena/rate-limit-policy';
 import { DEFAULT_CAMPAIGN_RULE } from '../domain/arena/campaign-rule';
+import { DEFAULT_CLUSTER_PUSH_RULE } from '../domain/arena/cluster-push-rule';
 import { FAST_READER, type IntegrityRules } from '../domain/arena/vote-integrity';
 import { type ConsoleConfig, consoleEnvironmentShape, consoleOf, signInLimitsOf } from './console-config';
 
@@ -74,6 +75,8 @@ const environmentSchema = z.object({
     .min(0.001)
     .max(24 * 365)
     .default(24),
+  AGORA_INTEGRITY_CLUSTER_PUSH_VISITORS: z.coerce.number().int().min(0).max(1_000_000).default(DEFAULT_CLUSTER_PUSH_RULE.visitors),
+  AGORA_INTEGRITY_CLUSTER_PUSH_WINDOW_MIN: z.coerce.number().min(0.1).max(10_080).default(30),
   AGORA_LIMIT_PROMPTS_PER_HOUR: z.coerce.number().int().min(0).max(1_000_000).default(60),
   AGORA_LIMIT_PROMPTS_PER_HOUR_PER_ADDRESS: z.coerce.number().int().min(0).max(1_000_000).default(600),
   AGORA_LIMIT_VOTES_PER_MINUTE: z.coerce.number().int().min(0).max(1_000_000).default(20),
@@ -302,6 +305,10 @@ function integrityOf(values: EnvironmentValues): IntegrityRules {
         : undefined,
     // Address groups are judged against the board's prediction (favours_one_model is per visitor only).
     campaign: DEFAULT_CAMPAIGN_RULE,
+    clusterPush:
+      values.AGORA_INTEGRITY_CLUSTER_PUSH_VISITORS > 0
+        ? { visitors: values.AGORA_INTEGRITY_CLUSTER_PUSH_VISITORS, windowMs: values.AGORA_INTEGRITY_CLUSTER_PUSH_WINDOW_MIN * 60_000 }
+        : undefined,
   };
 }
 

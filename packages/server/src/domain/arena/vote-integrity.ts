@@ -10,6 +10,7 @@
  */
 
 import { type CampaignRule, DEFAULT_CAMPAIGN_RULE, campaignRows } from './campaign-rule';
+import { type ClusterPushColumns, type ClusterPushRule, DEFAULT_CLUSTER_PUSH_RULE, clusterPushRows } from './cluster-push-rule';
 
 export const INTEGRITY_FLAGS = [
   'too_fast',
@@ -19,6 +20,7 @@ export const INTEGRITY_FLAGS = [
   'excluded_by_reviewer',
   'beyond_influence_bound',
   'campaign',
+  'cluster_push',
 ] as const;
 export type IntegrityFlag = (typeof INTEGRITY_FLAGS)[number];
 
@@ -76,6 +78,8 @@ export interface IntegrityRules {
   influence?: { votes: number; windowMs: number } | undefined;
   /** The campaign rule (campaign-rule.ts), judged when the board's ratings are passed in; absent: not judged. */
   campaign?: CampaignRule | undefined;
+  /** The cluster-push rule (cluster-push-rule.ts); absent: not judged. */
+  clusterPush?: ClusterPushRule | undefined;
 }
 
 /** How fast a visitor can read the answers (docs/arena.md#vote-integrity says where the numbers come from). */
@@ -104,9 +108,10 @@ export const DEFAULT_INTEGRITY_RULES: IntegrityRules = {
   favouriteVotes: 10,
   influence: { votes: 30, windowMs: 24 * 3600_000 },
   campaign: DEFAULT_CAMPAIGN_RULE,
+  clusterPush: DEFAULT_CLUSTER_PUSH_RULE,
 };
 
-/** Bit of each flag in {@link integrityFlagBits}' answer (seven flags: a byte holds them), in {@link INTEGRITY_FLAGS} order. */
+/** Bit of each flag in {@link integrityFlagBits}' answer (eight flags: a byte holds them), in {@link INTEGRITY_FLAGS} order. */
 export const INTEGRITY_FLAG_BIT: Readonly<Record<IntegrityFlag, number>> = Object.fromEntries(
   INTEGRITY_FLAGS.map((name, index) => [name, 1 << index]),
 ) as Record<IntegrityFlag, number>;
@@ -118,7 +123,7 @@ export const CHOICE_CODE = { a: 0, b: 1, tie: 2, both_bad: 3 } as const;
 export const REVIEW_CODE = { none: 0, count: 1, exclude: 2, erased: 3 } as const;
 
 /** The integrity facts of many votes as columns (domain/ranking/vote-columns.ts). */
-export interface IntegrityColumns {
+export interface IntegrityColumns extends Pick<ClusterPushColumns, 'promptCluster'> {
   length: number;
   /** 1: an arena vote, judged by the rules. */
   arena: Uint8Array;
@@ -258,6 +263,7 @@ export function integrityRuleBits(votes: IntegrityColumns, rules: IntegrityRules
   if (rules.influence)
     for (const grouped of [byVisitor, byClient]) for (const group of groupsOf(grouped)) boundedRows(votes, group, rules.influence, bits);
   if (rules.campaign && ratings) for (const row of campaignRows(votes, ratings, rules.campaign)) bits[row]! |= INTEGRITY_FLAG_BIT.campaign;
+  if (rules.clusterPush) for (const row of clusterPushRows(votes, rules.clusterPush)) bits[row]! |= INTEGRITY_FLAG_BIT.cluster_push;
   return bits;
 }
 

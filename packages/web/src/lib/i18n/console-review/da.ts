@@ -159,4 +159,5 @@ export const da: Record<keyof typeof fr, string> = {
   'console.integrity.flag.excluded_by_reviewer': 'udeladt af en moderator',
   'console.integrity.flag.beyond_influence_bound': 'ud over indflydelsesgrænsen',
   'console.integrity.flag.campaign': 'kampagne mod ranglistens forudsigelse',
+  'console.integrity.flag.cluster_push': 'samme spørgsmål presset frem af mange besøgende',
 };

@@ -159,4 +159,5 @@ export const en: Record<keyof typeof fr, string> = {
   'console.integrity.flag.excluded_by_reviewer': 'excluded by a reviewer',
   'console.integrity.flag.beyond_influence_bound': 'beyond the influence bound',
   'console.integrity.flag.campaign': 'campaign against the leaderboard’s prediction',
+  'console.integrity.flag.cluster_push': 'one prompt pushed from many visitors',
 };

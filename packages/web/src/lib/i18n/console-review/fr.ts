@@ -157,4 +157,5 @@ export const fr = {
   'console.integrity.flag.excluded_by_reviewer': 'exclu par un relecteur',
   'console.integrity.flag.beyond_influence_bound': 'au-delà du plafond d’influence',
   'console.integrity.flag.campaign': 'campagne contre la prédiction du classement',
+  'console.integrity.flag.cluster_push': 'une même question poussée par de nombreux visiteurs',
 };

@@ -159,4 +159,5 @@ export const lt: Record<keyof typeof fr, string> = {
   'console.integrity.flag.excluded_by_reviewer': 'atmetė peržiūrėtojas',
   'console.integrity.flag.beyond_influence_bound': 'viršija įtakos ribą',
   'console.integrity.flag.campaign': 'kampanija prieš reitingo prognozę',
+  'console.integrity.flag.cluster_push': 'tas pats klausimas, stumiamas daugelio lankytojų',
 };

@@ -159,4 +159,5 @@ export const sv: Record<keyof typeof fr, string> = {
   'console.integrity.flag.excluded_by_reviewer': 'utesluten av en granskare',
   'console.integrity.flag.beyond_influence_bound': 'över inflytandegränsen',
   'console.integrity.flag.campaign': 'kampanj mot topplistans förutsägelse',
+  'console.integrity.flag.cluster_push': 'samma fråga driven av många besökare',
 };
