@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DIALECTS } from './test-db';
 import { ArenaClient, type TestArena, startTestArena } from './test-arena';
+import { rankVoteTable, storeTurnVerdictTable } from '../src/services/rank-votes';
 
 const verdictPath = (duelId: string, turn: number | string) => `/api/v1/duels/${duelId}/turns/${turn}/verdict`;
 
@@ -89,6 +90,28 @@ describe.each(DIALECTS)('turn verdicts ($name)', (dialect) => {
     expect(await harness.arena.store.turnVerdicts.list(id)).toEqual([]);
     const erased = await client.request('PUT', verdictPath(id, 1), { verdict: 'a_better' });
     expect(erased).toMatchObject({ status: 404, json: { error: { code: 'duel_not_found' } } });
+  });
+
+  it('ranks the stored verdicts with --unit turn: one vote per verdict, one cluster per duel', async () => {
+    const played = await Promise.all([playedDuel(harness, 'Un premier duel à classer.'), playedDuel(harness, 'Un second duel à classer.')]);
+    for (const { client, id } of played) {
+      expect((await client.request('POST', `/api/v1/duels/${id}/messages`, { prompt: 'Et ensuite ?' })).status).toBe(201);
+      await client.stream(id, { turn: 2 });
+      for (const turn of [1, 2]) expect((await client.request('PUT', verdictPath(id, turn), { verdict: 'a_better' })).status).toBe(200);
+    }
+    const before = await storeTurnVerdictTable(harness.arena.store);
+    const mine = played.map(({ id }) => id);
+    const stored = (await harness.arena.store.turnVerdicts.listRankingVerdicts()).filter((verdict) => mine.includes(verdict.duelId));
+    expect(stored.map(({ turn, choice }) => [turn, choice])).toEqual([
+      [1, 'a'],
+      [2, 'a'],
+      [1, 'a'],
+      [2, 'a'],
+    ]);
+    // Two verdicts per duel: as many clusters as duels, each verdict a row.
+    expect(before.table.length).toBe(before.clusters.length);
+    const board = rankVoteTable(before.table, { clusters: before.clusters });
+    expect(board.weighting?.clusters).toBe(new Set(before.clusters).size);
   });
 
   it('answers bad input with the 400 error body, and stores nothing', async () => {

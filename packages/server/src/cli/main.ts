@@ -37,14 +37,26 @@ export function buildProgram(): Command {
         throw error;
       }
     },
+    storeTurnVerdicts: async () => {
+      const [{ loadStoreTurnVerdictTable }, { ConfigError, loadConfig }] = await Promise.all([
+        import('../composition/store-access'),
+        import('../config/config'),
+      ]);
+      try {
+        return await loadStoreTurnVerdictTable(loadConfig(process.env));
+      } catch (error) {
+        if (error instanceof ConfigError) throw new CliUsageError(error.message);
+        throw error;
+      }
+    },
   });
-  registerInfluenceCommand(program, async (by, top) => {
+  registerInfluenceCommand(program, async (by, top, includeFlagged) => {
     const [{ loadStoreInfluence }, { ConfigError, loadConfig }] = await Promise.all([
       import('../composition/store-access'),
       import('../config/config'),
     ]);
     try {
-      return await loadStoreInfluence(loadConfig(process.env), by, top);
+      return await loadStoreInfluence(loadConfig(process.env), by, top, includeFlagged);
     } catch (error) {
       if (error instanceof ConfigError) throw new CliUsageError(error.message);
       throw error;

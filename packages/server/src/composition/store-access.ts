@@ -3,7 +3,7 @@ import { openDatabase } from '../db/dialect';
 import { migrateToLatest } from '../db/migrate';
 import { type Store, createStore } from '../db/unit-of-work';
 import type { VoteTable } from '../domain/ranking';
-import { storeVoteTable } from '../services/rank-votes';
+import { storeTurnVerdictTable, storeVoteTable } from '../services/rank-votes';
 import type { InfluenceReport } from '../domain/ranking/influence';
 import { type InfluenceGrouping, storeInfluence } from '../services/rank-influence';
 
@@ -30,8 +30,19 @@ export async function loadStoreVoteTable(config: Config): Promise<VoteTable> {
   }
 }
 
+/** The stored per-turn verdicts as votes clustered by duel: `agora leaderboard --unit turn`. */
+export async function loadStoreTurnVerdictTable(config: Config): Promise<{ table: VoteTable; clusters: Int32Array }> {
+  const db = openDatabase(config.database);
+  try {
+    await migrateToLatest(db);
+    return await storeTurnVerdictTable(createStore(db));
+  } finally {
+    await db.destroy();
+  }
+}
+
 /** Rank influence on the store's main board: `agora influence`. */
-export async function loadStoreInfluence(config: Config, by: InfluenceGrouping, top: number): Promise<InfluenceReport> {
+export async function loadStoreInfluence(config: Config, by: InfluenceGrouping, top: number, includeFlagged = false): Promise<InfluenceReport> {
   const db = openDatabase(config.database);
   try {
     await migrateToLatest(db);
@@ -39,6 +50,7 @@ export async function loadStoreInfluence(config: Config, by: InfluenceGrouping, 
       top,
       integrity: config.integrity,
       customModeOnMainBoard: config.leaderboard.customModeOnMainBoard,
+      includeFlagged,
     });
   } finally {
     await db.destroy();

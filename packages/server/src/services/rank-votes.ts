@@ -13,6 +13,7 @@ import { readVoteFile, type VoteFileContents } from '../adapters/vote-files';
 import type { Store } from '../db/unit-of-work';
 import { mainBoardTable } from './main-board-table';
 import { viewKey } from '../domain/ranking/leaderboard-views';
+import { turnVerdictTable } from '../domain/ranking/turn-verdict-votes';
 
 /** How to rank (the `agora leaderboard` flags). */
 export interface RankVotesOptions {
@@ -25,6 +26,8 @@ export interface RankVotesOptions {
   anchor?: { model: string; rating: number } | undefined;
   /** Keep votes flagged identity_leak or abuse. */
   includeFlagged?: boolean | undefined;
+  /** A cluster number per vote (the turn unit: one per duel); intervals then sum the score per cluster. */
+  clusters?: Int32Array | undefined;
 }
 
 /** A leaderboard and, for a file, what was read. */
@@ -52,6 +55,7 @@ export function rankVoteTable(table: VoteTable, options: RankVotesOptions = {}):
     styleRule: options.styleRule,
     anchor: options.anchor,
     bootstrap: rounds > 0 ? { rounds, random: createSeededRandom(options.seed ?? 0) } : undefined,
+    weighting: options.clusters ? { cluster: options.clusters } : undefined,
   });
 }
 
@@ -94,4 +98,12 @@ export async function storeVoteTable(
   const stored = await store.leaderboards.latestSnapshots();
   const ratings = ratingsOfBoard(stored.find((snapshot) => snapshot.view === viewKey({ style: 'plain' }))?.body);
   return mainBoardTable(records, integrityOfVotes(records, integrity, ratings), options);
+}
+
+/**
+ * The stored per-turn verdicts as votes clustered by duel (`agora leaderboard --unit turn`,
+ * docs/ranking.md#per-turn-verdicts).
+ */
+export async function storeTurnVerdictTable(store: Store): Promise<{ table: VoteTable; clusters: Int32Array }> {
+  return turnVerdictTable(await store.turnVerdicts.listRankingVerdicts());
 }

@@ -9,6 +9,8 @@ import { CliUsageError, parseFlags, reportingUsageErrors } from '../cli-error';
 export interface LeaderboardVoteSources {
   /** Reads the arena's stored votes as a vote table. */
   storeVotes?: (() => Promise<VoteTable>) | undefined;
+  /** Reads the stored per-turn verdicts as votes, one cluster per duel (`--unit turn`). */
+  storeTurnVerdicts?: (() => Promise<{ table: VoteTable; clusters: Int32Array }>) | undefined;
 }
 
 const VARIANTS = RANKING_VARIANT_NAMES;
@@ -35,6 +37,7 @@ const flagsSchema = z
       .optional(),
     styleRule: z.enum(['fastchat', 'compar'], { error: '--style-rule takes fastchat or compar' }).optional(),
     includeFlagged: z.boolean().optional(),
+    unit: z.enum(['duel', 'turn'], { error: '--unit takes duel or turn' }).optional(),
   })
   .superRefine((flags, context) => {
     if (flags.style && flags.variant && !flags.variant.startsWith('style_')) {
@@ -64,6 +67,7 @@ async function rank(
   sources: LeaderboardVoteSources,
 ): Promise<{ board: Leaderboard; file: VoteFileContents | undefined }> {
   try {
+    if (flags.unit === 'turn') return { board: await rankTurns(flags, sources), file: undefined };
     if (flags.votes !== undefined) {
       const { leaderboard, input } = await rankVoteFiles(flags.votes, rankOptions(flags));
       return { board: leaderboard, file: input };
@@ -76,6 +80,17 @@ async function rank(
     if (error instanceof VoteFileError || error instanceof RankingError) throw new CliUsageError(error.message);
     throw error;
   }
+}
+
+/** `--unit turn`: each stored verdict a vote, intervals clustered by duel (docs/ranking.md#per-turn-verdicts). */
+async function rankTurns(flags: LeaderboardFlags, sources: LeaderboardVoteSources): Promise<Leaderboard> {
+  // Vote files carry one vote per duel and no turn: only the store holds per-turn verdicts.
+  if (flags.votes !== undefined)
+    throw new CliUsageError("--unit turn reads the store's per-turn verdicts: vote files have no turns (leave out --votes)");
+  if ((flags.bootstrap ?? 0) > 0) throw new CliUsageError('--unit turn takes sandwich intervals clustered by duel: leave out --bootstrap');
+  if (!sources.storeTurnVerdicts) throw new CliUsageError('--unit turn needs the store (DATABASE_URL)');
+  const { table, clusters } = await sources.storeTurnVerdicts();
+  return rankVoteTable(table, { ...rankOptions(flags), clusters });
 }
 
 const round = (value: number, digits = 6): number => {
@@ -240,6 +255,7 @@ export function registerLeaderboardCommand(program: Command, sources: Leaderboar
     .option('--anchor <MODEL=RATING>', 'shift ratings so that MODEL sits at RATING (FastChat style)')
     .option('--style-rule <rule>', 'style feature rule: fastchat (a−b)/(a+b+1) (default) or compar (a−b)/(a+b)')
     .option('--include-flagged', 'keep votes flagged identity_leak or abuse (left out by default)')
+    .option('--unit <unit>', "duel (default: one vote per duel) | turn (the store's per-turn verdicts, intervals clustered by duel)")
     .action(async (raw: Record<string, unknown>) => {
       const flags = parseFlags(flagsSchema, raw);
       const { board, file } = await rank(flags, sources);

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../database';
+import type { RankingTurnVerdict } from '../../domain/ranking/turn-verdict-votes';
 
 /** A verdict on one turn, as the store keeps it (`a` and `b`: that side's answer was better). */
 export type StoredTurnChoice = 'a' | 'b' | 'both_good' | 'both_bad';
@@ -39,6 +40,30 @@ export class TurnVerdictRepository {
       clientHash: row.client_hash,
       createdAt: row.created_at,
       updatedAt: row.updated_at ?? row.created_at,
+    }));
+  }
+
+  /**
+   * Every stored verdict with its duel's models, for `agora leaderboard --unit turn`: the arena's and
+   * compar:IA's imported ones, but not those of a duel whose vote was flagged as an identity leak (a
+   * side said who it was: its verdicts are not blind either). Ordered by duel, then turn.
+   */
+  async listRankingVerdicts(): Promise<RankingTurnVerdict[]> {
+    const rows = await this.db
+      .selectFrom('turn_verdicts as v')
+      .innerJoin('duels as d', 'd.id', 'v.duel_id')
+      .leftJoin('votes as vote', 'vote.duel_id', 'v.duel_id')
+      .select(['v.duel_id', 'v.turn', 'v.choice', 'd.model_a', 'd.model_b'])
+      .where((eb) => eb.or([eb('vote.identity_leak', 'is', null), eb('vote.identity_leak', '=', 0)]))
+      .orderBy('v.duel_id')
+      .orderBy('v.turn')
+      .execute();
+    return rows.map((row) => ({
+      duelId: row.duel_id,
+      turn: row.turn,
+      choice: row.choice as RankingTurnVerdict['choice'],
+      modelA: row.model_a,
+      modelB: row.model_b,
     }));
   }
 }
