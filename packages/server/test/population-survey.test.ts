@@ -81,6 +81,21 @@ describe.each(DIALECTS)('population survey and weighted board ($name)', (dialect
     expect((await client.request('PUT', '/api/v1/survey', { skipped: true })).status).toBe(404);
     const board = await client.request('GET', '/api/v1/leaderboard/population');
     expect(board.json).toMatchObject({ enabled: false, shown: false, reason: 'not_configured', models: [] });
+    // The OpenAPI document lists the three operations, the PUT with its body.
+    const paths = (await client.request('GET', '/api/v1/openapi.json')).json.paths;
+    expect(Object.keys(paths['/api/v1/survey']).sort()).toEqual(['get', 'put']);
+    expect(paths['/api/v1/survey'].put.requestBody).toBeDefined();
+    expect(paths['/api/v1/leaderboard/population'].get).toBeDefined();
+  });
+
+  it('forgets answers older than the retention period, and no other', async () => {
+    const { surveyAnswers } = harness.arena.store;
+    await surveyAnswers.put({ visitorHash: 'old-visitor', answers: { group: 'x', level: 'p' }, answeredAt: '2020-01-01T00:00:00.000Z' });
+    await surveyAnswers.put({ visitorHash: 'new-visitor', answers: null, answeredAt: '2026-01-01T00:00:00.000Z' });
+    expect(await surveyAnswers.purgeBefore('2021-01-01T00:00:00.000Z')).toBe(1);
+    expect(await surveyAnswers.find('old-visitor')).toBeUndefined();
+    expect(await surveyAnswers.find('new-visitor')).toMatchObject({ answers: null });
+    await surveyAnswers.erase('new-visitor');
   });
 
   it('is shown once: pending, then answered or skipped for good; bad answers are 400', async () => {
