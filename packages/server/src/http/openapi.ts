@@ -36,6 +36,8 @@ import {
   turnCreatedSchema,
   voteRequestSchema,
   voteResponseSchema,
+  turnVerdictRequestSchema,
+  turnVerdictResponseSchema,
 } from '@agora/contract';
 import { z } from 'zod';
 import { isUnlimitedRoute } from './middleware/rate-limit';
@@ -189,6 +191,14 @@ function operations(maxPromptChars: number): Operation[] {
       summary: 'Like or dislike one finished answer (null removes it)',
       body: reactionRequestSchema,
       responses: { 200: { description: 'stored', schema: reactionResponseSchema }, ...errors(400, 404, 409) },
+    },
+    {
+      method: 'put',
+      path: '/api/v1/duels/{id}/turns/{turn}/verdict',
+      summary:
+        "A verdict on one completed turn (a_better, b_better, both_good, both_bad), by the duel's own visitor, changeable until the vote (which stays required for the reveal); names no model; counted in the votes' rate limit",
+      body: turnVerdictRequestSchema,
+      responses: { 200: { description: 'stored', schema: turnVerdictResponseSchema }, ...errors(400, 404, 409, 429) },
     },
     {
       method: 'post',
