@@ -42,7 +42,12 @@ export async function loadStoreTurnVerdictTable(config: Config): Promise<{ table
 }
 
 /** Rank influence on the store's main board: `agora influence`. */
-export async function loadStoreInfluence(config: Config, by: InfluenceGrouping, top: number, includeFlagged = false): Promise<InfluenceReport> {
+export async function loadStoreInfluence(
+  config: Config,
+  by: InfluenceGrouping,
+  top: number,
+  includeFlagged = false,
+): Promise<InfluenceReport> {
   const db = openDatabase(config.database);
   try {
     await migrateToLatest(db);

@@ -48,12 +48,19 @@ export function groupedMainBoard(
 export async function storeInfluence(
   store: Store,
   by: InfluenceGrouping,
-  options: InfluenceOptions & { integrity?: IntegrityRules | undefined; customModeOnMainBoard?: boolean | undefined } = {},
+  options: InfluenceOptions & {
+    integrity?: IntegrityRules | undefined;
+    customModeOnMainBoard?: boolean | undefined;
+    /** Count the votes the integrity rules flag too: what a campaign the rules miss would do. */
+    includeFlagged?: boolean | undefined;
+  } = {},
 ): Promise<InfluenceReport> {
   const records = await store.feedback.listRankingVotes();
   // The integrity rules judge against the stored main board, as the live leaderboard does.
   const stored = await store.leaderboards.latestSnapshots();
   const ratings = ratingsOfBoard(stored.find((snapshot) => snapshot.view === viewKey({ style: 'plain' }))?.body);
-  const flags = integrityOfVotes(records, options.integrity ?? DEFAULT_INTEGRITY_RULES, ratings);
+  const flags = options.includeFlagged
+    ? new Map<string, string[]>()
+    : integrityOfVotes(records, options.integrity ?? DEFAULT_INTEGRITY_RULES, ratings);
   return computeInfluence(groupedMainBoard(records, flags, by, options), options);
 }

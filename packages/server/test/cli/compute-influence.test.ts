@@ -86,6 +86,17 @@ describe('agora influence on a SQLite store', () => {
     expect(report.alerts[0]).toMatchObject({ group: 'push-address', model: 'm4' });
   });
 
+  it('with --include-flagged, all 40 of the push count', async () => {
+    const outcome = await runAgora(
+      ['influence', '--by', 'address', '--model', 'm4', '--include-flagged', '--format', 'json'],
+      '',
+      environment,
+    );
+    const first = (JSON.parse(outcome.stdout) as InfluenceJson).models[0]!.groups[0]!;
+    expect(first).toMatchObject({ group: 'push-address', votes: 40, votes_on_model: 40, alert: true });
+    expect(first.points).toBeLessThan(-50);
+  });
+
   it('by visitor: the fresh cookies hide the push (no group above one vote of it)', async () => {
     const outcome = await runAgora(['influence', '--model', 'm4', '--format', 'json'], '', environment);
     const report = JSON.parse(outcome.stdout) as InfluenceJson;

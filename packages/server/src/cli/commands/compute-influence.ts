@@ -5,7 +5,7 @@ import type { InfluenceGrouping } from '../../services/rank-influence';
 import { CliUsageError, parseFlags, reportingUsageErrors } from '../cli-error';
 
 /** Where the report comes from: the store of DATABASE_URL, loaded only when asked for. */
-export type InfluenceSource = (by: InfluenceGrouping, top: number) => Promise<InfluenceReport>;
+export type InfluenceSource = (by: InfluenceGrouping, top: number, includeFlagged: boolean) => Promise<InfluenceReport>;
 
 const flagsSchema = z.object({
   model: z.string().min(1, '--model takes a model id').optional(),
@@ -16,6 +16,7 @@ const flagsSchema = z.object({
     .transform(Number)
     .optional(),
   format: z.enum(['json', 'table'], { error: '--format takes json or table' }).optional(),
+  includeFlagged: z.boolean().optional(),
 });
 
 const round = (value: number) => Math.round(value * 100) / 100;
@@ -81,10 +82,11 @@ export function registerInfluenceCommand(program: Command, source: InfluenceSour
     .option('--by <grouping>', 'visitor | address (default visitor)')
     .option('--top <N>', 'groups per model (default 10)')
     .option('--format <format>', 'json | table (default table)')
+    .option('--include-flagged', 'count the votes the integrity rules flag too (what a campaign they miss would do)')
     .action(async (raw: Record<string, unknown>) => {
       const flags = parseFlags(flagsSchema, raw);
       const by = flags.by ?? 'visitor';
-      const report = await source(by, flags.top ?? 10);
+      const report = await source(by, flags.top ?? 10, flags.includeFlagged ?? false);
       if (flags.model !== undefined && !report.models.some((entry) => entry.model === flags.model)) {
         throw new CliUsageError(
           `--model ${flags.model}: no such model on the main board (${report.models.map((entry) => entry.model).join(', ') || 'no votes'})`,
