@@ -25,7 +25,7 @@ describe.each(DIALECTS)('prompt clusters ($name)', (dialect) => {
 
   it('gives each conversation its first prompt’s cluster, matching new prompts against the stored clusters', async () => {
     const harness = await startTestArena(dialect, {
-      environment: { AGORA_POSTPROCESS_EVERY_S: '0.1', AGORA_INTEGRITY_MIN_VOTE_S: '0' },
+      environment: { AGORA_POSTPROCESS_EVERY_S: '0.1', AGORA_INTEGRITY_MIN_VOTE_S: '0', AGORA_LEADERBOARD_PROMPT_DEDUP: '1' },
     });
     try {
       harness.fake.defaultBehaviour = { tokensPerSecond: 0, text: 'Une réponse courte.' };

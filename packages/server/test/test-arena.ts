@@ -83,7 +83,15 @@ export async function startTestArena(dialect: TestDialect, options: TestArenaOpt
   const fake = await new FakeUpstream().start();
   const store: TestStore = options.store ?? (await dialect.create());
   const databaseUrl = store.location.kind === 'sqlite' ? `sqlite:${store.location.path}` : store.location.url;
-  const environment = { DATABASE_URL: databaseUrl, PORT: '0', AGORA_LOG_LEVEL: 'silent', AGORA_REPLAY_TTL_S: '60', ...options.environment };
+  // Prompt de-duplication off unless a test turns it on: most tests play one prompt many times from one visitor for convenience.
+  const environment = {
+    DATABASE_URL: databaseUrl,
+    PORT: '0',
+    AGORA_LOG_LEVEL: 'silent',
+    AGORA_REPLAY_TTL_S: '60',
+    AGORA_LEADERBOARD_PROMPT_DEDUP: '0',
+    ...options.environment,
+  };
   const config = loadConfig(environment);
   const catalogue = options.catalogue?.(fake.baseUrl) ?? parseCatalogue(testCatalogueYaml(fake.baseUrl), 'test-models.yaml', environment);
   const arena = await createArena(config, environment, {

@@ -53,6 +53,7 @@ export function createArenaServices(parts: ServiceParts) {
       minVotes: config.leaderboard.minVotes,
       reactions: config.leaderboard.reactions,
       customModeOnMainBoard: config.leaderboard.customModeOnMainBoard,
+      promptDedup: config.leaderboard.promptDedup,
       impact: config.impact,
       integrity: config.integrity,
     },

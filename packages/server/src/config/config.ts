@@ -34,6 +34,7 @@ const environmentSchema = z.object({
   AGORA_LEADERBOARD_MIN_INTERVAL_S: z.coerce.number().min(0).default(5),
   AGORA_LEADERBOARD_REACTIONS: booleanFlag.default(false),
   AGORA_LEADERBOARD_CUSTOM_ON_MAIN: booleanFlag.default(false),
+  AGORA_LEADERBOARD_PROMPT_DEDUP: booleanFlag.default(true),
   AGORA_LEADERBOARD_MIN_VOTES: z.coerce.number().int().min(1).default(30),
   AGORA_PAIRING: z.enum(['uniform', 'catch_up', 'most_informative']).default('uniform'),
   AGORA_IMPACT_METHOD: z.enum(['0.9.1', '0.8.2', 'comparia-compat']).default('0.9.1'),
@@ -206,6 +207,7 @@ export interface Config {
     reactions: boolean;
     /** Custom-mode votes (the visitor chose the models) count on the main board too; off: only in their own view. */
     customModeOnMainBoard: boolean;
+    promptDedup?: boolean; // one vote per visitor and prompt cluster, the cap and cluster_push (docs/ranking.md#duplicate-prompts)
   };
   /** How pairs are drawn: uniform (default), catch-up weights, or the most informative pairs. */
   pairing: 'uniform' | 'catch_up' | 'most_informative';
@@ -282,6 +284,7 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
       minVotes: values.AGORA_LEADERBOARD_MIN_VOTES,
       reactions: values.AGORA_LEADERBOARD_REACTIONS,
       customModeOnMainBoard: values.AGORA_LEADERBOARD_CUSTOM_ON_MAIN,
+      promptDedup: values.AGORA_LEADERBOARD_PROMPT_DEDUP,
     },
   };
 }

@@ -1,7 +1,7 @@
 import { DEFAULT_INTEGRITY_RULES, type IntegrityRules, integrityFlagBits } from '../domain/arena/vote-integrity';
 import { ratingsOfBoard, voteFacts } from './vote-integrity';
 import { RankingVoteColumns } from '../domain/ranking/vote-columns';
-import { firstVotePerVisitorCluster } from '../domain/ranking/prompt-cluster-cap';
+import { firstVotePerVisitorCluster, withoutPromptClusters } from '../domain/ranking/prompt-cluster-cap';
 import type { LeaderboardBody, LeaderboardQuery, LeaderboardRow } from '@agora/contract';
 import { type ModelFacts, whPer1000OutputTokens } from '../domain/impact';
 import type { Leaderboard, LeaderboardRow as RankedRow } from '../domain/ranking';
@@ -34,6 +34,7 @@ export interface LeaderboardSettings {
   integrity?: IntegrityRules;
   /** Count custom-mode votes (the visitor chose the models) on the main board too; off by default: they have their own view. */
   customModeOnMainBoard?: boolean;
+  promptDedup?: boolean; // off: prompt clusters ignored (no per-visitor count, cap or cluster_push; docs/ranking.md#duplicate-prompts)
 }
 
 /**
@@ -138,7 +139,7 @@ export class LeaderboardService {
     // Reaction matches (off by default) have no change log of their own: with them, every refresh reads everything.
     const generation = this.generation;
     const kept = settings.reactions ? await this.readEverything(true, generation) : await this.catchUp(generation);
-    const columns = kept.columns.view();
+    const columns = settings.promptDedup === false ? withoutPromptClusters(kept.columns.view()) : kept.columns.view();
     // The campaign rule judges votes against the previous main board's prediction (none before the
     // first): the stored one after a restart, so that a campaign is not counted for one refresh.
     const ratings = await this.storedRatings();

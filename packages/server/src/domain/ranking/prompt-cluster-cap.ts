@@ -74,3 +74,8 @@ export function promptClusterWeighting(clusters: Int32Array): VoteWeighting | un
   });
   return { weight, cluster };
 }
+
+/** The columns with no vote in a prompt cluster (the rules above then change nothing): `AGORA_LEADERBOARD_PROMPT_DEDUP=0`. */
+export function withoutPromptClusters<T extends Pick<VoteColumns, 'length' | 'promptCluster'>>(columns: T): T {
+  return { ...columns, promptCluster: new Int32Array(columns.length).fill(-1) };
+}
