@@ -108,14 +108,15 @@ export class VoteLineScanner {
     let guess = 0;
     if (bytes[at] === CLOSE) return -1;
     for (;;) {
-      if (bytes[at] !== QUOTE) return -1;
+      // every read stays below `to`: the buffer past it holds bytes of an earlier block
+      if (at >= to || bytes[at] !== QUOTE) return -1;
       const keyEnd = stringEnd(bytes, at + 1, to);
       if (keyEnd < 0) return -1;
       const field = this.fieldOf(bytes, at + 1, keyEnd, guess);
       guess = field + 1;
       if (field === -2) return -1;
       at = skipSpace(bytes, keyEnd + 1, to);
-      if (bytes[at] !== COLON) return -1;
+      if (at >= to || bytes[at] !== COLON) return -1;
       at = skipSpace(bytes, at + 1, to);
       if (field >= 0) {
         if ((seen & (1 << field)) !== 0) return -1;
@@ -126,6 +127,7 @@ export class VoteLineScanner {
       }
       if (at < 0) return -1;
       at = skipSpace(bytes, at, to);
+      if (at >= to) return -1;
       if (bytes[at] === COMMA) {
         at = skipSpace(bytes, at + 1, to);
         continue;
@@ -235,12 +237,13 @@ function stringEnd(bytes: Buffer, at: number, to: number): number {
 
 /** Skips a simple value of an ignored key (string, plain integer, true, false, null); -1 otherwise. */
 function skipValue(bytes: Buffer, at: number, to: number): number {
+  if (at >= to) return -1;
   const byte = bytes[at];
   if (byte === QUOTE) {
     const close = stringEnd(bytes, at + 1, to);
     return close < 0 ? -1 : close + 1;
   }
-  if (byte !== undefined && byte >= ZERO && byte <= NINE) {
+  if (at < to && byte !== undefined && byte >= ZERO && byte <= NINE) {
     const first = at;
     while (at < to && bytes[at]! >= ZERO && bytes[at]! <= NINE) at++;
     if (at - first > 1 && bytes[first] === ZERO) return -1;
