@@ -26,13 +26,13 @@ describe('agora commands leave no process behind', () => {
     expect(run.leftBehind).toEqual([]);
   });
 
-  it('agora leaderboard, parsing a 65 MB vote file on worker threads', async () => {
+  it('agora leaderboard, scanning a 65 MB vote file', async () => {
     const big = join(folder, 'big.jsonl');
     const rows = ['model_a', 'model_b', 'tie'].map(
       (winner, index) =>
         `{"model_a":"m${index}","model_b":"m${(index + 1) % 3}","winner":"${winner}","len_a":5,"len_b":7,"headers_a":0,"headers_b":1,"lists_a":0,"lists_b":0,"bold_a":2,"bold_b":0}\n`,
     );
-    // above the 64 MB from which the file is cut into ranges parsed by worker threads
+    // read in many blocks by the byte scanner (worker threads start only above 1 GB)
     writeFileSync(big, rows.join('').repeat(Math.ceil((65 << 20) / rows.join('').length)));
     const run = await runAgoraInItsGroup(['leaderboard', '--votes', big, '--format', 'json'], cold);
     expect(run.stderr).toBe('');

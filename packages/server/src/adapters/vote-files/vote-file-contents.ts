@@ -18,10 +18,10 @@ export interface ReadVoteFileOptions {
   styleFromText?: boolean | undefined;
   /**
    * Parse large uncompressed JSON Lines files on several threads (default true; only files above
-   * 64 MB whose rows carry no cross-row state, i.e. not compar:IA votes).
+   * 1 GB whose rows carry no cross-row state, i.e. not compar:IA votes).
    */
   parallel?: boolean | undefined;
-  /** Smallest file parsed in parallel, in bytes (default 64 MB; tests lower it). */
+  /** Smallest file parsed in parallel, in bytes (default 1 GB; tests lower it). */
   parallelMinBytes?: number | undefined;
 }
 
