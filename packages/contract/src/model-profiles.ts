@@ -5,6 +5,8 @@ const viewSchema = z.object({
   language: z.string().nullable(),
   category: z.string().nullable(),
   mode: z.string().nullable(),
+  /** A capability view's label (docs/ranking.md#capability-views), its category then null. */
+  capability: z.string().nullable().optional(),
 });
 
 /** A model's standing in one view of the latest snapshots (only views where it is ranked or provisional). */

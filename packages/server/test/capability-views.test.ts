@@ -1,4 +1,4 @@
-import type { LeaderboardBody } from '@agora/contract';
+import type { ModelProfile, LeaderboardBody } from '@agora/contract';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -116,6 +116,10 @@ describe.each(DIALECTS)('capability views ($name)', (dialect) => {
       expect(await get('?capability=code')).toMatchObject({ n_votes: 0, models: [], view: { capability: 'code' } });
       expect((await get('')).view.capability).toBeNull();
       expect((await harness.client.request('GET', '/api/v1/leaderboard?capability=poetry')).status).toBe(400);
+      // The model sheet names a capability view by its label, not as a topic "capability:math".
+      const profile = (await harness.client.request('GET', `/api/v1/models/${TEST_MODELS[0].id}/profile`)).json as ModelProfile;
+      expect(profile.ratings.map((entry) => entry.view)).toContainEqual(expect.objectContaining({ capability: 'math', category: null }));
+      expect(profile.ratings.every((entry) => !entry.view.category?.startsWith('capability:'))).toBe(true);
 
       // Exports: the conversations subset and the TRL rows carry the labels.
       const out = mkdtempSync(join(tmpdir(), 'agora-capabilities-'));

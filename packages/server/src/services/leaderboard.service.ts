@@ -9,7 +9,7 @@ import type { Store } from '../db/unit-of-work';
 import type { EnergyClasses } from './energy-classes';
 import type { EnergyClass } from '../domain/impact/energy-class';
 import type { ArenaCatalogue } from './arena-catalogue';
-import { ReadProgress, type ProgressLog } from './read-progress';
+import { nextTurnOfTheEventLoop, ReadProgress, type ProgressLog } from './read-progress';
 import { availableViews, countOf, mainBoardVotes, viewDefinitions, type Available } from './leaderboard-view-plan';
 import {
   OWN_VIEW_MODES,
@@ -37,14 +37,6 @@ export interface LeaderboardSettings {
   promptDedup?: boolean; // off: prompt clusters ignored (no per-visitor count, cap or cluster_push; docs/ranking.md#duplicate-prompts)
 }
 
-/**
- * Lets timers and sockets run between two pages of votes. The SQLite driver answers synchronously,
- * so a read awaited page after page never leaves the microtask queue: a start on 300,000 votes
- * bound its port only after the whole read (8.7 s; 70 s at 2.5 million).
- */
-function nextTurnOfTheEventLoop(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
-}
 /**
  * Votes read from the store per query while a refresh streams them into columns. Small pages die
  * young: at 1M votes, pages of 2,000 peaked at 1,071 MB in 19.2 s, pages of 20,000 at 1,353 MB in
@@ -178,6 +170,8 @@ export class LeaderboardService {
       this.tallies = tallies;
       this.loaded = true;
     }
+    this.loadedHere = true;
+    this.reading = undefined;
     return { views: views.length, votes: columns.length - kept.columns.erased, read: kept.read };
   }
 
@@ -222,13 +216,13 @@ export class LeaderboardService {
     const total = await store.feedback.countVotes();
     const progress = new ReadProgress(total, runtime, this.dependencies.log);
     const first = !this.loadedHere;
-    if (first) this.reading = { read: 0, total };
+    if (first && total > 0) this.reading = { read: 0, total };
     let read = 0;
     for await (const page of store.feedback.rankingVotePages(VOTE_PAGE)) {
       read += page.length;
       for (const record of page) columns.put({ view: toViewVote(record), facts: voteFacts(record) }, record.duelId);
       progress.update(read);
-      if (first) this.reading = { read, total };
+      if (first && total > 0) this.reading = { read, total };
       await nextTurnOfTheEventLoop();
     }
     progress.done(read);

@@ -5,6 +5,7 @@ import type { ModelTagCounts } from '../db/repositories/model-profile.repository
 import type { Store } from '../db/unit-of-work';
 import type { ArenaCatalogue } from './arena-catalogue';
 import { AppError } from './app-error';
+import { presentCapabilityView } from './capability-views';
 
 /** What the profiles read of the live leaderboard: its latest snapshots and the tallies of the same refresh. */
 export interface ProfileBoard {
@@ -70,7 +71,7 @@ export class ModelProfileService {
       record: this.pairRecord(tallies, overallRatings(views), a, b),
       views: views.flatMap((body) => {
         const [left, right] = [ratingIn(body, a) ?? null, ratingIn(body, b) ?? null];
-        return left || right ? [{ view: body.view, a: left, b: right }] : [];
+        return left || right ? [{ view: presentCapabilityView(body).view, a: left, b: right }] : [];
       }),
     };
   }
@@ -154,7 +155,16 @@ function overallRatings(views: readonly LeaderboardBody[]): Map<string, number> 
 
 function ratingIn(body: LeaderboardBody, model: string): ProfileRating | undefined {
   const row = body.models.find((candidate) => candidate.model === model);
-  return row && { view: body.view, rating: row.rating, ci_low: row.ci_low, ci_high: row.ci_high, rank: row.rank, n_battles: row.n_battles };
+  return (
+    row && {
+      view: presentCapabilityView(body).view,
+      rating: row.rating,
+      ci_low: row.ci_low,
+      ci_high: row.ci_high,
+      rank: row.rank,
+      n_battles: row.n_battles,
+    }
+  );
 }
 
 /** Counts as a list, most first (ties by tag), with each count's share of `total`. */

@@ -36,3 +36,12 @@ export class ReadProgress {
     if (this.log && elapsed >= this.everyMs) this.log({ read, seconds: Math.round(elapsed / 100) / 10 }, 'leaderboard: stored votes read');
   }
 }
+
+/**
+ * Lets timers and sockets run between two pages of votes. The SQLite driver answers synchronously,
+ * so a read awaited page after page never leaves the microtask queue: a start on 300,000 votes
+ * bound its port only after the whole read (8.7 s; 70 s at 2.5 million).
+ */
+export function nextTurnOfTheEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}

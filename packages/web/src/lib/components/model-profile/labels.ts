@@ -1,6 +1,7 @@
 import type { ProfileRating } from '@agora/contract';
 import { i18n, t } from '$lib/i18n/index.svelte';
 import { pt } from '$lib/i18n/model-profiles/index.svelte';
+import { ct, type CapabilityMessageKey } from '$lib/i18n/capabilities/index.svelte';
 
 const MODES = ['random', 'custom', 'small-models', 'big-vs-small', 'reasoning'];
 
@@ -13,8 +14,9 @@ export function languageName(code: string): string {
   }
 }
 
-/** A view's name: overall, a language, a mode or a topic (style control has its own column). */
+/** A view's name: overall, a language, a mode, a topic or a capability (style control has its own column). */
 export function viewLabel(view: ProfileRating['view']): string {
+  if (view.capability) return pt('profile.view.capability', { value: ct(`capability.${view.capability}` as CapabilityMessageKey) });
   return view.language
     ? pt('profile.view.language', { value: languageName(view.language) })
     : view.mode

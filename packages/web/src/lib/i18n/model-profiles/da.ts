@@ -9,6 +9,7 @@ export const da: Record<keyof typeof fr, string> = {
   'profile.view.language': 'Sprog: {value}',
   'profile.view.mode': 'Tilstand: {value}',
   'profile.view.category': 'Emne: {value}',
+  'profile.view.capability': 'Evne: {value}',
   'profile.matrix_title': 'Mod hver model',
   'profile.matrix_intro':
     'Observeret andel: sejre plus halvdelen af uafgjorte og “begge dårlige”, ud af de stemmer, den samlede rangliste tæller. Forudsagt: sandsynligheden for sejr ifølge ranglistens bedømmelser.',

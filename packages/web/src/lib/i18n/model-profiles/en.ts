@@ -9,6 +9,7 @@ export const en: Record<keyof typeof fr, string> = {
   'profile.view.language': 'Language: {value}',
   'profile.view.mode': 'Mode: {value}',
   'profile.view.category': 'Topic: {value}',
+  'profile.view.capability': 'Capability: {value}',
   'profile.matrix_title': 'Against each model',
   'profile.matrix_intro':
     'Observed share: wins, plus half the ties and “both bad” votes, over the votes the overall board counts. Predicted: the probability of winning that the board’s ratings give.',

@@ -7,6 +7,7 @@ export const fr = {
   'profile.view.language': 'Langue : {value}',
   'profile.view.mode': 'Mode : {value}',
   'profile.view.category': 'Thème : {value}',
+  'profile.view.capability': 'Capacité : {value}',
   'profile.matrix_title': 'Face à chaque modèle',
   'profile.matrix_intro':
     'Part observée : victoires, plus la moitié des égalités et des « tous deux mauvais », sur les votes que compte le classement général. Prédite : la probabilité de victoire que donnent les notes du classement.',

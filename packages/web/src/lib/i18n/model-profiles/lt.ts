@@ -9,6 +9,7 @@ export const lt: Record<keyof typeof fr, string> = {
   'profile.view.language': 'Kalba: {value}',
   'profile.view.mode': 'Režimas: {value}',
   'profile.view.category': 'Tema: {value}',
+  'profile.view.capability': 'Gebėjimas: {value}',
   'profile.matrix_title': 'Prieš kiekvieną modelį',
   'profile.matrix_intro':
     'Stebėta dalis: pergalės ir pusė lygiųjų bei „abu blogi“ balsų iš balsų, kuriuos skaičiuoja bendroji lentelė. Numatyta: pergalės tikimybė pagal lentelės įvertinimus.',

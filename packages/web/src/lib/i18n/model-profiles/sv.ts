@@ -9,6 +9,7 @@ export const sv: Record<keyof typeof fr, string> = {
   'profile.view.language': 'Språk: {value}',
   'profile.view.mode': 'Läge: {value}',
   'profile.view.category': 'Ämne: {value}',
+  'profile.view.capability': 'Förmåga: {value}',
   'profile.matrix_title': 'Mot varje modell',
   'profile.matrix_intro':
     'Observerad andel: vinster plus hälften av oavgjorda och ”båda dåliga”, av de röster som den sammanlagda topplistan räknar. Förutsagd: sannolikheten att vinna enligt topplistans betyg.',
