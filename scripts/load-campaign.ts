@@ -47,6 +47,7 @@ import { seededRandom } from '../packages/server/test/seeded-random';
 import { ClientAt, type TEST_MODELS, type TestArena, startTestArena } from '../packages/server/test/test-arena';
 import { DIALECTS } from '../packages/server/test/test-db';
 import { describeError, printChecks } from './script-checks';
+import { type CampaignInfluence, influenceLines, influenceOnTarget } from './load-campaign-influence';
 
 /** The hidden true strengths (Elo scale): the target fifth of six, 70 points between neighbours. */
 const TRUE_STRENGTH: Readonly<Record<(typeof TEST_MODELS)[number]['id'], number>> = {
@@ -170,6 +171,8 @@ interface Observed {
   after?: LeaderboardBody;
   /** The main board at the same moment as `after`, the campaign's votes excluded: the honest votes alone. */
   withoutCampaign?: LeaderboardBody;
+  /** The target's most influential address groups on `after`'s votes, and the campaign's address hash. */
+  influence?: CampaignInfluence;
 }
 
 /** An honest vote: a tie now and then, else Bradley–Terry with the true strengths. */
@@ -220,8 +223,9 @@ async function boardWithout(harness: TestArena, duels: readonly string[]): Promi
 }
 
 /** The main board once the campaign ended, with its votes and without them (the same honest votes in both). */
-async function measureAfter(harness: TestArena, observed: Observed): Promise<void> {
+async function measureAfter(harness: TestArena, options: CampaignOptions, observed: Observed): Promise<void> {
   observed.after = await mainBoard(harness);
+  observed.influence = await influenceOnTarget(harness, options.customOnMain, observed.campaignDuels);
   observed.withoutCampaign = await boardWithout(harness, observed.campaignDuels);
 }
 
@@ -238,7 +242,7 @@ function scheduleCampaign(timeline: Timeline, harness: TestArena, options: Campa
     timeline.at(timeline.nowMs + options.campaignReadMs, async () => {
       if (votes >= PACED_CAMPAIGN.votes || !(await voteOn(harness, script, id, campaignChooser(votes)))) return;
       observed.campaignDuels.push(id);
-      if (++votes === PACED_CAMPAIGN.votes) timeline.at(timeline.nowMs, () => measureAfter(harness, observed));
+      if (++votes === PACED_CAMPAIGN.votes) timeline.at(timeline.nowMs, () => measureAfter(harness, options, observed));
     });
     timeline.at(timeline.nowMs + spacingMs, duel(index + 1));
   };
@@ -296,6 +300,7 @@ function report(options: CampaignOptions, observed: Observed, flags: ReadonlyMap
   const campaign = flagCounts(observed.campaignDuels, flags);
   const honest = flagCounts(observed.honestDuels, flags);
   const honestRate = percent(honest.flagged, observed.honestDuels.length);
+  const offMainBoard = options.campaignMode === 'custom' && !options.customOnMain;
   const lines = [
     `load-campaign: store ${options.store}, seed ${options.seed}, ${options.visitors} honest visitors in ${options.addressGroups} /24s, campaign in ${options.campaignMode} mode, custom-mode votes ${options.customOnMain ? 'on the main board' : 'in their own view'}; ${timing}`,
     `main board before the campaign (${before.n_votes} votes): ${boardLine(before)}`,
@@ -306,6 +311,7 @@ function report(options: CampaignOptions, observed: Observed, flags: ReadonlyMap
     `campaign: ${observed.campaignDuels.length} votes (${observed.campaignPlayed} duels), flagged ${campaign.flagged} (${campaign.byRule})`,
     `honest visitors: ${observed.honestDuels.length} votes, flagged ${honest.flagged} (${honestRate.toFixed(2)} %; ${honest.byRule})`,
     ...(flags.size >= 1000 ? ['(the admin API lists 1,000 flagged votes at most: the counts above are lower bounds)'] : []),
+    ...influenceLines(observed.influence),
     'checks:',
   ];
   return printChecks('load-campaign', lines, [
@@ -318,6 +324,12 @@ function report(options: CampaignOptions, observed: Observed, flags: ReadonlyMap
       ranksOf(after) === ranksOf(withoutCampaign),
     ],
     [`at most 1 % of the honest votes flagged (${honestRate.toFixed(2)} %)`, honestRate <= 1],
+    offMainBoard
+      ? ["the campaign's custom-mode votes are in their own view, not on the main board: no influence to find there", true]
+      : [
+          "the campaign's address is first on the target's influence list by address",
+          observed.influence !== undefined && observed.influence.top[0]?.group === observed.influence.campaignAddress,
+        ],
   ]);
 }
 
