@@ -21,6 +21,7 @@ interface ReferenceBoard {
   se_sandwich: Record<string, number>;
 }
 const expected = JSON.parse(readFileSync(`${DEDUP_RANKING_FIXTURES}votes_1k.dedup.expected.json`, 'utf8')) as {
+  campaign: { model_a: string; model_b: string; votes: number; cookies: number };
   votes: ReferenceVote[];
   counted_all: ReferenceBoard;
   deduplicated_capped: ReferenceBoard;
