@@ -116,6 +116,9 @@ export async function seed(store: Store, location: TestStore['location'], seeds:
         categories: entry.categories ?? ['science'],
         keywords: ['kw'],
         shortSummary: `summary of ${entry.name}`,
+        // Annotated by this version: no first sweep takes them up again (it would detect their languages anew).
+        capabilities: [],
+        promptCluster: '',
         annotatedAt: entry.at,
         updatedAt: entry.at,
       });

@@ -280,6 +280,7 @@ describe.each(DIALECTS)('the post-processing queue ($name)', (dialect) => {
       keywords: null,
       shortSummary: null,
       capabilities: [],
+      promptCluster: null,
       annotatedAt: now,
       updatedAt: now,
       ...changes,
