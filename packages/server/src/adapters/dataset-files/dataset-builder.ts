@@ -240,7 +240,7 @@ export class DatasetBuilder {
 const TIER_ORDER: Readonly<Record<DatasetTier, number>> = { public: 0, gated: 1 };
 
 /** Subsets written only when they have rows (arenas and imports without turn verdicts have none). */
-const ONLY_WHEN_FILLED: ReadonlySet<DatasetName> = new Set(['turn_verdicts', 'dpo_turns']);
+export const ONLY_WHEN_FILLED: ReadonlySet<DatasetName> = new Set(['turn_verdicts', 'dpo_turns']);
 
 /**
  * The folder name of a language: a well-formed language tag, else `und`. Imported files say what
