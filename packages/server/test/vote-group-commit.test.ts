@@ -147,6 +147,8 @@ describe.each(DIALECTS)('votes written in groups ($name)', (dialect) => {
       categories: null,
       keywords: null,
       shortSummary: null,
+      capabilities: [],
+      promptCluster: '',
       annotatedAt: '2026-11-30T00:00:00.000Z',
       updatedAt: '2026-11-30T00:00:00.000Z',
     });
