@@ -16,6 +16,7 @@ export * from './console-activity';
 export * from './console-models';
 export * from './console-review';
 export * from './console-publication';
+export * from './console-influence';
 export * from './model-profiles';
 export * from './capabilities';
 export * from './turn-verdicts';
