@@ -52,6 +52,20 @@ export class DenseIds64 {
     return this.count;
   }
 
+  /** Every key in the order of its number, hi and lo at 2n and 2n + 1 (sharing the memory; valid until the next new key). */
+  keyHalves(): Uint32Array {
+    return this.halves.subarray(0, 2 * this.count);
+  }
+
+  /** Numbers the keys of another table's {@link keyHalves} as it did (this table must be empty). */
+  restore(halves: Uint32Array): void {
+    if (this.count > 0) throw new Error('a dense id table restored over keys');
+    for (let index = 0; index < halves.length; index += 2) {
+      // Two equal keys would shift every number after them: the halves were not a table's.
+      if (this.idOf(halves[index]!, halves[index + 1]!) !== index / 2) throw new Error('a key appears twice in a dense id table');
+    }
+  }
+
   /** The number of a key, or -1 when it was never seen. */
   find(hi: number, lo: number): number {
     const mask = this.slots.length - 1;

@@ -3,6 +3,7 @@ import { DenseIds64, hash64 } from './dense-ids';
 import type { ArenaVote } from './arena-matches';
 import { styleCountsInOrder } from './vote-table';
 import { Column, Interner, MAX_COLUMN_VOTES } from './shared-columns';
+import { STATE_COLUMNS, type StateColumnName, type StateColumns, type VoteColumnsState, checkState } from './vote-columns-state';
 
 /*
  * The live leaderboard's votes as typed columns: what a refresh needs of each vote (models, choice,
@@ -238,6 +239,54 @@ export class RankingVoteColumns {
     };
   }
 
+  /** Everything the columns hold, sharing their memory (valid until the next {@link put}): a snapshot's content. */
+  toState(): VoteColumnsState {
+    const byName = this.columnsByName();
+    const columns = Object.fromEntries(STATE_COLUMNS.map(({ name }) => [name, byName[name].view(this.size)])) as unknown as StateColumns;
+    return {
+      counts: { size: this.size, unkeyed: this.unkeyed, erased: this.erasedRows },
+      names: { models: this.models.names, languages: this.languages.names, modes: this.modes.names, categories: this.categories.names },
+      keys: {
+        duels: this.duels.keyHalves(),
+        visitors: this.visitors.keyHalves(),
+        clients: this.clients.keyHalves(),
+        clusters: this.clusters.keyHalves(),
+      },
+      columns,
+      categoryOverflow: [...this.categoryOverflow],
+      energySums: this.energySums,
+    };
+  }
+
+  /** Columns holding a state's votes (copied into their own memory); throws for a state that cannot be columns. */
+  static fromState(state: VoteColumnsState): RankingVoteColumns {
+    checkState(state);
+    const restored = new RankingVoteColumns();
+    const { names, keys, counts } = state;
+    for (const [interner, list] of [
+      [restored.models, names.models],
+      [restored.languages, names.languages],
+      [restored.modes, names.modes],
+      [restored.categories, names.categories],
+    ] as const)
+      for (const name of list)
+        if (interner.of(name) !== interner.names.length - 1) throw new Error('a name appears twice in a columns state');
+    restored.duels.restore(keys.duels);
+    restored.visitors.restore(keys.visitors);
+    restored.clients.restore(keys.clients);
+    restored.clusters.restore(keys.clusters);
+    if (state.columns.style instanceof Uint32Array) restored.style = new Column(Uint32Array, 8);
+    restored.reserve(counts.size);
+    const byName = restored.columnsByName();
+    for (const { name } of STATE_COLUMNS) byName[name].values.set(state.columns[name]);
+    for (const [row, categories] of state.categoryOverflow) restored.categoryOverflow.set(row, [...categories]);
+    restored.energySums = Float64Array.from(state.energySums);
+    restored.size = counts.size;
+    restored.unkeyed = counts.unkeyed;
+    restored.erasedRows = counts.erased;
+    return restored;
+  }
+
   /** A vote's values as the columns store them, its names interned. Throws for a vote the columns cannot hold. */
   private valuesOf({ view, facts }: VoteColumnsInput) {
     const vote = view.vote;
@@ -326,27 +375,14 @@ export class RankingVoteColumns {
   }
 
   private reserve(rows: number): void {
-    for (const column of [
-      this.modelA,
-      this.modelB,
-      this.choice,
-      this.baseFlags,
-      this.hasStyle,
-      this.style,
-      this.language,
-      this.mode,
-      this.categoryMask,
-      this.arena,
-      this.visitor,
-      this.client,
-      this.createdAtMs,
-      this.votedAfterMs,
-      this.shownChars,
-      this.votedAfterShownMs,
-      this.review,
-      this.promptCluster,
-    ])
-      column.reserve(rows);
+    for (const column of Object.values(this.columnsByName())) column.reserve(rows);
+  }
+
+  /** Each column by its name in a state (the class's fields of the same names). */
+  private columnsByName(): { [Name in StateColumnName]: Column<StateColumns[Name]> } {
+    return Object.fromEntries(STATE_COLUMNS.map(({ name }) => [name, this[name]])) as unknown as {
+      [Name in StateColumnName]: Column<StateColumns[Name]>;
+    };
   }
 
   /** A count past 65,535 (a very long answer): the style column goes to 32 bits, once. */

@@ -1,0 +1,223 @@
+/*
+ * The live leaderboard's kept vote columns as a file, so that a restart catches up from the changes
+ * since the snapshot instead of reading every vote again (docs/operations.md#leaderboard-snapshot).
+ *
+ * Layout: a 128-byte header (magic, format version, the store's ranking epoch, the read's stamps,
+ * the body's length and SHA-256), then the body: a JSON part (counters, names, the rare categories,
+ * the sections' list) and the typed arrays, each starting on a multiple of 8 bytes so that a reader
+ * maps them in place. Written to a temporary file, synced, renamed over the old one, and the folder
+ * synced: a crash leaves the old snapshot or the new one, never half of one under the name.
+ */
+import { createHash } from 'node:crypto';
+import { open, rename, rm } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { z } from 'zod';
+import type { VoteColumnsState } from '../domain/ranking/vote-columns-state';
+import { STATE_COLUMNS } from '../domain/ranking/vote-columns-state';
+
+const MAGIC = 'AGORAKVC';
+/** Bumped whenever the layout or the meaning of a column changes: a snapshot of another version is never read. */
+export const COLUMNS_SNAPSHOT_VERSION = 1;
+const HEADER_BYTES = 128;
+/** Bytes per write: the event loop turns between them (a snapshot of millions of votes is hundreds of MB). */
+const CHUNK_BYTES = 4 << 20;
+
+/** What a snapshot says of the read it keeps (services/leaderboard-columns-snapshot.ts). */
+export interface ColumnsSnapshotHeader {
+  /** The store's ranking epoch when the columns were read in full. */
+  epoch: number;
+  /** When the last read started (ms): the next refresh reads the changes since then, less the margin. */
+  readFrom: number;
+  /** When the columns were read in full (ms): the periodic full reload counts from it. */
+  loadedAt: number;
+  /** Distinct duels merged by a 64-bit key collision in the full read. */
+  merged: number;
+}
+
+const TYPES = { Uint8Array, Int16Array, Uint16Array, Int32Array, Uint32Array, Float32Array, Float64Array } as const;
+type TypeName = keyof typeof TYPES;
+type Typed = InstanceType<(typeof TYPES)[TypeName]>;
+
+const metaSchema = z.object({
+  counts: z.object({ size: z.number().int().min(0), unkeyed: z.number().int().min(0), erased: z.number().int().min(0) }),
+  names: z.object({
+    models: z.array(z.string()),
+    languages: z.array(z.string()),
+    modes: z.array(z.string()),
+    categories: z.array(z.string()),
+  }),
+  categoryOverflow: z.array(z.tuple([z.number().int(), z.array(z.number().int().min(0))])),
+  sections: z.array(
+    z.object({ name: z.string(), type: z.enum(Object.keys(TYPES) as [TypeName, ...TypeName[]]), length: z.number().int().min(0) }),
+  ),
+});
+
+/** The typed arrays of a state, by section name, in the order they are written. */
+function sectionsOf(state: VoteColumnsState): [string, Typed][] {
+  return [
+    ...(['duels', 'visitors', 'clients', 'clusters'] as const).map((name): [string, Typed] => [`keys.${name}`, state.keys[name]]),
+    ['energySums', state.energySums],
+    ...STATE_COLUMNS.map(({ name }): [string, Typed] => [`columns.${name}`, state.columns[name]]),
+  ];
+}
+
+const padded = (bytes: number) => Math.ceil(bytes / 8) * 8;
+
+/** Writes the snapshot atomically (a temporary file beside it, synced, renamed, the folder synced). */
+export async function writeColumnsSnapshot(path: string, header: ColumnsSnapshotHeader, state: VoteColumnsState): Promise<void> {
+  const sections = sectionsOf(state);
+  const meta = Buffer.from(
+    JSON.stringify({
+      counts: state.counts,
+      names: state.names,
+      categoryOverflow: state.categoryOverflow,
+      sections: sections.map(([name, values]) => ({ name, type: values.constructor.name, length: values.length })),
+    }),
+  );
+  const temporary = `${path}.tmp`;
+  const file = await open(temporary, 'w');
+  try {
+    const hash = createHash('sha256');
+    let at = HEADER_BYTES;
+    const put = async (bytes: Uint8Array) => {
+      for (let from = 0; from < bytes.length; from += CHUNK_BYTES) {
+        const chunk = bytes.subarray(from, Math.min(bytes.length, from + CHUNK_BYTES));
+        hash.update(chunk);
+        await file.write(chunk, 0, chunk.length, at);
+        at += chunk.length;
+      }
+      const padding = new Uint8Array(padded(at) - at);
+      hash.update(padding);
+      await file.write(padding, 0, padding.length, at);
+      at += padding.length;
+    };
+    await put(meta);
+    for (const [, values] of sections) await put(new Uint8Array(values.buffer, values.byteOffset, values.byteLength));
+    await file.write(headerBytes(header, state.counts.size, at - HEADER_BYTES, meta.length, hash.digest()), 0, HEADER_BYTES, 0);
+    await file.sync();
+  } finally {
+    await file.close();
+  }
+  await rename(temporary, path);
+  const folder = await open(dirname(path), 'r');
+  try {
+    await folder.sync();
+  } finally {
+    await folder.close();
+  }
+}
+
+function headerBytes(header: ColumnsSnapshotHeader, rows: number, bodyBytes: number, metaBytes: number, digest: Buffer): Buffer {
+  const bytes = Buffer.alloc(HEADER_BYTES);
+  bytes.write(MAGIC, 0, 'latin1');
+  bytes.writeUInt32LE(COLUMNS_SNAPSHOT_VERSION, 8);
+  bytes.writeUInt32LE(metaBytes, 12);
+  [header.epoch, header.readFrom, header.loadedAt, header.merged, rows, bodyBytes].forEach((value, index) =>
+    bytes.writeDoubleLE(value, 16 + 8 * index),
+  );
+  digest.copy(bytes, 64);
+  return bytes;
+}
+
+/** A snapshot read back: its header and state, or why it cannot be trusted. */
+export type ColumnsSnapshotRead = { header: ColumnsSnapshotHeader; state: VoteColumnsState } | { rejected: string };
+
+/** Reads a snapshot whole and checks it (magic, version, length, SHA-256, layout); undefined when there is none. */
+export async function readColumnsSnapshot(path: string): Promise<ColumnsSnapshotRead | undefined> {
+  let file;
+  try {
+    file = await open(path, 'r');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+  let bytes: Uint8Array;
+  try {
+    const size = (await file.stat()).size;
+    // Its own buffer, starting at 0: every section's offset is then a multiple of its element size.
+    bytes = new Uint8Array(new ArrayBuffer(size));
+    for (let at = 0; at < size;) {
+      const { bytesRead } = await file.read(bytes, at, Math.min(CHUNK_BYTES, size - at), at);
+      if (bytesRead === 0) break;
+      at += bytesRead;
+    }
+  } finally {
+    await file.close();
+  }
+  return decode(bytes);
+}
+
+function decode(bytes: Uint8Array): ColumnsSnapshotRead {
+  if (bytes.length < HEADER_BYTES) return { rejected: 'shorter than its header' };
+  const head = Buffer.from(bytes.buffer, 0, HEADER_BYTES);
+  if (head.toString('latin1', 0, 8) !== MAGIC) return { rejected: 'not a columns snapshot' };
+  const version = head.readUInt32LE(8);
+  if (version !== COLUMNS_SNAPSHOT_VERSION) return { rejected: `format version ${version}, this server reads ${COLUMNS_SNAPSHOT_VERSION}` };
+  const [epoch, readFrom, loadedAt, merged, rows, bodyBytes] = [0, 1, 2, 3, 4, 5].map((index) => head.readDoubleLE(16 + 8 * index));
+  if (bodyBytes !== bytes.length - HEADER_BYTES)
+    return { rejected: `torn: ${bytes.length - HEADER_BYTES} body bytes, ${bodyBytes} written` };
+  const body = bytes.subarray(HEADER_BYTES);
+  if (!createHash('sha256').update(body).digest().equals(head.subarray(64, 96))) return { rejected: 'its checksum does not match' };
+  try {
+    const metaBytes = head.readUInt32LE(12);
+    const meta = metaSchema.parse(JSON.parse(Buffer.from(body.buffer, HEADER_BYTES, metaBytes).toString('utf8')));
+    let at = HEADER_BYTES + padded(metaBytes);
+    const arrays = new Map<string, Typed>();
+    for (const section of meta.sections) {
+      const Type = TYPES[section.type];
+      if (at + section.length * Type.BYTES_PER_ELEMENT > bytes.length) return { rejected: `section ${section.name} runs past the end` };
+      arrays.set(section.name, new Type(bytes.buffer, at, section.length));
+      at = padded(at + section.length * Type.BYTES_PER_ELEMENT);
+    }
+    const take = <T extends Typed>(name: string, ...types: TypeName[]): T => {
+      const found = arrays.get(name);
+      if (!found || !types.includes(found.constructor.name as TypeName))
+        throw new Error(`no section ${name} of type ${types.join(' or ')}`);
+      return found as T;
+    };
+    const keys = { duels: take('keys.duels', 'Uint32Array'), visitors: take('keys.visitors', 'Uint32Array') };
+    const more = { clients: take('keys.clients', 'Uint32Array'), clusters: take('keys.clusters', 'Uint32Array') };
+    const columns = Object.fromEntries(
+      STATE_COLUMNS.map(({ name }) => [
+        name,
+        take(`columns.${name}`, ...(name === 'style' ? ['Uint16Array', 'Uint32Array'] : []), typeOf(name)),
+      ]),
+    ) as unknown as VoteColumnsState['columns'];
+    if (meta.counts.size !== rows) return { rejected: `the header says ${rows} rows, the body ${meta.counts.size}` };
+    const state = { ...meta, keys: { ...keys, ...more }, columns, energySums: take<Float64Array>('energySums', 'Float64Array') };
+    return { header: { epoch, readFrom, loadedAt, merged }, state };
+  } catch (error) {
+    return { rejected: `its layout is wrong: ${(error as Error).message}` };
+  }
+}
+
+/** The element type of each column (the style column is 16-bit until a count passes 65,535, then 32-bit). */
+function typeOf(name: (typeof STATE_COLUMNS)[number]['name']): TypeName {
+  const types: Record<typeof name, TypeName> = {
+    modelA: 'Uint16Array',
+    modelB: 'Uint16Array',
+    choice: 'Uint8Array',
+    baseFlags: 'Uint8Array',
+    hasStyle: 'Uint8Array',
+    style: 'Uint16Array',
+    language: 'Int16Array',
+    mode: 'Int16Array',
+    categoryMask: 'Uint32Array',
+    arena: 'Uint8Array',
+    visitor: 'Int32Array',
+    client: 'Int32Array',
+    createdAtMs: 'Float64Array',
+    votedAfterMs: 'Float32Array',
+    shownChars: 'Float32Array',
+    votedAfterShownMs: 'Float32Array',
+    review: 'Uint8Array',
+    promptCluster: 'Int32Array',
+  };
+  return types[name];
+}
+
+/** Deletes a snapshot and a temporary one left by a crash (always safe: the next start reads every vote). */
+export async function removeColumnsSnapshot(path: string): Promise<void> {
+  await rm(path, { force: true });
+  await rm(`${path}.tmp`, { force: true });
+}
