@@ -13,6 +13,7 @@ import type { ConsoleServices } from '../http/routes/console';
 import { ActivityService } from '../services/activity.service';
 import { AuditService } from '../services/audit.service';
 import { ContentService } from '../services/content.service';
+import { RankInfluenceService } from '../services/rank-influence.service';
 import type { Runtime } from '../services/ports/runtime';
 import { StaffService } from '../services/staff.service';
 import { createPublicationService } from './publication-service';
@@ -55,6 +56,10 @@ export function createConsoleServices({
     content: new ContentService(store, runtime, {
       folder: config.pagesDir ? sitePageFiles(config.pagesDir) : undefined,
       bundled: sitePageFiles(BUNDLED_PAGES),
+    }),
+    influence: new RankInfluenceService(store, {
+      integrity: config.integrity,
+      customModeOnMainBoard: config.leaderboard.customModeOnMainBoard ?? false,
     }),
   };
 }

@@ -1,6 +1,12 @@
 import { DEFAULT_INTEGRITY_RULES, type IntegrityRules } from '../domain/arena/vote-integrity';
 import { buildVoteTable, matchesFromArenaVotes, type PairwiseVote } from '../domain/ranking';
-import { computeInfluence, type GroupedVoteTable, type InfluenceOptions, type InfluenceReport } from '../domain/ranking/influence';
+import {
+  computeInfluence,
+  DEFAULT_INFLUENCE_ALERT,
+  type GroupedVoteTable,
+  type InfluenceOptions,
+  type InfluenceReport,
+} from '../domain/ranking/influence';
 import { OWN_VIEW_MODES, toViewVote, viewKey } from '../domain/ranking/leaderboard-views';
 import type { RankingVoteRecord } from '../domain/ranking/ranking-records';
 import type { Store } from '../db/unit-of-work';
@@ -54,13 +60,26 @@ export async function storeInfluence(
     /** Count the votes the integrity rules flag too: what a campaign the rules miss would do. */
     includeFlagged?: boolean | undefined;
   } = {},
-): Promise<InfluenceReport> {
+): Promise<StoreInfluenceReport> {
+  // The stamp first: votes cast meanwhile belong to the next refresh's answer, never to this one's.
+  const [board] = await store.leaderboards.snapshotsOfView(viewKey({ style: 'plain' }), 1);
   const records = await store.feedback.listRankingVotes();
   // The integrity rules judge against the stored main board, as the live leaderboard does.
-  const stored = await store.leaderboards.latestSnapshots();
-  const ratings = ratingsOfBoard(stored.find((snapshot) => snapshot.view === viewKey({ style: 'plain' }))?.body);
+  const ratings = ratingsOfBoard(board?.body);
   const flags = options.includeFlagged
     ? new Map<string, string[]>()
     : integrityOfVotes(records, options.integrity ?? DEFAULT_INTEGRITY_RULES, ratings);
-  return computeInfluence(groupedMainBoard(records, flags, by, options), options);
+  const grouped = groupedMainBoard(records, flags, by, options);
+  const stamp = { votes: grouped.table.length, boardGeneratedAt: board?.generatedAt ?? null };
+  // Fewer than two models: nothing is ranked, so nothing moves.
+  if (grouped.table.models.length < 2) return { ...emptyReport(options), ...stamp };
+  return { ...computeInfluence(grouped, options), ...stamp };
+}
+
+/** The report, with the main-board votes it read and the leaderboard refresh it follows. */
+export type StoreInfluenceReport = InfluenceReport & { votes: number; boardGeneratedAt: string | null };
+
+function emptyReport(options: InfluenceOptions): InfluenceReport {
+  const alertRule = options.alert ?? DEFAULT_INFLUENCE_ALERT;
+  return { lambdaTheta: options.lambdaTheta ?? 0, alertRule, groups: 0, undefinedGroups: [], models: [], alerts: [], plans: [] };
 }

@@ -4,10 +4,12 @@ import type { AuditService } from '../../../services/audit.service';
 import type { ModelCatalogueService } from '../../../services/models/model-catalogue.service';
 import type { ContentService } from '../../../services/content.service';
 import type { PublicationService } from '../../../services/publication/publication.service';
+import type { RankInfluenceService } from '../../../services/rank-influence.service';
 import type { StaffService } from '../../../services/staff.service';
 import type { AppEnv } from '../../app-env';
 import { activityAdminRoutes } from './activity.routes';
 import { contentAdminRoutes } from './content.routes';
+import { influenceAdminRoutes } from './influence.routes';
 import { modelAdminRoutes } from './models.routes';
 import { publicationRoutes } from './publication.routes';
 import { staffAdminRoutes } from './staff.routes';
@@ -24,6 +26,7 @@ export interface ConsoleServices {
   models: ModelCatalogueService;
   activity: ActivityService;
   content: ContentService;
+  influence: RankInfluenceService;
 }
 
 /** `/api/v1/admin/*` routes of the console's areas, mounted behind the staff authentication. */
@@ -34,5 +37,6 @@ export function consoleRoutes(services: ConsoleServices): Hono<AppEnv> {
   routes.route('/', modelAdminRoutes(services.models));
   routes.route('/', activityAdminRoutes(services.activity));
   routes.route('/', contentAdminRoutes(services.content));
+  routes.route('/', influenceAdminRoutes(services.influence));
   return routes;
 }

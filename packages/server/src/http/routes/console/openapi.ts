@@ -1,6 +1,7 @@
 import type { Operation } from '../../openapi-operation';
 import { contentOperations } from './content.openapi';
 import { activityOperations } from './activity.openapi';
+import { influenceOperations } from './influence.openapi';
 import { modelOperations } from './models.openapi';
 import { publicationOperations } from './publication.openapi';
 import { reviewOperations } from './review.openapi';
@@ -18,4 +19,5 @@ export const consoleOperations: readonly Operation[] = [
   ...contentOperations,
   ...publicationOperations,
   ...reviewOperations,
+  ...influenceOperations,
 ];
