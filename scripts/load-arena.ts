@@ -22,7 +22,9 @@
  * red team's paced vote campaign among honest visitors (scripts/load-campaign.ts). It prints the
  * target's rating change against its interval and the honest visitors' flag rate, and exits 1 unless
  * the campaign moved the target by less than the interval's half-width and changed no rank, and at
- * most 1 % of honest votes were flagged. `--scenario duels` (the default) is the run above.
+ * most 1 % of honest votes were flagged. `--scenario cluster-push` pushes one prompt cluster from 50
+ * cookies after honest votes and exits 1 if any rank on the live board moves
+ * (scripts/load-cluster-push.ts). `--scenario duels` (the default) is the run above.
  *
  * PostgreSQL: `export TEST_DATABASE_URL=$(bash scripts/postgres.sh)` first; a fresh database is
  * created for the run and dropped afterwards.
@@ -44,10 +46,12 @@ import { DIALECTS } from '../packages/server/test/test-db';
 import { describeError, printChecks, runScript } from './script-checks';
 import { seededRandom } from '../packages/server/test/seeded-random';
 import { runCampaignScenario } from './load-campaign';
+import { runClusterPushScenario } from './load-cluster-push';
 
 // `--scenario campaign` is a run of its own, with its own options: it ends the process here.
 const { values: scenarioArgs } = parseArgs({ options: { scenario: { type: 'string', default: 'duels' } }, strict: false });
 if (scenarioArgs.scenario === 'campaign') process.exit(await runCampaignScenario(process.argv.slice(2)));
+if (scenarioArgs.scenario === 'cluster-push') process.exit(await runClusterPushScenario(process.argv.slice(2)));
 
 // ---------------------------------------------------------------------------------------------
 // Options
@@ -78,7 +82,7 @@ const { values: args } = parseArgs({
 function usage(message?: string): never {
   if (message) process.stderr.write(`load-arena: ${message}\n`);
   process.stderr.write(
-    'usage: node --import tsx scripts/load-arena.ts [--scenario duels|campaign] [--store sqlite|postgres] [--duels 500] [--seed 1] [--timeout-s 420]\n' +
+    'usage: node --import tsx scripts/load-arena.ts [--scenario duels|campaign|cluster-push] [--store sqlite|postgres] [--duels 500] [--seed 1] [--timeout-s 420]\n' +
       '       [--ramp-ms 2000] [--failure-rate 0.1] [--follow-up-rate 0.25] [--max-rss-mb 600]\n' +
       '       [--first-token-timeout-ms 10000] [--total-timeout-ms 30000] [--upstream worker|main]\n' +
       '       [--max-heap-growth-mb 64] [--warmup 20] [--gc-every-s 5] [--connections warm|cold]\n',
@@ -86,7 +90,7 @@ function usage(message?: string): never {
   process.exit(message ? 2 : 0);
 }
 if (args.help) usage();
-if (args.scenario !== 'duels') usage('--scenario must be duels or campaign');
+if (args.scenario !== 'duels') usage('--scenario must be duels, campaign or cluster-push');
 
 function numberOption(name: keyof typeof args, min: number, max: number): number {
   const value = Number(args[name]);
