@@ -36,7 +36,7 @@ export interface ColumnsSnapshotHeader {
 
 const TYPES = { Uint8Array, Int16Array, Uint16Array, Int32Array, Uint32Array, Float32Array, Float64Array } as const;
 type TypeName = keyof typeof TYPES;
-type Typed = InstanceType<(typeof TYPES)[TypeName]>;
+type Typed = Uint8Array | Int16Array | Uint16Array | Int32Array | Uint32Array | Float32Array | Float64Array;
 
 const metaSchema = z.object({
   counts: z.object({ size: z.number().int().min(0), unkeyed: z.number().int().min(0), erased: z.number().int().min(0) }),
@@ -131,7 +131,7 @@ export async function readColumnsSnapshot(path: string): Promise<ColumnsSnapshot
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
-  let bytes: Uint8Array;
+  let bytes: Uint8Array<ArrayBuffer>;
   try {
     const size = (await file.stat()).size;
     // Its own buffer, starting at 0: every section's offset is then a multiple of its element size.
@@ -147,13 +147,14 @@ export async function readColumnsSnapshot(path: string): Promise<ColumnsSnapshot
   return decode(bytes);
 }
 
-function decode(bytes: Uint8Array): ColumnsSnapshotRead {
+function decode(bytes: Uint8Array<ArrayBuffer>): ColumnsSnapshotRead {
   if (bytes.length < HEADER_BYTES) return { rejected: 'shorter than its header' };
   const head = Buffer.from(bytes.buffer, 0, HEADER_BYTES);
   if (head.toString('latin1', 0, 8) !== MAGIC) return { rejected: 'not a columns snapshot' };
   const version = head.readUInt32LE(8);
   if (version !== COLUMNS_SNAPSHOT_VERSION) return { rejected: `format version ${version}, this server reads ${COLUMNS_SNAPSHOT_VERSION}` };
-  const [epoch, readFrom, loadedAt, merged, rows, bodyBytes] = [0, 1, 2, 3, 4, 5].map((index) => head.readDoubleLE(16 + 8 * index));
+  const field = (index: number) => head.readDoubleLE(16 + 8 * index);
+  const [epoch, readFrom, loadedAt, merged, rows, bodyBytes] = [field(0), field(1), field(2), field(3), field(4), field(5)];
   if (bodyBytes !== bytes.length - HEADER_BYTES)
     return { rejected: `torn: ${bytes.length - HEADER_BYTES} body bytes, ${bodyBytes} written` };
   const body = bytes.subarray(HEADER_BYTES);
@@ -175,16 +176,25 @@ function decode(bytes: Uint8Array): ColumnsSnapshotRead {
         throw new Error(`no section ${name} of type ${types.join(' or ')}`);
       return found as T;
     };
-    const keys = { duels: take('keys.duels', 'Uint32Array'), visitors: take('keys.visitors', 'Uint32Array') };
-    const more = { clients: take('keys.clients', 'Uint32Array'), clusters: take('keys.clusters', 'Uint32Array') };
+    const keys = Object.fromEntries(
+      (['duels', 'visitors', 'clients', 'clusters'] as const).map((name) => [name, take<Uint32Array>(`keys.${name}`, 'Uint32Array')]),
+    ) as unknown as VoteColumnsState['keys'];
     const columns = Object.fromEntries(
       STATE_COLUMNS.map(({ name }) => [
         name,
-        take(`columns.${name}`, ...(name === 'style' ? ['Uint16Array', 'Uint32Array'] : []), typeOf(name)),
+        take(`columns.${name}`, ...(name === 'style' ? (['Uint16Array', 'Uint32Array'] as const) : []), typeOf(name)),
       ]),
     ) as unknown as VoteColumnsState['columns'];
     if (meta.counts.size !== rows) return { rejected: `the header says ${rows} rows, the body ${meta.counts.size}` };
-    const state = { ...meta, keys: { ...keys, ...more }, columns, energySums: take<Float64Array>('energySums', 'Float64Array') };
+    const energySums = take<Float64Array>('energySums', 'Float64Array');
+    const state: VoteColumnsState = {
+      counts: meta.counts,
+      names: meta.names,
+      categoryOverflow: meta.categoryOverflow,
+      keys,
+      columns,
+      energySums,
+    };
     return { header: { epoch, readFrom, loadedAt, merged }, state };
   } catch (error) {
     return { rejected: `its layout is wrong: ${(error as Error).message}` };
