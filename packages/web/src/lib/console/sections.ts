@@ -6,6 +6,7 @@ export const CONSOLE_SECTIONS: readonly { path: string; key: ConsoleMessageKey; 
   { path: '/admin/review', key: 'console.review.nav', role: 'reviewer' },
   { path: '/admin/integrity', key: 'console.integrity.nav', role: 'reviewer' },
   { path: '/admin/activity', key: 'console.activity.nav', role: 'reviewer' },
+  { path: '/admin/influence', key: 'console.influence.nav', role: 'reviewer' },
   { path: '/admin/models', key: 'console.models.nav', role: 'admin' },
   { path: '/admin/content', key: 'console.content.nav', role: 'admin' },
   { path: '/admin/publication', key: 'console.publication.nav', role: 'admin' },

@@ -28,6 +28,11 @@ import { en as consoleActivityEn } from './console-activity/en';
 import { da as consoleActivityDa } from './console-activity/da';
 import { sv as consoleActivitySv } from './console-activity/sv';
 import { lt as consoleActivityLt } from './console-activity/lt';
+import { fr as consoleInfluenceFr } from './console-influence/fr';
+import { en as consoleInfluenceEn } from './console-influence/en';
+import { da as consoleInfluenceDa } from './console-influence/da';
+import { sv as consoleInfluenceSv } from './console-influence/sv';
+import { lt as consoleInfluenceLt } from './console-influence/lt';
 
 /**
  * The console's messages (routes/admin), one object per language joining its areas' files. Kept out of
@@ -39,13 +44,54 @@ export type ConsoleMessages = typeof consoleShellFr &
   typeof consoleModelsFr &
   typeof consoleContentFr &
   typeof consolePublicationFr &
-  typeof consoleActivityFr;
+  typeof consoleActivityFr &
+  typeof consoleInfluenceFr;
 export type ConsoleMessageKey = keyof ConsoleMessages;
 
 export const CONSOLE_MESSAGES: Record<'fr' | 'en' | 'da' | 'sv' | 'lt', Record<ConsoleMessageKey, string>> = {
-  fr: { ...consoleShellFr, ...consoleReviewFr, ...consoleModelsFr, ...consoleContentFr, ...consolePublicationFr, ...consoleActivityFr },
-  en: { ...consoleShellEn, ...consoleReviewEn, ...consoleModelsEn, ...consoleContentEn, ...consolePublicationEn, ...consoleActivityEn },
-  da: { ...consoleShellDa, ...consoleReviewDa, ...consoleModelsDa, ...consoleContentDa, ...consolePublicationDa, ...consoleActivityDa },
-  sv: { ...consoleShellSv, ...consoleReviewSv, ...consoleModelsSv, ...consoleContentSv, ...consolePublicationSv, ...consoleActivitySv },
-  lt: { ...consoleShellLt, ...consoleReviewLt, ...consoleModelsLt, ...consoleContentLt, ...consolePublicationLt, ...consoleActivityLt },
+  fr: {
+    ...consoleShellFr,
+    ...consoleReviewFr,
+    ...consoleModelsFr,
+    ...consoleContentFr,
+    ...consolePublicationFr,
+    ...consoleActivityFr,
+    ...consoleInfluenceFr,
+  },
+  en: {
+    ...consoleShellEn,
+    ...consoleReviewEn,
+    ...consoleModelsEn,
+    ...consoleContentEn,
+    ...consolePublicationEn,
+    ...consoleActivityEn,
+    ...consoleInfluenceEn,
+  },
+  da: {
+    ...consoleShellDa,
+    ...consoleReviewDa,
+    ...consoleModelsDa,
+    ...consoleContentDa,
+    ...consolePublicationDa,
+    ...consoleActivityDa,
+    ...consoleInfluenceDa,
+  },
+  sv: {
+    ...consoleShellSv,
+    ...consoleReviewSv,
+    ...consoleModelsSv,
+    ...consoleContentSv,
+    ...consolePublicationSv,
+    ...consoleActivitySv,
+    ...consoleInfluenceSv,
+  },
+  lt: {
+    ...consoleShellLt,
+    ...consoleReviewLt,
+    ...consoleModelsLt,
+    ...consoleContentLt,
+    ...consolePublicationLt,
+    ...consoleActivityLt,
+    ...consoleInfluenceLt,
+  },
 };

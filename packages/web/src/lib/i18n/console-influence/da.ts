@@ -1,0 +1,51 @@
+import type { fr } from './fr';
+
+/** Messages of the console-influence area in this language: the keys of the French file, type-checked. */
+export const da: Record<keyof typeof fr, string> = {
+  'console.influence.nav': 'Indflydelse på placeringer',
+  'console.influence.title': 'Indflydelse på placeringer',
+  'console.influence.intro':
+    'For hver model på hovedlisten: de besøgende (cookies) eller adresser (hashværdier), hvis stemmer flytter dens bedømmelse mest – den bedømmelse, den ville have uden gruppens stemmer, hvor mange stemmer gruppen afgav, og dens placering med og uden dem. Beregnes én gang pr. opdatering af ranglisten.',
+  'console.influence.how_to_read':
+    'En negativ ændring betyder, at gruppen løfter modellen; en positiv, at den trækker modellen ned. Hvis én gruppe alene flytter en model lige så langt som dens interval, tyder det på en kampagne, også når integritetsreglerne ikke har markeret noget.',
+  'console.influence.loading': 'Beregner indflydelsen…',
+  'console.influence.failed': 'Indflydelsen kunne ikke beregnes. Prøv igen om et øjeblik.',
+  'console.influence.filter_model': 'Model',
+  'console.influence.all_models': 'Alle modeller',
+  'console.influence.filter_by': 'Grupper',
+  'console.influence.by_visitor': 'pr. besøgende (cookie)',
+  'console.influence.by_address': 'pr. adresse (hashværdi)',
+  'console.influence.include_flagged': 'Tæl også de stemmer, som integritetsreglerne har markeret',
+  'console.influence.summary': '{votes} stemmer på hovedlisten, {groups} grupper.',
+  'console.influence.computed_at': 'Ranglistens opdatering {date}.',
+  'console.influence.alert_rule':
+    'Advarsel, når det at udelade én gruppe flytter en model mere end {share} % af dens intervals halve bredde eller mere end {points} point.',
+  'console.influence.empty': 'Hovedlisten har endnu for få stemmer til at måle en gruppes indflydelse.',
+  'console.influence.unknown_model': 'Denne model er ikke på hovedlisten.',
+  'console.influence.overview_title': 'Modeller, den mest flyttede først',
+  'console.influence.overview_caption': 'Hver model og den gruppe, der flytter den mest',
+  'console.influence.detail_title': '{model}: de grupper, der flytter den mest',
+  'console.influence.detail_caption': 'Grupperne for {model}, den mest indflydelsesrige først',
+  'console.influence.col_model': 'Model',
+  'console.influence.col_rating': 'Bedømmelse',
+  'console.influence.col_half_width': '± (95 %)',
+  'console.influence.col_group': 'Gruppe',
+  'console.influence.col_top_group': 'Mest indflydelsesrige gruppe',
+  'console.influence.col_change': 'Ændring uden den (point)',
+  'console.influence.col_votes': 'Gruppens stemmer',
+  'console.influence.col_votes_on_model': 'heraf på denne model',
+  'console.influence.col_rank': 'Placering med → uden',
+  'console.influence.col_alert': 'Advarsel',
+  'console.influence.alert': 'Advarsel',
+  'console.influence.no_alert': '–',
+  'console.influence.show_groups': 'Vis grupperne for {model}',
+  'console.influence.back_to_all': 'Tilbage til alle modeller',
+  'console.influence.rank_change': '{before} → {after}',
+  'console.influence.plans_title': 'Naboer, der overlapper',
+  'console.influence.plans_intro':
+    'To nabomodeller, hvis intervaller overlapper, kan ikke skelnes fra hinanden. Skønnet under antagelse af, at deres bedømmelser bliver, hvor de er:',
+  'console.influence.plans_none': 'Ingen nabomodeller overlapper her.',
+  'console.influence.plan_between': 'Omkring {count} flere stemmer mellem {higher} og {lower} ville skille dem ad',
+  'console.influence.plan_spread': ' (eller omkring {count} stemmer fordelt over hele arenaen).',
+  'console.influence.plan_never': '{higher} og {lower} har samme bedømmelse: flere stemmer alene ville ikke skille dem ad.',
+};

@@ -1,0 +1,51 @@
+import type { fr } from './fr';
+
+/** Messages of the console-influence area in this language: the keys of the French file, type-checked. */
+export const en: Record<keyof typeof fr, string> = {
+  'console.influence.nav': 'Rank influence',
+  'console.influence.title': 'Rank influence',
+  'console.influence.intro':
+    'For each model of the main board, the visitors (cookies) or addresses (hashes) whose votes move its rating most: the rating it would have without that group’s votes, how many votes the group cast, and its rank with and without them. Computed once per leaderboard refresh.',
+  'console.influence.how_to_read':
+    'A negative change means the group lifts the model; a positive one, that it pulls the model down. One group alone moving a model as far as its interval is a sign of a campaign, even when the integrity rules flagged nothing.',
+  'console.influence.loading': 'Computing the influence…',
+  'console.influence.failed': 'The influence could not be computed. Try again in a moment.',
+  'console.influence.filter_model': 'Model',
+  'console.influence.all_models': 'All models',
+  'console.influence.filter_by': 'Groups',
+  'console.influence.by_visitor': 'by visitor (cookie)',
+  'console.influence.by_address': 'by address (hash)',
+  'console.influence.include_flagged': 'Also count the votes the integrity rules flagged',
+  'console.influence.summary': '{votes} votes on the main board, {groups} groups.',
+  'console.influence.computed_at': 'Leaderboard refresh of {date}.',
+  'console.influence.alert_rule':
+    'Alert when leaving one group out moves a model by more than {share} % of its interval’s half-width or by more than {points} points.',
+  'console.influence.empty': 'The main board has too few votes yet to measure any group’s influence.',
+  'console.influence.unknown_model': 'This model is not on the main board.',
+  'console.influence.overview_title': 'Models, the most moved first',
+  'console.influence.overview_caption': 'Each model and the group that moves it most',
+  'console.influence.detail_title': '{model}: the groups that move it most',
+  'console.influence.detail_caption': 'The groups of {model}, the most influential first',
+  'console.influence.col_model': 'Model',
+  'console.influence.col_rating': 'Rating',
+  'console.influence.col_half_width': '± (95 %)',
+  'console.influence.col_group': 'Group',
+  'console.influence.col_top_group': 'Most influential group',
+  'console.influence.col_change': 'Change without it (points)',
+  'console.influence.col_votes': 'Group’s votes',
+  'console.influence.col_votes_on_model': 'of which on this model',
+  'console.influence.col_rank': 'Rank with → without',
+  'console.influence.col_alert': 'Alert',
+  'console.influence.alert': 'Alert',
+  'console.influence.no_alert': '–',
+  'console.influence.show_groups': 'Show the groups of {model}',
+  'console.influence.back_to_all': 'Back to all models',
+  'console.influence.rank_change': '{before} → {after}',
+  'console.influence.plans_title': 'Overlapping neighbours',
+  'console.influence.plans_intro':
+    'Two neighbouring models whose intervals overlap are not told apart. Estimated assuming their ratings stay where they are:',
+  'console.influence.plans_none': 'No two neighbouring models overlap here.',
+  'console.influence.plan_between': 'About {count} more votes between {higher} and {lower} would separate them',
+  'console.influence.plan_spread': ' (or about {count} votes spread over the whole arena).',
+  'console.influence.plan_never': '{higher} and {lower} have the same rating: more votes alone would not separate them.',
+};

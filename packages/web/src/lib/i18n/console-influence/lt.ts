@@ -1,0 +1,51 @@
+import type { fr } from './fr';
+
+/** Messages of the console-influence area in this language: the keys of the French file, type-checked. */
+export const lt: Record<keyof typeof fr, string> = {
+  'console.influence.nav': 'Įtaka vietoms',
+  'console.influence.title': 'Įtaka vietoms',
+  'console.influence.intro':
+    'Kiekvienam pagrindinės lentelės modeliui – lankytojai (slapukai) arba adresai (maišos reikšmės), kurių balsai labiausiai keičia jo įvertinimą: koks būtų įvertinimas be tos grupės balsų, kiek balsų grupė atidavė ir kokia modelio vieta su jais ir be jų. Skaičiuojama kartą po kiekvieno lentelės atnaujinimo.',
+  'console.influence.how_to_read':
+    'Neigiamas pokytis reiškia, kad grupė kelia modelį aukštyn; teigiamas – kad tempia jį žemyn. Jei viena grupė pastumia modelį tiek, kiek siekia jo intervalas, tai kampanijos ženklas, net kai vientisumo taisyklės nieko nepažymėjo.',
+  'console.influence.loading': 'Skaičiuojama įtaka…',
+  'console.influence.failed': 'Įtakos apskaičiuoti nepavyko. Bandykite dar kartą po akimirkos.',
+  'console.influence.filter_model': 'Modelis',
+  'console.influence.all_models': 'Visi modeliai',
+  'console.influence.filter_by': 'Grupės',
+  'console.influence.by_visitor': 'pagal lankytoją (slapukas)',
+  'console.influence.by_address': 'pagal adresą (maišos reikšmė)',
+  'console.influence.include_flagged': 'Skaičiuoti ir balsus, kuriuos pažymėjo vientisumo taisyklės',
+  'console.influence.summary': 'Pagrindinėje lentelėje {votes} balsų, {groups} grupių.',
+  'console.influence.computed_at': 'Lentelės atnaujinimas: {date}.',
+  'console.influence.alert_rule':
+    'Įspėjimas, kai pašalinus vieną grupę modelis pasislenka daugiau nei {share} % savo intervalo pusės pločio arba daugiau nei {points} taškų.',
+  'console.influence.empty': 'Pagrindinėje lentelėje kol kas per mažai balsų, kad būtų galima įvertinti grupės įtaką.',
+  'console.influence.unknown_model': 'Šio modelio pagrindinėje lentelėje nėra.',
+  'console.influence.overview_title': 'Modeliai, labiausiai pastumtas pirmas',
+  'console.influence.overview_caption': 'Kiekvienas modelis ir grupė, kuri jį labiausiai pastumia',
+  'console.influence.detail_title': '{model}: grupės, kurios jį labiausiai pastumia',
+  'console.influence.detail_caption': 'Modelio {model} grupės, įtakingiausia pirma',
+  'console.influence.col_model': 'Modelis',
+  'console.influence.col_rating': 'Įvertinimas',
+  'console.influence.col_half_width': '± (95 %)',
+  'console.influence.col_group': 'Grupė',
+  'console.influence.col_top_group': 'Įtakingiausia grupė',
+  'console.influence.col_change': 'Pokytis be jos (taškai)',
+  'console.influence.col_votes': 'Grupės balsai',
+  'console.influence.col_votes_on_model': 'iš jų už šį modelį',
+  'console.influence.col_rank': 'Vieta su → be',
+  'console.influence.col_alert': 'Įspėjimas',
+  'console.influence.alert': 'Įspėjimas',
+  'console.influence.no_alert': '–',
+  'console.influence.show_groups': 'Rodyti modelio {model} grupes',
+  'console.influence.back_to_all': 'Grįžti prie visų modelių',
+  'console.influence.rank_change': '{before} → {after}',
+  'console.influence.plans_title': 'Persidengiantys kaimynai',
+  'console.influence.plans_intro':
+    'Dviejų gretimų modelių, kurių intervalai persidengia, atskirti negalima. Įvertinta laikant, kad jų įvertinimai nesikeis:',
+  'console.influence.plans_none': 'Čia jokie gretimi modeliai nepersidengia.',
+  'console.influence.plan_between': 'Maždaug {count} papildomų balsų tarp {higher} ir {lower} juos atskirtų',
+  'console.influence.plan_spread': ' (arba maždaug {count} balsų, paskirstytų visoje arenoje).',
+  'console.influence.plan_never': '{higher} ir {lower} įvertinimai vienodi: vien daugiau balsų jų neatskirtų.',
+};

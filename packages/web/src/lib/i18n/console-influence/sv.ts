@@ -1,0 +1,51 @@
+import type { fr } from './fr';
+
+/** Messages of the console-influence area in this language: the keys of the French file, type-checked. */
+export const sv: Record<keyof typeof fr, string> = {
+  'console.influence.nav': 'Inflytande på placeringar',
+  'console.influence.title': 'Inflytande på placeringar',
+  'console.influence.intro':
+    'För varje modell på huvudlistan: de besökare (kakor) eller adresser (hashvärden) vars röster flyttar dess betyg mest – betyget den skulle ha utan gruppens röster, hur många röster gruppen lade och dess placering med och utan dem. Beräknas en gång per uppdatering av topplistan.',
+  'console.influence.how_to_read':
+    'En negativ förändring betyder att gruppen lyfter modellen; en positiv att den drar ner modellen. Om en enda grupp flyttar en modell lika långt som dess intervall tyder det på en kampanj, även när integritetsreglerna inte har flaggat något.',
+  'console.influence.loading': 'Beräknar inflytandet…',
+  'console.influence.failed': 'Inflytandet kunde inte beräknas. Försök igen om en stund.',
+  'console.influence.filter_model': 'Modell',
+  'console.influence.all_models': 'Alla modeller',
+  'console.influence.filter_by': 'Grupper',
+  'console.influence.by_visitor': 'per besökare (kaka)',
+  'console.influence.by_address': 'per adress (hashvärde)',
+  'console.influence.include_flagged': 'Räkna även de röster som integritetsreglerna har flaggat',
+  'console.influence.summary': '{votes} röster på huvudlistan, {groups} grupper.',
+  'console.influence.computed_at': 'Topplistans uppdatering {date}.',
+  'console.influence.alert_rule':
+    'Varning när det att utelämna en enda grupp flyttar en modell mer än {share} % av intervallets halva bredd eller mer än {points} poäng.',
+  'console.influence.empty': 'Huvudlistan har ännu för få röster för att mäta en grupps inflytande.',
+  'console.influence.unknown_model': 'Den här modellen finns inte på huvudlistan.',
+  'console.influence.overview_title': 'Modeller, den mest flyttade först',
+  'console.influence.overview_caption': 'Varje modell och den grupp som flyttar den mest',
+  'console.influence.detail_title': '{model}: de grupper som flyttar den mest',
+  'console.influence.detail_caption': 'Grupperna för {model}, den mest inflytelserika först',
+  'console.influence.col_model': 'Modell',
+  'console.influence.col_rating': 'Betyg',
+  'console.influence.col_half_width': '± (95 %)',
+  'console.influence.col_group': 'Grupp',
+  'console.influence.col_top_group': 'Mest inflytelserika grupp',
+  'console.influence.col_change': 'Förändring utan den (poäng)',
+  'console.influence.col_votes': 'Gruppens röster',
+  'console.influence.col_votes_on_model': 'varav på denna modell',
+  'console.influence.col_rank': 'Placering med → utan',
+  'console.influence.col_alert': 'Varning',
+  'console.influence.alert': 'Varning',
+  'console.influence.no_alert': '–',
+  'console.influence.show_groups': 'Visa grupperna för {model}',
+  'console.influence.back_to_all': 'Tillbaka till alla modeller',
+  'console.influence.rank_change': '{before} → {after}',
+  'console.influence.plans_title': 'Grannar som överlappar',
+  'console.influence.plans_intro':
+    'Två grannmodeller vars intervall överlappar går inte att skilja åt. Uppskattat under antagandet att deras betyg står kvar:',
+  'console.influence.plans_none': 'Inga grannmodeller överlappar här.',
+  'console.influence.plan_between': 'Ungefär {count} fler röster mellan {higher} och {lower} skulle skilja dem åt',
+  'console.influence.plan_spread': ' (eller ungefär {count} röster spridda över hela arenan).',
+  'console.influence.plan_never': '{higher} och {lower} har samma betyg: fler röster ensamma skulle inte skilja dem åt.',
+};
