@@ -16,7 +16,7 @@ import { DatasetExportService } from '../src/services/dataset-export.service';
  * arena conversations of dataset-export.test.ts (every privacy case, follow-ups, failures, votes,
  * reactions, cohorts) and the compar:IA fixture files imported, with its salt; `digests.json` is
  * the SHA-256 of every file the export wrote from it, written again when the export gained its
- * two tiers, one file set per language and compar:IA's message metadata, and when conversations and the TRL rows gained `capabilities` (null in this store: it predates the labels). A change that alters an exported byte fails here: if it is meant, say so in its commit
+ * two tiers, one file set per language and compar:IA's message metadata, and when conversations and the TRL rows gained `capabilities` (null in this store: it predates the labels), and when every subset gained `prompt_cluster` and the cards their duplicate-prompts section (all 58 files; null in this store: it predates clustering). A change that alters an exported byte fails here: if it is meant, say so in its commit
  * and write the new digests.
  */
 const fixtures = join(import.meta.dirname, 'fixtures', 'export-golden');

@@ -1,7 +1,16 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
 import { describe, expect, it } from 'vitest';
 import { DIALECTS } from './test-db';
+import { parseCatalogue } from '../src/config/catalogue';
 import { bandKeys, promptSignature } from '../src/domain/prompts/prompt-clusters';
-import { ArenaClient, type TestArena, startTestArena, until } from './test-arena';
+import { dedupQuery } from '../src/domain/datasets/dataset-card-text';
+import { exportModelFacts } from '../src/domain/datasets/export-model-facts';
+import { DatasetExportService } from '../src/services/dataset-export.service';
+import { ArenaClient, type TestArena, startTestArena, testCatalogueYaml, until } from './test-arena';
+import { subsetJsonl, subsetRows } from './export-files';
 
 const PROMPT = 'Explique-moi la photosynthèse comme si j’avais dix ans, avec un exemple tiré du potager.';
 /** The same prompt pasted with fullwidth letters, a zero-width space, other spacing and one typo. */
@@ -42,8 +51,80 @@ describe.each(DIALECTS)('prompt clusters ($name)', (dialect) => {
       const found = await harness.arena.store.promptClusters.candidates(bandKeys(promptSignature(VARIANT)!));
       expect(found.map((candidate) => candidate.cluster)).toEqual([first]);
       expect(found[0]!.signature).toEqual(promptSignature(PROMPT));
+      await checkExport(harness, { first, other, variant, again });
     } finally {
       await harness.close();
     }
   });
 });
+
+/**
+ * The export's `prompt_cluster`: one salted id per stored cluster, the same in every subset and tier,
+ * equal to no duel id and no public id of a conversation; the card's DuckDB query keeps one
+ * conversation per cluster.
+ */
+async function checkExport(harness: TestArena, duels: Record<'first' | 'other' | 'variant' | 'again', string>): Promise<void> {
+  const out = mkdtempSync(join(tmpdir(), 'agora-prompt-clusters-'));
+  const duckdb = await DuckDBInstance.create(':memory:');
+  const connection = await duckdb.connect();
+  try {
+    const facts = exportModelFacts(parseCatalogue(testCatalogueYaml('http://127.0.0.1:1'), 'test-models.yaml', {}), {
+      method: '0.9.1',
+      zone: undefined,
+    });
+    await new DatasetExportService(
+      harness.arena.store.datasets,
+      facts,
+      { privateCohorts: [], batchSize: 10, rowGroupRows: 10 },
+      () => new Date(),
+    ).export({
+      outDir: out,
+      formats: ['parquet', 'jsonl'],
+      datasets: ['conversations', 'votes', 'dpo'],
+    });
+    const conversations = await subsetRows(out, 'conversations', 'gated');
+    expect(conversations).toHaveLength(4);
+    const clusters = new Set(conversations.map((row) => row.prompt_cluster as string));
+    expect(clusters.size).toBe(2);
+    for (const cluster of clusters) expect(cluster).toMatch(/^[0-9a-f]{32}$/);
+    // Opaque: neither a duel id nor a public id of any conversation or side.
+    const publicIds = conversations.flatMap((row) => [row.conversation_pair_id, row.conv_a_id, row.conv_b_id] as string[]);
+    for (const cluster of clusters) {
+      expect(Object.values(duels).some((id) => cluster.includes(id) || id.includes(cluster))).toBe(false);
+      expect(publicIds.some((id) => id.includes(cluster))).toBe(false);
+    }
+    // The three conversations on the first prompt share one cluster; the other question has its own.
+    const byPrompt = (prompt: string) =>
+      conversations.filter((row) => row.opening_msg === prompt).map((row) => row.prompt_cluster as string);
+    expect(new Set([...byPrompt(PROMPT), ...byPrompt(VARIANT)]).size).toBe(1);
+    expect(byPrompt(OTHER)).toHaveLength(1);
+    expect(byPrompt(PROMPT)[0]).not.toBe(byPrompt(OTHER)[0]);
+    // Every subset and tier, Parquet and JSONL, carry the conversation's value.
+    const clusterOf = new Map(conversations.map((row) => [row.conversation_pair_id as string, row.prompt_cluster as string]));
+    for (const [dataset, tier] of [
+      ['votes', 'gated'],
+      ['votes', 'public'],
+      ['conversations', 'public'],
+    ] as const) {
+      const rows = subsetJsonl(out, dataset, tier);
+      expect(rows, `${tier} ${dataset}`).toHaveLength(4);
+      for (const row of rows) expect(row.prompt_cluster).toBe(clusterOf.get(row.conversation_pair_id as string));
+    }
+    const dpo = subsetJsonl(out, 'dpo', 'public');
+    expect(dpo.length).toBeGreaterThan(0);
+    for (const row of dpo) expect(row.prompt_cluster).toBe(clusterOf.get(row.source_id as string));
+    // The card documents the column and its query, which keeps one conversation per cluster.
+    const card = readFileSync(join(out, 'public', 'README.md'), 'utf8');
+    expect(card).toContain('## Duplicate prompts');
+    expect(card).toContain('max(5, 1 % of the view');
+    const query = dedupQuery(join(out, 'public', 'conversations', '*', '*.parquet'), 'parquet');
+    expect(card).toContain(dedupQuery('PATH/conversations/*/train-*.parquet', 'parquet'));
+    const kept = (await connection.runAndReadAll(query)).getRowObjectsJS();
+    expect(kept.map((row) => row.prompt_cluster).sort()).toEqual([...clusters].sort());
+    expect(kept.find((row) => row.opening_msg !== OTHER)?.opening_msg).toBe(PROMPT);
+  } finally {
+    connection.closeSync();
+    duckdb.closeSync();
+    rmSync(out, { recursive: true, force: true });
+  }
+}

@@ -14,6 +14,9 @@ export function rowContext(salt: string, models: ReadonlyMap<string, ExportModel
       const digest = createHmac('sha256', salt).update(`conversation-pair\0${duelId}`).digest('hex');
       return { a: digest.slice(0, 32), b: digest.slice(32) };
     },
+    // A cluster's id is its founding duel's: salted like a side's id, under another label, so that it
+    // equals no conversation_pair_id and leads back to no duel.
+    promptClusterId: (cluster) => createHmac('sha256', salt).update(`prompt-cluster\0${cluster}`).digest('hex').slice(0, 32),
     visitorId: (visitorHash) => {
       let id = visitors.get(visitorHash);
       if (id === undefined) {

@@ -125,6 +125,7 @@ export class DatasetRepository {
           'a.message_languages',
           'a.categories',
           'a.capabilities',
+          'a.prompt_cluster',
           'a.keywords',
           'a.short_summary',
           'a.model_status',

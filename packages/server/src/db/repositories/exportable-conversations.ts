@@ -37,6 +37,7 @@ export interface DuelRow {
   message_languages: string | null;
   categories: string | null;
   capabilities: string | null;
+  prompt_cluster: string | null;
   keywords: string | null;
   short_summary: string | null;
   model_status: string;
@@ -60,6 +61,7 @@ function toConversation(duel: DuelRow): ExportableConversation {
     promptLanguages: messageLanguages.map((entry) => entry.prompt ?? null),
     categories: json(duel.categories),
     capabilities: json(duel.capabilities),
+    promptCluster: duel.prompt_cluster,
     keywords: json(duel.keywords),
     shortSummary: duel.short_summary,
     modelStatus: duel.model_status,

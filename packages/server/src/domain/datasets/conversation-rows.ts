@@ -26,6 +26,8 @@ export interface RowContext {
   sideIds(duelId: string): { a: string; b: string };
   /** The public, salted id of an arena visitor. */
   visitorId(visitorHash: string): string;
+  /** The public, salted id of a stored prompt cluster: groups near-duplicate prompts, never leads back to a duel. */
+  promptClusterId(cluster: string): string;
 }
 
 /** A conversation with what every dataset derives from it, computed once. */
@@ -35,6 +37,8 @@ export interface PreparedConversation {
   convAId: string;
   convBId: string;
   visitorId: string | null;
+  /** The public id of its prompt's near-duplicate cluster: '' when it has none, null before clustering. */
+  promptCluster: string | null;
   systemPromptA: string | null;
   systemPromptB: string | null;
   /**
@@ -84,6 +88,7 @@ export function prepareConversation(conversation: ExportableConversation, contex
     convAId,
     convBId,
     visitorId: arena ? context.visitorId(conversation.visitorHash) : conversation.visitorHash || null,
+    promptCluster: publicCluster(conversation.promptCluster, context),
     systemPromptA,
     systemPromptB,
     messagesA,
@@ -95,6 +100,12 @@ export function prepareConversation(conversation: ExportableConversation, contex
     modelPair:
       conversation.modelA <= conversation.modelB ? [conversation.modelA, conversation.modelB] : [conversation.modelB, conversation.modelA],
   };
+}
+
+/** '' (no complete prompt) and null (not yet clustered) are written as they are: only a real cluster is salted. */
+function publicCluster(cluster: string | null | undefined, context: RowContext): string | null {
+  if (cluster === undefined || cluster === null) return null;
+  return cluster === '' ? '' : context.promptClusterId(cluster);
 }
 
 /**
@@ -223,6 +234,7 @@ export function conversationRow(prepared: PreparedConversation, context: RowCont
     training_use_b: useOf(factsB),
     source: conversation.source,
     capabilities: conversation.capabilities ?? null,
+    prompt_cluster: prepared.promptCluster,
   };
   return withSourceMeta('conversations', row, conversation.sourceMeta);
 }
@@ -255,6 +267,7 @@ export function voteRow(prepared: PreparedConversation, context: RowContext): Da
   row.training_use_a = useOf(context.model(conversation.modelA));
   row.training_use_b = useOf(context.model(conversation.modelB));
   row.source = conversation.source;
+  row.prompt_cluster = prepared.promptCluster;
   return withSourceMeta('votes', withPairMeta(row, conversation), vote.sourceMeta);
 }
 
@@ -317,5 +330,6 @@ function reactionRow(prepared: PreparedConversation, reaction: ExportableReactio
     training_use: useOf(context.model(reaction.modelId)),
   });
   row.source = conversation.source;
+  row.prompt_cluster = prepared.promptCluster;
   return withSourceMeta('reactions', withPairMeta(row, conversation), reaction.sourceMeta);
 }

@@ -1,4 +1,7 @@
 import type { DatasetCardInput, SubsetConfigs } from './dataset-card-input';
+import type { DatasetFormat } from './export-columns';
+import { BANDS, BAND_ROWS, PROMPT_CLUSTER_THRESHOLD, SHINGLE_LENGTH, SIGNATURE_LENGTH } from '../prompts/prompt-clusters';
+import { PROMPT_CLUSTER_CAP } from '../ranking/prompt-cluster-cap';
 import { type DatasetTier, PUBLIC_WITHHELD_COLUMNS } from './dataset-tiers';
 
 /** The prose of an export's cards: what each tier is, what the public one leaves out, how the data was filtered. */
@@ -79,6 +82,42 @@ export function loading(configs: readonly SubsetConfigs[]): string[] {
     '```',
     '',
     `DuckDB reads the files as they are: \`SELECT count(*) FROM read_parquet('PATH/${first.path}')\`.`,
+  ];
+}
+
+/**
+ * The card's DuckDB query keeping one conversation per near-duplicate prompt cluster (the earliest;
+ * rows without a cluster all kept), over the files at `glob`. The export tests run it as written.
+ */
+export function dedupQuery(glob: string, format: DatasetFormat): string {
+  return `SELECT * FROM ${format === 'parquet' ? 'read_parquet' : 'read_json'}('${glob}') QUALIFY coalesce(prompt_cluster, '') = '' OR row_number() OVER (PARTITION BY prompt_cluster ORDER BY timestamp, id) = 1`;
+}
+
+/** What `prompt_cluster` is, the board's rule built on it, and how a reader de-duplicates with it. */
+export function duplicatePrompts(tier: DatasetTier, configs: readonly SubsetConfigs[]): string[] {
+  // compar:IA's tables have the `timestamp` and `id` the query orders by; the training subsets do not.
+  const table = configs.find((config) => ['conversations', 'votes', 'reactions'].includes(config.dataset));
+  const percent = PROMPT_CLUSTER_CAP.share * 100;
+  return [
+    '## Duplicate prompts',
+    '',
+    `\`prompt_cluster\` groups conversations whose first prompt is a near-duplicate of another's (a pasted prompt, a class asking one question). The prompt is normalised (Unicode NFKC, case-folded, zero-width and other format characters removed, punctuation made spaces), cut into character ${SHINGLE_LENGTH}-grams and summarised by a MinHash signature of ${SIGNATURE_LENGTH} values; LSH over ${BANDS} bands of ${BAND_ROWS} values finds candidates, and a prompt joins a cluster when its estimated Jaccard similarity to the cluster's first prompt is at least ${PROMPT_CLUSTER_THRESHOLD}. The value is an opaque id, salted with a secret of the deployment: the same in every subset and every export of this arena, it leads back to no conversation or visitor. It is \`''\` for a conversation without a complete prompt and null for one not yet clustered (rows exported before clustering existed).`,
+    '',
+    `The arena's board counts one vote per visitor and cluster (the earliest), and a cluster's votes weigh together at most max(${PROMPT_CLUSTER_CAP.minVotes}, ${percent} % of the view's votes) (docs/ranking.md#duplicate-prompts in Agora's repository). Votes here are not de-duplicated: every vote is published.`,
+    '',
+    `To keep one ${table?.dataset === 'conversations' ? 'conversation' : 'row'} per cluster${table ? ' (the earliest)' : ''}, with ${table ? 'DuckDB or ' : ''}pandas:`,
+    '',
+    ...(table ? ['```sql', dedupQuery(`PATH/${table.path}`, table.format), '```', ''] : []),
+    '```python',
+    'df = ds.to_pandas()  # a subset loaded as above',
+    'dedup = df[~df.duplicated("prompt_cluster") | df.prompt_cluster.fillna("").eq("")]',
+    '```',
+    ...(tier === 'gated'
+      ? [
+          '',
+          "Partitioning by `visitor_id, prompt_cluster` instead keeps each visitor's first conversation per cluster, the board's first rule.",
+        ]
+      : []),
   ];
 }
 

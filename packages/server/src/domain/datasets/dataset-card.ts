@@ -2,7 +2,7 @@ import type { ColumnType, DatasetFormat } from './export-columns';
 import { DATASETS, DATASET_NAMES, type DatasetName } from './export-columns';
 import { configEntry, datasetInfo, sizeCategory, yamlString } from './card-yaml';
 import { type DatasetTier, isComparIaTable, tierColumns } from './dataset-tiers';
-import { caveats, filtering, loading, publicWithholds, tierIntro, trainingUse } from './dataset-card-text';
+import { caveats, duplicatePrompts, filtering, loading, publicWithholds, tierIntro, trainingUse } from './dataset-card-text';
 import type { DatasetCardInput, SubsetConfigs } from './dataset-card-input';
 
 const TYPE_NAMES: Record<ColumnType, string> = {
@@ -59,6 +59,8 @@ export function buildDatasetCard(input: DatasetCardInput, tier: DatasetTier): st
     ...(tier === 'public' ? ['', ...publicWithholds(input.shuffleRows)] : []),
     '',
     ...loading(configs),
+    '',
+    ...duplicatePrompts(tier, configs),
     '',
     ...filtering(input),
     '',

@@ -127,10 +127,17 @@ const trainingUsePair = [
 const CAPABILITIES_MEANING =
   "Agora: capability labels of the conversation: `hard_prompt` (6 of LMArena's 7 criteria) and each criterion, `creative_writing`, `instruction_following` (annotation model), `code`, `math`, `multi_turn`, `long_query` (rules); null before labelling";
 
+/** The near-duplicate prompt cluster's column (docs/ranking.md#duplicate-prompts, docs/datasets.md#duplicate-prompts). */
+const PROMPT_CLUSTER_MEANING =
+  "Agora: opaque id of the near-duplicate cluster of the conversation's first prompt (normalised text, 5-gram MinHash 128, LSH 32×4, Jaccard ≥ 0.7), the same in every subset and export of this arena; `''` when it has none, null before clustering. Keep one row per `prompt_cluster` to de-duplicate";
+
+const promptCluster = col('prompt_cluster', 'string', PROMPT_CLUSTER_MEANING);
+
 const training = [
   col('language', 'string', "language of the turn's user message (ISO 639-1, else 639-3), else of the conversation"),
   col('categories', 'strings', 'topics of the conversation'),
   col('capabilities', 'strings', CAPABILITIES_MEANING),
+  promptCluster,
   col('source_id', 'string', 'conversation_pair_id of the conversation the row comes from'),
   col('turn', 'int', 'user turn the row is about (1 = first)'),
 ];
@@ -175,6 +182,7 @@ const TURN_VERDICTS: DatasetDefinition = {
     col('language', 'string', "language of the turn's user message (ISO 639-1, else 639-3), else of the conversation"),
     col('categories', 'strings', 'topics of the conversation'),
     col('capabilities', 'strings', CAPABILITIES_MEANING),
+    promptCluster,
   ],
 };
 
@@ -228,6 +236,7 @@ export const DATASETS: Readonly<Record<DatasetName, DatasetDefinition>> = {
       ...trainingUsePair,
       col('source', 'string', 'Agora: `arena` (played here) or the imported dataset (`comparia`)'),
       col('capabilities', 'strings', CAPABILITIES_MEANING),
+      promptCluster,
     ],
   },
   votes: {
@@ -253,6 +262,7 @@ export const DATASETS: Readonly<Record<DatasetName, DatasetDefinition>> = {
       ]),
       ...trainingUsePair,
       col('source', 'string', 'Agora: `arena` or the imported dataset'),
+      promptCluster,
     ],
   },
   reactions: {
@@ -294,6 +304,7 @@ export const DATASETS: Readonly<Record<DatasetName, DatasetDefinition>> = {
       cia(null, 'city', 'string', 'as `country`'),
       col('training_use', 'string', `what the answer reacted to may be used for: ${TRAINING_USE_MEANING}`),
       col('source', 'string', 'Agora: `arena` or the imported dataset'),
+      promptCluster,
     ],
   },
   dpo: {

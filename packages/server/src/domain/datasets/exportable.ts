@@ -35,6 +35,11 @@ export interface ExportableConversation {
   categories: string[] | null;
   /** Capability labels (docs/ranking.md#capability-views); null before post-processing labelled the conversation. */
   capabilities?: string[] | null;
+  /**
+   * The stored near-duplicate cluster of its first complete prompt (the founding duel's id, docs/ranking.md#duplicate-prompts):
+   * '' when it has none, null before post-processing clustered it. Exports write it salted, never as is.
+   */
+  promptCluster?: string | null;
   keywords: string[] | null;
   shortSummary: string | null;
   /** Whether the model layer of the screening ran: `done` | `not_configured` | `failed` | `pending`. */

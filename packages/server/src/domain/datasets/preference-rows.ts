@@ -47,6 +47,7 @@ function turnColumns(prepared: PreparedConversation, index: number): DatasetRow 
     language: conversation.promptLanguages[index] ?? conversation.languages?.[0] ?? null,
     categories: conversation.categories,
     capabilities: conversation.capabilities ?? null,
+    prompt_cluster: prepared.promptCluster,
     source_id: prepared.pairId,
     turn: conversation.turns[index]!.turn,
   };

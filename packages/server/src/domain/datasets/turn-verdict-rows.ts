@@ -37,6 +37,7 @@ export function turnVerdictRows(prepared: PreparedConversation, options: Omit<Pr
       language: conversation.promptLanguages[index] ?? conversation.languages?.[0] ?? null,
       categories: conversation.categories,
       capabilities: conversation.capabilities ?? null,
+      prompt_cluster: prepared.promptCluster,
     };
     const winner = verdict.choice === 'a' || verdict.choice === 'b' ? verdict.choice : null;
     rows.turnVerdicts.push({
