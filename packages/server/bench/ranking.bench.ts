@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { formatEndToEnd, measureEndToEnd, type EndToEnd } from './ranking-end-to-end';
+import { measureLiveOptions } from './ranking-live-options';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const tsx = join(root, 'node_modules/tsx/dist/loader.mjs');
@@ -65,6 +66,11 @@ function format(ms: number): string {
 }
 
 export async function run(): Promise<void> {
+  // `AGORA_BENCH_RANKING=live npm run bench -- ranking`: the live board's part alone (ranking-live-options.ts).
+  if (process.env.AGORA_BENCH_RANKING === 'live') {
+    process.stdout.write(`${measureLiveOptions().join('\n')}\n`);
+    return;
+  }
   const directory = mkdtempSync(join(tmpdir(), 'agora-ranking-bench-'));
   try {
     const sizes = [250_000, 2_500_000];
@@ -127,6 +133,7 @@ export async function run(): Promise<void> {
     if (endToEnd) lines.push(...formatEndToEnd(endToEnd, ourParts, big.votes!, TRIALS));
     lines.push('');
     process.stdout.write(`${lines.join('\n')}\n`);
+    process.stdout.write(`${measureLiveOptions().join('\n')}\n`);
   } finally {
     rmSync(directory, { recursive: true, force: true });
   }
