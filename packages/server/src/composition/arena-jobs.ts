@@ -6,6 +6,7 @@ import type { ArenaEvents } from '../jobs/arena-events';
 import { interruptedTurnsJob } from '../jobs/interrupted-turns.plan';
 import type { Job } from '../jobs/job';
 import { leaderboardRefreshJob } from '../jobs/leaderboard-refresh.plan';
+import { leaderboardSnapshotJob } from '../jobs/leaderboard-snapshot.plan';
 import { postprocessJob } from '../jobs/postprocess.plan';
 import { retentionJob } from '../jobs/retention.plan';
 import { consoleRetentionJob } from '../jobs/console-retention.plan';
@@ -48,6 +49,7 @@ export function createArenaJobs(
   const publication = consoleServices.publication;
   const followers: Job[] = [
     leaderboard,
+    leaderboardSnapshotJob(config, services.leaderboards, events, logger),
     ...(postprocess ? [postprocess] : []),
     publicationJob(config, { publishIfDue: () => publication.publishIfDue(), drain: (abort) => publication.runs.drain(abort) }, logger),
   ];

@@ -12,6 +12,8 @@ import type { ModelRegistry } from '../providers/registry';
 import type { ArenaCatalogue } from '../services/arena-catalogue';
 import { DuelService } from '../services/duels/duel.service';
 import { LeaderboardService } from '../services/leaderboard.service';
+import { KeptColumnsSnapshot } from '../services/leaderboard-columns-snapshot';
+import { columnsSnapshotPath } from '../jobs/leaderboard-snapshot.plan';
 import { OperationsService } from '../services/operations.service';
 import { PairingPolicy } from '../services/pairing-policy';
 import { createRevealImpactEstimator } from '../services/reveal-impact';
@@ -59,6 +61,7 @@ export function createArenaServices(parts: ServiceParts) {
     },
     energyClasses,
     log: (fields, message) => parts.logger.info(fields, message),
+    columnsSnapshot: columnsSnapshotOf(parts),
   });
   // The pairing policy draws from the latest overall board.
   parts.events.on('leaderboard.refreshed', () => pairing.update(leaderboards.latestOverall()));
@@ -104,4 +107,10 @@ function createDuelService(
         ? logger.info({ upstream: entry }, 'upstream call')
         : logger.warn({ upstream: entry }, 'upstream call failed'),
   });
+}
+
+/** The kept votes' snapshot, when the configuration has one (jobs/leaderboard-snapshot.plan.ts writes it). */
+function columnsSnapshotOf({ config, runtime, logger }: ServiceParts): KeptColumnsSnapshot | undefined {
+  const path = columnsSnapshotPath(config);
+  return path === undefined ? undefined : new KeptColumnsSnapshot({ path, everyMs: config.leaderboard.snapshotEveryMs }, runtime, logger);
 }

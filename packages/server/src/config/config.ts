@@ -5,6 +5,7 @@ import { DEFAULT_CAMPAIGN_RULE } from '../domain/arena/campaign-rule';
 import { DEFAULT_CLUSTER_PUSH_RULE } from '../domain/arena/cluster-push-rule';
 import { FAST_READER, type IntegrityRules } from '../domain/arena/vote-integrity';
 import { type ConsoleConfig, consoleEnvironmentShape, consoleOf, signInLimitsOf } from './console-config';
+import { leaderboardEnvironmentShape } from './leaderboard-config';
 
 const booleanFlag = z.enum(['0', '1', 'true', 'false']).transform((value) => value === '1' || value === 'true');
 
@@ -29,13 +30,7 @@ const environmentSchema = z.object({
   AGORA_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   AGORA_DEMO: booleanFlag.default(false),
   AGORA_MAXX_CHECKS: booleanFlag.default(false),
-  AGORA_LEADERBOARD_EVERY_VOTES: z.coerce.number().int().min(1).default(25),
-  AGORA_LEADERBOARD_EVERY_S: z.coerce.number().positive().default(60),
-  AGORA_LEADERBOARD_MIN_INTERVAL_S: z.coerce.number().min(0).default(5),
-  AGORA_LEADERBOARD_REACTIONS: booleanFlag.default(false),
-  AGORA_LEADERBOARD_CUSTOM_ON_MAIN: booleanFlag.default(false),
-  AGORA_LEADERBOARD_PROMPT_DEDUP: booleanFlag.default(true),
-  AGORA_LEADERBOARD_MIN_VOTES: z.coerce.number().int().min(1).default(30),
+  ...leaderboardEnvironmentShape,
   AGORA_PAIRING: z.enum(['uniform', 'catch_up', 'most_informative']).default('uniform'),
   AGORA_IMPACT_METHOD: z.enum(['0.9.1', '0.8.2', 'comparia-compat']).default('0.9.1'),
   AGORA_IMPACT_ZONE: z
@@ -208,6 +203,7 @@ export interface Config {
     /** Custom-mode votes (the visitor chose the models) count on the main board too; off: only in their own view. */
     customModeOnMainBoard: boolean;
     promptDedup?: boolean; // one vote per visitor and prompt cluster, the cap and cluster_push (docs/ranking.md#duplicate-prompts)
+    snapshotEveryMs: number; // the kept votes' snapshot at most this often, 0: none (docs/operations.md#leaderboard-snapshot)
   };
   /** How pairs are drawn: uniform (default), catch-up weights, or the most informative pairs. */
   pairing: 'uniform' | 'catch_up' | 'most_informative';
@@ -285,6 +281,7 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
       reactions: values.AGORA_LEADERBOARD_REACTIONS,
       customModeOnMainBoard: values.AGORA_LEADERBOARD_CUSTOM_ON_MAIN,
       promptDedup: values.AGORA_LEADERBOARD_PROMPT_DEDUP,
+      snapshotEveryMs: values.AGORA_LEADERBOARD_SNAPSHOT_MINUTES * 60_000,
     },
   };
 }

@@ -1,6 +1,7 @@
 import type { JobPlan } from './job';
 import { interruptedTurnsPlan } from './interrupted-turns.plan';
 import { leaderboardRefreshPlan } from './leaderboard-refresh.plan';
+import { leaderboardSnapshotPlan } from './leaderboard-snapshot.plan';
 import { postprocessPlan } from './postprocess.plan';
 import { retentionPlan } from './retention.plan';
 import { consoleRetentionPlan } from './console-retention.plan';
@@ -9,6 +10,7 @@ import { modelCatalogueSyncPlan } from './model-catalogue-sync.plan';
 
 type JobSettings = Parameters<typeof retentionPlan>[0] &
   Parameters<typeof leaderboardRefreshPlan>[0] &
+  Parameters<typeof leaderboardSnapshotPlan>[0] &
   Parameters<typeof postprocessPlan>[0] &
   Parameters<typeof consoleRetentionPlan>[0] &
   Parameters<typeof publicationPlan>[0] &
@@ -26,6 +28,7 @@ export function planJobs(settings: JobSettings): JobPlan[] {
     consoleRetentionPlan(settings),
     modelCatalogueSyncPlan(settings),
     leaderboardRefreshPlan(settings),
+    leaderboardSnapshotPlan(settings),
     postprocessPlan(settings),
     publicationPlan(settings),
   ];

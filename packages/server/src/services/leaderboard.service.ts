@@ -23,6 +23,7 @@ import type { RankingComputer } from '../adapters/ranking-worker/ranking-compute
 import { LATE_COMMIT_MARGIN_MS, type Runtime } from './ports/runtime';
 import type { RankingChange } from '../db/repositories/feedback.repository';
 import { type ModelTallies, modelTallies } from '../domain/ranking/model-tallies';
+import type { KeptColumnsSnapshot, KeptVotes } from './leaderboard-columns-snapshot';
 
 export interface LeaderboardSettings {
   /** Below this many votes a view is not shown. */
@@ -49,20 +50,6 @@ const VOTE_PAGE = 2_000;
  */
 const FULL_RELOAD_MS = 6 * 3600_000;
 const CHANGES: readonly RankingChange[] = ['voted', 'annotated', 'reviewed'];
-
-/** The votes a refresh keeps for the next one, and from when to read what changed. */
-interface KeptVotes {
-  columns: RankingVoteColumns;
-  /** The store's ranking epoch when they were read in full. */
-  epoch: number;
-  /** When the last read started (the runtime's clock, ms): the next one reads changes since then, less the margin. */
-  readFrom: number;
-  loadedAt: number;
-  /** Distinct duels whose 64-bit keys collided in the full read (domain/ranking/dense-ids.ts): expected 0. */
-  merged: number;
-  /** How the last refresh got them: every vote read, or only the changes. */
-  read: 'everything' | 'changes';
-}
 
 /** What a refresh did: views computed, votes in them (counted or not), and whether it read every vote or only the changes. */
 export interface RefreshOutcome {
@@ -104,6 +91,8 @@ export class LeaderboardService {
       energyClasses?: EnergyClasses;
       /** Progress of a full read of the votes (a start on a large store takes a while). */
       log?: ProgressLog | undefined;
+      /** The kept votes on disk: a restart catches up from it (none: every start reads every vote). */
+      columnsSnapshot?: KeptColumnsSnapshot | undefined;
     },
   ) {}
 
@@ -183,8 +172,8 @@ export class LeaderboardService {
    */
   private async catchUp(generation: number): Promise<KeptVotes> {
     const { store, runtime } = this.dependencies;
-    const kept = this.kept;
     const epoch = await store.feedback.rankingEpoch();
+    const kept = (this.kept ??= await this.dependencies.columnsSnapshot?.loadOnce(epoch));
     const startedAt = runtime.now().getTime();
     if (!kept || kept.epoch !== epoch || startedAt - kept.loadedAt >= FULL_RELOAD_MS) return this.readEverything(false, generation);
     const sinceMs = kept.readFrom - LATE_COMMIT_MARGIN_MS;
@@ -234,6 +223,15 @@ export class LeaderboardService {
     // Another instance took the leaderboard meanwhile (reloadLatest): nothing to keep.
     if (generation === this.generation) this.kept = kept;
     return kept;
+  }
+
+  /** Writes the kept votes' snapshot if due, between refreshes (nothing changes the columns meanwhile); says whether it wrote. */
+  saveColumnsSnapshot(): Promise<boolean> {
+    const write = async () =>
+      this.kept && this.dependencies.columnsSnapshot?.due(this.kept) ? this.dependencies.columnsSnapshot.save(this.kept) : false;
+    const next = this.refreshing.then(write, write);
+    this.refreshing = next;
+    return next;
   }
 
   /** The ratings of the latest overall plain view's ranked models, if one was computed (for the campaign rule). */
