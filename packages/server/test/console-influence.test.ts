@@ -1,65 +1,10 @@
-import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorBodySchema, influenceSchema } from '@agora/contract';
-import type { Store } from '../src/db/unit-of-work';
 import { storeInfluence } from '../src/services/rank-influence';
-import { INFLUENCE_RANKING_FIXTURES } from './reference-fixtures';
+import { INFLUENCE_VOTES as votes, seedInfluenceVotes as seed } from './influence-seed';
 import { type StaffClient, signedInStaff } from './staff-client';
 import { DIALECTS } from './test-db';
 import { type TestArena, startTestArena } from './test-arena';
-
-interface FixtureVote {
-  model_a: string;
-  model_b: string;
-  outcome: 'model_a' | 'model_b' | 'tie';
-  visitor: string;
-}
-const CHOICE = { model_a: 'a', model_b: 'b', tie: 'tie' } as const;
-const votes = JSON.parse(readFileSync(`${INFLUENCE_RANKING_FIXTURES}votes.json`, 'utf8')) as FixtureVote[];
-const ADMIN_TOKEN = 'console-influence-admin-token';
-
-/**
- * The influence oracle's 620 votes (docs/ranking.md#rank-influence): 40 honest visitors, each its own
- * address, and a push for m4 from one address behind a fresh cookie per vote (as the CLI's test).
- */
-async function seed(store: Store, rows: readonly FixtureVote[], from = 0): Promise<void> {
-  for (const [offset, vote] of rows.entries()) {
-    const index = from + offset;
-    const duelId = `duel-${String(index).padStart(5, '0')}-influence`;
-    const push = vote.visitor === 'push';
-    const createdAt = new Date(Date.UTC(2026, 10, 1) + index * 600_000).toISOString();
-    await store.duels.createWithFirstTurn(
-      {
-        id: duelId,
-        visitorHash: push ? `push-cookie-${index}` : vote.visitor,
-        mode: 'random',
-        modelA: vote.model_a,
-        modelB: vote.model_b,
-        chosenModels: null,
-        locale: 'fr',
-        status: 'ready',
-        turnCount: 1,
-        createdAt,
-      },
-      'p',
-    );
-    await store.feedback.insertVote({
-      duelId,
-      choice: CHOICE[vote.outcome],
-      modelA: vote.model_a,
-      modelB: vote.model_b,
-      tagsA: [],
-      tagsB: [],
-      commentA: null,
-      commentB: null,
-      identityLeak: false,
-      mode: 'random',
-      locale: 'fr',
-      createdAt,
-      clientHash: push ? 'push-address' : `address-${vote.visitor}`,
-    });
-  }
-}
 
 describe.each(DIALECTS)('the console’s rank influence ($name)', (dialect) => {
   let harness: TestArena;

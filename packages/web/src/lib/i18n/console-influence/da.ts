@@ -27,6 +27,7 @@ export const da: Record<keyof typeof fr, string> = {
   'console.influence.detail_title': '{model}: de grupper, der flytter den mest',
   'console.influence.detail_caption': 'Grupperne for {model}, den mest indflydelsesrige først',
   'console.influence.col_model': 'Model',
+  'console.influence.rating_line': 'Bedømmelse: {rating} ± {half_width}',
   'console.influence.col_rating': 'Bedømmelse',
   'console.influence.col_half_width': '± (95 %)',
   'console.influence.col_group': 'Gruppe',

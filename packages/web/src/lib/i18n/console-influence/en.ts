@@ -27,6 +27,7 @@ export const en: Record<keyof typeof fr, string> = {
   'console.influence.detail_title': '{model}: the groups that move it most',
   'console.influence.detail_caption': 'The groups of {model}, the most influential first',
   'console.influence.col_model': 'Model',
+  'console.influence.rating_line': 'Rating: {rating} ± {half_width}',
   'console.influence.col_rating': 'Rating',
   'console.influence.col_half_width': '± (95 %)',
   'console.influence.col_group': 'Group',

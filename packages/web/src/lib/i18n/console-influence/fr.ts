@@ -25,6 +25,7 @@ export const fr = {
   'console.influence.detail_title': '{model} : les groupes qui le déplacent le plus',
   'console.influence.detail_caption': 'Les groupes de {model}, le plus influent d’abord',
   'console.influence.col_model': 'Modèle',
+  'console.influence.rating_line': 'Note : {rating} ± {half_width}',
   'console.influence.col_rating': 'Note',
   'console.influence.col_half_width': '± (95 %)',
   'console.influence.col_group': 'Groupe',

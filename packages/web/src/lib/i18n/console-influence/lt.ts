@@ -27,6 +27,7 @@ export const lt: Record<keyof typeof fr, string> = {
   'console.influence.detail_title': '{model}: grupės, kurios jį labiausiai pastumia',
   'console.influence.detail_caption': 'Modelio {model} grupės, įtakingiausia pirma',
   'console.influence.col_model': 'Modelis',
+  'console.influence.rating_line': 'Įvertinimas: {rating} ± {half_width}',
   'console.influence.col_rating': 'Įvertinimas',
   'console.influence.col_half_width': '± (95 %)',
   'console.influence.col_group': 'Grupė',

@@ -27,6 +27,7 @@ export const sv: Record<keyof typeof fr, string> = {
   'console.influence.detail_title': '{model}: de grupper som flyttar den mest',
   'console.influence.detail_caption': 'Grupperna för {model}, den mest inflytelserika först',
   'console.influence.col_model': 'Modell',
+  'console.influence.rating_line': 'Betyg: {rating} ± {half_width}',
   'console.influence.col_rating': 'Betyg',
   'console.influence.col_half_width': '± (95 %)',
   'console.influence.col_group': 'Grupp',
