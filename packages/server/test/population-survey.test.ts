@@ -63,7 +63,11 @@ describe.each(DIALECTS)('population survey and weighted board ($name)', (dialect
     const folder = mkdtempSync(join(tmpdir(), 'agora-survey-'));
     writeFileSync(join(folder, 'survey.yaml'), SURVEY);
     off = await startTestArena(dialect);
-    harness = await startTestArena(dialect, { environment: { AGORA_SURVEY: join(folder, 'survey.yaml') }, runtime: clock.runtime });
+    // These visitors vote at once: the timing rules, which would flag them, are off here (the next describe turns one on).
+    harness = await startTestArena(dialect, {
+      environment: { AGORA_SURVEY: join(folder, 'survey.yaml'), AGORA_INTEGRITY_MIN_VOTE_S: '0', AGORA_INTEGRITY_READING_CHARS_PER_S: '0' },
+      runtime: clock.runtime,
+    });
   });
   afterAll(async () => {
     await off?.close();
@@ -170,5 +174,56 @@ describe.each(DIALECTS)('population survey and weighted board ($name)', (dialect
       answered_visitors: 3,
       shown: false,
     });
+  });
+});
+
+describe.each(DIALECTS)('the weighted board and the integrity rules ($name)', (dialect) => {
+  it('leaves out the votes the rules flag, as the main board does', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'agora-survey-flags-'));
+    writeFileSync(join(folder, 'survey.yaml'), SURVEY.replace('min_votes: 6, min_visitors: 3', 'min_votes: 2, min_visitors: 2'));
+    const harness = await startTestArena(dialect, {
+      environment: {
+        AGORA_SURVEY: join(folder, 'survey.yaml'),
+        // too_fast alone: a vote within 1.5 s of the answers is flagged, the reading rule is off.
+        AGORA_INTEGRITY_MIN_VOTE_S: '1.5',
+        AGORA_INTEGRITY_READING_CHARS_PER_S: '0',
+        AGORA_LEADERBOARD_MIN_VOTES: '1',
+      },
+    });
+    try {
+      harness.fake.defaultBehaviour = { tokensPerSecond: 0 };
+      const answers = [
+        { group: 'x', level: 'p' },
+        { group: 'x', level: 'q' },
+        { group: 'y', level: 'p' },
+        { group: 'y', level: 'q' },
+      ];
+      const honest = await Promise.all(
+        answers.map(async (answer) => {
+          const visitor = new ArenaClient(harness.baseUrl);
+          expect((await visitor.request('PUT', '/api/v1/survey', { answers: answer })).status).toBe(200);
+          const created = await visitor.request('POST', '/api/v1/duels', { prompt: 'Bonjour' });
+          await visitor.stream(created.json.id);
+          return { visitor, id: created.json.id as string };
+        }),
+      );
+      // Honest visitors read the answers before voting; the flagged one votes three times at once.
+      await new Promise((resolve) => setTimeout(resolve, 2500));
+      for (const { visitor, id } of honest)
+        expect((await visitor.request('POST', `/api/v1/duels/${id}/vote`, { choice: 'a' })).status).toBe(200);
+      const hasty = new ArenaClient(harness.baseUrl);
+      expect((await hasty.request('PUT', '/api/v1/survey', { answers: answers[0] })).status).toBe(200);
+      for (let index = 0; index < 3; index++) await voteOnce(hasty);
+
+      await harness.arena.leaderboards.refresh();
+      const main = (await harness.client.request('GET', '/api/v1/leaderboard')).json as { n_votes: number };
+      expect(main.n_votes).toBe(4);
+      const board = populationBoardSchema.parse((await harness.client.request('GET', '/api/v1/leaderboard/population')).json);
+      // Cast, the flagged votes stay in the share's denominator; they weigh nothing.
+      expect(board).toMatchObject({ shown: true, n_votes: 7, answered_votes: 4, answered_visitors: 4 });
+      expect(board.effective_votes!).toBeCloseTo((2 * 0.6 + 2 * 1.4) ** 2 / (2 * 0.6 ** 2 + 2 * 1.4 ** 2), 9);
+    } finally {
+      await harness.close();
+    }
   });
 });

@@ -34,23 +34,24 @@ export function createHttpApp(
 ) {
   // A bad survey file stops the start, naming the file and the field.
   const survey = config.surveyPath ? loadSurvey(config.surveyPath) : undefined;
+  const integrity = new VoteIntegrityService(store, runtime, config.integrity, () => services.leaderboards.storedRatings(), {
+    customModeOnMainBoard: config.leaderboard.customModeOnMainBoard ?? false,
+    servedModels: (hours) => services.operations.servedModelMismatches(hours),
+    providerOf: (modelId) => {
+      const model = catalogue.models().find((candidate) => candidate.entry.id === modelId);
+      return model && { provider: model.entry.provider.type, requested: catalogue.providerModel(modelId) };
+    },
+  });
   return createApp({
     duels: services.duels,
     myDuels: new MyDuelsService({ store, catalogue, runtime }),
     operations: services.operations,
     review: new ReviewService(store, runtime),
     console: consoleServices,
-    integrity: new VoteIntegrityService(store, runtime, config.integrity, () => services.leaderboards.storedRatings(), {
-      customModeOnMainBoard: config.leaderboard.customModeOnMainBoard ?? false,
-      servedModels: (hours) => services.operations.servedModelMismatches(hours),
-      providerOf: (modelId) => {
-        const model = catalogue.models().find((candidate) => candidate.entry.id === modelId);
-        return model && { provider: model.entry.provider.type, requested: catalogue.providerModel(modelId) };
-      },
-    }),
+    integrity,
     leaderboards: services.leaderboards,
     survey: new SurveyService({ store, runtime, survey }),
-    populationBoard: new PopulationBoardService({ store, catalogue, runtime, survey }),
+    populationBoard: new PopulationBoardService({ store, catalogue, runtime, survey, flaggedDuels: () => integrity.flaggedDuels() }),
     catalogue,
     datasets: new PublishedDatasetsService(store.datasets, () => consoleServices.publication.hubRepositories()),
     checks: new MaxxCheckService(store, { enabled: config.maxxChecks, privateCohorts: config.privateCohorts }, runtime),

@@ -21,7 +21,14 @@ export class PopulationBoardService {
   private cached: { at: number; body: Promise<PopulationBoardBody> } | undefined;
 
   constructor(
-    private readonly dependencies: { store: Store; catalogue: ArenaCatalogue; runtime: Runtime; survey: PopulationSurvey | undefined },
+    private readonly dependencies: {
+      store: Store;
+      catalogue: ArenaCatalogue;
+      runtime: Runtime;
+      survey: PopulationSurvey | undefined;
+      /** Duels whose votes the integrity rules or a reviewer keep off every board (services/vote-integrity.ts); none: all count. */
+      flaggedDuels?: () => Promise<ReadonlySet<string>>;
+    },
   ) {}
 
   board(): Promise<PopulationBoardBody> {
@@ -38,22 +45,26 @@ export class PopulationBoardService {
   private async compute(): Promise<PopulationBoardBody> {
     const { store, survey, runtime } = this.dependencies;
     if (!survey) return { ...EMPTY, enabled: false, reason: 'not_configured' };
-    const [records, answered, total] = await Promise.all([
+    const [records, answered, total, flagged] = await Promise.all([
       store.surveyAnswers.answeredVisitorsVotes(),
       store.surveyAnswers.listAnswered(),
       store.surveyAnswers.countCountableVotes(),
+      this.dependencies.flaggedDuels?.() ?? new Set<string>(),
     ]);
     const answers = new Map<string, number[]>();
     for (const record of answered) {
       const indices = record.answers && answerIndices(survey, record.answers);
       if (indices) answers.set(record.visitorHash, indices);
     }
-    const votes: PopulationVote[] = records.map((record) => ({
-      visitor: record.visitorHash,
-      modelA: record.modelA,
-      modelB: record.modelB,
-      outcome: OUTCOME[record.choice as ArenaChoice],
-    }));
+    // A flagged vote counts on no board: the main board leaves it out, so does this one (n_votes still counts it, as cast).
+    const votes: PopulationVote[] = records
+      .filter((record) => !flagged.has(record.duelId))
+      .map((record) => ({
+        visitor: record.visitorHash,
+        modelA: record.modelA,
+        modelB: record.modelB,
+        outcome: OUTCOME[record.choice as ArenaChoice],
+      }));
     const result = populationBoard(votes, answers, surveyMargins(survey), { threshold: survey.threshold });
     const counts = {
       n_votes: total,

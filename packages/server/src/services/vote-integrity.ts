@@ -130,6 +130,16 @@ export class VoteIntegrityService {
     };
   }
 
+  /**
+   * The duels whose votes no board counts by the integrity rules or a reviewer: judged over the whole
+   * history against the stored main board's ratings, as `agora leaderboard` and the live board judge
+   * them. The population board and the model sheets' tags leave them out too.
+   */
+  async flaggedDuels(): Promise<ReadonlySet<string>> {
+    const records = await this.store.feedback.listRankingVotes();
+    return new Set(integrityOfVotes(records, this.rules, await this.ratings()).keys());
+  }
+
   /** Votes the rules flag or a reviewer excluded, newest first, with what a reviewer needs to decide. */
   async flagged(limit: number): Promise<FlaggedVotes> {
     const records = await this.store.feedback.listRankingVotes();

@@ -10,6 +10,8 @@ export interface SurveyAnswerRecord {
 
 /** An arena vote the population board may weigh: who cast it, and what it says. */
 export interface PopulationVoteRecord {
+  /** Its duel: the integrity rules' flags are keyed by it. */
+  duelId: string;
   visitorHash: string;
   modelA: string;
   modelB: string;
@@ -60,12 +62,18 @@ export class SurveyAnswerRepository {
   async answeredVisitorsVotes(): Promise<PopulationVoteRecord[]> {
     const rows = await this.countableVotes()
       .innerJoin('survey_answers', 'survey_answers.visitor_hash', 'duels.visitor_hash')
-      .select(['duels.visitor_hash', 'votes.model_a', 'votes.model_b', 'votes.choice'])
+      .select(['votes.duel_id', 'duels.visitor_hash', 'votes.model_a', 'votes.model_b', 'votes.choice'])
       .where('survey_answers.answers', 'is not', null)
       .orderBy('votes.created_at')
       .orderBy('votes.duel_id')
       .execute();
-    return rows.map((row) => ({ visitorHash: row.visitor_hash, modelA: row.model_a, modelB: row.model_b, choice: row.choice }));
+    return rows.map((row) => ({
+      duelId: row.duel_id,
+      visitorHash: row.visitor_hash,
+      modelA: row.model_a,
+      modelB: row.model_b,
+      choice: row.choice,
+    }));
   }
 
   /** Every vote {@link answeredVisitorsVotes} could read, answered or not: the share's denominator. */
