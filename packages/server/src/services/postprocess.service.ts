@@ -6,8 +6,8 @@ import type { Store } from '../db/unit-of-work';
 import { LATE_COMMIT_MARGIN_MS, type Runtime } from './ports/runtime';
 import type { AnnotatedTurn, ConversationAnnotator, ConversationTopics } from '../adapters/conversation-annotator';
 import { combineCapabilities, withEarlierModelLabels } from '../domain/annotation/capabilities';
-import { ruleCapabilities } from '../domain/annotation/capability-rules';
 import { assignPromptClusters } from './prompt-cluster-assignment';
+import { StageTimes } from './postprocess-stages';
 
 export interface PostprocessOptions {
   /** Tries per conversation before it is marked `failed` (never exported). */
@@ -62,6 +62,8 @@ export class PostprocessService {
   private settledUntil: number | undefined;
   /** Where the first pass's sweep over every duel stands, between its pages. */
   private sweep: SweepPosition | undefined;
+  /** Where this service's pages spent their time, stage by stage (the CLI prints it). */
+  readonly stages = new StageTimes();
 
   constructor(
     private readonly store: Store,
@@ -120,7 +122,11 @@ export class PostprocessService {
   }
 
   /** The next page of due conversations, read with their messages (one read for the whole page). */
-  private async readPage(limit: number, finishedBefore?: Date): Promise<DuePage> {
+  private readPage(limit: number, finishedBefore?: Date): Promise<DuePage> {
+    return this.stages.time('read', () => this.readDuePage(limit, finishedBefore));
+  }
+
+  private async readDuePage(limit: number, finishedBefore?: Date): Promise<DuePage> {
     const now = this.runtime.now();
     const idleBefore = finishedBefore ?? new Date(now.getTime() - this.options.idleMs);
     const sweeping = this.settledUntil === undefined;
@@ -134,22 +140,27 @@ export class PostprocessService {
     });
     if (sweeping) this.sweep = due.at(-1)?.sweepPosition ?? this.sweep;
     const conversations = await this.store.duels.listConversations(due.map((conversation) => conversation.duelId));
-    const read = due.map((conversation) => completeTurns(conversations.get(conversation.duelId)!));
+    const read = due.map((conversation) =>
+      completeTurns(conversations.get(conversation.duelId)!, conversation.annotation?.promptCluster == null),
+    );
     return { now, idleBefore, limit, sweeping, due, read };
   }
 
   /** The rules layer for the whole page at once (on its threads, when it has some), then the model layer, then one write. */
   private async annotatePage({ now, idleBefore, limit, due, read }: DuePage): Promise<PostprocessReport> {
     const report = emptyReport();
-    const screened = await this.rules.screen(read.map((conversation) => conversation.input));
-    const clusters = await assignPromptClusters(
-      this.store,
-      due.map((conversation, index) => ({
-        duelId: conversation.duelId,
-        previous: conversation.annotation?.promptCluster,
-        firstPrompt: read[index]!.complete[0]?.prompt,
-      })),
-      now,
+    const screened = await this.stages.time('rules', () => this.rules.screen(read.map((conversation) => conversation.input)));
+    const clusters = await this.stages.time('clusters', () =>
+      assignPromptClusters(
+        this.store,
+        due.map((conversation, index) => ({
+          duelId: conversation.duelId,
+          previous: conversation.annotation?.promptCluster,
+          firstPrompt: read[index]!.complete[0]?.prompt,
+          signed: screened[index]!.signed,
+        })),
+        now,
+      ),
     );
     const withoutModel: ConversationAnnotation[] = [];
     let next = 0;
@@ -167,9 +178,9 @@ export class PostprocessService {
         if (flagged) report.flagged += 1;
       }
     };
-    await Promise.all(Array.from({ length: Math.min(this.options.concurrency, due.length) }, worker));
+    await this.stages.time('annotate', () => Promise.all(Array.from({ length: Math.min(this.options.concurrency, due.length) }, worker)));
     // A few statements per page rather than three per conversation (each a round trip on PostgreSQL).
-    await this.saveStamped(withoutModel);
+    await this.stages.time('write', () => this.saveStamped(withoutModel));
     // A partial page means nothing else was due: every duel changed before the idle limit and
     // committed by now is settled. A commit may come up to LATE_COMMIT_MARGIN_MS after its stamp,
     // which matters only when the idle limit is that close to now.
@@ -212,7 +223,7 @@ export class PostprocessService {
       base.categories = previous.categories;
       base.keywords = previous.keywords;
       base.shortSummary = previous.shortSummary;
-      base.capabilities = withEarlierModelLabels(ruleCapabilities(complete.map((turn) => turn.prompt)), previous.capabilities);
+      base.capabilities = withEarlierModelLabels(new Set(rules.ruleLabels), previous.capabilities);
     }
     if (!this.annotator || complete.length === 0) {
       saveLater(
@@ -222,7 +233,7 @@ export class PostprocessService {
       );
       return { outcome: 'done', flagged: base.containsPii === true };
     }
-    return this.annotateWithModel(this.annotator, base, complete, rules.ruleKinds, now);
+    return this.annotateWithModel(this.annotator, base, complete, rules, now);
   }
 
   /**
@@ -233,7 +244,7 @@ export class PostprocessService {
     annotator: ConversationAnnotator,
     base: ConversationAnnotation,
     complete: readonly AnnotatedTurn[],
-    ruleKinds: RulesOutput['ruleKinds'],
+    { ruleKinds, ruleLabels }: Pick<RulesOutput, 'ruleKinds' | 'ruleLabels'>,
     now: Date,
   ): Promise<AnnotateOutcome> {
     let topics: ConversationTopics;
@@ -271,7 +282,7 @@ export class PostprocessService {
         categories: topics.categories,
         keywords: topics.keywords,
         shortSummary: topics.shortSummary,
-        capabilities: combineCapabilities(ruleCapabilities(complete.map((turn) => turn.prompt)), topics.capabilities),
+        capabilities: combineCapabilities(new Set(ruleLabels), topics.capabilities),
       },
     ]);
     return { outcome: 'done', flagged: containsPii };
@@ -318,7 +329,7 @@ function rulesAnnotation(
     keywords: null,
     shortSummary: null,
     // The rules' labels; the model's are added when it answers (annotateWithModel).
-    capabilities: combineCapabilities(ruleCapabilities(complete.map((turn) => turn.prompt)), undefined),
+    capabilities: combineCapabilities(new Set(rules.ruleLabels), undefined),
     promptCluster: rules.cluster,
     annotatedAt: now.toISOString(),
     updatedAt: now.toISOString(),
@@ -330,7 +341,10 @@ function rulesAnnotation(
  * every prompt, failed turns' included (a visitor's personal data there still taints the
  * conversation), and both answers of complete turns.
  */
-function completeTurns({ turns, sides }: { turns: readonly TurnRecord[]; sides: readonly TurnSideRecord[] }): {
+function completeTurns(
+  { turns, sides }: { turns: readonly TurnRecord[]; sides: readonly TurnSideRecord[] },
+  needsCluster: boolean,
+): {
   complete: AnnotatedTurn[];
   input: RulesInput;
 } {
@@ -346,6 +360,8 @@ function completeTurns({ turns, sides }: { turns: readonly TurnRecord[]; sides: 
     input: {
       screened: [...turns.map((turn) => turn.prompt), ...complete.flatMap((turn) => [turn.a, turn.b])],
       messages: complete.flatMap((turn) => [turn.prompt, turn.a, turn.b]),
+      prompts: complete.map((turn) => turn.prompt),
+      ...(needsCluster && complete[0] ? { clusterPrompt: complete[0].prompt } : {}),
     },
   };
 }

@@ -1,5 +1,5 @@
-import { assignClusters } from '../domain/prompts/prompt-cluster-index';
-import { bandKeys, promptSignature } from '../domain/prompts/prompt-clusters';
+import { type SignedPrompt, assignSignedClusters, signPrompt } from '../domain/prompts/prompt-cluster-index';
+import type { ClusterCandidate } from '../domain/prompts/prompt-clusters';
 import type { Repositories } from '../db/unit-of-work';
 
 /** A conversation of a post-processing page, as the cluster assignment reads it. */
@@ -9,6 +9,8 @@ export interface ClusterableConversation {
   previous: string | null | undefined;
   /** The prompt of its first complete turn; undefined when it has none. */
   firstPrompt: string | undefined;
+  /** Its first prompt's signature and band keys when already computed (the rules layer's threads sign them). */
+  signed?: Pick<SignedPrompt, 'signature' | 'bands'> | null;
 }
 
 /**
@@ -24,17 +26,14 @@ export async function assignPromptClusters(
   now: Date,
 ): Promise<string[]> {
   const open = conversations.filter((conversation) => conversation.previous == null && conversation.firstPrompt !== undefined);
-  const bands = new Set<string>();
-  for (const conversation of open) {
-    const signature = promptSignature(conversation.firstPrompt!);
-    if (signature) for (const band of bandKeys(signature)) bands.add(band);
-  }
-  const stored = await repositories.promptClusters.candidates([...bands]);
-  // Every stored candidate of the page is offered to each prompt: matchCluster checks the similarity itself.
-  const assigned = assignClusters(
-    open.map((conversation) => ({ id: conversation.duelId, prompt: conversation.firstPrompt! })),
-    () => stored,
+  // Each prompt signed once: its band keys serve the store's lookup and the matching alike.
+  const signed = open.map((conversation) =>
+    conversation.signed ? { id: conversation.duelId, ...conversation.signed } : signPrompt(conversation.duelId, conversation.firstPrompt!),
   );
+  const pageBands = new Set<string>();
+  for (const prompt of signed) for (const band of prompt.bands ?? []) pageBands.add(band);
+  const known = storedByBand(await repositories.promptClusters.candidatesByBand([...pageBands]));
+  const assigned = assignSignedClusters(signed, known);
   await repositories.promptClusters.saveFounded(
     assigned.flatMap((assignment) =>
       assignment?.founded
@@ -44,4 +43,27 @@ export async function assignPromptClusters(
   );
   const byDuel = new Map(open.map((conversation, index) => [conversation.duelId, assigned[index]?.cluster ?? '']));
   return conversations.map((conversation) => conversation.previous ?? byDuel.get(conversation.duelId) ?? '');
+}
+
+/**
+ * The stored clusters a prompt's band keys find, in the store's order (oldest first): an in-memory
+ * index of the page's candidates by band key, so that each prompt meets only the clusters that
+ * share one of its keys.
+ */
+function storedByBand(
+  stored: readonly (ClusterCandidate & { bands: readonly string[] })[],
+): (bands: readonly string[]) => ClusterCandidate[] {
+  const byBand = new Map<string, number[]>();
+  stored.forEach((candidate, rank) => {
+    for (const band of candidate.bands) {
+      const list = byBand.get(band);
+      if (list) list.push(rank);
+      else byBand.set(band, [rank]);
+    }
+  });
+  return (bands) => {
+    const ranks = new Set<number>();
+    for (const band of bands) for (const rank of byBand.get(band) ?? []) ranks.add(rank);
+    return [...ranks].sort((left, right) => left - right).map((rank) => stored[rank]!);
+  };
 }

@@ -1,4 +1,7 @@
 import { screenText } from '../../domain/privacy';
+import type { RuleCapability } from '../../domain/annotation/capabilities';
+import { ruleCapabilities } from '../../domain/annotation/capability-rules';
+import { type SignedPrompt, signPrompt } from '../../domain/prompts/prompt-cluster-index';
 import type { LanguageDetector } from '../language-detector';
 
 /** What the rules layer reads of one conversation. */
@@ -7,6 +10,10 @@ export interface RulesInput {
   screened: string[];
   /** The messages whose language is detected, in turn order (prompt, a, b, prompt, …). */
   messages: string[];
+  /** The prompts of the complete turns, in order: the capability rules read them (none: no labels). */
+  prompts?: string[];
+  /** The prompt whose near-duplicate signature the page needs (its first complete one), when it needs one. */
+  clusterPrompt?: string;
 }
 
 /** What the rules layer found in one conversation. */
@@ -17,6 +24,10 @@ export interface RulesOutput {
   messageLanguages: string[];
   /** The conversation's languages, the main one first. */
   languages: string[];
+  /** The capability rules' labels of the prompts. */
+  ruleLabels: RuleCapability[];
+  /** The cluster prompt's MinHash signature and band keys (null when none was asked or nothing was left of it). */
+  signed: Pick<SignedPrompt, 'signature' | 'bands'> | null;
 }
 
 /**
@@ -42,7 +53,15 @@ export async function screenConversation(input: RulesInput, detector: LanguageDe
   const kinds = new Set<string>();
   for (const text of input.screened) for (const kind of screenText(text).kinds) kinds.add(kind);
   const detected = await detector.detectConversation(input.messages);
-  return { ruleKinds: [...kinds], messageLanguages: detected.messages, languages: detected.languages };
+  // The labels and the signature are pure work on the prompts: done here, on the layer's threads, not on the event loop.
+  const signed = input.clusterPrompt === undefined ? null : signPrompt('', input.clusterPrompt);
+  return {
+    ruleKinds: [...kinds],
+    messageLanguages: detected.messages,
+    languages: detected.languages,
+    ruleLabels: [...ruleCapabilities(input.prompts ?? [])],
+    signed: signed && { signature: signed.signature, bands: signed.bands },
+  };
 }
 
 /** The rules layer in this thread (tests, small stores, and each worker of the threaded one). */

@@ -36,6 +36,33 @@ export class PromptClusterRepository {
       .map(([cluster, { signature }]) => ({ cluster, signature: decodeSignature(signature) }));
   }
 
+  /**
+   * The clusters that share at least one of these band keys, oldest first, each with the band keys
+   * it shares: one join per thousand keys, so that each prompt of a page is offered only the
+   * clusters that share one of its own keys (not every cluster the page's keys found).
+   */
+  async candidatesByBand(bands: readonly string[]): Promise<(ClusterCandidate & { bands: string[] })[]> {
+    const found = new Map<string, { signature: string; createdAt: string; bands: string[] }>();
+    // In key order, each statement walks the band index forwards (measured: about half the time of the page's order).
+    const keys = [...bands].sort();
+    for (let start = 0; start < keys.length; start += 1000) {
+      const rows = await this.db
+        .selectFrom('prompt_cluster_bands')
+        .innerJoin('prompt_clusters', 'prompt_clusters.cluster', 'prompt_cluster_bands.cluster')
+        .select(['prompt_cluster_bands.band', 'prompt_clusters.cluster', 'prompt_clusters.signature', 'prompt_clusters.created_at'])
+        .where('prompt_cluster_bands.band', 'in', keys.slice(start, start + 1000))
+        .execute();
+      for (const row of rows) {
+        const known = found.get(row.cluster);
+        if (known) known.bands.push(row.band);
+        else found.set(row.cluster, { signature: row.signature, createdAt: row.created_at, bands: [row.band] });
+      }
+    }
+    return [...found]
+      .sort(([left, a], [right, b]) => a.createdAt.localeCompare(b.createdAt) || left.localeCompare(right))
+      .map(([cluster, { signature, bands: shared }]) => ({ cluster, signature: decodeSignature(signature), bands: shared }));
+  }
+
   /** Keeps founded clusters (a cluster stored before stays as it was). */
   async saveFounded(clusters: readonly FoundedCluster[]): Promise<void> {
     // 32 band rows a cluster, two parameters each: pages stay under both stores' parameter limits.
@@ -54,7 +81,12 @@ export class PromptClusterRepository {
         .execute();
       await this.db
         .insertInto('prompt_cluster_bands')
-        .values(page.flatMap((cluster) => cluster.bands.map((band) => ({ band, cluster: cluster.cluster }))))
+        // In key order: the band index takes them as a forward walk rather than at random places.
+        .values(
+          page
+            .flatMap((cluster) => cluster.bands.map((band) => ({ band, cluster: cluster.cluster })))
+            .sort((left, right) => (left.band < right.band ? -1 : left.band > right.band ? 1 : 0)),
+        )
         .onConflict((conflict) => conflict.columns(['band', 'cluster']).doNothing())
         .execute();
     }
