@@ -93,10 +93,13 @@ function strip(path: string): void {
 
 const median = (values: number[]) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)]!;
 
-async function timed<T>(run: () => Promise<T>): Promise<[number, T]> {
+/** Wall and CPU time (every thread of this process: the ranking worker's too) of `run`, in ms. */
+async function timed<T>(run: () => Promise<T>): Promise<[number, number, T]> {
   const started = performance.now();
+  const cpu = process.cpuUsage();
   const result = await run();
-  return [performance.now() - started, result];
+  const used = process.cpuUsage(cpu);
+  return [performance.now() - started, (used.user + used.system) / 1000, result];
 }
 
 async function measure(path: string, options: 'none' | 'all'): Promise<void> {
@@ -115,13 +118,15 @@ async function measure(path: string, options: 'none' | 'all'): Promise<void> {
   };
   const service = () => new LeaderboardService({ store, catalogue, computer, runtime: systemRuntime, settings });
   const full: number[] = [];
+  const cpu = { full: [] as number[], incremental: [] as number[], population: [] as number[] };
   let board = service();
   let views = 0;
   for (let trial = 0; trial < TRIALS; trial++) {
     board = service();
-    const [ms, outcome] = await timed(() => board.refresh());
+    const [ms, cpuMs, outcome] = await timed(() => board.refresh());
     if (outcome.read !== 'everything') throw new Error(`a full read read ${outcome.read}`);
     full.push(ms);
+    cpu.full.push(cpuMs);
     views = outcome.views;
   }
   const incremental: number[] = [];
@@ -134,18 +139,20 @@ async function measure(path: string, options: 'none' | 'all'): Promise<void> {
       for (let index = from; index < from + NEW_VOTES; index++) write(index, Date.now());
     })();
     next += NEW_VOTES;
-    const [ms, outcome] = await timed(() => board.refresh());
+    const [ms, cpuMs, outcome] = await timed(() => board.refresh());
     if (outcome.read !== 'changes') throw new Error(`an incremental refresh read ${outcome.read}`);
     incremental.push(ms);
+    cpu.incremental.push(cpuMs);
   }
   writer.close();
   const population: number[] = [];
   if (all)
     for (let trial = 0; trial < TRIALS; trial++) {
       const weighted = new PopulationBoardService({ store, catalogue, runtime: systemRuntime, survey: loadSurvey(SURVEY) });
-      const [ms, body] = await timed(() => weighted.board());
+      const [ms, cpuMs, body] = await timed(() => weighted.board());
       if (!body.shown) throw new Error(`the population board is not shown: ${body.reason}`);
       population.push(ms);
+      cpu.population.push(cpuMs);
     }
   await computer.close();
   await store.close();
@@ -156,6 +163,7 @@ async function measure(path: string, options: 'none' | 'all'): Promise<void> {
     full: median(full),
     incremental: median(incremental),
     population: all ? median(population) : 0,
+    cpu: { full: median(cpu.full), incremental: median(cpu.incremental), population: all ? median(cpu.population) : 0 },
   };
   process.stdout.write(
     `${JSON.stringify({ ...result, fullTrials: full, incrementalTrials: incremental, populationTrials: population })}\n`,
