@@ -6,6 +6,8 @@ import { type StaffClient, signedInStaff } from './staff-client';
 import { DIALECTS } from './test-db';
 import { type TestArena, startTestArena } from './test-arena';
 
+const ADMIN_TOKEN = 'console-influence-admin-token';
+
 describe.each(DIALECTS)('the console’s rank influence ($name)', (dialect) => {
   let harness: TestArena;
   let reviewer: StaffClient;
