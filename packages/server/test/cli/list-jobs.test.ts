@@ -16,6 +16,7 @@ describe('agora jobs', () => {
       'console-retention',
       'model-catalogue-sync',
       'leaderboard-refresh',
+      'leaderboard-snapshot',
       'postprocess',
       'publication',
       'events',
@@ -23,6 +24,7 @@ describe('agora jobs', () => {
     expect(outcome.stdout).toContain('more than 30 days ago');
     expect(outcome.stdout).toContain('one instance at a time (lease "leaderboard")');
     expect(outcome.stdout).toMatch(/^ {2}vote\.recorded → leaderboard-refresh, postprocess$/m);
+    expect(outcome.stdout).toMatch(/^leaderboard-snapshot \(off: a PostgreSQL store/m);
   });
 
   it('marks a job turned off and why, and no event starts it; --json prints one object per job', async () => {
@@ -38,6 +40,7 @@ describe('agora jobs', () => {
       ['console-retention', null],
       ['model-catalogue-sync', null],
       ['leaderboard-refresh', null],
+      ['leaderboard-snapshot', null],
       ['postprocess', 'AGORA_POSTPROCESS is off'],
       ['publication', null],
     ]);
