@@ -138,3 +138,42 @@ describe.each(DIALECTS)('model profiles and head-to-head ($name)', (dialect) => 
     expect(self.status).toBe(400);
   });
 });
+
+describe.each(DIALECTS)('model sheet tags and the integrity rules ($name)', (dialect) => {
+  it('counts no tag of a vote the rules flag, as the board counts no such vote', async () => {
+    const harness = await startTestArena(dialect, {
+      environment: {
+        AGORA_POSTPROCESS: '0',
+        AGORA_LEADERBOARD_CUSTOM_ON_MAIN: '1',
+        // too_fast alone: a vote within 1.5 s of the answers is flagged, the reading rule is off.
+        AGORA_INTEGRITY_MIN_VOTE_S: '1.5',
+        AGORA_INTEGRITY_READING_CHARS_PER_S: '0',
+        AGORA_LEADERBOARD_MIN_VOTES: '1',
+      },
+    });
+    try {
+      harness.fake.defaultBehaviour = { tokensPerSecond: 0 };
+      const duel = async () => {
+        const created = await harness.client.request('POST', '/api/v1/duels', { prompt: 'Bonjour', mode: 'custom', models: [A, B] });
+        await harness.client.stream(created.json.id);
+        return (await harness.arena.store.duels.findById(created.json.id as string))!;
+      };
+      const vote = async (id: string, tagsOfA: string[], modelA: string) => {
+        const tags = modelA === A ? { a: tagsOfA, b: [] } : { a: [], b: tagsOfA };
+        expect((await harness.client.request('POST', `/api/v1/duels/${id}/vote`, { choice: 'tie', tags })).status).toBe(200);
+      };
+      const read = await duel();
+      // Read: voted well after the answers. Hasty: at once, flagged too_fast.
+      await new Promise((resolve) => setTimeout(resolve, 2500));
+      await vote(read.id, ['useful'], read.modelA);
+      const hasty = await duel();
+      await vote(hasty.id, ['creative', 'complete'], hasty.modelA);
+      await harness.arena.leaderboards.refresh();
+      expect(((await harness.client.request('GET', '/api/v1/leaderboard')).json as LeaderboardBody).n_votes).toBe(1);
+      const profile = (await harness.client.request('GET', `/api/v1/models/${A}/profile`)).json as ModelProfile;
+      expect(profile.vote_tags).toEqual({ answers: 1, tags: [{ tag: 'useful', count: 1, share: 1 }] });
+    } finally {
+      await harness.close();
+    }
+  });
+});

@@ -34,14 +34,9 @@ export function createHttpApp(
 ) {
   // A bad survey file stops the start, naming the file and the field.
   const survey = config.surveyPath ? loadSurvey(config.surveyPath) : undefined;
-  const integrity = new VoteIntegrityService(store, runtime, config.integrity, () => services.leaderboards.storedRatings(), {
-    customModeOnMainBoard: config.leaderboard.customModeOnMainBoard ?? false,
-    servedModels: (hours) => services.operations.servedModelMismatches(hours),
-    providerOf: (modelId) => {
-      const model = catalogue.models().find((candidate) => candidate.entry.id === modelId);
-      return model && { provider: model.entry.provider.type, requested: catalogue.providerModel(modelId) };
-    },
-  });
+  const integrity = voteIntegrity({ config, store, runtime, catalogue }, services);
+  // The population board and the model sheets' tags leave out the votes no board counts.
+  const flaggedDuels = () => integrity.flaggedDuels();
   return createApp({
     duels: services.duels,
     myDuels: new MyDuelsService({ store, catalogue, runtime }),
@@ -51,7 +46,7 @@ export function createHttpApp(
     integrity,
     leaderboards: services.leaderboards,
     survey: new SurveyService({ store, runtime, survey }),
-    populationBoard: new PopulationBoardService({ store, catalogue, runtime, survey, flaggedDuels: () => integrity.flaggedDuels() }),
+    populationBoard: new PopulationBoardService({ store, catalogue, runtime, survey, flaggedDuels }),
     catalogue,
     datasets: new PublishedDatasetsService(store.datasets, () => consoleServices.publication.hubRepositories()),
     checks: new MaxxCheckService(store, { enabled: config.maxxChecks, privateCohorts: config.privateCohorts }, runtime),
@@ -65,7 +60,7 @@ export function createHttpApp(
       },
     ),
     statistics: new StatisticsService(store.statistics),
-    modelProfiles: new ModelProfileService({ store, catalogue, board: services.leaderboards }),
+    modelProfiles: new ModelProfileService({ store, catalogue, board: services.leaderboards, flaggedDuels }),
     limiter: services.limiter,
     proofOfWork: services.proofOfWork,
     trustedProxies: new TrustedProxies(config.trustedProxies),
@@ -78,6 +73,21 @@ export function createHttpApp(
       metricsToken: config.metricsToken,
       cookieSecure: config.cookieSecure,
       cohortHosts: config.cohortHosts,
+    },
+  });
+}
+
+/** The console's integrity page, and the flagged votes the other boards leave out. */
+function voteIntegrity(
+  { config, store, runtime, catalogue }: { config: Config; store: Store; runtime: Runtime; catalogue: ArenaCatalogue },
+  services: ArenaServices,
+): VoteIntegrityService {
+  return new VoteIntegrityService(store, runtime, config.integrity, () => services.leaderboards.storedRatings(), {
+    customModeOnMainBoard: config.leaderboard.customModeOnMainBoard ?? false,
+    servedModels: (hours) => services.operations.servedModelMismatches(hours),
+    providerOf: (modelId) => {
+      const model = catalogue.models().find((candidate) => candidate.entry.id === modelId);
+      return model && { provider: model.entry.provider.type, requested: catalogue.providerModel(modelId) };
     },
   });
 }

@@ -27,7 +27,15 @@ export class ModelProfileService {
   /** The stored tallies, read once per set of snapshots, on an instance that did not compute them. */
   private storedTallies: { generatedAt: string | null; tallies: Promise<ModelTallies | undefined> } | undefined;
 
-  constructor(private readonly dependencies: { store: Store; catalogue: ArenaCatalogue; board: ProfileBoard }) {}
+  constructor(
+    private readonly dependencies: {
+      store: Store;
+      catalogue: ArenaCatalogue;
+      board: ProfileBoard;
+      /** Duels whose votes the integrity rules or a reviewer keep off every board (services/vote-integrity.ts); none: all count. */
+      flaggedDuels?: () => Promise<ReadonlySet<string>>;
+    },
+  ) {}
 
   async profile(model: string): Promise<ModelProfile> {
     const views = inReadingOrder(await this.dependencies.board.latestViews());
@@ -123,7 +131,10 @@ export class ModelProfileService {
   private tagCounts(model: string, generatedAt: string | null): Promise<ModelTagCounts> {
     const cached = this.tagCache.get(model);
     if (cached && cached.generatedAt === generatedAt) return cached.counts;
-    const counts = this.dependencies.store.modelProfiles.tagCounts(model, this.dependencies.board.ownViewModes());
+    const { store, board, flaggedDuels } = this.dependencies;
+    const counts = (flaggedDuels?.() ?? Promise.resolve(new Set<string>())).then((flagged) =>
+      store.modelProfiles.tagCounts(model, board.ownViewModes(), flagged),
+    );
     this.tagCache.set(model, { generatedAt, counts });
     // A failed read is not kept: the next request tries again.
     counts.catch(() => this.tagCache.get(model)?.counts === counts && this.tagCache.delete(model));

@@ -93,8 +93,13 @@ export async function judgeRecordedVote(
   return rankingFlags(record.review, flags.get(vote.duelId)).length === 0;
 }
 
+/** How long {@link VoteIntegrityService.flaggedDuels} keeps its answer. */
+const FLAGGED_DUELS_MS = 60_000;
+
 /** The admin's view of vote integrity: the votes the rules flag, and reviewers' decisions on them. */
 export class VoteIntegrityService {
+  private flaggedCache: { at: number; duels: Promise<ReadonlySet<string>> } | undefined;
+
   constructor(
     private readonly store: Store,
     private readonly runtime: Pick<Runtime, 'now' | 'newId'>,
@@ -133,9 +138,21 @@ export class VoteIntegrityService {
   /**
    * The duels whose votes no board counts by the integrity rules or a reviewer: judged over the whole
    * history against the stored main board's ratings, as `agora leaderboard` and the live board judge
-   * them. The population board and the model sheets' tags leave them out too.
+   * them. The population board and the model sheets' tags leave them out too. It reads every vote:
+   * kept a minute, as the population board is.
    */
-  async flaggedDuels(): Promise<ReadonlySet<string>> {
+  flaggedDuels(): Promise<ReadonlySet<string>> {
+    const now = this.runtime.now().getTime();
+    if (!this.flaggedCache || now - this.flaggedCache.at >= FLAGGED_DUELS_MS) {
+      const duels = this.readFlaggedDuels();
+      this.flaggedCache = { at: now, duels };
+      // A failed read is not kept: the next call tries again.
+      duels.catch(() => this.flaggedCache?.duels === duels && (this.flaggedCache = undefined));
+    }
+    return this.flaggedCache.duels;
+  }
+
+  private async readFlaggedDuels(): Promise<ReadonlySet<string>> {
     const records = await this.store.feedback.listRankingVotes();
     return new Set(integrityOfVotes(records, this.rules, await this.ratings()).keys());
   }

@@ -21,12 +21,13 @@ export class ModelProfileRepository {
   /**
    * `ownViewModes`: modes whose arena votes the main board leaves out (leaderboard-views.ts), left
    * out here too; votes the store marks as not counted (identity leak, served-model mismatch) and
-   * votes a reviewer excluded likewise.
+   * votes a reviewer excluded likewise, and the votes of the `flagged` duels (the integrity rules').
    */
-  async tagCounts(model: string, ownViewModes: readonly string[]): Promise<ModelTagCounts> {
+  async tagCounts(model: string, ownViewModes: readonly string[], flagged: ReadonlySet<string> = new Set()): Promise<ModelTagCounts> {
+    const counted = (rows: { duel_id: string; tags: string }[]) => rows.filter((row) => !flagged.has(row.duel_id)).map((row) => row.tags);
     const [sideA, sideB, reactions] = await Promise.all([
-      this.taggedVotes(model, 'a', ownViewModes),
-      this.taggedVotes(model, 'b', ownViewModes),
+      this.taggedVotes(model, 'a', ownViewModes).then(counted),
+      this.taggedVotes(model, 'b', ownViewModes).then(counted),
       this.db.selectFrom('reactions').select(['value', 'tags']).where('model_id', '=', model).execute(),
     ]);
     const voteTags = new Map<string, number>();
@@ -64,14 +65,14 @@ export class ModelProfileRepository {
     return { generatedAt: row.generated_at, pairs: body.pairs, languages: body.languages };
   }
 
-  private async taggedVotes(model: string, side: 'a' | 'b', ownViewModes: readonly string[]): Promise<string[]> {
+  private async taggedVotes(model: string, side: 'a' | 'b', ownViewModes: readonly string[]): Promise<{ duel_id: string; tags: string }[]> {
     const modelColumn = side === 'a' ? 'votes.model_a' : 'votes.model_b';
     const tagsColumn = side === 'a' ? 'votes.tags_a' : 'votes.tags_b';
     let query = this.db
       .selectFrom('votes')
       .innerJoin('duels', 'duels.id', 'votes.duel_id')
       .leftJoin('vote_reviews', 'vote_reviews.duel_id', 'votes.duel_id')
-      .select(`${tagsColumn} as tags`)
+      .select(['votes.duel_id', `${tagsColumn} as tags`])
       .where(modelColumn, '=', model)
       // A literal, as the partial indexes' condition is written: a bound parameter would keep SQLite from using them.
       .where(sql<SqlBool>`${sql.ref(tagsColumn)} <> ${sql.lit('[]')}`)
@@ -80,7 +81,7 @@ export class ModelProfileRepository {
       .where((eb) => eb.or([eb('vote_reviews.decision', 'is', null), eb('vote_reviews.decision', '<>', 'exclude')]));
     if (ownViewModes.length > 0)
       query = query.where((eb) => eb.or([eb('duels.source', '<>', 'arena'), eb('votes.mode', 'not in', [...ownViewModes])]));
-    return (await query.execute()).map((row) => row.tags);
+    return query.execute();
   }
 }
 
