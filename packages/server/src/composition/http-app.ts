@@ -82,7 +82,9 @@ function voteIntegrity(
   { config, store, runtime, catalogue }: { config: Config; store: Store; runtime: Runtime; catalogue: ArenaCatalogue },
   services: ArenaServices,
 ): VoteIntegrityService {
-  return new VoteIntegrityService(store, runtime, config.integrity, () => services.leaderboards.storedRatings(), {
+  // As the live board judges: without de-duplication, prompt clusters are ignored and cluster_push with them.
+  const rules = config.leaderboard.promptDedup === false ? { ...config.integrity, clusterPush: undefined } : config.integrity;
+  return new VoteIntegrityService(store, runtime, rules, () => services.leaderboards.storedRatings(), {
     customModeOnMainBoard: config.leaderboard.customModeOnMainBoard ?? false,
     servedModels: (hours) => services.operations.servedModelMismatches(hours),
     providerOf: (modelId) => {

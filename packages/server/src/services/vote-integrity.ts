@@ -35,6 +35,7 @@ export function voteFacts(record: RankingVoteRecord): VoteFacts {
     shownChars: shown?.chars ?? null,
     votedAfterShownMs: Number.isNaN(votedAfterShownMs) ? null : votedAfterShownMs,
     review: record.review,
+    promptCluster: record.promptCluster,
   };
 }
 

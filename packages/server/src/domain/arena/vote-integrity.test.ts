@@ -160,4 +160,16 @@ describe('vote integrity rules', () => {
     // Without a bound, nothing.
     expect(integrityFlags([...campaign, later], { ...bounded, influence: undefined }).size).toBe(0);
   });
+
+  it('flag a cluster pushed by many visitors in the object form too (the console’s list and the boards that read it)', () => {
+    // Five visitors, a minute apart, on one cluster: pushed; the same five without clusters: nothing.
+    const pushRule = { ...RULES, clusterPush: { visitors: 5, windowMs: 10 * 60_000 } };
+    const pushed = [0, 1, 2, 3, 4].map(() => vote({ promptCluster: 'cluster-7' }));
+    const elsewhere = vote({ promptCluster: 'cluster-8' });
+    expect([...integrityFlags([...pushed, elsewhere], pushRule)].map(([duel, flags]) => [duel, flags])).toEqual(
+      pushed.map((one) => [one.duelId, ['cluster_push']]),
+    );
+    const unclustered = pushed.map((one) => ({ ...one, promptCluster: null }));
+    expect(integrityFlags(unclustered, pushRule).size).toBe(0);
+  });
 });

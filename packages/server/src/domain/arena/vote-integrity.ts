@@ -45,6 +45,8 @@ export interface VoteFacts {
   shownChars?: number | null | undefined;
   votedAfterShownMs?: number | null | undefined;
   review: 'count' | 'exclude' | null;
+  /** The near-duplicate cluster of the duel's prompts (null or absent: none yet), for cluster_push. */
+  promptCluster?: string | null | undefined;
 }
 
 export interface IntegrityRules {
@@ -207,6 +209,7 @@ function integrityColumnsOf(votes: readonly VoteFacts[]): IntegrityColumns & { m
   const visitors = new Map<string, number>();
   const clients = new Map<string, number>();
   const models = new Map<string, number>();
+  const clusters = new Map<string, number>();
   const numberOf = (numbers: Map<string, number>, name: string): number => {
     let found = numbers.get(name);
     if (found === undefined) numbers.set(name, (found = numbers.size));
@@ -225,6 +228,7 @@ function integrityColumnsOf(votes: readonly VoteFacts[]): IntegrityColumns & { m
     shownChars: new Float64Array(n),
     votedAfterShownMs: new Float64Array(n),
     review: new Uint8Array(n),
+    promptCluster: new Int32Array(n),
   };
   votes.forEach((vote, row) => {
     const judged = vote.source === 'arena';
@@ -239,6 +243,7 @@ function integrityColumnsOf(votes: readonly VoteFacts[]): IntegrityColumns & { m
     columns.shownChars[row] = vote.shownChars ?? Number.NaN;
     columns.votedAfterShownMs[row] = vote.votedAfterShownMs ?? Number.NaN;
     columns.review[row] = REVIEW_CODE[vote.review ?? 'none'];
+    columns.promptCluster[row] = vote.promptCluster ? numberOf(clusters, vote.promptCluster) : -1;
   });
   return { ...columns, visitors: visitors.size, clients: clients.size, modelNames: [...models.keys()] };
 }
