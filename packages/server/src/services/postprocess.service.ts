@@ -42,6 +42,11 @@ interface DuePage {
   sweeping: boolean;
   due: DueConversation[];
   read: ReturnType<typeof completeTurns>[];
+  /**
+   * The rules layer's answer for the page, started as soon as the page is read: a page read ahead
+   * is screened on the threads while the event loop clusters and writes the page before it.
+   */
+  screening: Promise<RulesOutput[]>;
 }
 
 const emptyReport = (): PostprocessReport => ({ processed: 0, done: 0, flagged: 0, retrying: 0, failed: 0 });
@@ -143,13 +148,16 @@ export class PostprocessService {
     const read = due.map((conversation) =>
       completeTurns(conversations.get(conversation.duelId)!, conversation.annotation?.promptCluster == null),
     );
-    return { now, idleBefore, limit, sweeping, due, read };
+    const screening = this.rules.screen(read.map((conversation) => conversation.input));
+    // A failed screening is raised where the page is annotated, not as an unhandled rejection meanwhile.
+    screening.catch(() => {});
+    return { now, idleBefore, limit, sweeping, due, read, screening };
   }
 
   /** The rules layer for the whole page at once (on its threads, when it has some), then the model layer, then one write. */
-  private async annotatePage({ now, idleBefore, limit, due, read }: DuePage): Promise<PostprocessReport> {
+  private async annotatePage({ now, idleBefore, limit, due, read, screening }: DuePage): Promise<PostprocessReport> {
     const report = emptyReport();
-    const screened = await this.stages.time('rules', () => this.rules.screen(read.map((conversation) => conversation.input)));
+    const screened = await this.stages.time('rules', () => screening);
     const clusters = await this.stages.time('clusters', () =>
       assignPromptClusters(
         this.store,

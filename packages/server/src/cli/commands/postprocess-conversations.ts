@@ -13,6 +13,7 @@ const flagsSchema = z.object({
   model: z.union([z.string().min(1, '--model takes a catalogue model id'), z.literal(false)]).optional(),
   threads: z.string().regex(/^\d+$/, '--threads takes a whole number (0: the rules layer on the main thread)').transform(Number).optional(),
   progress: z.boolean().optional(),
+  stages: z.boolean().optional(),
 });
 
 /** Conversations per pass: big enough to keep the model busy, small enough to report progress. */
@@ -33,6 +34,7 @@ export function registerPostprocessCommand(program: Command): void {
     .option('--no-model', 'rules and languages only; topics stay not configured')
     .option('--threads <N>', 'worker threads of the rules layer (default: one per core)')
     .option('--progress', 'a progress bar even when stderr is not a terminal')
+    .option('--stages', 'print where the time went, stage by stage (read, rules, clusters, annotate, write)')
     .action(async (raw: Record<string, unknown>) => {
       const flags = parseFlags(flagsSchema, raw);
       const [{ openStore, createAnnotator, createPostprocessService }, { loadConfig }, { loadCatalogue }, { systemRuntime }] =
@@ -52,12 +54,9 @@ export function registerPostprocessCommand(program: Command): void {
               flags.model ? '--model' : undefined,
             );
       const store = await openStore(config);
-      // A backfill retries at once: nobody waits between passes.
-      // A backfill has the machine to itself: the rules layer on one thread per core.
-      const service = createPostprocessService(config, store, systemRuntime, annotator, {
-        retryDelayMs: 0,
-        threads: flags.threads ?? availableParallelism(),
-      });
+      // A backfill retries at once (nobody waits between passes) and has the machine to itself: the rules layer on one thread per core.
+      const threads = flags.threads ?? availableParallelism();
+      const service = createPostprocessService(config, store, systemRuntime, annotator, { retryDelayMs: 0, threads });
       try {
         const requeued = flags.retryFailed ? await store.annotations.requeueFailed(new Date().toISOString()) : 0;
         const total = { processed: 0, done: 0, flagged: 0, retrying: 0, failed: 0 };
@@ -76,7 +75,7 @@ export function registerPostprocessCommand(program: Command): void {
             progress.update(total.processed, total.flagged, total.failed);
           },
         );
-        progress.stop(total, service.stages.toString());
+        progress.stop(total, flags.stages ? service.stages.toString() : undefined);
         const counts = await store.annotations.countByStatus();
         process.stdout.write(
           `${JSON.stringify({ ...total, requeued, model: service.modelConfigured ? 'configured' : 'not_configured', store: counts })}\n`,
@@ -121,14 +120,14 @@ async function postprocessProgress(ahead: number, bar: boolean) {
         `post-processed ${done} of ${ahead} conversations (${Math.round(rate(done))}/s, about ${Math.ceil(left)} s left; ${flagged} flagged, ${failed} failed)\n`,
       );
     },
-    stop(total: { processed: number; done: number; flagged: number; retrying: number; failed: number }, stages: string): void {
+    stop(total: { processed: number; done: number; flagged: number; retrying: number; failed: number }, stages: string | undefined): void {
       drawn?.stop();
+      // Where the time went (the bench reads it), before the closing line: event-loop time per stage, `rules` the wait for the threads.
+      if (stages) process.stderr.write(`post-processing stages: ${stages}\n`);
       const seconds = (performance.now() - started) / 1000;
       process.stderr.write(
         `post-processed ${total.processed} conversations in ${seconds.toFixed(1)} s (${Math.round(total.processed / Math.max(0.001, seconds))}/s): ${total.done} done, ${total.flagged} flagged, ${total.retrying} to retry, ${total.failed} failed\n`,
       );
-      // Where the time went (the bench reads this line): event-loop time per stage, `rules` the wait for the threads.
-      process.stderr.write(`post-processing stages: ${stages}\n`);
     },
   };
 }
