@@ -46,8 +46,12 @@ export class KeptColumnsSnapshot {
     private readonly log: SnapshotLog,
   ) {}
 
-  /** The snapshot's kept votes the first time it is asked (undefined after: the process keeps its own). */
-  async loadOnce(epoch: number): Promise<KeptVotes | undefined> {
+  /**
+   * The snapshot's kept votes the first time it is asked (undefined after: the process keeps its own).
+   * `storeVotesBefore` counts the store's votes cast before a time: a snapshot holding more votes from
+   * before its read than the store has (a restored backup, another store's file) is not trusted.
+   */
+  async loadOnce(epoch: number, storeVotesBefore: (before: string) => Promise<number>): Promise<KeptVotes | undefined> {
     if (this.tried) return undefined;
     this.tried = true;
     const started = this.runtime.now().getTime();
@@ -74,6 +78,16 @@ export class KeptColumnsSnapshot {
       return undefined;
     }
     const { readFrom, loadedAt, merged } = read.header;
+    // Votes erased since the snapshot make the store hold fewer too: a full read then, which is always right.
+    const held = columns.countCastBefore(readFrom) - columns.erased + merged;
+    const stored = await storeVotesBefore(new Date(readFrom).toISOString());
+    if (held > stored) {
+      this.log.warn(
+        { path, reason: `holds ${held} votes cast before it was read, the store ${stored}` },
+        'leaderboard snapshot ignored, every vote is read instead',
+      );
+      return undefined;
+    }
     this.saved = { loadedAt, at: started };
     const ms = this.runtime.now().getTime() - started;
     this.log.info({ path, votes: columns.length, ms }, 'leaderboard snapshot loaded: the first refresh reads the changes since it');

@@ -173,7 +173,9 @@ export class LeaderboardService {
   private async catchUp(generation: number): Promise<KeptVotes> {
     const { store, runtime } = this.dependencies;
     const epoch = await store.feedback.rankingEpoch();
-    const kept = (this.kept ??= await this.dependencies.columnsSnapshot?.loadOnce(epoch));
+    const kept = (this.kept ??= await this.dependencies.columnsSnapshot?.loadOnce(epoch, (before) =>
+      store.feedback.countVotesBefore(before),
+    ));
     const startedAt = runtime.now().getTime();
     if (!kept || kept.epoch !== epoch || startedAt - kept.loadedAt >= FULL_RELOAD_MS) return this.readEverything(false, generation);
     const sinceMs = kept.readFrom - LATE_COMMIT_MARGIN_MS;
