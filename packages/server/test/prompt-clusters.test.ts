@@ -121,7 +121,9 @@ async function checkExport(harness: TestArena, duels: Record<'first' | 'other' |
     expect(card).toContain(dedupQuery('PATH/conversations/*/train-*.parquet', 'parquet'));
     const kept = (await connection.runAndReadAll(query)).getRowObjectsJS();
     expect(kept.map((row) => row.prompt_cluster).sort()).toEqual([...clusters].sort());
-    expect(kept.find((row) => row.opening_msg !== OTHER)?.opening_msg).toBe(PROMPT);
+    // The public tier's timestamps are days: the three share one, and the tie goes to the smaller id,
+    // a salted hash (random per deployment), so any of the cluster's conversations may be the one kept.
+    expect([PROMPT, VARIANT]).toContain(kept.find((row) => row.opening_msg !== OTHER)?.opening_msg);
   } finally {
     connection.closeSync();
     duckdb.closeSync();
