@@ -1,62 +1,18 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/dialect';
 import { migrateToLatest } from '../../src/db/migrate';
 import { createStore } from '../../src/db/unit-of-work';
-import { INFLUENCE_RANKING_FIXTURES } from '../reference-fixtures';
+import { seedInfluenceVotes } from '../influence-seed';
 import { runAgora } from '../run-agora';
 
-interface FixtureVote {
-  model_a: string;
-  model_b: string;
-  outcome: 'model_a' | 'model_b' | 'tie';
-  visitor: string;
-}
-const CHOICE = { model_a: 'a', model_b: 'b', tie: 'tie' } as const;
-const votes = JSON.parse(readFileSync(`${INFLUENCE_RANKING_FIXTURES}votes.json`, 'utf8')) as FixtureVote[];
-
-/** The influence oracle's 620 votes in a SQLite store: each visitor its own address but the push, whose votes come from one address and a fresh cookie each. */
+/** The influence oracle's 620 votes in a SQLite store (influence-seed.ts: the push from one address, a fresh cookie each). */
 async function seed(path: string): Promise<void> {
   const db = openDatabase({ kind: 'sqlite', path });
   await migrateToLatest(db);
-  const store = createStore(db);
-  for (const [index, vote] of votes.entries()) {
-    const duelId = `duel-${String(index).padStart(5, '0')}-aaaaaaaa`;
-    const push = vote.visitor === 'push';
-    const createdAt = new Date(Date.UTC(2026, 10, 1) + index * 600_000).toISOString();
-    await store.duels.createWithFirstTurn(
-      {
-        id: duelId,
-        visitorHash: push ? `push-cookie-${index}` : vote.visitor,
-        mode: 'random',
-        modelA: vote.model_a,
-        modelB: vote.model_b,
-        chosenModels: null,
-        locale: 'fr',
-        status: 'ready',
-        turnCount: 1,
-        createdAt,
-      },
-      'p',
-    );
-    await store.feedback.insertVote({
-      duelId,
-      choice: CHOICE[vote.outcome],
-      modelA: vote.model_a,
-      modelB: vote.model_b,
-      tagsA: [],
-      tagsB: [],
-      commentA: null,
-      commentB: null,
-      identityLeak: false,
-      mode: 'random',
-      locale: 'fr',
-      createdAt,
-      clientHash: push ? 'push-address' : `address-${vote.visitor}`,
-    });
-  }
+  await seedInfluenceVotes(createStore(db));
   await db.destroy();
 }
 
