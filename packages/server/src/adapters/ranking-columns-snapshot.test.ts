@@ -4,7 +4,14 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { seededRandom } from '../../test/seeded-random';
 import { RankingVoteColumns, type VoteColumnsInput } from '../domain/ranking/vote-columns';
-import { type ColumnsSnapshotHeader, readColumnsSnapshot, writeColumnsSnapshot } from './ranking-columns-snapshot';
+import {
+  type ColumnsSnapshotHeader,
+  columnsSnapshotParts,
+  decodeColumnsSnapshot,
+  encodeColumnsSnapshot,
+  readColumnsSnapshot,
+  writeColumnsSnapshot,
+} from './ranking-columns-snapshot';
 
 const folder = mkdtempSync(join(tmpdir(), 'agora-columns-snapshot-'));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
@@ -128,5 +135,25 @@ describe('the kept vote columns as a snapshot file', () => {
     expect(await readColumnsSnapshot(path)).toEqual({ rejected: 'not a columns snapshot' });
     writeFileSync(path, good);
     expect(await readColumnsSnapshot(path)).toMatchObject({ header: HEADER });
+  });
+
+  it('cuts the same bytes as the file into parts (the rows of a PostgreSQL table) that decode alike', async () => {
+    const columns = filled(3_000);
+    const { path } = await roundTrip(columns, 'parts.snapshot');
+    const file = readFileSync(path);
+    const encoded = await encodeColumnsSnapshot(HEADER, columns.toState());
+    for (const partBytes of [1000, 4096, file.length, 1 << 22]) {
+      const parts = [...columnsSnapshotParts(encoded, partBytes)];
+      expect(parts.length).toBe(Math.ceil(file.length / partBytes));
+      expect(parts.slice(0, -1).every((part) => part.length === partBytes)).toBe(true);
+      expect(Buffer.concat(parts).equals(file)).toBe(true);
+    }
+    const read = decodeColumnsSnapshot(new Uint8Array(Buffer.concat([...columnsSnapshotParts(encoded, 1000)])));
+    if ('rejected' in read) throw new Error(read.rejected);
+    expect(RankingVoteColumns.fromState(read.state).view()).toEqual(columns.view());
+    // A view that does not start its buffer is copied, not misread.
+    const offset = new Uint8Array(new ArrayBuffer(file.length + 3), 3);
+    offset.set(file);
+    expect(decodeColumnsSnapshot(offset)).toMatchObject({ header: HEADER });
   });
 });

@@ -63,8 +63,16 @@ function sectionsOf(state: VoteColumnsState): [string, Typed][] {
 
 const padded = (bytes: number) => Math.ceil(bytes / 8) * 8;
 
-/** Writes the snapshot atomically (a temporary file beside it, synced, renamed, the folder synced). */
-export async function writeColumnsSnapshot(path: string, header: ColumnsSnapshotHeader, state: VoteColumnsState): Promise<void> {
+/** A snapshot encoded: its header and its body as pieces (the columns' own memory, no copy), in order. */
+export interface EncodedColumnsSnapshot {
+  head: Buffer;
+  pieces: Uint8Array[];
+  /** Header and body together. */
+  bytes: number;
+}
+
+/** Encodes a state with its header (the same bytes whether they go to a file or to rows of a table). */
+export async function encodeColumnsSnapshot(header: ColumnsSnapshotHeader, state: VoteColumnsState): Promise<EncodedColumnsSnapshot> {
   const sections = sectionsOf(state);
   const meta = Buffer.from(
     JSON.stringify({
@@ -74,26 +82,56 @@ export async function writeColumnsSnapshot(path: string, header: ColumnsSnapshot
       sections: sections.map(([name, values]) => ({ name, type: values.constructor.name, length: values.length })),
     }),
   );
+  const hash = createHash('sha256');
+  const pieces: Uint8Array[] = [];
+  let body = 0;
+  for (const bytes of [meta, ...sections.map(([, values]) => new Uint8Array(values.buffer, values.byteOffset, values.byteLength))]) {
+    const padding = new Uint8Array(padded(body + bytes.length) - body - bytes.length);
+    for (const piece of [bytes, padding]) {
+      // Hashed a chunk at a time, the event loop turning between them (hundreds of MB at millions of votes).
+      for (let from = 0; from < piece.length; from += CHUNK_BYTES) {
+        hash.update(piece.subarray(from, from + CHUNK_BYTES));
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      pieces.push(piece);
+      body += piece.length;
+    }
+  }
+  return { head: headerBytes(header, state.counts.size, body, meta.length, hash.digest()), pieces, bytes: HEADER_BYTES + body };
+}
+
+/** The encoded bytes, header first, in parts of at most `partBytes` (copied: each part is its own buffer). */
+export function* columnsSnapshotParts(encoded: EncodedColumnsSnapshot, partBytes = CHUNK_BYTES): Generator<Buffer> {
+  let part = Buffer.alloc(Math.min(partBytes, encoded.bytes));
+  let filled = 0;
+  let left = encoded.bytes;
+  for (const piece of [encoded.head, ...encoded.pieces])
+    for (let from = 0; from < piece.length;) {
+      const taken = Math.min(piece.length - from, part.length - filled);
+      part.set(piece.subarray(from, from + taken), filled);
+      [from, filled, left] = [from + taken, filled + taken, left - taken];
+      if (filled === part.length && left > 0) {
+        yield part;
+        [part, filled] = [Buffer.alloc(Math.min(partBytes, left)), 0];
+      }
+    }
+  yield part;
+}
+
+/** Writes the snapshot atomically (a temporary file beside it, synced, renamed, the folder synced). */
+export async function writeColumnsSnapshot(path: string, header: ColumnsSnapshotHeader, state: VoteColumnsState): Promise<void> {
+  const encoded = await encodeColumnsSnapshot(header, state);
   const temporary = `${path}.tmp`;
   const file = await open(temporary, 'w');
   try {
-    const hash = createHash('sha256');
     let at = HEADER_BYTES;
-    const put = async (bytes: Uint8Array) => {
-      for (let from = 0; from < bytes.length; from += CHUNK_BYTES) {
-        const chunk = bytes.subarray(from, Math.min(bytes.length, from + CHUNK_BYTES));
-        hash.update(chunk);
+    for (const piece of encoded.pieces)
+      for (let from = 0; from < piece.length; from += CHUNK_BYTES) {
+        const chunk = piece.subarray(from, Math.min(piece.length, from + CHUNK_BYTES));
         await file.write(chunk, 0, chunk.length, at);
         at += chunk.length;
       }
-      const padding = new Uint8Array(padded(at) - at);
-      hash.update(padding);
-      await file.write(padding, 0, padding.length, at);
-      at += padding.length;
-    };
-    await put(meta);
-    for (const [, values] of sections) await put(new Uint8Array(values.buffer, values.byteOffset, values.byteLength));
-    await file.write(headerBytes(header, state.counts.size, at - HEADER_BYTES, meta.length, hash.digest()), 0, HEADER_BYTES, 0);
+    await file.write(encoded.head, 0, HEADER_BYTES, 0);
     await file.sync();
   } finally {
     await file.close();
@@ -144,10 +182,13 @@ export async function readColumnsSnapshot(path: string): Promise<ColumnsSnapshot
   } finally {
     await file.close();
   }
-  return decode(bytes);
+  return decodeColumnsSnapshot(bytes);
 }
 
-function decode(bytes: Uint8Array<ArrayBuffer>): ColumnsSnapshotRead {
+/** Checks and decodes encoded bytes (a file's, or a table's parts put end to end); `bytes` must start its own buffer. */
+export function decodeColumnsSnapshot(given: Uint8Array<ArrayBuffer>): ColumnsSnapshotRead {
+  // Every section's offset is a multiple of its element size from the buffer's start.
+  const bytes = given.byteOffset === 0 ? given : new Uint8Array(given);
   if (bytes.length < HEADER_BYTES) return { rejected: 'shorter than its header' };
   const head = Buffer.from(bytes.buffer, 0, HEADER_BYTES);
   if (head.toString('latin1', 0, 8) !== MAGIC) return { rejected: 'not a columns snapshot' };
