@@ -93,6 +93,7 @@ export default tseslint.config(
       '**/node_modules/**',
       'packages/web/.svelte-kit/**',
       'packages/web/build/**',
+      'packages/server/dist/**',
       'data/**',
       'test-results/**',
       'bench-results/**',
