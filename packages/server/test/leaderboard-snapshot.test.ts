@@ -13,6 +13,7 @@ import { loadConfig } from '../src/config/config';
 import { openDatabase } from '../src/db/dialect';
 import { migrateToLatest } from '../src/db/migrate';
 import { createArena, listen } from '../src/main';
+import { WorkerRankingComputer } from '../src/adapters/ranking-worker/ranking-computer';
 import { LeaderboardService, type RefreshOutcome } from '../src/services/leaderboard.service';
 import { duelWriter, SYNTHETIC_MODELS } from './synthetic-store';
 
@@ -49,18 +50,23 @@ function addVotes(path: string, from: number, count: number, firstMs: number, st
   db.close();
 }
 
-/** Starts an arena in this process; its first refresh's outcome, its log lines and the time until that refresh ended. */
-async function start(path: string, snapshotMinutes: string) {
+/**
+ * Starts an arena in this process; its first refresh's outcome, its log lines, the time until that
+ * refresh ended and how many fits the ranking worker ran.
+ */
+async function start(path: string, snapshotMinutes: string, more: Record<string, string> = {}) {
   const environment = {
     DATABASE_URL: `sqlite:${path}`,
     PORT: '0',
     AGORA_POSTPROCESS: 'false',
     AGORA_LEADERBOARD_MIN_VOTES: '1',
     AGORA_LEADERBOARD_SNAPSHOT_MINUTES: snapshotMinutes,
+    ...more,
   };
   const lines: Record<string, unknown>[] = [];
   const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) });
   const refreshes = vi.spyOn(LeaderboardService.prototype, 'refresh');
+  const fits = vi.spyOn(WorkerRankingComputer.prototype, 'computeViews');
   const config = loadConfig(environment);
   const started = performance.now();
   const arena = await createArena(config, environment, { catalogue, logger });
@@ -74,9 +80,10 @@ async function start(path: string, snapshotMinutes: string) {
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : 0;
     const board = (await (await fetch(`http://127.0.0.1:${port}/api/v1/leaderboard`)).json()) as LeaderboardBody;
-    return { first, refreshedMs, board, lines };
+    return { first, refreshedMs, board, lines, fits: fits.mock.calls.length };
   } finally {
     refreshes.mockRestore();
+    fits.mockRestore();
     await new Promise<void>((resolve) => server.close(() => resolve()));
     await arena.close();
   }
@@ -165,6 +172,33 @@ describe('the kept votes snapshot (SQLite)', () => {
       process.stdout.write(
         `start until the live board refreshed, 301,000 votes: from the snapshot ${(warm.refreshedMs / 1000).toFixed(2)} s, full read ${(refit.refreshedMs / 1000).toFixed(2)} s, ratio ${(warm.refreshedMs / refit.refreshedMs).toFixed(3)} (goal ≤ 0.1)\n`,
       );
+    },
+  );
+
+  it(
+    'a restart with nothing changed since the snapshot serves the stored boards without a fit; a vote or a setting changed since refits',
+    { timeout: 300_000 },
+    async () => {
+      const path = await storeWith(20_000, 'unchanged.db');
+      const cold = await start(path, '10');
+      expect(cold.first).toMatchObject({ read: 'everything', fitted: true });
+      expect(cold.fits).toBe(1);
+      const same = await start(path, '10');
+      expect(same.first).toMatchObject({ read: 'changes', fitted: false, votes: 20_000 });
+      expect(same.fits).toBe(0);
+      expect(same.lines.some((line) => String(line.msg).includes('stored boards are served without a fit'))).toBe(true);
+      expect(same.board).toEqual(cold.board);
+      // A setting the boards carry (the minimum of votes) changed: the stored boards are not current.
+      const setting = await start(path, '10', { AGORA_LEADERBOARD_MIN_VOTES: '2' });
+      expect(setting.first).toMatchObject({ read: 'changes', fitted: true });
+      expect(setting.fits).toBe(1);
+      expect(setting.board.min_votes).toBe(2);
+      // Ten votes since the snapshot: read as changes, and fitted.
+      addVotes(path, 20_000, 10, Date.now(), 1);
+      const voted = await start(path, '10');
+      expect(voted.first).toMatchObject({ read: 'changes', fitted: true, votes: 20_010 });
+      expect(voted.fits).toBe(1);
+      expect(voted.board.n_votes).toBe(20_010);
     },
   );
 

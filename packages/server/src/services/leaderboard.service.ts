@@ -1,24 +1,17 @@
 import { DEFAULT_INTEGRITY_RULES, type IntegrityRules, integrityFlagBits } from '../domain/arena/vote-integrity';
 import { ratingsOfBoard, voteFacts } from './vote-integrity';
-import { RankingVoteColumns } from '../domain/ranking/vote-columns';
+import { RankingVoteColumns, type VoteColumns } from '../domain/ranking/vote-columns';
 import { firstVotePerVisitorCluster, withoutPromptClusters } from '../domain/ranking/prompt-cluster-cap';
-import type { LeaderboardBody, LeaderboardQuery, LeaderboardRow } from '@agora/contract';
-import { type ModelFacts, whPer1000OutputTokens } from '../domain/impact';
-import type { Leaderboard, LeaderboardRow as RankedRow } from '../domain/ranking';
+import type { LeaderboardBody, LeaderboardQuery } from '@agora/contract';
+import type { Leaderboard } from '../domain/ranking';
 import type { Store } from '../db/unit-of-work';
 import type { EnergyClasses } from './energy-classes';
-import type { EnergyClass } from '../domain/impact/energy-class';
+import { type BoardDressing, boardBody } from './leaderboard-body';
+import { columnsDigest, storedBoardsCurrent } from './leaderboard-unchanged';
 import type { ArenaCatalogue } from './arena-catalogue';
 import { nextTurnOfTheEventLoop, ReadProgress, type ProgressLog } from './read-progress';
-import { availableViews, countOf, mainBoardVotes, viewDefinitions, type Available } from './leaderboard-view-plan';
-import {
-  OWN_VIEW_MODES,
-  type ViewDefinition,
-  countedVotes,
-  reactionViewVotes,
-  toViewVote,
-  viewKey,
-} from '../domain/ranking/leaderboard-views';
+import { availableViews, countOf, mainBoardVotes, viewDefinitions } from './leaderboard-view-plan';
+import { OWN_VIEW_MODES, countedVotes, reactionViewVotes, toViewVote, viewKey } from '../domain/ranking/leaderboard-views';
 import type { RankingComputer } from '../adapters/ranking-worker/ranking-computer';
 import { LATE_COMMIT_MARGIN_MS, type Runtime } from './ports/runtime';
 import type { RankingChange } from '../db/repositories/feedback.repository';
@@ -51,11 +44,13 @@ const VOTE_PAGE = 2_000;
 const FULL_RELOAD_MS = 6 * 3600_000;
 const CHANGES: readonly RankingChange[] = ['voted', 'annotated', 'reviewed'];
 
-/** What a refresh did: views computed, votes in them (counted or not), and whether it read every vote or only the changes. */
+/** What a refresh did: views computed, votes in them (counted or not), whether it read every vote or only the changes, and whether it fitted. */
 export interface RefreshOutcome {
   views: number;
   votes: number;
   read: 'everything' | 'changes';
+  /** False when a restart found nothing changed since the snapshot and served the stored boards (leaderboard-unchanged.ts). */
+  fitted: boolean;
 }
 
 /**
@@ -79,6 +74,8 @@ export class LeaderboardService {
   private generation = 0;
   /** The start's full read, while no refresh has ended here: shown on an empty board. */
   private reading: { read: number; total: number } | undefined;
+  /** Set by a catch-up from the snapshot that changed nothing: the snapshot's read (ms), for the stored boards' check. */
+  private unchangedSince: number | undefined;
 
   constructor(
     private readonly dependencies: {
@@ -136,10 +133,15 @@ export class LeaderboardService {
     const mainCount = countOf(onMainBoard);
     const views = viewDefinitions(mainCount >= settings.minVotes, available, ownViewModes);
     const energy = kept.columns.meanEnergyByModel();
+    const since = this.unchangedSince;
+    this.unchangedSince = undefined;
+    const expected = { viewKeys: views.map((view) => view.key), available, energy, readFrom: since ?? Number.POSITIVE_INFINITY };
+    if (since !== undefined && generation === this.generation && storedBoardsCurrent(this.latest, expected, this.dressing()))
+      return this.serveStored(columns, onMainBoard, mainCount, kept);
     // No view has enough votes yet: nothing to fit (and no worker to start).
     const results = views.length > 0 ? await computer.computeViews(columns, counted, views) : new Map<string, Leaderboard>();
     const generatedAt = runtime.now().toISOString();
-    const bodies = views.map((view) => this.toBody(view, results.get(view.key)!, generatedAt, available, energy));
+    const bodies = views.map((view) => boardBody(this.dressing(), view, results.get(view.key)!, generatedAt, available, energy));
     await store.leaderboards.insertSnapshots(
       bodies.map((body, index) => ({
         id: runtime.newId(),
@@ -161,7 +163,28 @@ export class LeaderboardService {
     }
     this.loadedHere = true;
     this.reading = undefined;
-    return { views: views.length, votes: columns.length - kept.columns.erased, read: kept.read };
+    return { views: views.length, votes: columns.length - kept.columns.erased, read: kept.read, fitted: true };
+  }
+
+  /** The stored boards are the fits of the votes as they are (leaderboard-unchanged.ts): served without fitting again. */
+  private async serveStored(columns: VoteColumns, onMainBoard: Uint8Array, mainCount: number, kept: KeptVotes): Promise<RefreshOutcome> {
+    const generatedAt = this.latestOverall()?.generated_at ?? [...this.latest.values()][0]!.generated_at!;
+    this.tallies = modelTallies(columns, onMainBoard, generatedAt);
+    await this.dependencies.store.modelProfiles.saveTallies(this.tallies);
+    this.mainCount = mainCount;
+    this.loadedHere = true;
+    this.reading = undefined;
+    const votes = columns.length - kept.columns.erased;
+    this.dependencies.log?.(
+      { views: this.latest.size, votes },
+      'leaderboard: nothing changed since its snapshot, the stored boards are served without a fit',
+    );
+    return { views: this.latest.size, votes, read: kept.read, fitted: false };
+  }
+
+  private dressing(): BoardDressing {
+    const { catalogue, energyClasses, settings } = this.dependencies;
+    return { catalogue, energyClasses, minVotes: settings.minVotes, impact: settings.impact };
   }
 
   /**
@@ -173,11 +196,14 @@ export class LeaderboardService {
   private async catchUp(generation: number): Promise<KeptVotes> {
     const { store, runtime } = this.dependencies;
     const epoch = await store.feedback.rankingEpoch();
-    const kept = (this.kept ??= await this.dependencies.columnsSnapshot?.loadOnce(epoch, (before) =>
-      store.feedback.countVotesBefore(before),
-    ));
+    const loaded = this.kept
+      ? undefined
+      : await this.dependencies.columnsSnapshot?.loadOnce(epoch, (before) => store.feedback.countVotesBefore(before));
+    const kept = (this.kept ??= loaded);
     const startedAt = runtime.now().getTime();
     if (!kept || kept.epoch !== epoch || startedAt - kept.loadedAt >= FULL_RELOAD_MS) return this.readEverything(false, generation);
+    // Fresh from the snapshot: whether the catch-up changes anything (if not, the stored boards may be current).
+    const before = loaded && { digest: columnsDigest(kept.columns), readFrom: kept.readFrom };
     const sinceMs = kept.readFrom - LATE_COMMIT_MARGIN_MS;
     const since = new Date(sinceMs).toISOString();
     for (const by of CHANGES)
@@ -193,6 +219,7 @@ export class LeaderboardService {
     // new votes during the catch-up would otherwise hide a missed one.
     if (kept.columns.countCastBefore(sinceMs) + kept.merged < (await store.feedback.countVotesBefore(since)))
       return this.readEverything(false, generation);
+    if (before && columnsDigest(kept.columns) === before.digest) this.unchangedSince = before.readFrom;
     return kept;
   }
 
@@ -324,71 +351,4 @@ export class LeaderboardService {
     this.latest = new Map(snapshots.map((snapshot) => [snapshot.view, snapshot.body]));
     this.loaded = true;
   }
-
-  private toBody(
-    view: ViewDefinition,
-    ranking: Leaderboard,
-    generatedAt: string,
-    available: Available,
-    energy: Map<string, { min: number; max: number }>,
-  ): LeaderboardBody {
-    return {
-      generated_at: generatedAt,
-      view: { style: view.style, language: view.language, category: view.category, mode: view.mode },
-      n_votes: ranking.nVotesUsed,
-      min_votes: this.dependencies.settings.minVotes,
-      variant: ranking.variant,
-      models: ranking.rows.map((row) => this.toRow(row, energy)),
-      available,
-      style_coefficients: ranking.style ? { ...ranking.style.betaPointsPerSd } : null,
-    };
-  }
-
-  private toRow(row: RankedRow, energy: Map<string, { min: number; max: number }>): LeaderboardRow {
-    const card = this.dependencies.catalogue.card(row.model);
-    return {
-      model: row.model,
-      name: card.name,
-      organisation: card.organisation,
-      license: card.license,
-      open_weights: card.open_weights,
-      arch: card.arch,
-      params_b: card.params_b,
-      rating: row.rating,
-      se: row.se,
-      ci_low: row.ciLow,
-      ci_high: row.ciHigh,
-      rank: row.rank,
-      rank_best: row.rankBest,
-      rank_worst: row.rankWorst,
-      tier: row.tier,
-      n_battles: row.nBattles,
-      wins: row.wins,
-      losses: row.losses,
-      ties: row.ties,
-      both_bad: row.bothBad,
-      win_rate: row.winRate,
-      both_bad_rate: row.bothBadRate,
-      provisional: row.provisional,
-      wh_per_1000_tokens: this.energyPer1000(card),
-      mean_energy_wh_per_duel: energy.get(row.model) ?? null,
-      ...energyClassOf(this.dependencies.energyClasses, row.model),
-    };
-  }
-
-  private energyPer1000(card: ModelFacts & { params_b: number | null }): { min: number; max: number } | null {
-    if (card.params_b === null) return null;
-    const { method, zone } = this.dependencies.settings.impact;
-    const range = whPer1000OutputTokens(
-      { params_b: card.params_b, active_params_b: card.active_params_b, arch: card.arch },
-      { method, zone: zone ?? null },
-    );
-    return { min: range.min, max: range.max };
-  }
-}
-
-/** A row's energy class, as a field to spread (none when unknown). */
-function energyClassOf(classes: EnergyClasses | undefined, model: string): { energy_class?: EnergyClass } {
-  const found = classes?.ofModel(model);
-  return found ? { energy_class: found } : {};
 }
