@@ -360,7 +360,7 @@ async function addedFirstToken(
   upstreamUrl: string,
   fake: Child,
   concurrency: number,
-): Promise<void> {
+): Promise<FirstTokenFigures> {
   const arenaUrl = arena.baseUrl;
   const arenaPid = arena.child.process.pid!;
   // Duels arrive at the rate that keeps `concurrency` of them streaming (Little's law), as on a busy
@@ -477,6 +477,32 @@ async function addedFirstToken(
   }
   console.log(
     `  arena CPU per streamed token ${(userPerToken + systemPerToken).toFixed(0)} µs (user ${userPerToken.toFixed(0)}, system ${systemPerToken.toFixed(0)}; whole duels: creation, both streams, storage; ${duelsRun} duels)`,
+  );
+  return { cpuPerToken: userPerToken + systemPerToken, addedP50: arenaOverheadP50 - directOverheadP50 };
+}
+
+/** What one time-to-first-token measurement gives the closing comparison with the bare relay. */
+interface FirstTokenFigures {
+  /** User + system µs per streamed token. */
+  cpuPerToken: number;
+  /** Added time to first token, p50, ms (per call, against the direct calls before the load). */
+  addedP50: number;
+}
+
+/**
+ * The arena against the bare relay measured in the same run (issue 35, item 4), one line each, so
+ * that medians of several runs can be taken from the bench's output.
+ */
+function printFloorComparison(arena: FirstTokenFigures, relay: FirstTokenFigures): void {
+  const ratio = (x: number, y: number) => `${(x / y).toFixed(2)}×`;
+  console.log(`the arena against the bare relay, same run (${ttftDuels} concurrent duels):`);
+  console.log('  | figure | arena | bare relay | ratio | goal |');
+  console.log('  | --- | --- | --- | --- | --- |');
+  console.log(
+    `  | CPU per streamed token | ${arena.cpuPerToken.toFixed(1)} µs | ${relay.cpuPerToken.toFixed(1)} µs | ${ratio(arena.cpuPerToken, relay.cpuPerToken)} | ≤ 1.20× |`,
+  );
+  console.log(
+    `  | added time to first token, p50 | ${format(arena.addedP50)} | ${format(relay.addedP50)} | ${ratio(arena.addedP50, relay.addedP50)} | ≤ 1.5× |`,
   );
 }
 
@@ -635,7 +661,7 @@ export async function run(): Promise<void> {
     // Lowered after the arena started, which keeps the default priority.
     if (niced) setPriority(10);
     try {
-      if (measurements.has('ttft')) await addedFirstToken(arena, upstreamUrl, fake, ttftDuels);
+      const arenaFigures = measurements.has('ttft') ? await addedFirstToken(arena, upstreamUrl, fake, ttftDuels) : undefined;
       if (measurements.has('duels')) for (const concurrency of [500, 750]) await concurrentDuels(arena, concurrency);
       // Last: the load generator's idle keep-alive connections to the arena are never reused after it.
       if (measurements.has('ttft-floor')) {
@@ -657,7 +683,8 @@ export async function run(): Promise<void> {
           console.log(
             'the least a Node.js relay adds (bare-relay.process.ts: no validation, store or bookkeeping), measured as the arena:',
           );
-          await addedFirstToken({ child: relay, baseUrl: relayMatch[1]! }, upstreamUrl, fake, ttftDuels);
+          const relayFigures = await addedFirstToken({ child: relay, baseUrl: relayMatch[1]! }, upstreamUrl, fake, ttftDuels);
+          if (arenaFigures) printFloorComparison(arenaFigures, relayFigures);
         } finally {
           await relay.stop();
         }
