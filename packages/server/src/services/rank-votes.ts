@@ -75,7 +75,8 @@ export async function rankVoteFiles(paths: readonly string[], options: RankVotes
     for (const reason of Object.keys(skipped) as (keyof typeof skipped)[]) skipped[reason] += file.skipped[reason];
   const input: VoteFileContents = {
     ...files[0]!,
-    table: concatVoteTables(files.map((file) => file.table)),
+    // one file (the usual case) is ranked as read: a copy of 2.5M votes costs 0.2 s and 60 MB
+    table: files.length === 1 ? files[0]!.table : concatVoteTables(files.map((file) => file.table)),
     gzip: files.some((file) => file.gzip),
     records: files.reduce((sum, file) => sum + file.records, 0),
     skipped,

@@ -48,6 +48,21 @@ describe('the byte scanner of vote lines', () => {
     expect(scanned.skipped.flagged).toBe(2);
   });
 
+  it('reads thousands of distinct model names, in the usual form and others, as JSON.parse does', async () => {
+    // more names than the name table's first size (it grows), some differing in one byte only
+    const rows = Array.from({ length: 3000 }, (_, index) => {
+      const pair = `"model_a":"m-${index}","model_b":"m-${(index * 7 + 1) % 3000}x"`;
+      if (index % 3 === 0) return `{${pair},"winner":"tie"}`;
+      if (index % 3 === 1) return `{${pair},"winner":"model_b",${style}}`;
+      return `{"winner":"model_a", ${pair},${style}}`;
+    });
+    const path = write('many.jsonl', `${rows.join('\n')}\n`);
+    const scanned = await readVoteFile(path);
+    const parsed = await readVoteFile(path, { parallel: false });
+    expect(scanned.table).toEqual(parsed.table);
+    expect(scanned.table.models.length).toBe(6000);
+  });
+
   it('names the same line and problem as JSON.parse for each bad line', async () => {
     const bad = [
       '{"model_a":"x","model_b":"y","winner":"draw"}',
@@ -61,6 +76,8 @@ describe('the byte scanner of vote lines', () => {
       '{"model_a":"x","model_b":"y"}',
       '["x","y","tie"]',
       '{"model_a":"x","model_b":"y","winner":"tie"',
+      '{"model_a":"x","model_b":"y","winner":"model_c"}',
+      '{"model_a":"x","model_b":"y","winner":"tie","len_a":1,"len_b":2,"headers_a":0,"headers_b":0,"lists_a":0,"lists_b":0,"bold_a":0,"bold_b":1.5}',
     ];
     for (const [index, line] of bad.entries()) {
       const path = write(`bad-${index}.jsonl`, `${lines[0]}\n\n${line}\n${lines[0]}\n`);

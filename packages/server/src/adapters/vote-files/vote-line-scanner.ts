@@ -1,5 +1,6 @@
 import type { VoteCollector } from './vote-collector';
 import { parseJson } from './record-file';
+import { ByteNameTable, sameBytes } from './byte-name-table';
 
 /*
  * A byte scanner for the usual line of an Agora/fixture vote file: a flat JSON object whose
@@ -52,6 +53,35 @@ const WINNER_BYTES: readonly [Buffer, number][] = [
   [Buffer.from('tie (bothbad)'), 3],
 ];
 
+/**
+ * The usual line as Agora and the fixtures write it: the fields of FIELDS in that order, no
+ * spaces. Its fixed pieces (each string's closing quote, the next key, the opening of the next
+ * value) are matched byte for byte, so such a line is read in one pass without looking keys up.
+ */
+const USUAL_PIECES = [
+  '{"model_a":"',
+  '","model_b":"',
+  '","winner":"',
+  '","len_a":',
+  ',"len_b":',
+  ',"headers_a":',
+  ',"headers_b":',
+  ',"lists_a":',
+  ',"lists_b":',
+  ',"bold_a":',
+  ',"bold_b":',
+].map((piece) => Buffer.from(piece, 'latin1'));
+/** A usual line without style counts ends after the winner. */
+const WINNER_LAST = Buffer.from('"}', 'latin1');
+const FNV_OFFSET = 0x811c9dc5;
+const FNV_PRIME = 0x01000193;
+
+const WINNER_HASHES = Int32Array.from(WINNER_BYTES, ([spelling]) => {
+  let hash = FNV_OFFSET;
+  for (const byte of spelling) hash = Math.imul(hash ^ byte, FNV_PRIME);
+  return hash;
+});
+
 /** Keys that decide whether a row is flagged: such rows take the JSON.parse path. */
 const FLAG_KEYS = new Set(['flags', 'identity_leak', 'abuse']);
 
@@ -61,7 +91,9 @@ export class VoteLineScanner {
   private readonly start = new Int32Array(3);
   private readonly end = new Int32Array(3);
   private readonly style = new Uint32Array(8);
-  private readonly names = new Map<number, NameEntry>();
+  /** FNV-1a hashes of model_a, model_b and winner of the line being read (usualLine). */
+  private readonly hashes = new Int32Array(3);
+  private readonly names = new ByteNameTable();
   private readonly unknownKeys = new Map<string, boolean>();
 
   constructor(
@@ -76,7 +108,8 @@ export class VoteLineScanner {
     while (lineStart < to) {
       this.lineCount += 1;
       // the scanner finds the line's end itself; only a line it gives up on is searched for it
-      const next = this.fastLine(bytes, lineStart, to);
+      let next = this.usualLine(bytes, lineStart, to);
+      if (next < 0) next = this.fastLine(bytes, lineStart, to);
       if (next >= 0) {
         lineStart = next;
         continue;
@@ -93,6 +126,47 @@ export class VoteLineScanner {
     const text = bytes.toString('utf8', from, to);
     if (text.charCodeAt(0) !== OPEN && text.trim().length === 0) return;
     this.collector.add(parseJson(this.path, text, `line ${this.lineCount}`), this.lineCount);
+  }
+
+  /**
+   * Reads a line written exactly in the usual form (USUAL_PIECES) and returns where the next line
+   * starts; -1 (nothing added) for any other line, which fastLine then reads. The model names are
+   * hashed as their closing quote is sought.
+   */
+  private usualLine(bytes: Buffer, from: number, to: number): number {
+    let at = matchPiece(bytes, from, to, USUAL_PIECES[0]!);
+    const hashes = this.hashes;
+    for (let slot = 0; slot < STYLE; slot++) {
+      if (at < 0) return -1;
+      this.start[slot] = at;
+      let hash = FNV_OFFSET;
+      for (; at < to; at++) {
+        const byte = bytes[at]!;
+        if (byte === QUOTE) break;
+        if (byte === BACKSLASH || byte < 0x20) return -1;
+        hash = Math.imul(hash ^ byte, FNV_PRIME);
+      }
+      if (at >= to) return -1;
+      this.end[slot] = at;
+      hashes[slot] = hash;
+      if (slot === WINNER) break;
+      at = matchPiece(bytes, at, to, USUAL_PIECES[slot + 1]!);
+    }
+    let seen = 7;
+    let next = matchPiece(bytes, at, to, WINNER_LAST);
+    if (next < 0) {
+      next = at;
+      for (let slot = 0; slot < 8; slot++) {
+        next = matchPiece(bytes, next, to, USUAL_PIECES[STYLE + slot]!);
+        if (next >= 0) next = this.readCount(bytes, next, to, slot);
+        if (next < 0) return -1;
+      }
+      if (next >= to || bytes[next] !== CLOSE) return -1;
+      next += 1;
+      seen |= ALL_STYLE;
+    }
+    if (next < to && bytes[next] !== NEWLINE) return -1;
+    return this.addVote(bytes, seen, true) ? next + 1 : -1;
   }
 
   /**
@@ -140,37 +214,35 @@ export class VoteLineScanner {
     return this.addVote(bytes, seen) ? at + 1 : -1;
   }
 
-  private addVote(bytes: Buffer, seen: number): boolean {
+  /** `hashed`: the hashes of the names and the winner are in `hashes` already (usualLine). */
+  private addVote(bytes: Buffer, seen: number, hashed = false): boolean {
     if ((seen & 7) !== 7) return false;
     const withStyle = (seen & LEN_KEYS) !== 0;
     if (withStyle && (seen & ALL_STYLE) !== ALL_STYLE) return false;
-    const outcome = winnerCode(bytes, this.start[WINNER]!, this.end[WINNER]!);
+    const outcome = hashed
+      ? hashedWinnerCode(bytes, this.start[WINNER]!, this.end[WINNER]!, this.hashes[WINNER]!)
+      : winnerCode(bytes, this.start[WINNER]!, this.end[WINNER]!);
     if (outcome < 0 || this.end[MODEL_A] === this.start[MODEL_A] || this.end[MODEL_B] === this.start[MODEL_B]) return false;
-    const a = this.modelIndex(bytes, MODEL_A);
-    const b = this.modelIndex(bytes, MODEL_B);
+    const a = this.modelIndex(bytes, MODEL_A, hashed);
+    const b = this.modelIndex(bytes, MODEL_B, hashed);
     this.collector.records += 1;
     this.collector.builder.addIndexed(a, b, outcome, withStyle ? this.style : undefined);
     return true;
   }
 
-  /**
-   * A model's table index. Names are looked up by a hash of their bytes, checked byte by byte, so
-   * a name is decoded to a string only the first time it is seen.
-   */
-  private modelIndex(bytes: Buffer, slot: number): number {
+  /** A model's table index (its name decoded only the first time it is seen). */
+  private modelIndex(bytes: Buffer, slot: number, hashed: boolean): number {
     const from = this.start[slot]!;
     const to = this.end[slot]!;
-    let hash = 0x811c9dc5;
-    for (let at = from; at < to; at++) hash = Math.imul(hash ^ bytes[at]!, 0x01000193);
-    let entry = this.names.get(hash);
-    while (entry !== undefined && !sameBytes(entry.name, bytes, from, to)) entry = entry.next;
-    if (entry === undefined) {
-      const index = this.collector.builder.modelIndex(bytes.toString('utf8', from, to));
-      entry = { name: Uint8Array.prototype.slice.call(bytes, from, to), index, next: this.names.get(hash) };
-      this.names.set(hash, entry);
+    let hash = this.hashes[slot]!;
+    if (!hashed) {
+      hash = FNV_OFFSET;
+      for (let at = from; at < to; at++) hash = Math.imul(hash ^ bytes[at]!, FNV_PRIME);
     }
-    return entry.index;
+    return this.names.indexOf(bytes, from, to, hash, this.addName);
   }
+
+  private readonly addName = (name: string): number => this.collector.builder.modelIndex(name);
 
   /** Slot of a known key, -1 for a key to skip, -2 for a key that needs the JSON.parse path. */
   private fieldOf(bytes: Buffer, from: number, to: number, guess: number): number {
@@ -258,20 +330,25 @@ function skipValue(bytes: Buffer, at: number, to: number): number {
 
 const LITERALS = [Buffer.from('true'), Buffer.from('false'), Buffer.from('null')];
 
+/** Where bytes[at…] goes on after `piece`, or -1 if it does not start with it (before `to`). */
+function matchPiece(bytes: Buffer, at: number, to: number, piece: Uint8Array): number {
+  if (at + piece.length > to) return -1;
+  for (let index = 0; index < piece.length; index++) if (bytes[at + index] !== piece[index]) return -1;
+  return at + piece.length;
+}
+
 function winnerCode(bytes: Buffer, from: number, to: number): number {
   for (const [spelling, code] of WINNER_BYTES) if (sameBytes(spelling, bytes, from, to)) return code;
   return -1;
 }
 
-/** Whether bytes[from, to) equal `name` (a loop: cheaper than a native call for a few bytes). */
-function sameBytes(name: Uint8Array, bytes: Uint8Array, from: number, to: number): boolean {
-  if (name.length !== to - from) return false;
-  for (let index = 0; index < name.length; index++) if (name[index] !== bytes[from + index]) return false;
-  return true;
-}
-
-interface NameEntry {
-  name: Uint8Array;
-  index: number;
-  next: NameEntry | undefined;
+/** The winner's code when its hash is known (usualLine): one spelling to check, not six. */
+function hashedWinnerCode(bytes: Buffer, from: number, to: number, hash: number): number {
+  for (let index = 0; index < WINNER_HASHES.length; index++) {
+    if (WINNER_HASHES[index] === hash) {
+      const [spelling, code] = WINNER_BYTES[index]!;
+      return sameBytes(spelling, bytes, from, to) ? code : -1;
+    }
+  }
+  return -1;
 }
