@@ -267,6 +267,28 @@ function typeOf(name: (typeof STATE_COLUMNS)[number]['name']): TypeName {
   return types[name];
 }
 
+/** Where a snapshot is kept: a file beside an SQLite store, or rows of a PostgreSQL one (the same bytes either way). */
+export interface ColumnsSnapshotStorage {
+  /** Said in log lines: the file's path, or the table's name. */
+  where: string;
+  /** The stored snapshot checked, or undefined when there is none. */
+  read(): Promise<ColumnsSnapshotRead | undefined>;
+  /** Replaces the stored snapshot; false when it was left alone (a newer one another instance wrote). */
+  write(header: ColumnsSnapshotHeader, state: VoteColumnsState): Promise<boolean>;
+}
+
+/** The snapshot as a file (SQLite stores): written atomically, read whole. */
+export function columnsSnapshotFile(path: string): ColumnsSnapshotStorage {
+  return {
+    where: path,
+    read: () => readColumnsSnapshot(path),
+    write: async (header, state) => {
+      await writeColumnsSnapshot(path, header, state);
+      return true;
+    },
+  };
+}
+
 /** Deletes a snapshot and a temporary one left by a crash (always safe: the next start reads every vote). */
 export async function removeColumnsSnapshot(path: string): Promise<void> {
   await rm(path, { force: true });

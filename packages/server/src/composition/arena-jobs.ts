@@ -49,7 +49,7 @@ export function createArenaJobs(
   const publication = consoleServices.publication;
   const followers: Job[] = [
     leaderboard,
-    leaderboardSnapshotJob(config, services.leaderboards, events, logger),
+    leaderboardSnapshotJob(config, services.leaderboards, events, logger, singleton),
     ...(postprocess ? [postprocess] : []),
     publicationJob(config, { publishIfDue: () => publication.publishIfDue(), drain: (abort) => publication.runs.drain(abort) }, logger),
   ];

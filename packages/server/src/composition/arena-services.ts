@@ -13,7 +13,9 @@ import type { ArenaCatalogue } from '../services/arena-catalogue';
 import { DuelService } from '../services/duels/duel.service';
 import { LeaderboardService } from '../services/leaderboard.service';
 import { KeptColumnsSnapshot } from '../services/leaderboard-columns-snapshot';
-import { columnsSnapshotPath } from '../jobs/leaderboard-snapshot.plan';
+import { columnsSnapshotTable } from '../services/leaderboard-columns-table';
+import { columnsSnapshotFile } from '../adapters/ranking-columns-snapshot';
+import { columnsSnapshotPlace } from '../jobs/leaderboard-snapshot.plan';
 import { OperationsService } from '../services/operations.service';
 import { PairingPolicy } from '../services/pairing-policy';
 import { createRevealImpactEstimator } from '../services/reveal-impact';
@@ -110,7 +112,9 @@ function createDuelService(
 }
 
 /** The kept votes' snapshot, when the configuration has one (jobs/leaderboard-snapshot.plan.ts writes it). */
-function columnsSnapshotOf({ config, runtime, logger }: ServiceParts): KeptColumnsSnapshot | undefined {
-  const path = columnsSnapshotPath(config);
-  return path === undefined ? undefined : new KeptColumnsSnapshot({ path, everyMs: config.leaderboard.snapshotEveryMs }, runtime, logger);
+function columnsSnapshotOf({ config, store, runtime, logger }: ServiceParts): KeptColumnsSnapshot | undefined {
+  const place = columnsSnapshotPlace(config);
+  if (place === undefined) return undefined;
+  const storage = 'file' in place ? columnsSnapshotFile(place.file) : columnsSnapshotTable(store, runtime);
+  return new KeptColumnsSnapshot({ storage, everyMs: config.leaderboard.snapshotEveryMs }, runtime, logger);
 }

@@ -6,6 +6,7 @@ import type { ModelOverrideTables } from './tables/model-overrides';
 import type { ModelTalliesTables } from './tables/model-tallies';
 import type { SurveyAnswersTables } from './tables/survey-answers';
 import type { PromptClusterTables } from './tables/prompt-clusters';
+import type { RankingColumnsTables } from './tables/ranking-columns';
 
 /**
  * The tables, as Kysely sees them. Storage conventions shared by SQLite and PostgreSQL
@@ -330,7 +331,8 @@ export interface Database
     ConsoleContentTables,
     ModelTalliesTables,
     SurveyAnswersTables,
-    PromptClusterTables {
+    PromptClusterTables,
+    RankingColumnsTables {
   duels: DuelsTable;
   turns: TurnsTable;
   turn_sides: TurnSidesTable;

@@ -31,6 +31,7 @@ import * as capabilities from './migrations/2026_12_09_104510_capabilities';
 import * as turnVerdictVisitors from './migrations/2026_12_09_104700_turn_verdict_visitors';
 import * as surveyAnswers from './migrations/2026_12_09_105930_survey_answers';
 import * as promptClusters from './migrations/2026_12_09_110200_prompt_clusters';
+import * as rankingColumnsTable from './migrations/2026_12_10_174800_ranking_columns_table';
 
 /** Every migration, by name; listed statically so that bundlers and tsx see them. */
 const migrations: Record<string, Migration> = {
@@ -65,6 +66,7 @@ const migrations: Record<string, Migration> = {
   '2026_12_09_104700_turn_verdict_visitors': turnVerdictVisitors,
   '2026_12_09_105930_survey_answers': surveyAnswers,
   '2026_12_09_110200_prompt_clusters': promptClusters,
+  '2026_12_10_174800_ranking_columns_table': rankingColumnsTable,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

@@ -22,6 +22,7 @@ import { ModelProfileRepository } from './repositories/model-profile.repository'
 import { TurnVerdictRepository } from './repositories/turn-verdict.repository';
 import { SurveyAnswerRepository } from './repositories/survey-answer.repository';
 import { PromptClusterRepository } from './repositories/prompt-cluster.repository';
+import { RankingColumnsRepository } from './repositories/ranking-columns.repository';
 
 /** The repositories, bound to one connection or one transaction. */
 export interface Repositories {
@@ -47,6 +48,7 @@ export interface Repositories {
   turnVerdicts: TurnVerdictRepository;
   surveyAnswers: SurveyAnswerRepository;
   promptClusters: PromptClusterRepository;
+  rankingColumns: RankingColumnsRepository;
 }
 
 /** What services get: repositories, transactions and a health probe, without Kysely itself. */
@@ -81,6 +83,7 @@ const bind = (db: Kysely<Database>): Repositories => ({
   turnVerdicts: new TurnVerdictRepository(db),
   surveyAnswers: new SurveyAnswerRepository(db),
   promptClusters: new PromptClusterRepository(db),
+  rankingColumns: new RankingColumnsRepository(db),
 });
 
 export function createStore(db: Kysely<Database>): Store {

@@ -1,37 +1,41 @@
+import type { SingletonLease } from '../db/singleton-lease';
 import type { Job, JobLog, JobPlan } from './job';
 import { durationWords } from './job';
 import type { ArenaEvents } from './arena-events';
 
 interface SnapshotJobSettings {
   database: { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string };
-  leaderboard: { snapshotEveryMs: number; reactions: boolean };
+  leaderboard: { snapshotEveryMs: number; reactions: boolean; everyMs: number };
+  severalInstances: boolean;
 }
 
-/** Where the kept votes' snapshot lives: beside an SQLite file; none in memory, on PostgreSQL (not yet) or when it is off. */
-export function columnsSnapshotPath(settings: SnapshotJobSettings): string | undefined {
-  return columnsSnapshotOff(settings) === null && settings.database.kind === 'sqlite'
-    ? `${settings.database.path}.ranking-columns`
-    : undefined;
+/** Where the kept votes' snapshot lives: a file beside an SQLite store, a table of a PostgreSQL one; none in memory or when it is off. */
+export function columnsSnapshotPlace(settings: SnapshotJobSettings): { file: string } | { table: true } | undefined {
+  if (columnsSnapshotOff(settings) !== null) return undefined;
+  return settings.database.kind === 'sqlite' ? { file: `${settings.database.path}.ranking-columns` } : { table: true };
 }
 
 function columnsSnapshotOff({ database, leaderboard }: SnapshotJobSettings): string | null {
   if (leaderboard.snapshotEveryMs === 0) return 'AGORA_LEADERBOARD_SNAPSHOT_MINUTES is 0';
-  if (database.kind === 'postgres') return 'a PostgreSQL store (the snapshot is a file beside an SQLite store)';
-  if (database.path === ':memory:') return 'an in-memory store';
+  if (database.kind === 'sqlite' && database.path === ':memory:') return 'an in-memory store';
   // With reaction matches every refresh reads every vote: nothing is kept between refreshes.
   if (leaderboard.reactions) return 'AGORA_LEADERBOARD_REACTIONS is on (every refresh reads every vote)';
   return null;
 }
 
-/** Writes the leaderboard's kept vote columns to a file so that a restart reads only the changes since (docs/operations.md#leaderboard-snapshot). */
+/** Writes the leaderboard's kept vote columns (a file, or a PostgreSQL table) so that a restart reads only the changes since (docs/operations.md#leaderboard-snapshot). */
 export function leaderboardSnapshotPlan(settings: SnapshotJobSettings): JobPlan {
   return {
     name: 'leaderboard-snapshot',
-    purpose: "writes the leaderboard's kept vote columns to a file beside the store, which a restart catches up from",
+    purpose:
+      settings.database.kind === 'sqlite'
+        ? "writes the leaderboard's kept vote columns to a file beside the store, which a restart catches up from"
+        : "writes the leaderboard's kept vote columns to the store's ranking_columns_parts table (one transaction), which a restart catches up from",
     schedule: `after a refresh that read every vote, then at most every ${durationWords(Math.max(settings.leaderboard.snapshotEveryMs, 1))} after a refresh`,
     on: ['leaderboard.refreshed'],
     emits: [],
-    lease: null,
+    // Several instances: the one holding the leaderboard's lease (the one that fits) writes it.
+    lease: settings.severalInstances ? 'leaderboard' : null,
     off: columnsSnapshotOff(settings),
   };
 }
@@ -42,14 +46,24 @@ export function leaderboardSnapshotJob(
   leaderboards: { saveColumnsSnapshot(): Promise<boolean> },
   events: ArenaEvents,
   log: JobLog,
+  singleton?: SingletonLease,
 ): Job {
+  // An instance that lost the lease may still keep older columns: it leaves the snapshot to the holder.
+  const save = () =>
+    singleton
+      ? singleton.whenHeld(
+          'leaderboard',
+          3 * settings.leaderboard.everyMs,
+          () => leaderboards.saveColumnsSnapshot(),
+          () => Promise.resolve(false),
+        )
+      : leaderboards.saveColumnsSnapshot();
   let running: Promise<unknown> | undefined;
   let stopped = true;
   events.on('leaderboard.refreshed', () => {
     // A refresh during a write: the next refresh asks again.
     if (stopped || running) return;
-    running = leaderboards
-      .saveColumnsSnapshot()
+    running = save()
       .catch((error: unknown) => log.error({ err: error }, 'leaderboard snapshot not written'))
       .finally(() => (running = undefined));
   });

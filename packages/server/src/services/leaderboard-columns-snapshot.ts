@@ -1,4 +1,4 @@
-import { type ColumnsSnapshotRead, readColumnsSnapshot, writeColumnsSnapshot } from '../adapters/ranking-columns-snapshot';
+import type { ColumnsSnapshotRead, ColumnsSnapshotStorage } from '../adapters/ranking-columns-snapshot';
 import { RankingVoteColumns } from '../domain/ranking/vote-columns';
 import type { Runtime } from './ports/runtime';
 
@@ -18,8 +18,8 @@ export interface KeptVotes {
 
 /** Where the snapshot lives and how often it is written again (docs/operations.md#leaderboard-snapshot). */
 export interface ColumnsSnapshotSettings {
-  /** The snapshot file (SQLite: beside the database). */
-  path: string;
+  /** A file beside an SQLite store, rows of a PostgreSQL one (leaderboard-columns-table.ts). */
+  storage: ColumnsSnapshotStorage;
   /** Written again at most this often after a refresh; always after a refresh that read every vote. */
   everyMs: number;
 }
@@ -55,10 +55,10 @@ export class KeptColumnsSnapshot {
     if (this.tried) return undefined;
     this.tried = true;
     const started = this.runtime.now().getTime();
-    const { path } = this.settings;
+    const path = this.settings.storage.where;
     let read: ColumnsSnapshotRead | undefined;
     try {
-      read = await readColumnsSnapshot(path);
+      read = await this.settings.storage.read();
     } catch (error) {
       this.log.warn({ path, err: error }, 'leaderboard snapshot unreadable, every vote is read instead');
       return undefined;
@@ -103,10 +103,12 @@ export class KeptColumnsSnapshot {
   async save(kept: KeptVotes): Promise<boolean> {
     const started = this.runtime.now().getTime();
     const { epoch, readFrom, loadedAt, merged } = kept;
-    await writeColumnsSnapshot(this.settings.path, { epoch, readFrom, loadedAt, merged }, kept.columns.toState());
+    const path = this.settings.storage.where;
+    const written = await this.settings.storage.write({ epoch, readFrom, loadedAt, merged }, kept.columns.toState());
     this.saved = { loadedAt, at: started };
     const ms = this.runtime.now().getTime() - started;
-    this.log.info({ path: this.settings.path, votes: kept.columns.length, ms }, 'leaderboard snapshot written');
-    return true;
+    if (written) this.log.info({ path, votes: kept.columns.length, ms }, 'leaderboard snapshot written');
+    else this.log.info({ path }, 'leaderboard snapshot left alone: the stored one read the votes later');
+    return written;
   }
 }
