@@ -9,6 +9,7 @@ import { bandKeys, promptSignature } from '../src/domain/prompts/prompt-clusters
 import { dedupQuery } from '../src/domain/datasets/dataset-card-text';
 import { exportModelFacts } from '../src/domain/datasets/export-model-facts';
 import { DatasetExportService } from '../src/services/dataset-export.service';
+import { PromptClusterIndex } from '../src/services/prompt-cluster-index';
 import { ArenaClient, type TestArena, startTestArena, testCatalogueYaml, until } from './test-arena';
 import { subsetJsonl, subsetRows } from './export-files';
 
@@ -47,8 +48,11 @@ describe.each(DIALECTS)('prompt clusters ($name)', (dialect) => {
       const again = await playAndVote(harness, harness.client, PROMPT);
       expect(await clusterOf(harness, variant)).toBe(first);
       expect(await clusterOf(harness, again)).toBe(first);
-      // Two clusters were founded; the prompt's band keys find its own, with the founding signature.
-      const found = await harness.arena.store.promptClusters.candidates(bandKeys(promptSignature(VARIANT)!));
+      // Two clusters were founded; an index built from the store (another instance's) finds the prompt's own by its band keys, with the founding signature.
+      const index = new PromptClusterIndex(harness.arena.store.promptClusters);
+      await index.catchUp();
+      expect(index.size).toBe(2);
+      const found = index.candidatesByBand(bandKeys(promptSignature(VARIANT)!));
       expect(found.map((candidate) => candidate.cluster)).toEqual([first]);
       expect(found[0]!.signature).toEqual(promptSignature(PROMPT));
       await checkExport(harness, { first, other, variant, again });

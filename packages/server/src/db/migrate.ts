@@ -32,6 +32,7 @@ import * as turnVerdictVisitors from './migrations/2026_12_09_104700_turn_verdic
 import * as surveyAnswers from './migrations/2026_12_09_105930_survey_answers';
 import * as promptClusters from './migrations/2026_12_09_110200_prompt_clusters';
 import * as rankingColumnsTable from './migrations/2026_12_10_174800_ranking_columns_table';
+import * as promptClusterSequence from './migrations/2026_12_10_174600_prompt_cluster_sequence';
 
 /** Every migration, by name; listed statically so that bundlers and tsx see them. */
 const migrations: Record<string, Migration> = {
@@ -67,6 +68,7 @@ const migrations: Record<string, Migration> = {
   '2026_12_09_105930_survey_answers': surveyAnswers,
   '2026_12_09_110200_prompt_clusters': promptClusters,
   '2026_12_10_174800_ranking_columns_table': rankingColumnsTable,
+  '2026_12_10_174600_prompt_cluster_sequence': promptClusterSequence,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

@@ -8,6 +8,7 @@ import type { AnnotatedTurn, ConversationAnnotator, ConversationTopics } from '.
 import { combineCapabilities, withEarlierModelLabels } from '../domain/annotation/capabilities';
 import { assignPromptClusters } from './prompt-cluster-assignment';
 import { StageTimes } from './postprocess-stages';
+import { PromptClusterIndex } from './prompt-cluster-index';
 
 export interface PostprocessOptions {
   /** Tries per conversation before it is marked `failed` (never exported). */
@@ -69,6 +70,8 @@ export class PostprocessService {
   private sweep: SweepPosition | undefined;
   /** Where this service's pages spent their time, stage by stage (the CLI prints it). */
   readonly stages = new StageTimes();
+  /** The stored clusters' band keys, in memory for this instance's pages (built on the first). */
+  private readonly clusterIndex: PromptClusterIndex;
 
   constructor(
     private readonly store: Store,
@@ -76,7 +79,9 @@ export class PostprocessService {
     private readonly annotator: ConversationAnnotator | undefined,
     private readonly runtime: Runtime,
     private readonly options: PostprocessOptions,
-  ) {}
+  ) {
+    this.clusterIndex = new PromptClusterIndex(store.promptClusters);
+  }
 
   /** Starts the rules layer's threads and loads their detectors now rather than with the first page. */
   async warmUp(): Promise<void> {
@@ -160,7 +165,7 @@ export class PostprocessService {
     const screened = await this.stages.time('rules', () => screening);
     const clusters = await this.stages.time('clusters', () =>
       assignPromptClusters(
-        this.store,
+        this.clusterIndex,
         due.map((conversation, index) => ({
           duelId: conversation.duelId,
           previous: conversation.annotation?.promptCluster,

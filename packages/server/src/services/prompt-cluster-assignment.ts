@@ -1,6 +1,6 @@
 import { type SignedPrompt, assignSignedClusters, signPrompt } from '../domain/prompts/prompt-cluster-index';
 import type { ClusterCandidate } from '../domain/prompts/prompt-clusters';
-import type { Repositories } from '../db/unit-of-work';
+import type { PromptClusterIndex } from './prompt-cluster-index';
 
 /** A conversation of a post-processing page, as the cluster assignment reads it. */
 export interface ClusterableConversation {
@@ -16,12 +16,13 @@ export interface ClusterableConversation {
 /**
  * The near-duplicate cluster of each conversation of a page (docs/ranking.md#duplicate-prompts):
  * its first prompt's. A conversation keeps the cluster it was given; the others are matched, in
- * page order, against the clusters stored before whose band keys they share (one indexed read for
- * the page) and those founded earlier in the page; the clusters founded are stored. '' when the
+ * page order, against the clusters stored before whose band keys they share (the instance's
+ * in-memory index of band keys, brought up to date first; their signatures in one read for the
+ * page) and those founded earlier in the page; the clusters founded are stored. '' when the
  * conversation has no prompt to cluster.
  */
 export async function assignPromptClusters(
-  repositories: Pick<Repositories, 'promptClusters'>,
+  index: PromptClusterIndex,
   conversations: readonly ClusterableConversation[],
   now: Date,
 ): Promise<string[]> {
@@ -32,14 +33,14 @@ export async function assignPromptClusters(
   );
   const pageBands = new Set<string>();
   for (const prompt of signed) for (const band of prompt.bands ?? []) pageBands.add(band);
-  const known = storedByBand(await repositories.promptClusters.candidatesByBand([...pageBands]));
+  await index.catchUp();
+  const known = storedByBand(index.candidatesByBand([...pageBands]));
   const assigned = assignSignedClusters(signed, known);
-  await repositories.promptClusters.saveFounded(
+  await index.saveFounded(
     assigned.flatMap((assignment) =>
-      assignment?.founded
-        ? [{ cluster: assignment.cluster, signature: assignment.signature!, bands: assignment.bands!, createdAt: now.toISOString() }]
-        : [],
+      assignment?.founded ? [{ cluster: assignment.cluster, signature: assignment.signature!, bands: assignment.bands! }] : [],
     ),
+    now.toISOString(),
   );
   const byDuel = new Map(open.map((conversation, index) => [conversation.duelId, assigned[index]?.cluster ?? '']));
   return conversations.map((conversation) => conversation.previous ?? byDuel.get(conversation.duelId) ?? '');

@@ -1,93 +1,89 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../database';
-import { type ClusterCandidate, decodeSignature, encodeSignature } from '../../domain/prompts/prompt-clusters';
+import { decodeSignature, encodeSignature } from '../../domain/prompts/prompt-clusters';
 
-/** A cluster founded by post-processing: its founding signature and band keys. */
+/** A cluster founded by post-processing: its founding signature. */
 export interface FoundedCluster {
   cluster: string;
   signature: Uint32Array;
-  bands: readonly string[];
   createdAt: string;
 }
 
-/** Near-duplicate clusters' founding signatures, found by band key (docs/ranking.md#duplicate-prompts). */
+/** A stored cluster: its founding signature, when it was founded, and its order of storing. */
+export interface StoredCluster {
+  seq: number;
+  cluster: string;
+  signature: Uint32Array;
+  createdAt: string;
+}
+
+/** Rows per statement: three parameters a row stay under both stores' limits on bound parameters. */
+const PAGE = 1000;
+
+/**
+ * Near-duplicate clusters' founding signatures (docs/ranking.md#duplicate-prompts). Their band
+ * keys are not stored: each post-processing instance keeps them in memory
+ * (services/prompt-cluster-index.ts), rebuilt from these rows and followed by `seq`.
+ */
 export class PromptClusterRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
-  /** The clusters that share at least one of these band keys, with their founding signatures (oldest first). */
-  async candidates(bands: readonly string[]): Promise<ClusterCandidate[]> {
-    const found = new Map<string, { signature: string; createdAt: string }>();
-    // Pages of band keys keep each statement under both stores' limits on bound parameters.
-    for (let start = 0; start < bands.length; start += 1000) {
+  /** Up to `limit` clusters stored after `afterSeq`, in order of storing. */
+  async listAfter(afterSeq: number, limit: number): Promise<StoredCluster[]> {
+    const rows = await this.db
+      .selectFrom('prompt_clusters')
+      .select(['seq', 'cluster', 'signature', 'created_at'])
+      .where('seq', '>', afterSeq)
+      .orderBy('seq')
+      .limit(limit)
+      .execute();
+    return rows.map((row) => ({
+      seq: Number(row.seq),
+      cluster: row.cluster,
+      signature: decodeSignature(row.signature),
+      createdAt: row.created_at,
+    }));
+  }
+
+  /** The ids of the clusters stored after `afterSeq`, without their signatures (the cheap look for what is new). */
+  async idsAfter(afterSeq: number): Promise<{ seq: number; cluster: string }[]> {
+    const rows = await this.db
+      .selectFrom('prompt_clusters')
+      .select(['seq', 'cluster'])
+      .where('seq', '>', afterSeq)
+      .orderBy('seq')
+      .execute();
+    return rows.map((row) => ({ seq: Number(row.seq), cluster: row.cluster }));
+  }
+
+  /** These clusters, with their founding signatures (any order; unknown ids are left out). */
+  async find(clusters: readonly string[]): Promise<StoredCluster[]> {
+    const found: StoredCluster[] = [];
+    for (let start = 0; start < clusters.length; start += PAGE) {
       const rows = await this.db
         .selectFrom('prompt_clusters')
-        .select(['prompt_clusters.cluster', 'prompt_clusters.signature', 'prompt_clusters.created_at'])
-        .where('prompt_clusters.cluster', 'in', (eb) =>
-          eb
-            .selectFrom('prompt_cluster_bands')
-            .select('prompt_cluster_bands.cluster')
-            .where('prompt_cluster_bands.band', 'in', bands.slice(start, start + 1000)),
-        )
+        .select(['seq', 'cluster', 'signature', 'created_at'])
+        .where('cluster', 'in', clusters.slice(start, start + PAGE))
         .execute();
-      for (const row of rows) found.set(row.cluster, { signature: row.signature, createdAt: row.created_at });
+      for (const row of rows)
+        found.push({ seq: Number(row.seq), cluster: row.cluster, signature: decodeSignature(row.signature), createdAt: row.created_at });
     }
-    return [...found]
-      .sort(([left, a], [right, b]) => a.createdAt.localeCompare(b.createdAt) || left.localeCompare(right))
-      .map(([cluster, { signature }]) => ({ cluster, signature: decodeSignature(signature) }));
+    return found;
   }
 
-  /**
-   * The clusters that share at least one of these band keys, oldest first, each with the band keys
-   * it shares: one join per thousand keys, so that each prompt of a page is offered only the
-   * clusters that share one of its own keys (not every cluster the page's keys found).
-   */
-  async candidatesByBand(bands: readonly string[]): Promise<(ClusterCandidate & { bands: string[] })[]> {
-    const found = new Map<string, { signature: string; createdAt: string; bands: string[] }>();
-    // In key order, each statement walks the band index forwards (measured: about half the time of the page's order).
-    const keys = [...bands].sort();
-    for (let start = 0; start < keys.length; start += 1000) {
-      const rows = await this.db
-        .selectFrom('prompt_cluster_bands')
-        .innerJoin('prompt_clusters', 'prompt_clusters.cluster', 'prompt_cluster_bands.cluster')
-        .select(['prompt_cluster_bands.band', 'prompt_clusters.cluster', 'prompt_clusters.signature', 'prompt_clusters.created_at'])
-        .where('prompt_cluster_bands.band', 'in', keys.slice(start, start + 1000))
-        .execute();
-      for (const row of rows) {
-        const known = found.get(row.cluster);
-        if (known) known.bands.push(row.band);
-        else found.set(row.cluster, { signature: row.signature, createdAt: row.created_at, bands: [row.band] });
-      }
-    }
-    return [...found]
-      .sort(([left, a], [right, b]) => a.createdAt.localeCompare(b.createdAt) || left.localeCompare(right))
-      .map(([cluster, { signature, bands: shared }]) => ({ cluster, signature: decodeSignature(signature), bands: shared }));
-  }
-
-  /** Keeps founded clusters (a cluster stored before stays as it was). */
+  /** Keeps founded clusters, in the order given (a cluster stored before stays as it was). */
   async saveFounded(clusters: readonly FoundedCluster[]): Promise<void> {
-    // 32 band rows a cluster, two parameters each: pages stay under both stores' parameter limits.
-    for (let start = 0; start < clusters.length; start += 100) {
-      const page = clusters.slice(start, start + 100);
+    for (let start = 0; start < clusters.length; start += PAGE) {
       await this.db
         .insertInto('prompt_clusters')
         .values(
-          page.map((cluster) => ({
+          clusters.slice(start, start + PAGE).map((cluster) => ({
             cluster: cluster.cluster,
             signature: encodeSignature(cluster.signature),
             created_at: cluster.createdAt,
           })),
         )
         .onConflict((conflict) => conflict.column('cluster').doNothing())
-        .execute();
-      await this.db
-        .insertInto('prompt_cluster_bands')
-        // In key order: the band index takes them as a forward walk rather than at random places.
-        .values(
-          page
-            .flatMap((cluster) => cluster.bands.map((band) => ({ band, cluster: cluster.cluster })))
-            .sort((left, right) => (left.band < right.band ? -1 : left.band > right.band ? 1 : 0)),
-        )
-        .onConflict((conflict) => conflict.columns(['band', 'cluster']).doNothing())
         .execute();
     }
   }

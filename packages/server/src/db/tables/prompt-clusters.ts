@@ -1,5 +1,9 @@
-/** A near-duplicate cluster's founding MinHash signature (migration 2026_12_09_110200; domain/prompts/prompt-clusters.ts). */
+import type { Generated } from 'kysely';
+
+/** A near-duplicate cluster's founding MinHash signature (migrations 2026_12_09_110200, 2026_12_10_174600; domain/prompts/prompt-clusters.ts). */
 export interface PromptClustersTable {
+  /** Order of storing: how an instance picks up the clusters other instances founded since it last looked. */
+  seq: Generated<number>;
   /** The duel id of the conversation whose first prompt founded the cluster. */
   cluster: string;
   /** 128 values in hexadecimal. */
@@ -7,13 +11,6 @@ export interface PromptClustersTable {
   created_at: string;
 }
 
-/** The band keys of a cluster's founding signature: how a new prompt finds its candidate clusters. */
-export interface PromptClusterBandsTable {
-  band: string;
-  cluster: string;
-}
-
 export interface PromptClusterTables {
   prompt_clusters: PromptClustersTable;
-  prompt_cluster_bands: PromptClusterBandsTable;
 }

@@ -38,7 +38,7 @@ export function normalisePrompt(text: string): string {
 }
 
 /** Murmur3's finaliser: a bijection of 32-bit integers that mixes every bit. */
-function mix32(value: number): number {
+export function mix32(value: number): number {
   let h = value >>> 0;
   h ^= h >>> 16;
   h = Math.imul(h, 0x85ebca6b);

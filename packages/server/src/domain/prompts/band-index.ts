@@ -1,0 +1,87 @@
+import { BANDS, mix32 } from './prompt-clusters';
+
+/**
+ * The band keys of many clusters in memory, 32 per cluster (bandKeys: `band:` and 64 bits in
+ * hexadecimal): a multimap from a key to the clusters that have it. Typed arrays rather than a Map
+ * of strings: 8 bytes a key and 4 to 8 for its slot, about 400–500 bytes a cluster, where a Map of
+ * the key strings took several times that. Keys are kept whole, so a match is the same as the
+ * strings' equality.
+ */
+export class BandIndex {
+  /** The key of entry `member * BANDS + band`: its two 32-bit halves. */
+  private high = new Uint32Array(BANDS * 1024);
+  private low = new Uint32Array(BANDS * 1024);
+  /** Open addressing, linear probing: entry + 1, 0 for an empty slot. */
+  private slots = new Int32Array(1 << 16);
+  private members = 0;
+
+  get size(): number {
+    return this.members;
+  }
+
+  /** Adds a cluster's 32 band keys (band order); returns its member number (0, 1, 2, … in order of adding). */
+  add(keys: readonly string[]): number {
+    if (keys.length !== BANDS) throw new RangeError(`a cluster has ${BANDS} band keys, not ${keys.length}`);
+    const member = this.members;
+    if ((member + 1) * BANDS > this.high.length) {
+      this.high = grown(this.high);
+      this.low = grown(this.low);
+    }
+    // Load factor at most one half: probes stay short even where many clusters share a key.
+    if ((member + 1) * BANDS * 2 > this.slots.length) this.rehash(this.slots.length * 2);
+    this.members += 1;
+    for (let band = 0; band < BANDS; band++) {
+      const entry = member * BANDS + band;
+      const key = parseBandKey(keys[band]!);
+      if (key.band !== band) throw new RangeError(`band key ${keys[band]} is not of band ${band}`);
+      this.high[entry] = key.high;
+      this.low[entry] = key.low;
+      this.place(entry);
+    }
+    return member;
+  }
+
+  /** Calls `found(member)` for each cluster that has this band key. */
+  lookup(key: string, found: (member: number) => void): void {
+    const { band, high, low } = parseBandKey(key);
+    const mask = this.slots.length - 1;
+    for (let slot = slotHash(band, high, low) & mask; ; slot = (slot + 1) & mask) {
+      const stored = this.slots[slot]!;
+      if (stored === 0) return;
+      const entry = stored - 1;
+      if (this.high[entry] === high && this.low[entry] === low && entry % BANDS === band) found((entry - band) / BANDS);
+    }
+  }
+
+  private place(entry: number): void {
+    const mask = this.slots.length - 1;
+    let slot = slotHash(entry % BANDS, this.high[entry]!, this.low[entry]!) & mask;
+    while (this.slots[slot] !== 0) slot = (slot + 1) & mask;
+    this.slots[slot] = entry + 1;
+  }
+
+  private rehash(size: number): void {
+    this.slots = new Int32Array(size);
+    for (let entry = 0; entry < this.members * BANDS; entry++) this.place(entry);
+  }
+}
+
+function grown(values: Uint32Array): Uint32Array<ArrayBuffer> {
+  const larger = new Uint32Array(values.length * 2);
+  larger.set(values);
+  return larger;
+}
+
+function slotHash(band: number, high: number, low: number): number {
+  return mix32(high ^ mix32(low ^ Math.imul(band + 1, 0x9e3779b9)));
+}
+
+/** A band key's parts: `band:` then 16 hexadecimal digits (bandKeys). */
+export function parseBandKey(key: string): { band: number; high: number; low: number } {
+  const colon = key.indexOf(':');
+  return {
+    band: Number(key.slice(0, colon)),
+    high: Number.parseInt(key.slice(colon + 1, colon + 9), 16) >>> 0,
+    low: Number.parseInt(key.slice(colon + 9, colon + 17), 16) >>> 0,
+  };
+}
