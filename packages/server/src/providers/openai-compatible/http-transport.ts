@@ -1,4 +1,4 @@
-import { Agent as HttpAgent, request as httpRequest } from 'node:http';
+import { type ClientRequest, Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 
 /** What the client needs of an HTTP exchange: the status, the headers and the body as it arrives. */
@@ -36,7 +36,6 @@ export const nodeHttpTransport: Transport = (url, init) =>
         method: init.method,
         headers: { ...init.headers, 'content-length': Buffer.byteLength(init.body) },
         agent: secure ? agents.https : agents.http,
-        signal: init.signal,
       },
       (response) => {
         const headers: Record<string, string> = {};
@@ -56,8 +55,25 @@ export const nodeHttpTransport: Transport = (url, init) =>
     );
     request.setNoDelay(true);
     request.once('error', reject);
+    abortWith(request, init.signal);
     request.end(init.body);
   });
+
+/**
+ * Destroys the request (and so its response) when `signal` aborts. Node's own `signal` option goes
+ * through `addAbortSignal`, which watches the request with `finished()` and cost about 40 µs per
+ * upstream request in the arena's profile; one listener, removed when the request closes, does the same here.
+ */
+function abortWith(request: ClientRequest, signal: AbortSignal | undefined): void {
+  if (signal === undefined) return;
+  const abort = () => void request.destroy(abortError(signal));
+  if (signal.aborted) return abort();
+  signal.addEventListener('abort', abort, { once: true });
+  request.once('close', () => signal.removeEventListener('abort', abort));
+}
+
+const abortError = (signal: AbortSignal) =>
+  Object.assign(new Error('The operation was aborted', { cause: signal.reason }), { name: 'AbortError', code: 'ABORT_ERR' });
 
 /** A transport over a `fetch` function, for tests that replay recorded vendor streams. */
 export function fetchTransport(fetchFunction: typeof fetch): Transport {

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { ProviderCallError, type ModelStreamPart, type ModelUsage, readerParts } from '../spec';
-import { type ChatCompletionChunk, chatCompletionChunkSchema } from './openai-compatible-api-schemas';
+import { type ChatCompletionChunk, chatCompletionChunkSchema, isPlainChunk } from './openai-compatible-api-schemas';
 import { splitContentParts } from './content-parts';
 import { mapFinishReason } from './map-openai-compatible-finish-reason';
 import { SseDataParser } from './parse-sse-events';
@@ -100,6 +100,7 @@ function parseChunk(payload: string): ChatCompletionChunk | ProviderCallError {
       cause: error,
     });
   }
+  if (isPlainChunk(json)) return json;
   const chunk = chatCompletionChunkSchema.safeParse(json);
   if (!chunk.success)
     return new ProviderCallError({
@@ -177,21 +178,24 @@ class NodeBodyParts implements AsyncIterator<ModelStreamPart> {
   }
 
   next(): Promise<IteratorResult<ModelStreamPart>> {
-    if (this.head < this.queue.length) {
-      const value = this.queue[this.head]!;
-      this.head += 1;
-      if (this.head === this.queue.length) {
-        this.queue.length = 0;
-        this.head = 0;
-        if (!this.settled && this.body.isPaused()) this.body.resume();
-      }
-      return Promise.resolve({ value, done: false });
-    }
+    if (this.head < this.queue.length) return Promise.resolve({ value: this.shift(), done: false });
     if (this.abortReason) return Promise.reject(this.abortReason.reason);
     if (this.settled) return Promise.resolve({ value: undefined, done: true });
     return new Promise((resolve, reject) => {
       this.waiting = { resolve, reject };
     });
+  }
+
+  /** The oldest queued part; the body resumes once the queue is empty. */
+  private shift(): ModelStreamPart {
+    const value = this.queue[this.head]!;
+    this.head += 1;
+    if (this.head === this.queue.length) {
+      this.queue.length = 0;
+      this.head = 0;
+      if (!this.settled && this.body.isPaused()) this.body.resume();
+    }
+    return value;
   }
 
   return(): Promise<IteratorResult<ModelStreamPart>> {
@@ -228,12 +232,18 @@ class NodeBodyParts implements AsyncIterator<ModelStreamPart> {
     this.add([{ type: 'error', error: interrupted(error) }]);
   }
 
-  /** Hands the reader waiting in `next()` what there is now: a part, the end, or the abort. */
+  /**
+   * Hands the reader waiting in `next()` what there is now: a part, the end, or the abort. Settles
+   * its promise directly (not through another `next()`): two promises less per token.
+   */
   private wake(): void {
     const waiting = this.waiting;
     if (waiting === undefined) return;
     this.waiting = undefined;
-    this.next().then(waiting.resolve, waiting.reject);
+    if (this.head < this.queue.length) waiting.resolve({ value: this.shift(), done: false });
+    else if (this.abortReason) waiting.reject(this.abortReason.reason);
+    else if (this.settled) waiting.resolve({ value: undefined, done: true });
+    else this.waiting = waiting;
   }
 
   private drainThenRelease(): void {

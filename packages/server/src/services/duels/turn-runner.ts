@@ -341,13 +341,18 @@ async function readAnswer(
 ): Promise<number | undefined> {
   let usageTokens: number | undefined;
   const reader = parts[Symbol.asyncIterator]();
+  // Read from a local flag after each part: the signal's getter checks its receiver on every call.
+  let aborted = signal.aborted;
   // Aborting ends a pending read at once, even if an upstream ignored the abort of its request.
-  const stopReading = () => void reader.return?.().catch(() => {});
+  const stopReading = () => {
+    aborted = true;
+    void reader.return?.().catch(() => {});
+  };
   signal.addEventListener('abort', stopReading, { once: true });
   try {
     for (;;) {
       const next = await reader.next();
-      if (signal.aborted) throw signal.reason;
+      if (aborted) throw signal.reason;
       if (next.done) return usageTokens;
       const part: ModelStreamPart = next.value;
       if (part.type === 'error') throw signal.aborted ? signal.reason : part.error;
