@@ -1,8 +1,9 @@
 /**
  * End to end part of the ranking bench (issue 35): on one vote file, in the same run and back to
- * back, the numpy oracle's command line (ranking-oracle.py), `agora leaderboard --votes FILE`, and
- * the floor: the CLI starting and doing nothing (node + its modules through the TypeScript loader,
- * warm cache) and a bare byte scan of the file (read + find newlines, plain Node). Each is a
+ * back, the numpy oracle's command line (ranking-oracle.py), `agora leaderboard --votes FILE` as
+ * users run it once built (the prebuilt CLI, `npm run build:cli`, built first), and the floor: the
+ * prebuilt CLI starting and doing nothing and a bare byte scan of the file (read + find newlines,
+ * plain Node). The CLI's start through tsx (a fresh clone, no build) is printed beside. Each is a
  * process of its own measured by GNU time (wall, user + system CPU, peak RSS); medians of the trials.
  */
 import { execFileSync } from 'node:child_process';
@@ -13,6 +14,10 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const agora = join(root, 'bin/agora');
+const buildCli = join(root, 'scripts/build-cli.mjs');
+// run directly, not through bin/agora: another edit of the sources during the bench would send
+// bin/agora back to tsx
+const prebuilt = join(root, 'packages/server/dist/cli/agora.mjs');
 const oracle = fileURLToPath(new URL('./ranking-oracle.py', import.meta.url));
 const byteScan = fileURLToPath(new URL('./byte-scan-floor.mjs', import.meta.url));
 
@@ -36,6 +41,7 @@ export interface EndToEnd {
   oracleParts: OracleParts;
   ours: ProcessCost;
   startup: ProcessCost;
+  startupTsx: ProcessCost;
   scan: ProcessCost;
 }
 
@@ -64,14 +70,17 @@ function medianCost(costs: ProcessCost[]): ProcessCost {
 }
 
 export function measureEndToEnd(file: string, trials: number): EndToEnd {
+  execFileSync(process.execPath, [buildCli], { stdio: 'inherit' });
   const runs = { oracle: [] as ProcessCost[], ours: [] as ProcessCost[], startup: [] as ProcessCost[], scan: [] as ProcessCost[] };
+  const startupTsx: ProcessCost[] = [];
   const parts: OracleParts[] = [];
   for (let trial = 0; trial < trials; trial++) {
     const yardstick = timedRun('python3', [oracle, file], { OPENBLAS_NUM_THREADS: '1' });
     runs.oracle.push(yardstick.cost);
     parts.push(JSON.parse(yardstick.stdout) as OracleParts);
-    runs.ours.push(timedRun(agora, ['leaderboard', '--votes', file, '--format', 'json']).cost);
-    runs.startup.push(timedRun(agora, ['leaderboard', '--help']).cost);
+    runs.ours.push(timedRun(process.execPath, [prebuilt, 'leaderboard', '--votes', file, '--format', 'json']).cost);
+    runs.startup.push(timedRun(process.execPath, [prebuilt, 'leaderboard', '--help']).cost);
+    startupTsx.push(timedRun(agora, ['leaderboard', '--help'], { AGORA_CLI_SOURCES: '1' }).cost);
     runs.scan.push(timedRun(process.execPath, [byteScan, file]).cost);
   }
   return {
@@ -83,6 +92,7 @@ export function measureEndToEnd(file: string, trials: number): EndToEnd {
     },
     ours: medianCost(runs.ours),
     startup: medianCost(runs.startup),
+    startupTsx: medianCost(startupTsx),
     scan: medianCost(runs.scan),
   };
 }
@@ -91,13 +101,13 @@ const seconds = (ms: number): string => `${(ms / 1000).toFixed(2)} s`;
 
 /** The end-to-end table, the parts beside the oracle's, the floor and the goal. */
 export function formatEndToEnd(result: EndToEnd, ourParts: OracleParts, votes: number, trials: number): string[] {
-  const { oracle, ours, startup, scan } = result;
+  const { oracle, ours, startup, startupTsx, scan } = result;
   // the floor of one CLI run: start the CLI, and scan the file on two cores
   const floor = { wall: startup.wall + scan.wall / 2, cpu: startup.cpu + scan.cpu };
   const ratio = (reference: number, value: number): string => `${(reference / value).toFixed(1)}×`;
   const lines = [
     '',
-    `end to end on ${votes.toLocaleString('en')} votes, ${trials} trials back to back (medians), each a process of its own:`,
+    `end to end on ${votes.toLocaleString('en')} votes, ${trials} trials back to back (medians), each a process of its own, the prebuilt CLI:`,
     '',
     '| | numpy oracle | agora leaderboard | ratio | goal | floor (CLI start + byte scan on 2 cores) | best ratio the floor allows |',
     '| --- | --- | --- | --- | --- | --- | --- |',
@@ -105,7 +115,8 @@ export function formatEndToEnd(result: EndToEnd, ourParts: OracleParts, votes: n
     `| CPU | ${seconds(oracle.cpu)} | ${seconds(ours.cpu)} | ${ratio(oracle.cpu, ours.cpu)} | ≥ ${GOAL.cpu}× | ${seconds(floor.cpu)} | ${ratio(oracle.cpu, floor.cpu)} |`,
     `| peak RSS | ${oracle.rssMb.toFixed(0)} MB | ${ours.rssMb.toFixed(0)} MB | | ≤ ${GOAL.rssMb} MB | ${startup.rssMb.toFixed(0)} MB (CLI start) | |`,
     '',
-    `floor parts: CLI start (\`agora leaderboard --help\`) ${seconds(startup.wall)} wall, ${seconds(startup.cpu)} CPU; ` +
+    `floor parts: prebuilt CLI start (\`agora leaderboard --help\`) ${seconds(startup.wall)} wall, ${seconds(startup.cpu)} CPU ` +
+      `(through tsx, unbuilt: ${seconds(startupTsx.wall)} wall, ${seconds(startupTsx.cpu)} CPU, ${startupTsx.rssMb.toFixed(0)} MB); ` +
       `byte scan (read + find newlines, one thread) ${seconds(scan.wall)} wall, ${seconds(scan.cpu)} CPU, ${scan.rssMb.toFixed(0)} MB`,
     '',
     '| part | oracle | ours |',
