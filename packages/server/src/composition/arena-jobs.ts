@@ -34,7 +34,10 @@ export function createArenaJobs(
   const singleton = config.severalInstances ? new SingletonLease(store, runtime) : undefined;
   const leaderboard = leaderboardRefreshJob(config, services.leaderboards, singleton, events, logger);
   const postprocessService = config.postprocess.enabled
-    ? createPostprocessService(config, store, runtime, createAnnotator(config, parts.models, fetchOverride))
+    ? createPostprocessService(config, store, runtime, createAnnotator(config, parts.models, fetchOverride), {
+        // The first sweep after a start (an import, a store left unscreened) says how far it is.
+        progressLog: (fields, message) => logger.info(fields, message),
+      })
     : undefined;
   const postprocess = postprocessService
     ? postprocessJob(config, postprocessService, singleton, events, logger, (report) => services.metrics.postprocessPass(report))
@@ -49,7 +52,7 @@ export function createArenaJobs(
   const publication = consoleServices.publication;
   const followers: Job[] = [
     leaderboard,
-    leaderboardSnapshotJob(config, services.leaderboards, events, logger, singleton),
+    leaderboardSnapshotJob(config, services.leaderboards, events, logger),
     ...(postprocess ? [postprocess] : []),
     publicationJob(config, { publishIfDue: () => publication.publishIfDue(), drain: (abort) => publication.runs.drain(abort) }, logger),
   ];

@@ -8,6 +8,7 @@ import type { Store } from '../db/unit-of-work';
 import { createModelClient } from '../providers/create-model-client';
 import { PostprocessService } from '../services/postprocess.service';
 import type { Runtime } from '../services/ports/runtime';
+import type { ProgressLog } from '../services/read-progress';
 
 /** Post-processing with a model layer (or none): the background job's and `agora postprocess`'s service. */
 export function createPostprocessService(
@@ -15,7 +16,7 @@ export function createPostprocessService(
   store: Store,
   runtime: Runtime,
   annotator: ConversationAnnotator | undefined,
-  options: { retryDelayMs?: number; threads?: number } = {},
+  options: { retryDelayMs?: number; threads?: number; progressLog?: ProgressLog } = {},
 ): PostprocessService {
   // The rules layer off the event loop: on worker threads (one in the server, by default).
   const threads = options.threads ?? config.postprocess.threads;
@@ -25,6 +26,7 @@ export function createPostprocessService(
     retryDelayMs: options.retryDelayMs ?? config.postprocess.everyMs,
     idleMs: config.postprocess.idleMs,
     concurrency: config.postprocess.concurrency,
+    progressLog: options.progressLog,
   });
 }
 

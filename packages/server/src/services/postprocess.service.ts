@@ -9,6 +9,8 @@ import { combineCapabilities, withEarlierModelLabels } from '../domain/annotatio
 import { assignPromptClusters } from './prompt-cluster-assignment';
 import { StageTimes } from './postprocess-stages';
 import { PromptClusterIndex } from './prompt-cluster-index';
+import { FirstSweepProgress } from './postprocess-progress';
+import type { ProgressLog } from './read-progress';
 
 export interface PostprocessOptions {
   /** Tries per conversation before it is marked `failed` (never exported). */
@@ -19,6 +21,10 @@ export interface PostprocessOptions {
   idleMs: number;
   /** Conversations annotated at once (model calls in flight). */
   concurrency: number;
+  /** Where the first sweep after a start logs its progress (the server's log; the CLI prints its own). */
+  progressLog?: ProgressLog | undefined;
+  /** At most one progress line this often (5 s). */
+  progressEveryMs?: number | undefined;
 }
 
 /** What one pass did, for logs, metrics and the CLI. */
@@ -72,6 +78,7 @@ export class PostprocessService {
   readonly stages = new StageTimes();
   /** The stored clusters' band keys, in memory for this instance's pages (built on the first). */
   private readonly clusterIndex: PromptClusterIndex;
+  private readonly firstSweep: FirstSweepProgress;
 
   constructor(
     private readonly store: Store,
@@ -81,6 +88,7 @@ export class PostprocessService {
     private readonly options: PostprocessOptions,
   ) {
     this.clusterIndex = new PromptClusterIndex(store.promptClusters);
+    this.firstSweep = new FirstSweepProgress(runtime, options.progressLog, options.progressEveryMs);
   }
 
   /** Starts the rules layer's threads and loads their detectors now rather than with the first page. */
@@ -102,7 +110,18 @@ export class PostprocessService {
    * the idle rule (a backfill treats every duel not streaming as finished).
    */
   async runDue(limit: number, finishedBefore?: Date): Promise<PostprocessReport> {
-    return this.annotatePage(await this.readPage(limit, finishedBefore));
+    await this.firstSweep.start(() => {
+      const now = this.runtime.now();
+      const idleBefore = finishedBefore ?? new Date(now.getTime() - this.options.idleMs);
+      return this.store.annotations.countDue({
+        now: now.toISOString(),
+        idleBefore: idleBefore.toISOString(),
+        modelConfigured: this.modelConfigured,
+      });
+    });
+    const report = await this.annotatePage(await this.readPage(limit, finishedBefore));
+    this.firstSweep.advance(report.processed, this.settledUntil !== undefined);
+    return report;
   }
 
   /**

@@ -13,6 +13,11 @@ export class ReadProgress {
     private readonly runtime: Pick<Runtime, 'now'>,
     private readonly log: ProgressLog | undefined,
     private readonly everyMs = 5_000,
+    /** The log lines' messages: while reading, and at the end (post-processing's first sweep has its own). */
+    private readonly messages = {
+      progress: 'leaderboard: reading the stored votes (the board shows its last snapshot meanwhile)',
+      done: 'leaderboard: stored votes read',
+    },
   ) {
     this.startedAt = runtime.now().getTime();
     this.lastLog = this.startedAt;
@@ -25,15 +30,12 @@ export class ReadProgress {
     const elapsed = now - this.startedAt;
     const left = Math.max(0, this.total - read);
     const etaS = read > 0 ? Math.round(((elapsed / read) * left) / 1000) : Number.NaN;
-    this.log(
-      { read, total: this.total, eta_s: etaS },
-      'leaderboard: reading the stored votes (the board shows its last snapshot meanwhile)',
-    );
+    this.log({ read, total: this.total, eta_s: etaS }, this.messages.progress);
   }
 
   done(read: number): void {
     const elapsed = this.runtime.now().getTime() - this.startedAt;
-    if (this.log && elapsed >= this.everyMs) this.log({ read, seconds: Math.round(elapsed / 100) / 10 }, 'leaderboard: stored votes read');
+    if (this.log && elapsed >= this.everyMs) this.log({ read, seconds: Math.round(elapsed / 100) / 10 }, this.messages.done);
   }
 }
 
