@@ -1,11 +1,10 @@
-import type { SingletonLease } from '../db/singleton-lease';
 import type { Job, JobLog, JobPlan } from './job';
 import { durationWords } from './job';
 import type { ArenaEvents } from './arena-events';
 
 interface SnapshotJobSettings {
   database: { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string };
-  leaderboard: { snapshotEveryMs: number; reactions: boolean; everyMs: number };
+  leaderboard: { snapshotEveryMs: number; reactions: boolean };
   severalInstances: boolean;
 }
 
@@ -34,7 +33,7 @@ export function leaderboardSnapshotPlan(settings: SnapshotJobSettings): JobPlan 
     schedule: `after a refresh that read every vote, then at most every ${durationWords(Math.max(settings.leaderboard.snapshotEveryMs, 1))} after a refresh`,
     on: ['leaderboard.refreshed'],
     emits: [],
-    // Several instances: the one holding the leaderboard's lease (the one that fits) writes it.
+    // Several instances: the holder of the leaderboard's lease (the one that fits and keeps the columns) writes it.
     lease: settings.severalInstances ? 'leaderboard' : null,
     off: columnsSnapshotOff(settings),
   };
@@ -46,24 +45,16 @@ export function leaderboardSnapshotJob(
   leaderboards: { saveColumnsSnapshot(): Promise<boolean> },
   events: ArenaEvents,
   log: JobLog,
-  singleton?: SingletonLease,
 ): Job {
-  // An instance that lost the lease may still keep older columns: it leaves the snapshot to the holder.
-  const save = () =>
-    singleton
-      ? singleton.whenHeld(
-          'leaderboard',
-          3 * settings.leaderboard.everyMs,
-          () => leaderboards.saveColumnsSnapshot(),
-          () => Promise.resolve(false),
-        )
-      : leaderboards.saveColumnsSnapshot();
   let running: Promise<unknown> | undefined;
   let stopped = true;
   events.on('leaderboard.refreshed', () => {
     // A refresh during a write: the next refresh asks again.
     if (stopped || running) return;
-    running = save()
+    // Several instances: only the leaderboard lease's holder keeps columns (the others drop theirs when
+    // they load its boards), so only it writes; the write takes a lock and leaves a newer snapshot alone.
+    running = leaderboards
+      .saveColumnsSnapshot()
       .catch((error: unknown) => log.error({ err: error }, 'leaderboard snapshot not written'))
       .finally(() => (running = undefined));
   });
