@@ -1,7 +1,9 @@
 /**
  * Child process of the post-processing benchmark: `generate DB N` writes a seeded store of N short
  * conversations (one turn: a prompt and two answers, three messages) in five languages, none
- * annotated yet. Some prompts repeat with light edits (the near-duplicate clusters have work),
+ * annotated yet, from a vocabulary of 4,000 words per language drawn by Zipf’s law (unrelated prompts
+ * share a band key about once in 67,000 pairs, as real ones do, not once in 700 as from 35 words).
+ * Some prompts repeat with light edits (the near-duplicate clusters have work),
  * some ask about code or maths (the capability rules fire), a few carry an e-mail address or a
  * phone number (the personal-data rules flag them).
  */
@@ -12,7 +14,7 @@ import SqliteDatabase from 'better-sqlite3';
 
 const CATALOGUE = new URL('../../../models.yaml', import.meta.url).pathname;
 
-/** Words of each language, to make sentences the detector recognises (frequent words first). */
+/** The most frequent words of each language (function words first): the detector recognises them. */
 const WORDS: Record<string, string> = {
   fr: 'le la les un une des de du et à en pour avec sans sur dans par que qui comment pourquoi énergie recette histoire langue réponse question exemple ville région musique loi impôt santé climat océan montagne est sont nous vous très aussi',
   en: 'the a of and to in for with without on by that which how why energy recipe history language answer question example city region music law tax health climate ocean mountain is are we you very also',
@@ -20,6 +22,16 @@ const WORDS: Record<string, string> = {
   sv: 'den det en ett och att i till med utan på av som hur varför energi recept historia språk svar fråga exempel stad region musik lag skatt hälsa klimat hav berg är vi du mycket också',
   lt: 'ir kad su be ant iš kaip kodėl energija receptas istorija kalba atsakymas klausimas pavyzdys miestas regionas muzika įstatymas mokestis sveikata klimatas vandenynas kalnas yra mes jūs labai taip pat',
 };
+/** Syllables of each language, from which the rarer words of its vocabulary are made. */
+const SYLLABLES: Record<string, string> = {
+  fr: 'ma té ri on tion ment eau ré pro con dé vé ca li que ter nel ai ou pre mi sa ble par che gé',
+  en: 'ing er tion con pro ex st re com in ly ment ter ar ble ous ther al ent im per ful ness ish man',
+  da: 'ning hed ske lig for be sam ud over und sk tr kon lse ende ere ing sted fj kø hus vej land gr',
+  sv: 'ning het ska lig för be sam ut över und sk tr kon lse ande are ing ställ fj kö hus väg land gr',
+  lt: 'mas tas ija imas ėjimas su pa iš nu ap ry kal vė lie tuv ška ras ius ai ų ė čia mo dar kel',
+};
+/** Words per language: a few thousand, drawn by Zipf's law (rank r with probability ∝ 1/r), as in real prompts. */
+const VOCABULARY = 4000;
 const LANGUAGES = Object.keys(WORDS);
 /** Prompts that the capability rules label (code, maths), in the arena's languages. */
 const LABELLED = [
@@ -42,17 +54,52 @@ function seeded(seed: number): () => number {
   };
 }
 
-function sentencePools(random: () => number, size: number): Record<string, string[]> {
-  return Object.fromEntries(
-    LANGUAGES.map((language) => {
-      const words = WORDS[language]!.split(' ');
-      const pool = Array.from({ length: size }, () => {
-        const sentence = Array.from({ length: 6 + Math.floor(random() * 8) }, () => words[Math.floor(random() * words.length)]!).join(' ');
-        return `${sentence[0]!.toUpperCase()}${sentence.slice(1)}.`;
-      });
-      return [language, pool];
-    }),
-  );
+/** Each language's vocabulary: its frequent words, then made-up words of two to four of its syllables. */
+function vocabulary(random: () => number, language: string): string[] {
+  const words = WORDS[language]!.split(' ');
+  const syllables = SYLLABLES[language]!.split(' ');
+  const seen = new Set(words);
+  while (words.length < VOCABULARY) {
+    const word = Array.from({ length: 2 + Math.floor(random() * 3) }, () => syllables[Math.floor(random() * syllables.length)]!).join('');
+    if (!seen.has(word)) {
+      seen.add(word);
+      words.push(word);
+    }
+  }
+  return words;
+}
+
+/** A draw of ranks 0…n−1 by Zipf's law (exponent 1): the inverse of the cumulative weights, by bisection. */
+function zipf(random: () => number, n: number): () => number {
+  const cumulative = new Float64Array(n);
+  for (let rank = 0, total = 0; rank < n; rank++) cumulative[rank] = total += 1 / (rank + 1);
+  return () => {
+    const target = random() * cumulative[n - 1]!;
+    let low = 0;
+    let high = n - 1;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (cumulative[middle]! < target) low = middle + 1;
+      else high = middle;
+    }
+    return low;
+  };
+}
+
+/** Sentences of 6 to 13 words of each language's vocabulary, new at each call. */
+function sentenceMaker(random: () => number): (language: string) => string {
+  const rank = zipf(random, VOCABULARY);
+  const vocabularies = Object.fromEntries(LANGUAGES.map((language) => [language, vocabulary(random, language)]));
+  return (language) => {
+    const words = vocabularies[language]!;
+    const sentence = Array.from({ length: 6 + Math.floor(random() * 8) }, () => words[rank()]!).join(' ');
+    return `${sentence[0]!.toUpperCase()}${sentence.slice(1)}.`;
+  };
+}
+
+/** A thousand sentences per language, from which the answers are made (their words matter to the detector, not their variety). */
+function sentencePools(sentence: (language: string) => string, size: number): Record<string, string[]> {
+  return Object.fromEntries(LANGUAGES.map((language) => [language, Array.from({ length: size }, () => sentence(language))]));
 }
 
 async function generate(path: string, count: number): Promise<void> {
@@ -64,7 +111,8 @@ async function generate(path: string, count: number): Promise<void> {
   db.pragma('journal_mode = OFF');
   db.pragma('synchronous = OFF');
   const random = seeded(20261207);
-  const pools = sentencePools(random, 1000);
+  const sentence = sentenceMaker(random);
+  const pools = sentencePools(sentence, 1000);
   const sentences = (language: string, n: number) =>
     Array.from({ length: n }, () => pools[language]![Math.floor(random() * pools[language]!.length)]).join(' ');
   const insertDuel = db.prepare(
@@ -86,8 +134,9 @@ async function generate(path: string, count: number): Promise<void> {
       return random() < 0.5 ? again.toUpperCase() : again.replace(/ /g, '  ');
     }
     if (draw < 0.15) return LABELLED[Math.floor(random() * LABELLED.length)]!;
-    if (draw < 0.17) return `${sentences(language, 1)} jeanne.dupont${index}@example.fr`;
-    const text = sentences(language, 1 + Math.floor(random() * 2));
+    if (draw < 0.17) return `${sentence(language)} jeanne.dupont${index}@example.fr`;
+    // A new prompt: sentences never drawn before (a pool of sentences would repeat them as whole prompts).
+    const text = Array.from({ length: 1 + Math.floor(random() * 2) }, () => sentence(language)).join(' ');
     if (earlier.length < 5000) earlier.push(text);
     return text;
   };
