@@ -2,7 +2,7 @@
  * Child process of the post-processing benchmark: `generate DB N` writes a seeded store of N short
  * conversations (one turn: a prompt and two answers, three messages) in five languages, none
  * annotated yet, from a vocabulary of 4,000 words per language drawn by Zipf’s law (unrelated prompts
- * share a band key about once in 67,000 pairs, as real ones do, not once in 700 as from 35 words).
+ * share a band key about once in 67,000 pairs, measured; once in 700 from the 35 words before).
  * Some prompts repeat with light edits (the near-duplicate clusters have work),
  * some ask about code or maths (the capability rules fire), a few carry an e-mail address or a
  * phone number (the personal-data rules flag them).
