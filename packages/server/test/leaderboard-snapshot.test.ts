@@ -20,8 +20,8 @@ import { duelWriter, SYNTHETIC_MODELS } from './synthetic-store';
 /*
  * Issue 35, item 2: a restart serves the board from the kept votes' snapshot and catches up from
  * it; a torn, stale or interrupted snapshot is never trusted, and the board always equals a full
- * refit of the store (a server started with snapshots off). SQLite only: the PostgreSQL store has
- * no snapshot yet (jobs/leaderboard-snapshot.plan.ts).
+ * refit of the store (a server started with snapshots off). The SQLite file here; the PostgreSQL
+ * table in leaderboard-snapshot-postgres.test.ts.
  */
 
 const folder = mkdtempSync(join(tmpdir(), 'agora-snapshot-'));
