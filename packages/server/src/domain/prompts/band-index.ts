@@ -76,12 +76,20 @@ function slotHash(band: number, high: number, low: number): number {
   return mix32(high ^ mix32(low ^ Math.imul(band + 1, 0x9e3779b9)));
 }
 
-/** A band key's parts: `band:` then 16 hexadecimal digits (bandKeys). */
+/** A band key's parts: `band:` then 16 hexadecimal digits (bandKeys), read without slicing (every lookup and every founded cluster parses 32). */
 export function parseBandKey(key: string): { band: number; high: number; low: number } {
   const colon = key.indexOf(':');
-  return {
-    band: Number(key.slice(0, colon)),
-    high: Number.parseInt(key.slice(colon + 1, colon + 9), 16) >>> 0,
-    low: Number.parseInt(key.slice(colon + 9, colon + 17), 16) >>> 0,
-  };
+  let band = 0;
+  for (let index = 0; index < colon; index++) band = band * 10 + (key.charCodeAt(index) - 48);
+  return { band, high: hexWord(key, colon + 1), low: hexWord(key, colon + 9) };
+}
+
+/** Eight hexadecimal digits (lower case) from `start`, as an unsigned 32-bit integer. */
+function hexWord(key: string, start: number): number {
+  let value = 0;
+  for (let index = start; index < start + 8; index++) {
+    const code = key.charCodeAt(index);
+    value = (value << 4) | (code <= 57 ? code - 48 : code - 87);
+  }
+  return value >>> 0;
 }
