@@ -15,8 +15,8 @@ import {
 import type { Store } from '../db/unit-of-work';
 import type { Runtime } from './ports/runtime';
 
-/** The snapshot as rows of `ranking_columns_parts` (and its header's fields in `ranking_columns_snapshot`). */
-export function columnsSnapshotTable(store: Store, runtime: Pick<Runtime, 'now'>): ColumnsSnapshotStorage {
+/** The snapshot as rows of `ranking_columns_parts` (and its header's fields in `ranking_columns_snapshot`); parts of 4 MB unless a test says. */
+export function columnsSnapshotTable(store: Store, runtime: Pick<Runtime, 'now'>, partBytes?: number): ColumnsSnapshotStorage {
   return {
     where: 'table ranking_columns_parts',
     read: async (): Promise<ColumnsSnapshotRead | undefined> => {
@@ -42,7 +42,7 @@ export function columnsSnapshotTable(store: Store, runtime: Pick<Runtime, 'now'>
         bytes: encoded.bytes,
         written_at: runtime.now().toISOString(),
       };
-      return store.transaction((repositories) => repositories.rankingColumns.replace(head, columnsSnapshotParts(encoded)));
+      return store.transaction((repositories) => repositories.rankingColumns.replace(head, columnsSnapshotParts(encoded, partBytes)));
     },
   };
 }
