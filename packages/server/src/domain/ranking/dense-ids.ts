@@ -60,9 +60,27 @@ export class DenseIds64 {
   /** Numbers the keys of another table's {@link keyHalves} as it did (this table must be empty). */
   restore(halves: Uint32Array): void {
     if (this.count > 0) throw new Error('a dense id table restored over keys');
-    for (let index = 0; index < halves.length; index += 2) {
-      // Two equal keys would shift every number after them: the halves were not a table's.
-      if (this.idOf(halves[index]!, halves[index + 1]!) !== index / 2) throw new Error('a key appears twice in a dense id table');
+    const count = halves.length >> 1;
+    if (count > MAX_KEYS) throw new Error(`more than ${MAX_KEYS} distinct keys`);
+    // Sized once for every key (a restart's load: key by key, the table doubled a dozen times at 2.5M).
+    this.keys.resize(Math.min(this.keys.maxByteLength, Math.max(65_536, Math.ceil((count * 8) / 65_536) * 65_536)));
+    this.halves.set(halves.subarray(0, 2 * count));
+    let size = this.slots.length;
+    while (count * 4 > size * 3) size *= 2;
+    this.slots = new Int32Array(size).fill(EMPTY);
+    this.count = count;
+    const mask = size - 1;
+    for (let id = 0; id < count; id++) {
+      const hi = this.halves[2 * id]!;
+      const lo = this.halves[2 * id + 1]!;
+      let slot = (lo ^ Math.imul(hi, 0x9e3779b1)) & mask;
+      for (let other = this.slots[slot]!; other !== EMPTY; slot = (slot + 1) & mask, other = this.slots[slot]!)
+        // Two equal keys would shift every number after them: the halves were not a table's.
+        if (this.halves[2 * other + 1] === lo && this.halves[2 * other] === hi) {
+          this.clear();
+          throw new Error('a key appears twice in a dense id table');
+        }
+      this.slots[slot] = id;
     }
   }
 
@@ -97,6 +115,12 @@ export class DenseIds64 {
     let slot = (this.halves[2 * id + 1]! ^ Math.imul(this.halves[2 * id]!, 0x9e3779b1)) & mask;
     while (this.slots[slot] !== EMPTY) slot = (slot + 1) & mask;
     this.slots[slot] = id;
+  }
+
+  private clear(): void {
+    this.count = 0;
+    this.slots = new Int32Array(1024).fill(EMPTY);
+    this.keys.resize(0);
   }
 
   private rehash(size: number): void {
