@@ -183,11 +183,16 @@ describe('the kept votes snapshot (SQLite)', () => {
       const cold = await start(path, '10');
       expect(cold.first).toMatchObject({ read: 'everything', fitted: true });
       expect(cold.fits).toBe(1);
-      const same = await start(path, '10');
+      // Writes the snapshot again after its refresh: the next start must find the boards current too.
+      const same = await start(path, '0.0001');
       expect(same.first).toMatchObject({ read: 'changes', fitted: false, votes: 20_000 });
       expect(same.fits).toBe(0);
       expect(same.lines.some((line) => String(line.msg).includes('stored boards are served without a fit'))).toBe(true);
+      expect(same.lines.some((line) => String(line.msg).startsWith('leaderboard snapshot written'))).toBe(true);
       expect(same.board).toEqual(cold.board);
+      const again = await start(path, '10');
+      expect(again.first).toMatchObject({ read: 'changes', fitted: false });
+      expect(again.board).toEqual(cold.board);
       // A setting the boards carry (the minimum of votes) changed: the stored boards are not current.
       const setting = await start(path, '10', { AGORA_LEADERBOARD_MIN_VOTES: '2' });
       expect(setting.first).toMatchObject({ read: 'changes', fitted: true });

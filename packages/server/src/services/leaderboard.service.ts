@@ -137,7 +137,7 @@ export class LeaderboardService {
     this.unchangedSince = undefined;
     const expected = { viewKeys: views.map((view) => view.key), available, energy, readFrom: since ?? Number.POSITIVE_INFINITY };
     if (since !== undefined && generation === this.generation && storedBoardsCurrent(this.latest, expected, this.dressing()))
-      return this.serveStored(columns, onMainBoard, mainCount, kept);
+      return this.serveStored(columns, onMainBoard, mainCount, kept, since);
     // No view has enough votes yet: nothing to fit (and no worker to start).
     const results = views.length > 0 ? await computer.computeViews(columns, counted, views) : new Map<string, Leaderboard>();
     const generatedAt = runtime.now().toISOString();
@@ -167,7 +167,16 @@ export class LeaderboardService {
   }
 
   /** The stored boards are the fits of the votes as they are (leaderboard-unchanged.ts): served without fitting again. */
-  private async serveStored(columns: VoteColumns, onMainBoard: Uint8Array, mainCount: number, kept: KeptVotes): Promise<RefreshOutcome> {
+  private async serveStored(
+    columns: VoteColumns,
+    onMainBoard: Uint8Array,
+    mainCount: number,
+    kept: KeptVotes,
+    since: number,
+  ): Promise<RefreshOutcome> {
+    // The boards are older than this catch-up: a snapshot written now keeps the read they follow, so
+    // that the next restart finds them current too (reading changes from further back is always right).
+    kept.readFrom = since;
     const generatedAt = this.latestOverall()?.generated_at ?? [...this.latest.values()][0]!.generated_at!;
     this.tallies = modelTallies(columns, onMainBoard, generatedAt);
     await this.dependencies.store.modelProfiles.saveTallies(this.tallies);
