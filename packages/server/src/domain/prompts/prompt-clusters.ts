@@ -149,14 +149,34 @@ export interface ClusterCandidate {
 export function matchCluster(signature: Uint32Array, candidates: readonly ClusterCandidate[]): string | null {
   let best: string | null = null;
   let bestSimilarity = PROMPT_CLUSTER_THRESHOLD;
+  // A candidate that already disagrees on more values than the one to beat allows cannot win: its
+  // comparison stops there (prompts of a small vocabulary meet hundreds of candidates each).
+  let allowedMisses = SIGNATURE_LENGTH - MIN_AGREEING;
   for (const candidate of candidates) {
-    const similarity = estimatedJaccard(signature, candidate.signature);
+    const same = agreeingValues(signature, candidate.signature, allowedMisses);
+    if (same < 0) continue;
+    const similarity = same / SIGNATURE_LENGTH;
     if (similarity >= bestSimilarity && (best === null || similarity > bestSimilarity)) {
+      allowedMisses = SIGNATURE_LENGTH - same - 1;
       best = candidate.cluster;
       bestSimilarity = similarity;
     }
   }
   return best;
+}
+
+/** The fewest agreeing values at which two signatures are one cluster (same / 128 ≥ the threshold). */
+const MIN_AGREEING = (() => {
+  let same = 0;
+  while (same / SIGNATURE_LENGTH < PROMPT_CLUSTER_THRESHOLD) same++;
+  return same;
+})();
+
+/** The values two signatures agree on, or −1 as soon as they disagree on more than `allowedMisses`. */
+function agreeingValues(left: Uint32Array, right: Uint32Array, allowedMisses: number): number {
+  let misses = 0;
+  for (let index = 0; index < SIGNATURE_LENGTH; index++) if (left[index] !== right[index] && ++misses > allowedMisses) return -1;
+  return SIGNATURE_LENGTH - misses;
 }
 
 /** A signature stored as text: 128 values in hexadecimal (1,024 characters). */
