@@ -10,6 +10,7 @@ import { type SignedPrompt, assignSignedClusters, signPrompt } from '../src/doma
 import { type ClusterCandidate, bandKeys, promptSignature } from '../src/domain/prompts/prompt-clusters';
 import { assignPromptClusters } from '../src/services/prompt-cluster-assignment';
 import { PromptClusterIndex } from '../src/services/prompt-cluster-index';
+import * as sequence from '../src/db/migrations/2026_12_10_174600_prompt_cluster_sequence';
 
 const PAGE = 40;
 const WORDS =
@@ -103,6 +104,37 @@ describe.each(DIALECTS)('prompt cluster index ($name)', (dialect) => {
     opened.push(db);
     return new PromptClusterIndex(createStore(db).promptClusters);
   };
+
+  it('keeps the clusters stored before the sequence, numbered in their order of founding', async () => {
+    testStore = await dialect.create();
+    const db = openDatabase(testStore.location);
+    opened.push(db);
+    await migrateToLatest(db);
+    // The schema before 2026_12_10_174600, with clusters founded at two instants.
+    await sequence.down(db as Kysely<unknown>);
+    const signature = (prompt: string) => Array.from(promptSignature(prompt)!, (value) => value.toString(16).padStart(8, '0')).join('');
+    await (db as Kysely<unknown>)
+      .insertInto('prompt_clusters' as never)
+      .values([
+        { cluster: 'later', signature: signature('une question posée plus tard'), created_at: '2026-12-08T00:00:00.000Z' },
+        { cluster: 'b-first', signature: signature('la première question posée'), created_at: '2026-12-07T00:00:00.000Z' },
+        { cluster: 'a-first', signature: signature('une autre première question'), created_at: '2026-12-07T00:00:00.000Z' },
+      ] as never)
+      .execute();
+    await sequence.up(db as Kysely<unknown>);
+    const stored = await createStore(db).promptClusters.listAfter(0, 10);
+    expect(stored.map(({ seq, cluster }) => [seq, cluster])).toEqual([
+      [1, 'a-first'],
+      [2, 'b-first'],
+      [3, 'later'],
+    ]);
+    expect(stored[2]!.signature).toEqual(promptSignature('une question posée plus tard'));
+    const index = instance(testStore.location);
+    await index.catchUp();
+    expect(index.candidatesByBand(bandKeys(promptSignature('UNE QUESTION POSÉE PLUS TARD')!)).map((found) => found.cluster)).toEqual([
+      'later',
+    ]);
+  });
 
   it('gives the same clusters as the store’s band rows did, across two instances and a restart', async () => {
     testStore = await dialect.create();
