@@ -7,6 +7,13 @@ import { type CutTurnRule, TurnLeaseRepository, wasCut } from './turn-lease.repo
 /** Rows of one table per transaction of the retention purge. */
 const PURGE_PAGE = 5_000;
 
+/** Rows of the retention purge with `created_at` after `after` (when set) and `end` `at`. */
+interface PurgeRange {
+  after: string | undefined;
+  end: '<' | '<=';
+  at: string;
+}
+
 /** The store's sweeps over duels: turns a dead process left streaming, and the retention of visitor traces. */
 export class DuelSweepRepository {
   constructor(
@@ -49,73 +56,66 @@ export class DuelSweepRepository {
   /**
    * Forgets who played the arena's duels started before `before`: the visitor hash becomes
    * `purged:<duel id>` (unique, so that no two purged conversations look like one visitor's, and no
-   * cookie matches it) and votes lose the hash of their client address. A page of rows per
-   * transaction, walked along the `created_at` index, with a turn of the event loop between pages:
-   * the first purge of a large store (retention switched on, a restored backup) touches millions of
-   * rows, and one transaction held the server's only SQLite connection, and its event loop, for
-   * minutes (2.5M votes: /healthz after 130 s). Each page that changed rows moves the ranking epoch
-   * in its own transaction, so that no kept columns or snapshot keep a purged hash after a kill.
+   * cookie matches it) and votes lose the hash of their client address. A range of `created_at`
+   * holding a page of rows per transaction, with a turn of the event loop between ranges: the first
+   * purge of a large store (retention switched on after months, a restored backup) touches millions
+   * of rows, and one transaction held the server's only SQLite connection, and its event loop, for
+   * as long (2 s at 250,000 votes). Each range that changed rows moves the ranking epoch in the same
+   * transaction, so that no kept columns or snapshot keep a purged hash after a kill.
    */
   async purgeVisitorTraces(before: string): Promise<{ duels: number; votes: number }> {
-    const duels = await this.purgeInPages('duels', 'id', before, (db, ids) =>
+    const duels = await this.purgeInRanges('duels', before, (db, range) =>
       db
         .updateTable('duels')
         .set({ visitor_hash: sql<string>`${'purged:'} || id` })
-        .where('id', 'in', ids)
-        .where('source', '=', 'arena')
+        .where('created_at', range.end, range.at)
+        .$if(range.after !== undefined, (query) => query.where('created_at', '>', range.after!))
+        // As an expression, not the column: SQLite would walk the (source, external_id) index, every arena duel per range.
+        .where(sql<string>`source || ''`, '=', 'arena')
         .where('visitor_hash', 'not like', 'purged:%')
         .executeTakeFirst(),
     );
-    const votes = await this.purgeInPages('votes', 'duel_id', before, (db, ids) =>
+    const votes = await this.purgeInRanges('votes', before, (db, range) =>
       db
         .updateTable('votes')
         .set({ client_hash: null })
-        .where('duel_id', 'in', ids)
+        .where('created_at', range.end, range.at)
+        .$if(range.after !== undefined, (query) => query.where('created_at', '>', range.after!))
         .where('client_hash', 'is not', null)
         .executeTakeFirst(),
     );
     return { duels, votes };
   }
 
-  private async purgeInPages(
+  private async purgeInRanges(
     table: 'duels' | 'votes',
-    key: 'id' | 'duel_id',
     before: string,
-    purge: (db: Kysely<Database>, ids: string[]) => Promise<{ numUpdatedRows: bigint }>,
+    purge: (db: Kysely<Database>, range: PurgeRange) => Promise<{ numUpdatedRows: bigint }>,
   ): Promise<number> {
     let purged = 0;
-    let after: { createdAt: string; id: string } | undefined;
+    let after: string | undefined;
     for (;;) {
-      const page = await this.oldRows(table, key, before, after);
-      if (page.length === 0) return purged;
-      const ids = page.map((row) => row.id);
+      // The page's last created_at: the range takes every row up to it (ties included), or the rest when less than a page remains.
+      const upTo = await this.pageEnd(table, before, after);
+      const range: PurgeRange = upTo === undefined ? { after, end: '<', at: before } : { after, end: '<=', at: upTo };
       purged += await this.db.transaction().execute(async (db) => {
-        const changed = Number((await purge(db, ids)).numUpdatedRows);
+        const changed = Number((await purge(db, range)).numUpdatedRows);
         // The integrity rules group votes by these hashes: the live leaderboard reads every vote again.
         if (changed > 0) await new FeedbackRepository(db).bumpRankingEpoch();
         return changed;
       });
-      after = page.at(-1);
+      if (upTo === undefined) return purged;
+      after = upTo;
       await new Promise<void>((resolve) => setImmediate(resolve));
     }
   }
 
-  /** The next page of rows created before `before`, in (created_at, key) order after `after`. */
-  private async oldRows(
-    table: 'duels' | 'votes',
-    key: 'id' | 'duel_id',
-    before: string,
-    after?: { createdAt: string; id: string },
-  ): Promise<{ createdAt: string; id: string }[]> {
-    const keyColumn = sql.ref(key);
-    const afterCursor =
-      after === undefined
-        ? sql``
-        : sql`and (created_at > ${after.createdAt} or (created_at = ${after.createdAt} and ${keyColumn} > ${after.id}))`;
-    const { rows } = await sql<{ createdAt: string; id: string }>`
-      select created_at as "createdAt", ${keyColumn} as id from ${sql.table(table)}
-      where created_at < ${before} ${afterCursor}
-      order by created_at, ${keyColumn} limit ${this.purgePage}`.execute(this.db);
-    return rows;
+  /** The `created_at` of the page's last row after `after` (read from the index alone), or undefined when less than a page is left. */
+  private async pageEnd(table: 'duels' | 'votes', before: string, after: string | undefined): Promise<string | undefined> {
+    const { rows } = await sql<{ createdAt: string }>`
+      select created_at as "createdAt" from ${sql.table(table)}
+      where created_at < ${before} ${after === undefined ? sql`` : sql`and created_at > ${after}`}
+      order by created_at limit 1 offset ${this.purgePage - 1}`.execute(this.db);
+    return rows[0]?.createdAt;
   }
 }
