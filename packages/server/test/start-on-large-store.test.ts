@@ -29,15 +29,15 @@ const catalogue = parseCatalogue(
   {},
 );
 
-async function storeWith(votes: number, name: string): Promise<string> {
+/** A store of `votes` voted duels, one a second, the last `endsDaysAgo` days ago. */
+async function storeWith(votes: number, name: string, endsDaysAgo = 0): Promise<string> {
   const path = join(folder, name);
   const kysely = openDatabase({ kind: 'sqlite', path });
   await migrateToLatest(kysely);
   await kysely.destroy();
   const db = new SqliteDatabase(path);
   const write = duelWriter(db, 35);
-  // Recent votes (one a second up to now): none is past the retention period.
-  const now = Date.now();
+  const now = Date.now() - endsDaysAgo * 86_400_000;
   db.transaction(() => {
     for (let index = 0; index < votes; index++) write(index, now - (votes - index) * 1000);
   })();
@@ -92,4 +92,32 @@ describe('a start on a large store', () => {
       await large.close();
     }
   });
+
+  it(
+    'answers /healthz within 2 s when every duel is past the retention period, and forgets them in the background',
+    { timeout: 180_000 },
+    async () => {
+      // The retention purge runs at start: 300,000 old duels and votes take seconds to rewrite, which
+      // the server once spent before it listened (minutes at millions of rows).
+      const empty = await start(await storeWith(0, 'empty-old.db'));
+      await empty.close();
+      const path = await storeWith(VOTES, 'old.db', 400);
+      const old = await start(path);
+      try {
+        expect(old.health).toBe(200);
+        expect(old.healthMs - empty.healthMs, `old ${old.healthMs.toFixed(0)} ms, empty ${empty.healthMs.toFixed(0)} ms`).toBeLessThan(
+          2000,
+        );
+      } finally {
+        // Closing waits for the running purge.
+        await old.close();
+      }
+      const db = new SqliteDatabase(path, { readonly: true });
+      const kept = db.prepare("SELECT COUNT(*) AS n FROM duels WHERE visitor_hash NOT LIKE 'purged:%'").get() as { n: number };
+      const hashed = db.prepare('SELECT COUNT(*) AS n FROM votes WHERE client_hash IS NOT NULL').get() as { n: number };
+      db.close();
+      expect(kept.n).toBe(0);
+      expect(hashed.n).toBe(0);
+    },
+  );
 });

@@ -33,6 +33,7 @@ import * as surveyAnswers from './migrations/2026_12_09_105930_survey_answers';
 import * as promptClusters from './migrations/2026_12_09_110200_prompt_clusters';
 import * as rankingColumnsTable from './migrations/2026_12_10_174800_ranking_columns_table';
 import * as promptClusterSequence from './migrations/2026_12_10_174600_prompt_cluster_sequence';
+import * as streamingTurnsIndex from './migrations/2026_12_10_205800_streaming_turns_index';
 
 /** Every migration, by name; listed statically so that bundlers and tsx see them. */
 const migrations: Record<string, Migration> = {
@@ -69,6 +70,7 @@ const migrations: Record<string, Migration> = {
   '2026_12_09_110200_prompt_clusters': promptClusters,
   '2026_12_10_174800_ranking_columns_table': rankingColumnsTable,
   '2026_12_10_174600_prompt_cluster_sequence': promptClusterSequence,
+  '2026_12_10_205800_streaming_turns_index': streamingTurnsIndex,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

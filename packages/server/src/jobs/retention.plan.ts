@@ -9,7 +9,7 @@ export function retentionPlan(settings: { retentionDays: number }): JobPlan {
   return {
     name: 'retention',
     purpose: `forgets who played the duels started more than ${settings.retentionDays > 0 ? settings.retentionDays : 'AGORA_RETENTION_DAYS'} days ago (the visitor cookie's hash, the hashed client address of their votes)`,
-    schedule: `at start, then every ${durationWords(EVERY_MS)}`,
+    schedule: `at start (the server listens meanwhile), then every ${durationWords(EVERY_MS)}`,
     on: [],
     emits: [],
     lease: null,
@@ -22,11 +22,16 @@ export function retentionJob(
   operations: { purgeVisitorTraces(days: number): Promise<{ duels: number; votes: number }> },
   log: JobLog,
 ): Job {
-  const sweep = new SweepJob(() => operations.purgeVisitorTraces(settings.retentionDays), EVERY_MS, {
-    done: (purged) => {
-      if (purged.duels + purged.votes > 0) log.info({ purged }, 'visitor traces past the retention period forgotten');
+  const sweep = new SweepJob(
+    () => operations.purgeVisitorTraces(settings.retentionDays),
+    EVERY_MS,
+    {
+      done: (purged) => {
+        if (purged.duels + purged.votes > 0) log.info({ purged }, 'visitor traces past the retention period forgotten');
+      },
+      error: (message, error) => log.error({ err: error }, message),
     },
-    error: (message, error) => log.error({ err: error }, message),
-  });
+    'in-background',
+  );
   return { plan: retentionPlan(settings), start: () => sweep.start(), stop: () => sweep.stop() };
 }
