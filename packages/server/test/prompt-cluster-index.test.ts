@@ -52,12 +52,12 @@ const pageTime = (page: number) => new Date(Date.UTC(2026, 11, 7, 12, Math.floor
  * The clusters as the store's band rows gave them before the in-memory index (2026_12_09_110200):
  * page by page, the stored clusters sharing a band key with the page, oldest first then by id.
  */
-function referenceClusters(prompts: readonly { id: string; prompt: string }[]): string[] {
+function referenceClusters(prompts: readonly { id: string; prompt: string }[], time = pageTime): string[] {
   const stored: (ClusterCandidate & { createdAt: string; keys: Set<string> })[] = [];
   const clusters: string[] = [];
   for (let start = 0, page = 0; start < prompts.length; start += PAGE, page++) {
     const signed: SignedPrompt[] = prompts.slice(start, start + PAGE).map(({ id, prompt }) => signPrompt(id, prompt));
-    const createdAt = pageTime(page).toISOString();
+    const createdAt = time(page).toISOString();
     const known = (bands: readonly string[]) =>
       stored
         .filter((cluster) => bands.some((band) => cluster.keys.has(band)))
@@ -136,13 +136,17 @@ describe.each(DIALECTS)('prompt cluster index ($name)', (dialect) => {
     ]);
   });
 
-  it('gives the same clusters as the store’s band rows did, across two instances and a restart', async () => {
+  it.each([
+    { clocks: 'in step', time: pageTime },
+    // The second instance's clock runs 90 s behind: it stamps its clusters before those the first one founded earlier.
+    { clocks: 'apart', time: (page: number) => new Date(pageTime(page).getTime() - (page % 2) * 90_000) },
+  ])('gives the same clusters as the store’s band rows did, across two instances and a restart (clocks $clocks)', async ({ time }) => {
     testStore = await dialect.create();
     const db = openDatabase(testStore.location);
     opened.push(db);
     await migrateToLatest(db);
     const prompts = seededPrompts();
-    const expected = referenceClusters(prompts);
+    const expected = referenceClusters(prompts, time);
     // The set has work for the index: prompts that join a cluster founded on an earlier page.
     const crossPage = expected.filter((cluster, index) => {
       const founder = prompts.findIndex((prompt) => prompt.id === cluster);
@@ -158,7 +162,7 @@ describe.each(DIALECTS)('prompt cluster index ($name)', (dialect) => {
       const conversations = prompts
         .slice(start, start + PAGE)
         .map(({ id, prompt }) => ({ duelId: id, previous: undefined, firstPrompt: prompt }));
-      clusters.push(...(await assignPromptClusters(instances[page % 2]!, conversations, pageTime(page))));
+      clusters.push(...(await assignPromptClusters(instances[page % 2]!, conversations, time(page))));
     }
     expect(clusters).toEqual(expected);
     // A third instance started afterwards knows every founded cluster.

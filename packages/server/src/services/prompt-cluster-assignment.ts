@@ -1,5 +1,4 @@
-import { type SignedPrompt, assignSignedClusters, signPrompt } from '../domain/prompts/prompt-cluster-index';
-import type { ClusterCandidate } from '../domain/prompts/prompt-clusters';
+import { type SignedPrompt, signPrompt } from '../domain/prompts/prompt-cluster-index';
 import type { PromptClusterIndex } from './prompt-cluster-index';
 
 /** A conversation of a post-processing page, as the cluster assignment reads it. */
@@ -31,11 +30,8 @@ export async function assignPromptClusters(
   const signed = open.map((conversation) =>
     conversation.signed ? { id: conversation.duelId, ...conversation.signed } : signPrompt(conversation.duelId, conversation.firstPrompt!),
   );
-  const pageBands = new Set<string>();
-  for (const prompt of signed) for (const band of prompt.bands ?? []) pageBands.add(band);
   await index.catchUp();
-  const known = storedByBand(index.candidatesByBand([...pageBands]));
-  const assigned = assignSignedClusters(signed, known);
+  const assigned = index.assignPage(signed);
   await index.saveFounded(
     assigned.flatMap((assignment) =>
       assignment?.founded ? [{ cluster: assignment.cluster, signature: assignment.signature!, bands: assignment.bands! }] : [],
@@ -44,27 +40,4 @@ export async function assignPromptClusters(
   );
   const byDuel = new Map(open.map((conversation, index) => [conversation.duelId, assigned[index]?.cluster ?? '']));
   return conversations.map((conversation) => conversation.previous ?? byDuel.get(conversation.duelId) ?? '');
-}
-
-/**
- * The stored clusters a prompt's band keys find, in the store's order (oldest first): an in-memory
- * index of the page's candidates by band key, so that each prompt meets only the clusters that
- * share one of its keys.
- */
-function storedByBand(
-  stored: readonly (ClusterCandidate & { bands: readonly string[] })[],
-): (bands: readonly string[]) => ClusterCandidate[] {
-  const byBand = new Map<string, number[]>();
-  stored.forEach((candidate, rank) => {
-    for (const band of candidate.bands) {
-      const list = byBand.get(band);
-      if (list) list.push(rank);
-      else byBand.set(band, [rank]);
-    }
-  });
-  return (bands) => {
-    const ranks = new Set<number>();
-    for (const band of bands) for (const rank of byBand.get(band) ?? []) ranks.add(rank);
-    return [...ranks].sort((left, right) => left - right).map((rank) => stored[rank]!);
-  };
 }

@@ -1,6 +1,11 @@
 import { BandIndex } from '../domain/prompts/band-index';
+import { PageClustering, type StoredClusters } from '../domain/prompts/page-clustering';
+import type { ClusterAssignment, SignedPrompt } from '../domain/prompts/prompt-cluster-index';
 import { type ClusterCandidate, SIGNATURE_LENGTH, bandKeys } from '../domain/prompts/prompt-clusters';
 import type { PromptClusterRepository } from '../db/repositories/prompt-cluster.repository';
+
+/** localeCompare's collation (the default locale's), made once rather than at each comparison. */
+const COLLATOR = new Intl.Collator();
 
 /** Clusters read per statement when the index is first built. */
 const LOAD_PAGE = 5000;
@@ -28,11 +33,33 @@ export class PromptClusterIndex {
   private readonly clusters: string[] = [];
   private readonly createdAt: string[] = [];
   private signatures = new Uint32Array(SIGNATURE_LENGTH * 1024);
-  private readonly known = new Set<string>();
+  /** Cluster id → member number. */
+  private readonly known = new Map<string, number>();
+  /** Whether the member numbers are in the order candidates are met (oldest first, then by id): true unless an instance caught up a cluster founded before one it had. */
+  private inOrder = true;
   private seenSeq = 0;
   private built = false;
+  private readonly pages: PageClustering;
 
-  constructor(private readonly repository: PromptClusterRepository) {}
+  constructor(private readonly repository: PromptClusterRepository) {
+    const stored: StoredClusters = {
+      bands: this.bands,
+      signatures: () => this.signatures,
+      order: () => (this.inOrder ? null : this.compareMembers),
+      memberOf: (cluster) => this.known.get(cluster),
+      idOf: (member) => this.clusters[member]!,
+    };
+    this.pages = new PageClustering(stored);
+  }
+
+  /**
+   * The clusters a page's prompts join or found, against the stored clusters in the index (caught
+   * up first by the caller) and those the page founds; the same as assignSignedClusters over
+   * {@link candidatesByBand}, without its candidate objects.
+   */
+  assignPage(prompts: readonly SignedPrompt[]): (ClusterAssignment | null)[] {
+    return this.pages.assign(prompts);
+  }
 
   /** Clusters in the index. */
   get size(): number {
@@ -69,10 +96,7 @@ export class PromptClusterIndex {
         else shared.set(member, [key]);
       });
     return [...shared]
-      .sort(
-        ([left], [right]) =>
-          this.createdAt[left]!.localeCompare(this.createdAt[right]!) || this.clusters[left]!.localeCompare(this.clusters[right]!),
-      )
+      .sort(([left], [right]) => this.compareMembers(left, right))
       .map(([member, bands]) => ({
         cluster: this.clusters[member]!,
         signature: this.signatures.subarray(member * SIGNATURE_LENGTH, (member + 1) * SIGNATURE_LENGTH),
@@ -89,6 +113,10 @@ export class PromptClusterIndex {
     for (const { cluster, signature, bands } of founded) this.remember(cluster, signature, createdAt, bands);
   }
 
+  /** The order candidates are met in: oldest first, then by id (the collation the band rows' reads sorted by). */
+  private readonly compareMembers = (left: number, right: number): number =>
+    COLLATOR.compare(this.createdAt[left]!, this.createdAt[right]!) || COLLATOR.compare(this.clusters[left]!, this.clusters[right]!);
+
   private remember(cluster: string, signature: Uint32Array, createdAt: string, keys: readonly string[]): void {
     if (this.known.has(cluster)) return;
     const member = this.bands.add(keys);
@@ -100,6 +128,7 @@ export class PromptClusterIndex {
     this.signatures.set(signature, member * SIGNATURE_LENGTH);
     this.clusters.push(cluster);
     this.createdAt.push(createdAt);
-    this.known.add(cluster);
+    this.known.set(cluster, member);
+    if (member > 0 && this.inOrder && this.compareMembers(member - 1, member) > 0) this.inOrder = false;
   }
 }

@@ -44,6 +44,11 @@ export class BandIndex {
   /** Calls `found(member)` for each cluster that has this band key. */
   lookup(key: string, found: (member: number) => void): void {
     const { band, high, low } = parseBandKey(key);
+    this.lookupWords(band, high, low, found);
+  }
+
+  /** {@link lookup} of a key already parsed (a page parses each prompt's keys once for two indexes). */
+  lookupWords(band: number, high: number, low: number, found: (member: number) => void): void {
     const mask = this.slots.length - 1;
     for (let slot = slotHash(band, high, low) & mask; ; slot = (slot + 1) & mask) {
       const stored = this.slots[slot]!;
@@ -51,6 +56,12 @@ export class BandIndex {
       const entry = stored - 1;
       if (this.high[entry] === high && this.low[entry] === low && entry % BANDS === band) found((entry - band) / BANDS);
     }
+  }
+
+  /** Forgets every cluster, keeping the arrays (the page's own index is emptied for each page). */
+  clear(): void {
+    this.slots.fill(0);
+    this.members = 0;
   }
 
   private place(entry: number): void {
@@ -92,4 +103,14 @@ function hexWord(key: string, start: number): number {
     value = (value << 4) | (code <= 57 ? code - 48 : code - 87);
   }
   return value >>> 0;
+}
+
+/** A cluster's band keys (band order, as bandKeys gives them) as words: the high then the low half of each, into `out` (64 values). */
+export function bandKeyWords(keys: readonly string[], out: Uint32Array): void {
+  for (let band = 0; band < keys.length; band++) {
+    const key = keys[band]!;
+    const colon = key.indexOf(':');
+    out[band * 2] = hexWord(key, colon + 1);
+    out[band * 2 + 1] = hexWord(key, colon + 9);
+  }
 }

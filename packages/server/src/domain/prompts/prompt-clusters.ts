@@ -166,14 +166,14 @@ export function matchCluster(signature: Uint32Array, candidates: readonly Cluste
 }
 
 /** The fewest agreeing values at which two signatures are one cluster (same / 128 ≥ the threshold). */
-const MIN_AGREEING = (() => {
+export const MIN_AGREEING = (() => {
   let same = 0;
   while (same / SIGNATURE_LENGTH < PROMPT_CLUSTER_THRESHOLD) same++;
   return same;
 })();
 
 /** The values two signatures agree on, or −1 as soon as they disagree on more than `allowedMisses`. */
-function agreeingValues(left: Uint32Array, right: Uint32Array, allowedMisses: number): number {
+export function agreeingValues(left: Uint32Array, right: Uint32Array, allowedMisses: number): number {
   let misses = 0;
   for (let index = 0; index < SIGNATURE_LENGTH; index++) if (left[index] !== right[index] && ++misses > allowedMisses) return -1;
   return SIGNATURE_LENGTH - misses;
