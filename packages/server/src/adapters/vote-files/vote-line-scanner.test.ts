@@ -31,6 +31,13 @@ const lines = [
   `{"model_a":"a","model_b":"a","winner":"tie"}`,
   `{"model_a":"x","model_b":"y","winner":"model_a","model_a":"z"}`,
   `{"model_a":"x","model_b":"y","winner":"model_a","meta":{"k":[1,2]},${style}}`,
+  // the usual line (usual-vote-line.ts) beside the same names escaped or spelt in ways it leaves to the others
+  `{"model_a":"modèle","model_b":"x","winner":"tie_bothbad",${style}}`,
+  `{"model_a":"mod\\u00e8le","model_b":"x","winner":"tie_bothbad",${style}}`,
+  `{"model_a":"x","model_b":"modèle","winner":"tie (bothbad)",${style}}`,
+  `{"winner":"both_bad","model_b":"modèle","model_a":"y",${style}}`,
+  `{"model_a":"y","model_b":"modèle","winner":"model_b",${style.replace('"len_a":10,"len_b":5', '"len_b":5,"len_a":10')}}`,
+  `{"model_a":"y","model_b":"modèle","winner":"model_b",${style.replace(':1,', ': 1,')}}`,
   `{"model_a":"y","model_b":"x","winner":"model_a","len_a":4294967295,"len_b":70000,"headers_a":0,"headers_b":0,"lists_a":0,"lists_b":0,"bold_a":0,"bold_b":0}`,
 ];
 
@@ -42,9 +49,10 @@ describe('the byte scanner of vote lines', () => {
     expect(scanned.table).toEqual(parsed.table);
     expect(scanned.records).toBe(parsed.records);
     expect(scanned.skipped).toEqual(parsed.skipped);
-    expect(scanned.table.length).toBe(12);
+    expect(scanned.table.length).toBe(18);
     expect(scanned.table.models).toContain('mistral/large');
     expect(scanned.table.models).toContain('modèle-é');
+    expect(scanned.table.models.filter((name) => name.startsWith('modèle'))).toEqual(['modèle', 'modèle-é']);
     expect(scanned.skipped.flagged).toBe(2);
   });
 
@@ -78,6 +86,12 @@ describe('the byte scanner of vote lines', () => {
       '{"model_a":"x","model_b":"y","winner":"tie"',
       '{"model_a":"x","model_b":"y","winner":"model_c"}',
       '{"model_a":"x","model_b":"y","winner":"tie","len_a":1,"len_b":2,"headers_a":0,"headers_b":0,"lists_a":0,"lists_b":0,"bold_a":0,"bold_b":1.5}',
+      // usual lines but for one thing
+      `{"model_a":"x","model_b":"y","winner":"tie",${style.replace(',"bold_b":1', '')}}`,
+      `{"model_a":"x","model_b":"y","winner":"Tie",${style}}`,
+      `{"model_a":"x","model_b":"y","winner":"tie",${style.replace('"len_a":10', '"len_a":"10"')}}`,
+      `{"model_a":"x","model_b":"y","winner":"tie",${style.replace('"bold_b":1', '"bold_b":null')}}`,
+      `{"model_a":"x","model_b":"y","winner":"tie",${style}`,
     ];
     for (const [index, line] of bad.entries()) {
       const path = write(`bad-${index}.jsonl`, `${lines[0]}\n\n${line}\n${lines[0]}\n`);

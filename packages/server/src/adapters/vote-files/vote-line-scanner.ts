@@ -1,14 +1,17 @@
 import type { VoteCollector } from './vote-collector';
 import { parseJson } from './record-file';
-import { ByteNameTable, sameBytes } from './byte-name-table';
+import { ByteNameTable, hashBytes, sameBytes } from './byte-name-table';
+import { readUsualLine, VoteFields } from './usual-vote-line';
 
 /*
- * A byte scanner for the usual line of an Agora/fixture vote file: a flat JSON object whose
- * strings have no escapes and whose numbers are plain non-negative integers. It reads model_a,
- * model_b, winner and the eight style counts straight from the bytes, with no string or object
- * per line (the model names are decoded once per distinct name). Any other line (an escape, a
- * nested value, a flag field, a bad value, a repeated key) goes to the JSON.parse path of
- * VoteCollector, which gives the same votes and the same errors as before, at its speed.
+ * A byte scanner for the lines of an Agora/fixture vote file. The usual line (usual-vote-line.ts:
+ * fields in Agora's order, no spaces) is read word by word against its fixed pieces; any other flat
+ * JSON object whose strings have no escapes and whose numbers are plain non-negative integers is
+ * read here, key by key. Both read model_a, model_b, winner and the eight style counts straight
+ * from the bytes, with no string or object per line (the model names are decoded once per
+ * distinct name). Any other line (an escape, a nested value, a flag field, a bad value, a repeated
+ * key) goes to the JSON.parse path of VoteCollector, which gives the same votes and the same
+ * errors as before, at its speed.
  */
 
 const QUOTE = 0x22;
@@ -53,46 +56,16 @@ const WINNER_BYTES: readonly [Buffer, number][] = [
   [Buffer.from('tie (bothbad)'), 3],
 ];
 
-/**
- * The usual line as Agora and the fixtures write it: the fields of FIELDS in that order, no
- * spaces. Its fixed pieces (each string's closing quote, the next key, the opening of the next
- * value) are matched byte for byte, so such a line is read in one pass without looking keys up.
- */
-const USUAL_PIECES = [
-  '{"model_a":"',
-  '","model_b":"',
-  '","winner":"',
-  '","len_a":',
-  ',"len_b":',
-  ',"headers_a":',
-  ',"headers_b":',
-  ',"lists_a":',
-  ',"lists_b":',
-  ',"bold_a":',
-  ',"bold_b":',
-].map((piece) => Buffer.from(piece, 'latin1'));
-/** A usual line without style counts ends after the winner. */
-const WINNER_LAST = Buffer.from('"}', 'latin1');
-const FNV_OFFSET = 0x811c9dc5;
-const FNV_PRIME = 0x01000193;
-
-const WINNER_HASHES = Int32Array.from(WINNER_BYTES, ([spelling]) => {
-  let hash = FNV_OFFSET;
-  for (const byte of spelling) hash = Math.imul(hash ^ byte, FNV_PRIME);
-  return hash;
-});
-
 /** Keys that decide whether a row is flagged: such rows take the JSON.parse path. */
 const FLAG_KEYS = new Set(['flags', 'identity_leak', 'abuse']);
 
 export class VoteLineScanner {
   /** Lines seen, blank ones included (for error messages). */
   lineCount = 0;
-  private readonly start = new Int32Array(3);
-  private readonly end = new Int32Array(3);
-  private readonly style = new Uint32Array(8);
-  /** FNV-1a hashes of model_a, model_b and winner of the line being read (usualLine). */
-  private readonly hashes = new Int32Array(3);
+  /** The line being read: names (and, on the general path, the winner) as byte ranges, counts. */
+  private readonly fields = new VoteFields();
+  /** A DataView of the block being scanned (the usual-line reader reads words through it). */
+  private view: DataView = new DataView(new ArrayBuffer(0));
   private readonly names = new ByteNameTable();
   private readonly unknownKeys = new Map<string, boolean>();
 
@@ -104,12 +77,22 @@ export class VoteLineScanner {
 
   /** Scans whole lines in bytes[from, to); a last piece without a newline is a line too. */
   scan(bytes: Buffer, from: number, to: number): void {
+    let view = this.view;
+    if (view.buffer !== bytes.buffer || view.byteOffset !== bytes.byteOffset || view.byteLength !== bytes.length) {
+      view = this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
+    }
+    const fields = this.fields;
     let lineStart = from;
     while (lineStart < to) {
       this.lineCount += 1;
       // the scanner finds the line's end itself; only a line it gives up on is searched for it
-      let next = this.usualLine(bytes, lineStart, to);
-      if (next < 0) next = this.fastLine(bytes, lineStart, to);
+      let next = readUsualLine(view, bytes, lineStart, to, fields);
+      if (next >= 0) {
+        this.addUsualVote(bytes);
+        lineStart = next;
+        continue;
+      }
+      next = this.fastLine(bytes, lineStart, to);
       if (next >= 0) {
         lineStart = next;
         continue;
@@ -128,45 +111,13 @@ export class VoteLineScanner {
     this.collector.add(parseJson(this.path, text, `line ${this.lineCount}`), this.lineCount);
   }
 
-  /**
-   * Reads a line written exactly in the usual form (USUAL_PIECES) and returns where the next line
-   * starts; -1 (nothing added) for any other line, which fastLine then reads. The model names are
-   * hashed as their closing quote is sought.
-   */
-  private usualLine(bytes: Buffer, from: number, to: number): number {
-    let at = matchPiece(bytes, from, to, USUAL_PIECES[0]!);
-    const hashes = this.hashes;
-    for (let slot = 0; slot < STYLE; slot++) {
-      if (at < 0) return -1;
-      this.start[slot] = at;
-      let hash = FNV_OFFSET;
-      for (; at < to; at++) {
-        const byte = bytes[at]!;
-        if (byte === QUOTE) break;
-        if (byte === BACKSLASH || byte < 0x20) return -1;
-        hash = Math.imul(hash ^ byte, FNV_PRIME);
-      }
-      if (at >= to) return -1;
-      this.end[slot] = at;
-      hashes[slot] = hash;
-      if (slot === WINNER) break;
-      at = matchPiece(bytes, at, to, USUAL_PIECES[slot + 1]!);
-    }
-    let seen = 7;
-    let next = matchPiece(bytes, at, to, WINNER_LAST);
-    if (next < 0) {
-      next = at;
-      for (let slot = 0; slot < 8; slot++) {
-        next = matchPiece(bytes, next, to, USUAL_PIECES[STYLE + slot]!);
-        if (next >= 0) next = this.readCount(bytes, next, to, slot);
-        if (next < 0) return -1;
-      }
-      if (next >= to || bytes[next] !== CLOSE) return -1;
-      next += 1;
-      seen |= ALL_STYLE;
-    }
-    if (next < to && bytes[next] !== NEWLINE) return -1;
-    return this.addVote(bytes, seen, true) ? next + 1 : -1;
+  /** Adds the vote readUsualLine read (names hashed, winner decoded). */
+  private addUsualVote(bytes: Buffer): void {
+    const { fields, names, view } = this;
+    const a = names.indexOf(view, bytes, fields.start[MODEL_A]!, fields.end[MODEL_A]!, fields.hashes[MODEL_A]!, this.addName);
+    const b = names.indexOf(view, bytes, fields.start[MODEL_B]!, fields.end[MODEL_B]!, fields.hashes[MODEL_B]!, this.addName);
+    this.collector.records += 1;
+    this.collector.builder.addIndexed(a, b, fields.outcome, fields.withStyle ? fields.style : undefined);
   }
 
   /**
@@ -214,32 +165,25 @@ export class VoteLineScanner {
     return this.addVote(bytes, seen) ? at + 1 : -1;
   }
 
-  /** `hashed`: the hashes of the names and the winner are in `hashes` already (usualLine). */
-  private addVote(bytes: Buffer, seen: number, hashed = false): boolean {
+  private addVote(bytes: Buffer, seen: number): boolean {
     if ((seen & 7) !== 7) return false;
     const withStyle = (seen & LEN_KEYS) !== 0;
     if (withStyle && (seen & ALL_STYLE) !== ALL_STYLE) return false;
-    const outcome = hashed
-      ? hashedWinnerCode(bytes, this.start[WINNER]!, this.end[WINNER]!, this.hashes[WINNER]!)
-      : winnerCode(bytes, this.start[WINNER]!, this.end[WINNER]!);
-    if (outcome < 0 || this.end[MODEL_A] === this.start[MODEL_A] || this.end[MODEL_B] === this.start[MODEL_B]) return false;
-    const a = this.modelIndex(bytes, MODEL_A, hashed);
-    const b = this.modelIndex(bytes, MODEL_B, hashed);
+    const { start, end, style } = this.fields;
+    const outcome = winnerCode(bytes, start[WINNER]!, end[WINNER]!);
+    if (outcome < 0 || end[MODEL_A] === start[MODEL_A] || end[MODEL_B] === start[MODEL_B]) return false;
+    const a = this.modelIndex(bytes, MODEL_A);
+    const b = this.modelIndex(bytes, MODEL_B);
     this.collector.records += 1;
-    this.collector.builder.addIndexed(a, b, outcome, withStyle ? this.style : undefined);
+    this.collector.builder.addIndexed(a, b, outcome, withStyle ? style : undefined);
     return true;
   }
 
   /** A model's table index (its name decoded only the first time it is seen). */
-  private modelIndex(bytes: Buffer, slot: number, hashed: boolean): number {
-    const from = this.start[slot]!;
-    const to = this.end[slot]!;
-    let hash = this.hashes[slot]!;
-    if (!hashed) {
-      hash = FNV_OFFSET;
-      for (let at = from; at < to; at++) hash = Math.imul(hash ^ bytes[at]!, FNV_PRIME);
-    }
-    return this.names.indexOf(bytes, from, to, hash, this.addName);
+  private modelIndex(bytes: Buffer, slot: number): number {
+    const from = this.fields.start[slot]!;
+    const to = this.fields.end[slot]!;
+    return this.names.indexOf(this.view, bytes, from, to, hashBytes(this.view, bytes, from, to), this.addName);
   }
 
   private readonly addName = (name: string): number => this.collector.builder.modelIndex(name);
@@ -266,8 +210,8 @@ export class VoteLineScanner {
     if (bytes[at] !== QUOTE) return -1;
     const close = stringEnd(bytes, at + 1, to);
     if (close < 0) return -1;
-    this.start[slot] = at + 1;
-    this.end[slot] = close;
+    this.fields.start[slot] = at + 1;
+    this.fields.end[slot] = close;
     return close + 1;
   }
 
@@ -283,7 +227,7 @@ export class VoteLineScanner {
     if (digits === 0 || digits > 10 || (digits > 1 && bytes[at - digits] === ZERO) || value > 0xffffffff) return -1;
     const next = bytes[at];
     if (next === 0x2e || next === 0x65 || next === 0x45) return -1;
-    this.style[slot] = value;
+    this.fields.style[slot] = value;
     return at;
   }
 }
@@ -330,25 +274,7 @@ function skipValue(bytes: Buffer, at: number, to: number): number {
 
 const LITERALS = [Buffer.from('true'), Buffer.from('false'), Buffer.from('null')];
 
-/** Where bytes[at…] goes on after `piece`, or -1 if it does not start with it (before `to`). */
-function matchPiece(bytes: Buffer, at: number, to: number, piece: Uint8Array): number {
-  if (at + piece.length > to) return -1;
-  for (let index = 0; index < piece.length; index++) if (bytes[at + index] !== piece[index]) return -1;
-  return at + piece.length;
-}
-
 function winnerCode(bytes: Buffer, from: number, to: number): number {
   for (const [spelling, code] of WINNER_BYTES) if (sameBytes(spelling, bytes, from, to)) return code;
-  return -1;
-}
-
-/** The winner's code when its hash is known (usualLine): one spelling to check, not six. */
-function hashedWinnerCode(bytes: Buffer, from: number, to: number, hash: number): number {
-  for (let index = 0; index < WINNER_HASHES.length; index++) {
-    if (WINNER_HASHES[index] === hash) {
-      const [spelling, code] = WINNER_BYTES[index]!;
-      return sameBytes(spelling, bytes, from, to) ? code : -1;
-    }
-  }
   return -1;
 }
