@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { ProviderCallError, type ModelStreamPart } from '../spec';
+import { ProviderCallError, type ModelStreamPart, hasPushedParts } from '../spec';
 import { ChatCompletionStreamMapper, chatCompletionParts } from './openai-compatible-stream';
 import { SseDataParser } from './parse-sse-events';
 
@@ -153,5 +153,63 @@ describe('chatCompletionParts over a Node body', () => {
     for (let index = 0; index < 103; index += 1) await parts.next();
     expect(body.isPaused()).toBe(false);
     await parts.return!();
+  });
+});
+
+describe('chatCompletionParts over a Node body, listened to', () => {
+  const data = (payload: string) => `data: ${payload}\n\n`;
+  const listen = (body: PassThrough, signal?: AbortSignal) => {
+    const parts = chatCompletionParts(body, signal);
+    if (!hasPushedParts(parts)) throw new Error('a Node body can be listened to');
+    const seen: ModelStreamPart[] = [];
+    const ends: unknown[] = [];
+    const stop = parts.listen(
+      (part) => seen.push(part),
+      (reason) => ends.push(reason ?? 'end'),
+    );
+    return { seen, ends, stop };
+  };
+  const tick = () => new Promise((resolve) => setImmediate(resolve));
+
+  it('hands each part over in the callback that read it, the same parts as iterating, then ends once', async () => {
+    const body = new PassThrough();
+    const { seen, ends } = listen(body);
+    expect(seen).toEqual([{ type: 'stream-start', warnings: [] }]);
+    body.write(data(chunk({ content: 'Bon' })));
+    await tick();
+    expect(seen.map((part) => part.type)).toEqual(['stream-start', 'response-metadata', 'text-start', 'text-delta']);
+    body.write(data(chunk({ content: 'jour' })));
+    body.end(data(JSON.stringify({ choices: [{ delta: {}, finish_reason: 'stop' }] })) + data('[DONE]'));
+    await tick();
+    expect(seen.slice(4).map((part) => part.type)).toEqual(['text-delta', 'text-end', 'finish']);
+    expect(ends).toEqual(['end']);
+  });
+
+  it('ends with the abort reason when the call is aborted, with a cut stream when the body closes, and stops when told', async () => {
+    const controller = new AbortController();
+    const aborted = new PassThrough();
+    const abortedParts = listen(aborted, controller.signal);
+    controller.abort(new Error('turn over'));
+    aborted.destroy();
+    await tick();
+    expect(abortedParts.ends).toEqual([controller.signal.reason]);
+
+    const cut = new PassThrough();
+    const cutParts = listen(cut);
+    cut.write(data(chunk({ content: 'Bon' })));
+    await tick();
+    cut.destroy();
+    await tick();
+    expect(cutParts.seen.at(-1)).toMatchObject({ type: 'error', error: { kind: 'stream_cut' } });
+    expect(cutParts.ends).toEqual(['end']);
+
+    const stopped = new PassThrough();
+    const stoppedParts = listen(stopped);
+    stoppedParts.stop();
+    stopped.write(data(chunk({ content: 'Bon' })));
+    await tick();
+    expect(stopped.destroyed).toBe(true);
+    expect(stoppedParts.seen).toHaveLength(1);
+    expect(stoppedParts.ends).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { ProviderCallError, type ModelStreamPart, type ModelUsage, readerParts } from '../spec';
+import { ProviderCallError, type ModelStreamPart, type ModelUsage, type PushedParts, readerParts } from '../spec';
 import { type ChatCompletionChunk, chatCompletionChunkSchema, isPlainChunk } from './openai-compatible-api-schemas';
 import { splitContentParts } from './content-parts';
 import { mapFinishReason } from './map-openai-compatible-finish-reason';
@@ -129,9 +129,12 @@ const interrupted = (cause?: unknown) =>
 
 /** The parts of a chat-completion response body, in order; read errors become a final `error` part. */
 export function chatCompletionParts(body: AsyncIterable<Uint8Array>, abortSignal: AbortSignal | undefined): AsyncIterable<ModelStreamPart> {
-  return body instanceof Readable
-    ? { [Symbol.asyncIterator]: () => new NodeBodyParts(body, abortSignal) }
-    : readerParts(partsOfBody(body, abortSignal));
+  if (!(body instanceof Readable)) return readerParts(partsOfBody(body, abortSignal));
+  const parts: AsyncIterable<ModelStreamPart> & PushedParts = {
+    [Symbol.asyncIterator]: () => new NodeBodyParts(body, abortSignal),
+    listen: (onPart, onEnd) => new NodeBodyParts(body, abortSignal).listen(onPart, onEnd),
+  };
+  return parts;
 }
 
 /** How many mapped parts may wait unread before the body is paused. */
@@ -155,6 +158,8 @@ class NodeBodyParts implements AsyncIterator<ModelStreamPart> {
   /** The caller's abort reason, passed on as it is (an AbortError unless the caller chose its own Error). */
   private abortReason: { reason: Error } | undefined;
   private waiting: { resolve: (result: IteratorResult<ModelStreamPart>) => void; reject: (error: unknown) => void } | undefined;
+  /** The listener of {@link listen}: parts go to it as they are mapped, instead of to `next()`. */
+  private listener: { onPart: (part: ModelStreamPart) => void; onEnd: (abortReason?: unknown) => void } | undefined;
 
   constructor(
     private readonly body: Readable,
@@ -198,7 +203,15 @@ class NodeBodyParts implements AsyncIterator<ModelStreamPart> {
     return value;
   }
 
+  /** The parts to `onPart` as they come, then `onEnd` (see {@link PushedParts}); the returned function is `return()`. */
+  listen(onPart: (part: ModelStreamPart) => void, onEnd: (abortReason?: unknown) => void): () => void {
+    this.listener = { onPart, onEnd };
+    this.deliver();
+    return () => void this.return();
+  }
+
   return(): Promise<IteratorResult<ModelStreamPart>> {
+    this.listener = undefined;
     if (!this.settled) {
       this.settled = true;
       this.body.destroy();
@@ -237,6 +250,7 @@ class NodeBodyParts implements AsyncIterator<ModelStreamPart> {
    * its promise directly (not through another `next()`): two promises less per token.
    */
   private wake(): void {
+    if (this.listener) return this.deliver();
     const waiting = this.waiting;
     if (waiting === undefined) return;
     this.waiting = undefined;
@@ -244,6 +258,16 @@ class NodeBodyParts implements AsyncIterator<ModelStreamPart> {
     else if (this.abortReason) waiting.reject(this.abortReason.reason);
     else if (this.settled) waiting.resolve({ value: undefined, done: true });
     else this.waiting = waiting;
+  }
+
+  /** Hands the listener every queued part, then the end once reading stopped. */
+  private deliver(): void {
+    while (this.listener && this.head < this.queue.length) this.listener.onPart(this.shift());
+    const listener = this.listener;
+    if (listener === undefined || !this.settled) return;
+    this.listener = undefined;
+    if (this.abortReason) listener.onEnd(this.abortReason.reason);
+    else listener.onEnd();
   }
 
   private drainThenRelease(): void {

@@ -4,10 +4,11 @@ import { namesOwnIdentity } from '../../domain/arena/identity-leak';
 import { servedModelDiffers } from '../../domain/arena/served-model';
 import { type StyleCounts, countStyleElements } from '../../domain/ranking';
 import type { ModelRegistry } from '../../providers/registry';
-import { type ModelMessage, type ModelStreamPart, ProviderCallError } from '../../providers/spec';
+import { type ModelMessage, ProviderCallError } from '../../providers/spec';
 import type { ArenaCatalogue } from '../arena-catalogue';
 import type { ArenaMetrics } from '../ports/arena-metrics';
 import { countTokensLocally, loadTokenCounter } from '../../adapters/local-token-count';
+import { readAnswer } from './answer-reader';
 import type { TurnStream } from './turn-stream';
 
 /** What one side runs in a turn. */
@@ -326,53 +327,6 @@ function abortAfter(controller: AbortController, kind: 'first_token_timeout' | '
       ),
     ms,
   );
-}
-
-/**
- * Reads one call's parts into the side's outcome and the turn's stream until the model finishes;
- * returns the output tokens the provider counted, if it did. Throws the abort's reason once aborted.
- */
-async function readAnswer(
-  parts: AsyncIterable<ModelStreamPart>,
-  outcome: SideOutcome,
-  stream: TurnStream,
-  signal: AbortSignal,
-  onFirstToken: () => void,
-): Promise<number | undefined> {
-  let usageTokens: number | undefined;
-  const reader = parts[Symbol.asyncIterator]();
-  // Read from a local flag after each part: the signal's getter checks its receiver on every call.
-  let aborted = signal.aborted;
-  // Aborting ends a pending read at once, even if an upstream ignored the abort of its request.
-  const stopReading = () => {
-    aborted = true;
-    void reader.return?.().catch(() => {});
-  };
-  signal.addEventListener('abort', stopReading, { once: true });
-  try {
-    for (;;) {
-      const next = await reader.next();
-      if (aborted) throw signal.reason;
-      if (next.done) return usageTokens;
-      const part: ModelStreamPart = next.value;
-      if (part.type === 'error') throw signal.aborted ? signal.reason : part.error;
-      if (part.type === 'response-metadata') outcome.metadata = { ...outcome.metadata, responseId: part.id, servedModel: part.modelId };
-      if (part.type === 'finish') {
-        outcome.finishReason = part.finishReason;
-        usageTokens = part.usage.outputTokens;
-      }
-      if ((part.type === 'text-delta' || part.type === 'reasoning-delta') && part.delta.length > 0) {
-        if (outcome.ttftMs === null) onFirstToken();
-        const isText = part.type === 'text-delta';
-        if (isText) outcome.text += part.delta;
-        else outcome.reasoning += part.delta;
-        stream.push({ type: isText ? 'text-delta' : 'reasoning-delta', side: outcome.side, text: part.delta });
-      }
-    }
-  } finally {
-    signal.removeEventListener('abort', stopReading);
-    reader.return?.().catch(() => {});
-  }
 }
 
 /** An answer with no text (reasoning alone, or nothing) fails: nothing could be shown or voted on. */
