@@ -35,8 +35,13 @@ export function createHttpApp(
   // A bad survey file stops the start, naming the file and the field.
   const survey = config.surveyPath ? loadSurvey(config.surveyPath) : undefined;
   const integrity = voteIntegrity({ config, store, runtime, catalogue }, services);
-  // The population board and the model sheets' tags leave out the votes no board counts.
-  const flaggedDuels = () => integrity.flaggedDuels();
+  // The population board and the model sheets' tags leave out the votes no board counts: as the
+  // live board's last refresh here judged them, else (another instance computes the board, or none
+  // ended yet) judged again over every stored vote.
+  const flaggedDuels = () => {
+    const judged = services.leaderboards.flaggedDuels();
+    return judged ? Promise.resolve(judged) : integrity.flaggedDuels();
+  };
   return createApp({
     duels: services.duels,
     myDuels: new MyDuelsService({ store, catalogue, runtime }),

@@ -1,6 +1,7 @@
 import { DEFAULT_INTEGRITY_RULES, type IntegrityRules, integrityFlagBits } from '../domain/arena/vote-integrity';
 import { ratingsOfBoard, voteFacts } from './vote-integrity';
 import { RankingVoteColumns, type VoteColumns } from '../domain/ranking/vote-columns';
+import { DuelDigestSet } from '../domain/ranking/duel-digest-set';
 import { firstVotePerVisitorCluster, withoutPromptClusters } from '../domain/ranking/prompt-cluster-cap';
 import type { LeaderboardBody, LeaderboardQuery } from '@agora/contract';
 import type { Leaderboard } from '../domain/ranking';
@@ -76,6 +77,8 @@ export class LeaderboardService {
   private reading: { read: number; total: number } | undefined;
   /** Set by a catch-up from the snapshot that changed nothing: the snapshot's read (ms), for the stored boards' check. */
   private unchangedSince: number | undefined;
+  /** The duels whose votes the last refresh here left out by the integrity rules or a reviewer. */
+  private flagged: DuelDigestSet | undefined;
 
   constructor(
     private readonly dependencies: {
@@ -123,10 +126,9 @@ export class LeaderboardService {
     const ratings = await this.storedRatings();
     const ratingOf = ratings && Float64Array.from(columns.models, (model) => ratings.get(model) ?? Number.NaN);
     // One vote per visitor and prompt cluster (docs/ranking.md#duplicate-prompts); the views cap each cluster's weight.
-    const counted = firstVotePerVisitorCluster(
-      columns,
-      countedVotes(columns, integrityFlagBits(columns, settings.integrity ?? DEFAULT_INTEGRITY_RULES, ratingOf)),
-    );
+    const integrityBits = integrityFlagBits(columns, settings.integrity ?? DEFAULT_INTEGRITY_RULES, ratingOf);
+    if (generation === this.generation) this.flagged = DuelDigestSet.ofMarkedRows(kept.columns.toState().keys.duels, integrityBits);
+    const counted = firstVotePerVisitorCluster(columns, countedVotes(columns, integrityBits));
     const ownViewModes = settings.customModeOnMainBoard ? [] : OWN_VIEW_MODES;
     const onMainBoard = mainBoardVotes(columns, counted, ownViewModes);
     const available = availableViews(columns, counted, onMainBoard, settings.minVotes);
@@ -343,11 +345,21 @@ export class LeaderboardService {
     return this.dependencies.settings.customModeOnMainBoard ? [] : OWN_VIEW_MODES;
   }
 
+  /**
+   * The duels whose votes the last refresh here left out by the integrity rules or a reviewer, as the
+   * model sheets and the population board leave them out; none before a refresh here, or when
+   * another instance computes the board.
+   */
+  flaggedDuels(): Pick<ReadonlySet<string>, 'has'> | undefined {
+    return this.flagged;
+  }
+
   /** Reads the latest snapshots again from the store: another instance computed them (several instances). */
   async reloadLatest(): Promise<{ views: number; votes: number }> {
     // Another instance fits: kept votes would only hold memory, and go stale.
     this.generation += 1;
     this.kept = undefined;
+    this.flagged = undefined;
     const snapshots = await this.dependencies.store.leaderboards.latestSnapshots();
     this.latest = new Map(snapshots.map((snapshot) => [snapshot.view, snapshot.body]));
     this.loaded = true;

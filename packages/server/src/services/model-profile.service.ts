@@ -33,7 +33,7 @@ export class ModelProfileService {
       catalogue: ArenaCatalogue;
       board: ProfileBoard;
       /** Duels whose votes the integrity rules or a reviewer keep off every board (services/vote-integrity.ts); none: all count. */
-      flaggedDuels?: () => Promise<ReadonlySet<string>>;
+      flaggedDuels?: () => Promise<Pick<ReadonlySet<string>, 'has'>>;
     },
   ) {}
 

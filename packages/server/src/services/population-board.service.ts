@@ -27,7 +27,7 @@ export class PopulationBoardService {
       runtime: Runtime;
       survey: PopulationSurvey | undefined;
       /** Duels whose votes the integrity rules or a reviewer keep off every board (services/vote-integrity.ts); none: all count. */
-      flaggedDuels?: () => Promise<ReadonlySet<string>>;
+      flaggedDuels?: () => Promise<Pick<ReadonlySet<string>, 'has'>>;
     },
   ) {}
 

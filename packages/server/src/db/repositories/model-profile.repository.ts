@@ -23,7 +23,11 @@ export class ModelProfileRepository {
    * out here too; votes the store marks as not counted (identity leak, served-model mismatch) and
    * votes a reviewer excluded likewise, and the votes of the `flagged` duels (the integrity rules').
    */
-  async tagCounts(model: string, ownViewModes: readonly string[], flagged: ReadonlySet<string> = new Set()): Promise<ModelTagCounts> {
+  async tagCounts(
+    model: string,
+    ownViewModes: readonly string[],
+    flagged: Pick<ReadonlySet<string>, 'has'> = new Set(),
+  ): Promise<ModelTagCounts> {
     const counted = (rows: { duel_id: string; tags: string }[]) => rows.filter((row) => !flagged.has(row.duel_id)).map((row) => row.tags);
     const [sideA, sideB, reactions] = await Promise.all([
       this.taggedVotes(model, 'a', ownViewModes).then(counted),
