@@ -139,6 +139,28 @@ describe.each(DIALECTS)('turn leases ($name)', (dialect) => {
     expect(await test.arena.store.duels.findById(recentWithout)).toMatchObject({ status: 'streaming' });
   });
 
+  it('renews the leases of several turns in one statement, only those still streaming', async () => {
+    const [first, second, stored] = [await played(), await played(), await played()];
+    const until = later(runtime, 1000);
+    for (const duelId of [first, second])
+      await leaveStreaming(test.store.location, duelId, 1, { leaseUntil: until, startedAt: runtime.now() });
+    const renewedUntil = later(runtime, 60_000).toISOString();
+    const turns = [first, second, stored].map((duelId) => ({ duelId, turn: 1 }));
+    expect(await test.arena.store.duels.renewTurnLeases([...turns, { duelId: first, turn: 2 }], renewedUntil)).toEqual(
+      new Set([`${first}:1`, `${second}:1`]),
+    );
+    expect([await readLease(test.store.location, first), await readLease(test.store.location, second)]).toEqual([
+      renewedUntil,
+      renewedUntil,
+    ]);
+    expect(await readLease(test.store.location, stored)).toBeNull();
+    expect(await test.arena.store.duels.renewTurnLeases([], renewedUntil)).toEqual(new Set());
+    // Ended as a killed process's turns are, so that no later test meets them streaming.
+    for (const duelId of [first, second])
+      await leaveStreaming(test.store.location, duelId, 1, { leaseUntil: later(runtime, -1), startedAt: runtime.now() });
+    expect(await test.arena.duels.failInterruptedTurns()).toEqual(expect.arrayContaining([first, second]));
+  });
+
   it('the owner’s renewal keeps a long turn alive past the lease, and stops once the turn is stored', async () => {
     test.fake.defaultBehaviour = SLOW;
     try {

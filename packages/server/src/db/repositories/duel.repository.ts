@@ -308,8 +308,8 @@ export class DuelRepository {
     return new LiveFrameRepository(this.db).dropLiveFrames(duelId, turn);
   }
 
-  renewTurnLease(duelId: string, turn: number, leaseUntil: string): Promise<boolean> {
-    return new TurnLeaseRepository(this.db).renew(duelId, turn, leaseUntil);
+  renewTurnLeases(turns: readonly { duelId: string; turn: number }[], leaseUntil: string): Promise<Set<string>> {
+    return new TurnLeaseRepository(this.db).renew(turns, leaseUntil);
   }
 
   findTurnLease(duelId: string, turn: number): Promise<{ status: string; leaseUntil: string | null } | undefined> {

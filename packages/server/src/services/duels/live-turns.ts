@@ -3,7 +3,7 @@ import { AppError } from '../app-error';
 import type { RecentVoteContexts } from '../recent-vote-contexts';
 import type { DuelServiceDependencies } from './duel-dependencies';
 import { closingEvents, endAsInterrupted, endAsUnstored, interruptedTurn } from './turn-endings';
-import { TurnLease } from './turn-lease';
+import { TurnLease, TurnLeaseRenewals } from './turn-lease';
 import { finishedTurn, framesToStore, voteContextAfter } from './turn-records';
 import { type TurnOutcome, type TurnPlan, runTurn } from './turn-runner';
 import { TurnStream } from './turn-stream';
@@ -17,11 +17,14 @@ import { followElsewhere, publishFrames } from './turns-across-instances';
 export class LiveTurns {
   private readonly live = new Map<string, TurnStream>();
   private readonly running = new Set<Promise<void>>();
+  private readonly leaseRenewals: TurnLeaseRenewals;
 
   constructor(
     private readonly dependencies: DuelServiceDependencies,
     private readonly voteContexts: RecentVoteContexts,
-  ) {}
+  ) {
+    this.leaseRenewals = new TurnLeaseRenewals(dependencies);
+  }
 
   /** The turn's stream while this process keeps it. */
   get(duelId: string, turn: number): TurnStream | undefined {
@@ -76,7 +79,7 @@ export class LiveTurns {
     const publisher = settings.severalInstances ? publishFrames(this.dependencies, duelId, plan.turn, stream) : undefined;
     // Renewed from the moment the turn's row is stored until the turn is stored finished; another
     // instance that took this one for dead (its lease lapsed) stops the turn.
-    const lease = new TurnLease(this.dependencies, duelId, plan.turn);
+    const lease = new TurnLease(this.leaseRenewals, duelId, plan.turn);
     lease.holdAfter(duelStored?.committed);
     const cancel = duelStored ? AbortSignal.any([duelStored.cancel, lease.lost]) : lease.lost;
     const task = runTurn(plan, stream, dependencies, cancel)
