@@ -3,15 +3,19 @@ import { BANDS, mix32 } from './prompt-clusters';
 /**
  * The band keys of many clusters in memory, 32 per cluster (bandKeys: `band:` and 64 bits in
  * hexadecimal): a multimap from a key to the clusters that have it. Typed arrays rather than a Map
- * of strings: 8 bytes a key and 4 to 8 for its slot, about 400–500 bytes a cluster, where a Map of
- * the key strings took several times that. Keys are kept whole, so a match is the same as the
- * strings' equality.
+ * of strings: 8 bytes a key, 4 for its link and 4 to 8 for its slot, about 500–650 bytes a
+ * cluster, where a Map of the key strings took several times that. Keys are kept whole, so a match
+ * is the same as the strings' equality. A slot holds one distinct key, its clusters linked from it:
+ * where hundreds of clusters share a key (prompts of a small vocabulary), adding one more does not
+ * walk past them all.
  */
 export class BandIndex {
   /** The key of entry `member * BANDS + band`: its two 32-bit halves. */
   private high = new Uint32Array(BANDS * 1024);
   private low = new Uint32Array(BANDS * 1024);
-  /** Open addressing, linear probing: entry + 1, 0 for an empty slot. */
+  /** The next entry with the same key (entry + 1; 0: none). */
+  private next = new Int32Array(BANDS * 1024);
+  /** Open addressing, linear probing, one slot per distinct key: its latest entry + 1, 0 for an empty slot. */
   private slots = new Int32Array(1 << 16);
   private members = 0;
 
@@ -26,6 +30,9 @@ export class BandIndex {
     if ((member + 1) * BANDS > this.high.length) {
       this.high = grown(this.high);
       this.low = grown(this.low);
+      const next = new Int32Array(this.high.length);
+      next.set(this.next);
+      this.next = next;
     }
     // Load factor at most one half: probes stay short even where many clusters share a key.
     if ((member + 1) * BANDS * 2 > this.slots.length) this.rehash(this.slots.length * 2);
@@ -53,8 +60,10 @@ export class BandIndex {
     for (let slot = slotHash(band, high, low) & mask; ; slot = (slot + 1) & mask) {
       const stored = this.slots[slot]!;
       if (stored === 0) return;
-      const entry = stored - 1;
-      if (this.high[entry] === high && this.low[entry] === low && entry % BANDS === band) found((entry - band) / BANDS);
+      const head = stored - 1;
+      if (this.high[head] !== high || this.low[head] !== low || head % BANDS !== band) continue;
+      for (let entry = head; entry >= 0; entry = this.next[entry]! - 1) found((entry - band) / BANDS);
+      return;
     }
   }
 
@@ -66,8 +75,16 @@ export class BandIndex {
 
   private place(entry: number): void {
     const mask = this.slots.length - 1;
-    let slot = slotHash(entry % BANDS, this.high[entry]!, this.low[entry]!) & mask;
-    while (this.slots[slot] !== 0) slot = (slot + 1) & mask;
+    const band = entry % BANDS;
+    const high = this.high[entry]!;
+    const low = this.low[entry]!;
+    let slot = slotHash(band, high, low) & mask;
+    for (; this.slots[slot] !== 0; slot = (slot + 1) & mask) {
+      const head = this.slots[slot]! - 1;
+      if (this.high[head] === high && this.low[head] === low && head % BANDS === band) break;
+    }
+    // The key's clusters, latest first: the entry goes in front of those already there (none: 0).
+    this.next[entry] = this.slots[slot]!;
     this.slots[slot] = entry + 1;
   }
 

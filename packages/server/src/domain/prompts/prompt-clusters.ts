@@ -68,37 +68,61 @@ const SEEDS = (() => {
 
 /** The distinct hashed 5-grams of a normalised prompt, by code point (a text shorter than 5 is one shingle; empty: none). */
 export function shingles(normalised: string): Set<number> {
-  const points = [...normalised];
-  const found = new Set<number>();
-  if (points.length === 0) return found;
-  const text = points.join('');
-  // Offsets of code points in UTF-16 units, so that a shingle never cuts a surrogate pair.
-  const offsets: number[] = [];
-  for (let index = 0, offset = 0; index <= points.length; index++) {
-    offsets.push(offset);
-    offset += points[index]?.length ?? 0;
+  return new Set(shingleHashes(normalised));
+}
+
+/**
+ * The same shingles as {@link shingles}, sorted and distinct in a typed array: the signature's
+ * form (every first prompt is signed, on the rules layer's threads: no Set, no array of code points).
+ */
+function shingleHashes(text: string): Uint32Array {
+  if (text.length === 0) return new Uint32Array(0);
+  // Offsets of code points in UTF-16 units (a surrogate pair is one), so that a shingle never cuts one.
+  const starts = new Int32Array(text.length + 1);
+  let points = 0;
+  for (let index = 0; index < text.length; index++) {
+    const unit = text.charCodeAt(index);
+    const pairEnd = unit >= 0xdc00 && unit <= 0xdfff && index > 0 && (text.charCodeAt(index - 1) & 0xfc00) === 0xd800;
+    if (!pairEnd) starts[points++] = index;
   }
-  const count = Math.max(1, points.length - SHINGLE_LENGTH + 1);
+  starts[points] = text.length;
+  const count = Math.max(1, points - SHINGLE_LENGTH + 1);
+  const hashes = new Uint32Array(count);
   for (let index = 0; index < count; index++)
-    found.add(hashSlice(text, offsets[index]!, offsets[Math.min(index + SHINGLE_LENGTH, points.length)]!));
-  return found;
+    hashes[index] = hashSlice(text, starts[index]!, starts[Math.min(index + SHINGLE_LENGTH, points)]!);
+  hashes.sort();
+  let distinct = 0;
+  for (let index = 0; index < count; index++) if (index === 0 || hashes[index] !== hashes[index - 1]) hashes[distinct++] = hashes[index]!;
+  return hashes.subarray(0, distinct);
 }
 
 /** The MinHash signature of a set of shingles: per seed, the least mixed value of (shingle xor seed). An empty set's is all 0xffffffff. */
-export function minHashSignature(shingleSet: ReadonlySet<number>): Uint32Array {
-  const signature = new Uint32Array(SIGNATURE_LENGTH).fill(0xffffffff);
-  for (const shingle of shingleSet)
-    for (let index = 0; index < SIGNATURE_LENGTH; index++) {
-      const value = mix32(shingle ^ SEEDS[index]!);
-      if (value < signature[index]!) signature[index] = value;
+export function minHashSignature(shingleSet: ReadonlySet<number> | Uint32Array): Uint32Array {
+  const values = shingleSet instanceof Uint32Array ? shingleSet : Uint32Array.from(shingleSet);
+  const signature = new Uint32Array(SIGNATURE_LENGTH);
+  // Seed by seed, the least value kept in a local (mix32 written out: this loop is most of a signature's time).
+  for (let index = 0; index < SIGNATURE_LENGTH; index++) {
+    const seed = SEEDS[index]!;
+    let least = 0xffffffff;
+    for (let shingle = 0; shingle < values.length; shingle++) {
+      let h = values[shingle]! ^ seed;
+      h ^= h >>> 16;
+      h = Math.imul(h, 0x85ebca6b);
+      h ^= h >>> 13;
+      h = Math.imul(h, 0xc2b2ae35);
+      h ^= h >>> 16;
+      h >>>= 0;
+      if (h < least) least = h;
     }
+    signature[index] = least;
+  }
   return signature;
 }
 
 /** A prompt's signature (normalised, shingled, MinHashed); null when nothing is left of it after normalisation. */
 export function promptSignature(prompt: string): Uint32Array | null {
-  const set = shingles(normalisePrompt(prompt));
-  return set.size === 0 ? null : minHashSignature(set);
+  const hashes = shingleHashes(normalisePrompt(prompt));
+  return hashes.length === 0 ? null : minHashSignature(hashes);
 }
 
 /** The share of values two signatures agree on: an unbiased estimate of the Jaccard similarity of their shingle sets. */
