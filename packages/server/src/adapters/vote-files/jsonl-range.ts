@@ -19,6 +19,8 @@ export interface JsonlRangeTask {
   format: VoteFileFormat;
   excludeFlags: readonly string[] | undefined;
   styleFromText: boolean;
+  /** Keep the style counts (ReadVoteFileOptions.styleCounts). */
+  styleCounts: boolean;
 }
 
 /** What parsing a range gave: its votes, or the first bad line (numbered within the range). */
@@ -33,11 +35,11 @@ export interface JsonlRangeResult {
 
 /** Parses one range of a JSON Lines vote file (on the calling thread). */
 export async function parseJsonlRange(task: JsonlRangeTask, countTokens: TokenCounter | undefined): Promise<JsonlRangeResult> {
-  const collector = new VoteCollector(task.path, {
-    excludeFlags: task.excludeFlags,
-    styleFromText: task.styleFromText,
-    countTokens,
-  });
+  const collector = new VoteCollector(
+    task.path,
+    { excludeFlags: task.excludeFlags, styleFromText: task.styleFromText, countTokens },
+    task.styleCounts,
+  );
   collector.useFormat(task.format);
   // Agora rows (and the fixtures) carry their fields flat: read them from the bytes
   const scanner =

@@ -52,6 +52,7 @@ export async function readJsonlInParallel(
     format,
     excludeFlags: rowOptions.excludeFlags,
     styleFromText: rowOptions.countTokens !== undefined,
+    styleCounts: options.styleCounts !== false,
   }));
   // this thread parses the first range while the workers start and parse the others
   const parts = await Promise.all(

@@ -23,16 +23,17 @@ export async function readVoteFile(path: string, options: ReadVoteFileOptions = 
     styleFromText: options.styleFromText,
     countTokens: mayNeedText ? await loadCl100kTokenCounter() : undefined,
   };
-  if (parquet) return readParquet(path, rowOptions);
+  const styleCounts = options.styleCounts !== false;
+  if (parquet) return readParquet(path, rowOptions, styleCounts);
   if (!gzip && options.parallel !== false) {
     const parallel = await readJsonlInParallel(path, options, rowOptions);
     if (parallel) return parallel;
   }
-  return readJsonText(path, gzip, rowOptions);
+  return readJsonText(path, gzip, rowOptions, styleCounts);
 }
 
-async function readJsonText(path: string, gzip: boolean, options: RowOptions): Promise<VoteFileContents> {
-  const collector = new VoteCollector(path, options);
+async function readJsonText(path: string, gzip: boolean, options: RowOptions, styleCounts: boolean): Promise<VoteFileContents> {
+  const collector = new VoteCollector(path, options, styleCounts);
   const shape = await readRecordFile(
     path,
     { addLines: (text) => collector.addText(text), addRecord: (record, location) => collector.add(record, location) },
@@ -48,8 +49,8 @@ async function readJsonText(path: string, gzip: boolean, options: RowOptions): P
   };
 }
 
-async function readParquet(path: string, options: RowOptions): Promise<VoteFileContents> {
-  const collector = new VoteCollector(path, options);
+async function readParquet(path: string, options: RowOptions, styleCounts: boolean): Promise<VoteFileContents> {
+  const collector = new VoteCollector(path, options, styleCounts);
   let format: VoteFileFormat | undefined;
   await readRecordFile(
     path,

@@ -21,11 +21,14 @@ export class VoteCollector {
   private lastA = '';
   private lastAIndex = -1;
 
+  /** `styleCounts` false: the rows' style counts are checked but not kept (ReadVoteFileOptions.styleCounts). */
   constructor(
     private readonly path: string,
     private readonly options: RowOptions,
+    styleCounts = true,
   ) {
     this.lines = new JsonLineReader(path, (record, line) => this.add(record, line));
+    if (!styleCounts) this.builder.leaveOutStyle();
   }
 
   /** Fixes the format up front (Parquet: from the column names). */

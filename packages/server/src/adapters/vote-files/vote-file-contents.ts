@@ -23,6 +23,11 @@ export interface ReadVoteFileOptions {
   parallel?: boolean | undefined;
   /** Smallest file parsed in parallel, in bytes (default 1 GB; tests lower it). */
   parallelMinBytes?: number | undefined;
+  /**
+   * Keep the rows' style counts in the table (default true). Without them (a ranking without
+   * style control) the counts are still read and checked, so a bad one stops the read as before.
+   */
+  styleCounts?: boolean | undefined;
 }
 
 /** What reading a vote file produced. */

@@ -56,6 +56,23 @@ describe('the byte scanner of vote lines', () => {
     expect(scanned.skipped.flagged).toBe(2);
   });
 
+  it('checks but does not keep the style counts when asked not to, on every reader', async () => {
+    const path = write('mixed-no-style.jsonl', `${lines.join('\n')}\n`);
+    const kept = await readVoteFile(path);
+    expect(kept.table.votesWithStyle).toBe(11);
+    for (const parallel of [true, false]) {
+      const { table, records, skipped } = await readVoteFile(path, { parallel, styleCounts: false });
+      expect(table.style).toBeUndefined();
+      expect(table.votesWithStyle).toBe(0);
+      expect({ ...table, style: undefined, votesWithStyle: 0 }).toEqual({ ...kept.table, style: undefined, votesWithStyle: 0 });
+      expect({ records, skipped }).toEqual({ records: kept.records, skipped: kept.skipped });
+    }
+    const bad = write('bad-count-no-style.jsonl', `${lines[0]}\n${lines[0]!.replace('"bold_b":1', '"bold_b":-1')}\n`);
+    for (const parallel of [true, false]) {
+      await expect(readVoteFile(bad, { parallel, styleCounts: false })).rejects.toThrow(/, line 2: /);
+    }
+  });
+
   it('reads thousands of distinct model names, in the usual form and others, as JSON.parse does', async () => {
     // more names than the name table's first size (it grows), some differing in one byte only
     const rows = Array.from({ length: 3000 }, (_, index) => {

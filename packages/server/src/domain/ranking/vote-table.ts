@@ -83,6 +83,8 @@ export class VoteTableBuilder {
   private withStyle = 0;
   private raw = 0;
   private selfPlay = 0;
+  /** False once {@link leaveOutStyle} is called: style counts are then dropped as they come. */
+  private keepStyle = true;
 
   constructor(initialCapacity = 1024) {
     this.capacity = Math.max(16, initialCapacity);
@@ -103,6 +105,14 @@ export class VoteTableBuilder {
   }
 
   /**
+   * Drops the style counts of the votes added from now on (the table then has none): a reader
+   * whose caller fits no style control keeps 16 bytes a vote less, 40 MB on 2.5M votes.
+   */
+  leaveOutStyle(): void {
+    this.keepStyle = false;
+  }
+
+  /**
    * Adds one vote by arrival-order model indices (see {@link modelIndex}). `styleCounts`, when
    * given, holds the 8 raw counts in {@link VoteTable.style} order. Self-play is counted and
    * dropped here.
@@ -118,19 +128,20 @@ export class VoteTableBuilder {
     this.a[row] = a;
     this.b[row] = b;
     this.outcomes[row] = outcomeCode;
-    if (styleCounts) {
-      this.style ??= new Uint16Array(this.capacity * 8);
-      const base = row * 8;
-      for (let k = 0; k < 8; k++) {
-        const count = styleCounts[k]!;
-        if (count > 0xffff && this.style instanceof Uint16Array) {
-          this.style = copyInto(new Uint32Array(this.capacity * 8), this.style);
-        }
-        this.style[base + k] = count;
-      }
-      this.withStyle += 1;
-    }
+    if (styleCounts && this.keepStyle) this.addStyle(row, styleCounts);
     this.size = row + 1;
+  }
+
+  private addStyle(row: number, counts: ArrayLike<number>): void {
+    let style = (this.style ??= new Uint16Array(this.capacity * 8));
+    const base = row * 8;
+    if (style instanceof Uint16Array) {
+      let wide = false;
+      for (let k = 0; k < 8; k++) if (counts[k]! > 0xffff) wide = true;
+      if (wide) style = this.style = copyInto(new Uint32Array(this.capacity * 8), style);
+    }
+    for (let k = 0; k < 8; k++) style[base + k] = counts[k]!;
+    this.withStyle += 1;
   }
 
   /** Adds one vote given as an object. */
