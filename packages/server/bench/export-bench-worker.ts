@@ -15,6 +15,7 @@ import { createStore } from '../src/db/unit-of-work';
 import { DatasetExportService } from '../src/services/dataset-export.service';
 import { DATASET_NAMES, type DatasetName } from '../src/domain/datasets/export-columns';
 import { exportModelFacts } from '../src/domain/datasets/export-model-facts';
+import { sentenceMaker } from './synthetic-prompts';
 
 const CATALOGUE = new URL('../../../models.yaml', import.meta.url).pathname;
 const TAGS = ['useful', 'complete', 'creative', 'clear_formatting', 'incorrect', 'superficial', 'instructions_not_followed'];
@@ -54,6 +55,20 @@ async function generate(path: string, count: number): Promise<void> {
   const sentences = sentencePool(random, 2000);
   const text = (sentencesCount: number) =>
     Array.from({ length: sentencesCount }, () => sentences[Math.floor(random() * sentences.length)]).join(' ');
+  // Prompts from their own stream (the answers, votes and reactions stay those of the stream above):
+  // sentences of 4,000 French words by Zipf's law, each new, and one prompt in ten an earlier one
+  // again. Drawn from the 2,000 sentences of 40 words, 40 % of first prompts repeated an earlier one
+  // whole and each shared band keys with about 108 earlier ones (measured at 20,000), which made the
+  // post-processing bench's near-duplicate matching its own workload rather than an arena's.
+  const promptRandom = seeded(20261207);
+  const sentence = sentenceMaker(promptRandom, ['fr']);
+  const earlier: string[] = [];
+  const prompt = (): string => {
+    if (promptRandom() < 0.1 && earlier.length > 0) return earlier[Math.floor(promptRandom() * earlier.length)]!;
+    const made = Array.from({ length: 1 + Math.floor(promptRandom() * 2) }, () => sentence('fr')).join(' ');
+    if (earlier.length < 5000) earlier.push(made);
+    return made;
+  };
   const insertDuel = db.prepare(
     'INSERT INTO duels (id, visitor_hash, mode, model_a, model_b, chosen_models, locale, status, turn_count, created_at, updated_at) VALUES (?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?)',
   );
@@ -84,7 +99,9 @@ async function generate(path: string, count: number): Promise<void> {
       const turns = random() < 0.6 ? 1 : random() < 0.7 ? 2 : 3;
       insertDuel.run(id, `visitor-${Math.floor(random() * 200_000)}`, 'random', modelA, modelB, 'fr', 'voted', turns, at, at);
       for (let turn = 1; turn <= turns; turn++) {
-        insertTurn.run(id, turn, text(1 + Math.floor(random() * 2)), at, at);
+        // The former prompt's draws are still taken, so that everything else is the store it was.
+        text(1 + Math.floor(random() * 2));
+        insertTurn.run(id, turn, prompt(), at, at);
         insertSide.run(id, turn, 'a', modelA, text(3 + Math.floor(random() * 6)), 50 + Math.floor(random() * 400));
         insertSide.run(id, turn, 'b', modelB, text(3 + Math.floor(random() * 6)), 50 + Math.floor(random() * 400));
       }

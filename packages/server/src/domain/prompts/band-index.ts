@@ -37,12 +37,14 @@ export class BandIndex {
     // Load factor at most one half: probes stay short even where many clusters share a key.
     if ((member + 1) * BANDS * 2 > this.slots.length) this.rehash(this.slots.length * 2);
     this.members += 1;
+    // Parsed without an object per key (every founded cluster is added twice: to its page's index, then to its instance's).
     for (let band = 0; band < BANDS; band++) {
+      const key = keys[band]!;
+      const colon = key.indexOf(':');
+      if (bandNumber(key, colon) !== band) throw new RangeError(`band key ${key} is not of band ${band}`);
       const entry = member * BANDS + band;
-      const key = parseBandKey(keys[band]!);
-      if (key.band !== band) throw new RangeError(`band key ${keys[band]} is not of band ${band}`);
-      this.high[entry] = key.high;
-      this.low[entry] = key.low;
+      this.high[entry] = hexWord(key, colon + 1);
+      this.low[entry] = hexWord(key, colon + 9);
       this.place(entry);
     }
     return member;
@@ -107,9 +109,14 @@ function slotHash(band: number, high: number, low: number): number {
 /** A band key's parts: `band:` then 16 hexadecimal digits (bandKeys), read without slicing (every lookup and every founded cluster parses 32). */
 export function parseBandKey(key: string): { band: number; high: number; low: number } {
   const colon = key.indexOf(':');
+  return { band: bandNumber(key, colon), high: hexWord(key, colon + 1), low: hexWord(key, colon + 9) };
+}
+
+/** The decimal band number before the colon of a band key. */
+function bandNumber(key: string, colon: number): number {
   let band = 0;
   for (let index = 0; index < colon; index++) band = band * 10 + (key.charCodeAt(index) - 48);
-  return { band, high: hexWord(key, colon + 1), low: hexWord(key, colon + 9) };
+  return band;
 }
 
 /** Eight hexadecimal digits (lower case) from `start`, as an unsigned 32-bit integer. */
