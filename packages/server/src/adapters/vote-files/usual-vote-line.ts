@@ -25,19 +25,24 @@ const CONTROLS = 0x20202020;
 /** The bytes of a word before its byte 0..3 (little-endian). */
 const WORD_MASKS = [0, 0xff, 0xffff, 0xffffff];
 
-/** A fixed piece of the usual line, as (offset, little-endian word) pairs covering it (the last may overlap). */
+/**
+ * A fixed piece of the usual line (at least 8 bytes), as 8-byte words at `offsets` (the last may
+ * overlap) read as doubles: printable ASCII is never a NaN or a zero, so equal doubles mean equal
+ * bytes.
+ */
 interface Piece {
   length: number;
-  words: Int32Array;
+  offsets: Int32Array;
+  words: Float64Array;
 }
 
 function piece(text: string): Piece {
   const bytes = Buffer.from(text, 'latin1');
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
   const offsets: number[] = [];
-  for (let at = 0; at + 4 <= bytes.length; at += 4) offsets.push(at);
-  if (bytes.length % 4 !== 0) offsets.push(bytes.length - 4);
-  return { length: bytes.length, words: Int32Array.from(offsets.flatMap((at) => [at, view.getInt32(at, true)])) };
+  for (let at = 0; at + 8 <= bytes.length; at += 8) offsets.push(at);
+  if (bytes.length % 8 !== 0) offsets.push(bytes.length - 8);
+  return { length: bytes.length, offsets: Int32Array.from(offsets), words: Float64Array.from(offsets, (at) => view.getFloat64(at, true)) };
 }
 
 const wordOf = (text: string): number => Buffer.from(text, 'latin1').readInt32LE(0);
@@ -94,8 +99,8 @@ export function readUsualLine(view: DataView, bytes: Uint8Array, from: number, t
 /** Where bytes[at…] goes on after `piece`, or -1 if it does not start with it (before `to`). */
 function matchPiece(view: DataView, at: number, to: number, piece: Piece): number {
   if (at + piece.length > to) return -1;
-  const words = piece.words;
-  for (let index = 0; index < words.length; index += 2) if (view.getInt32(at + words[index]!, true) !== words[index + 1]) return -1;
+  const { offsets, words } = piece;
+  for (let index = 0; index < offsets.length; index++) if (view.getFloat64(at + offsets[index]!, true) !== words[index]) return -1;
   return at + piece.length;
 }
 
