@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { conversationLanguage } from '../domain/language/conversation-language';
 import { normaliseLanguageCode } from '../domain/language/language-codes';
-import { createLanguageDetector } from './language-detector';
+import { codePoints, createLanguageDetector } from './language-detector';
 
 describe('normaliseLanguageCode', () => {
   it.each([
@@ -59,5 +59,13 @@ describe('createLanguageDetector', () => {
       'Merci, et maintenant en français, avec les dates importantes de la période, s’il te plaît.',
     ]);
     expect(result).toEqual({ messages: ['fr', 'en', 'fr'], conversation: 'fr', languages: ['fr', 'en'] });
+  });
+});
+
+describe('a message’s characters, as the conversation’s majority weighs them', () => {
+  it('counts code points as spreading the string does: a surrogate pair is one, a lone surrogate one', () => {
+    for (const text of ['', 'a', 'héllo 日本', '😀', '😀😀x', '\uD800\uD800\uDC00', '\uDC00\uD800', 'x\uD800', '\uD800\uDC00\uDC00'])
+      expect(codePoints(text)).toBe([...text].length);
+    expect(codePoints('😀😀x')).toBe(3);
   });
 });

@@ -72,9 +72,19 @@ export function createLanguageDetector(): LanguageDetector {
     detect: async (text) => detectText(text),
     async detectConversation(messages) {
       const languages = messages.map(detectText);
-      const measured = languages.map((language, index) => ({ language, characters: [...(messages[index] ?? '')].length }));
+      const measured = languages.map((language, index) => ({ language, characters: codePoints(messages[index] ?? '') }));
       const ranked = conversationLanguages(measured);
       return { messages: languages, conversation: ranked[0] ?? UNDETERMINED, languages: ranked };
     },
   };
+}
+
+/** Code points in a text, as `[...text].length` counts them, without the array (post-processing counts every message). */
+export function codePoints(text: string): number {
+  let count = text.length;
+  for (let index = 1; index < text.length; index++) {
+    const unit = text.charCodeAt(index);
+    if (unit >= 0xdc00 && unit <= 0xdfff && (text.charCodeAt(index - 1) & 0xfc00) === 0xd800) count--;
+  }
+  return count;
 }
