@@ -60,34 +60,50 @@ export async function parseJsonlRange(task: JsonlRangeTask, countTokens: TokenCo
   };
 }
 
-/** Reads the range in large blocks of whole lines and hands them to the byte scanner. */
+/**
+ * Reads the range in large blocks of whole lines and hands them to the byte scanner. Two buffers:
+ * the next block is read (on libuv's thread pool) while this one is scanned, so the reads' copies
+ * from the page cache overlap the scan instead of adding to its wall time.
+ */
 async function scanRange(task: JsonlRangeTask, scanner: VoteLineScanner, collector: VoteCollector): Promise<void> {
   if (task.end <= task.start) return;
   const handle = await open(task.path, 'r');
+  const readAt = (buffer: Buffer, offset: number, position: number): Promise<number> =>
+    position < task.end
+      ? handle.read(buffer, offset, Math.min(buffer.length - offset, task.end - position), position).then((read) => read.bytesRead)
+      : Promise.resolve(0);
+  let current = Buffer.allocUnsafe(Math.min(1 << 22, task.end - task.start));
+  let spare = Buffer.allocUnsafe(0);
+  let kept = 0;
+  let position = task.start;
+  let pending = readAt(current, 0, position);
   try {
-    let buffer = Buffer.allocUnsafe(Math.min(1 << 22, task.end - task.start));
-    let kept = 0;
-    let position = task.start;
-    let first = true;
-    while (position < task.end) {
-      if (kept === buffer.length) buffer = Buffer.concat([buffer, Buffer.allocUnsafe(buffer.length)]);
-      const { bytesRead } = await handle.read(buffer, kept, Math.min(buffer.length - kept, task.end - position), position);
+    for (let first = true; ; first = false) {
+      const bytesRead = await pending;
       if (bytesRead === 0) break;
-      if (first) reserveForFile(collector, buffer.subarray(0, bytesRead), task.end - task.start);
-      first = false;
+      if (first) reserveForFile(collector, current.subarray(0, bytesRead), task.end - task.start);
       position += bytesRead;
       const filled = kept + bytesRead;
-      const last = position < task.end ? buffer.lastIndexOf(0x0a, filled - 1) : filled - 1;
+      const last = position < task.end ? current.lastIndexOf(0x0a, filled - 1) : filled - 1;
       if (last < 0) {
+        // a line longer than the buffer: read on into a larger one
+        if (filled === current.length) current = Buffer.concat([current, Buffer.allocUnsafe(current.length)]);
         kept = filled;
+        pending = readAt(current, kept, position);
         continue;
       }
-      scanner.scan(buffer, 0, last + 1);
-      buffer.copy(buffer, 0, last + 1, filled);
+      // the last, partial line starts the other buffer, whose read begins before this scan
       kept = filled - last - 1;
+      if (spare.length < current.length) spare = Buffer.allocUnsafe(current.length);
+      current.copy(spare, 0, last + 1, filled);
+      pending = readAt(spare, kept, position);
+      scanner.scan(current, 0, last + 1);
+      [current, spare] = [spare, current];
     }
-    if (kept > 0) scanner.scan(buffer, 0, kept);
+    if (kept > 0) scanner.scan(current, 0, kept);
   } finally {
+    // a scan error leaves a read in flight: it ends before the file is closed
+    await pending.catch(() => 0);
     await handle.close();
   }
 }

@@ -88,6 +88,25 @@ describe('the byte scanner of vote lines', () => {
     expect(scanned.table.models.length).toBe(6000);
   });
 
+  it('reads a file of several 4 MB blocks, lines across their ends and one longer than a block, as JSON.parse does', async () => {
+    // 60,000 lines of about 190 bytes: lines cross the ends of the 4 MB blocks read while the previous one is scanned
+    const rows = Array.from({ length: 60_000 }, (_, index) => {
+      const pair = `"model_a":"vendor${index % 13}/model-${index % 101}","model_b":"vendor${index % 7}/model-${(index * 7) % 89}-b"`;
+      if (index % 997 === 0) return '';
+      if (index % 1009 === 0) return ` {${pair}, "winner":"tie"}`;
+      return `{${pair},"winner":"${['model_a', 'model_b', 'tie', 'tie_bothbad'][index % 4]}",${style}}`;
+    });
+    rows[30_000] = `{"model_a":"x","model_b":"y","winner":"tie","note":"${'n'.repeat(5 << 20)}"}`;
+    const path = write('blocks.jsonl', `${rows.join('\n')}\n`);
+    const scanned = await readVoteFile(path);
+    const parsed = await readVoteFile(path, { parallel: false });
+    expect(scanned.table).toEqual(parsed.table);
+    expect(scanned.records).toBe(60_000 - 61);
+    rows[59_000] = rows[59_000]!.replace('"len_a":10', '"len_a":1O');
+    const bad = write('blocks-bad.jsonl', rows.join('\n'));
+    await expect(readVoteFile(bad)).rejects.toThrow(/blocks-bad\.jsonl, line 59001: invalid JSON/);
+  });
+
   it('names the same line and problem as JSON.parse for each bad line', async () => {
     const bad = [
       '{"model_a":"x","model_b":"y","winner":"draw"}',
