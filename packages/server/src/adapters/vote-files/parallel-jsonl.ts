@@ -9,10 +9,10 @@ import { VoteFileError } from './vote-file-error';
 import { detectFormat, VoteRowError, type RowOptions, type SkipReason } from '../../domain/ranking/vote-formats';
 
 /**
- * Below this size one thread is faster: with the byte scanner one thread reads about 250 MB/s, and
- * a worker costs 0.6–0.9 s of CPU to start (it loads the TypeScript loader and the parsing modules
- * again). Measured on 2.5M votes (494 MB), 2 cores: one thread 2.07 s wall, 1.88 s CPU, 208 MB;
- * two threads 2.5–2.8 s wall, 2.8 s CPU, 286 MB.
+ * Below this size one thread is faster: with the byte scanner one thread reads about 700 MB/s, and
+ * a second one costs its start, a second name table and the merge of the two tables. Measured on
+ * 2.5M votes (494 MB) with the prebuilt CLI, 2 cores at load 5–7: one thread 1.48–1.68 s wall,
+ * 1.44–1.51 s CPU, 110 MB; two threads 1.33–1.92 s wall, 1.77–1.88 s CPU, 130 MB.
  */
 const MIN_PARALLEL_BYTES = 1 << 30;
 
