@@ -1,3 +1,5 @@
+import { QUOTE, BACKSLASH } from './json-bytes';
+
 /** Receives one record's bytes [start, end) and its 1-based element number. */
 export type RecordHandler = (bytes: Uint8Array, start: number, end: number, ordinal: number) => void;
 
@@ -38,9 +40,6 @@ export class LineBlocks {
     this.pending = '';
   }
 }
-
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
 
 /**
  * Splits a top-level JSON array (`[{…}, {…}]`, FastChat's battle files) into its elements without

@@ -1,4 +1,5 @@
 import { finishHash, HASH_PRIME, HASH_SEED } from './byte-name-table';
+import { QUOTE, BACKSLASH, CLOSE, NEWLINE, ZERO } from './json-bytes';
 
 /*
  * The usual line of an Agora/fixture vote file, as Agora and the fixtures write it: model_a,
@@ -10,12 +11,6 @@ import { finishHash, HASH_PRIME, HASH_SEED } from './byte-name-table';
  * readUsualLine return -1 having added nothing, and the general reader of vote-line-scanner.ts
  * reads it as before.
  */
-
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const CLOSE = 0x7d;
-const NEWLINE = 0x0a;
-const ZERO = 0x30;
 
 const ONES = 0x01010101;
 const HIGHS = 0x80808080 | 0;

@@ -2,6 +2,7 @@ import type { VoteCollector } from './vote-collector';
 import { parseJson } from './record-file';
 import { ByteNameTable, hashBytes, sameBytes } from './byte-name-table';
 import { readUsualLine, VoteFields } from './usual-vote-line';
+import { QUOTE, BACKSLASH, COMMA, COLON, OPEN, CLOSE, NEWLINE, ZERO, NINE } from './json-bytes';
 
 /*
  * A byte scanner for the lines of an Agora/fixture vote file. The usual line (usual-vote-line.ts:
@@ -13,16 +14,6 @@ import { readUsualLine, VoteFields } from './usual-vote-line';
  * key) goes to the JSON.parse path of VoteCollector, which gives the same votes and the same
  * errors as before, at its speed.
  */
-
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const COMMA = 0x2c;
-const COLON = 0x3a;
-const OPEN = 0x7b;
-const CLOSE = 0x7d;
-const NEWLINE = 0x0a;
-const ZERO = 0x30;
-const NINE = 0x39;
 
 /** Field slots; style slots 3..10 follow VoteTable.style order (len_a, len_b, headers_a, …). */
 const FIELDS: readonly string[] = [
