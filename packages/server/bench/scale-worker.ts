@@ -32,7 +32,10 @@ async function generate(path: string, file: string, count: number): Promise<void
   db.pragma('synchronous = OFF');
   const write = duelWriter(db, 20261201);
   const out = createWriteStream(file);
-  const start = Date.parse('2026-01-01T00:00:00.000Z');
+  // One vote a second, ending an hour ago: within the retention period (180 days by default), as an
+  // arena's votes mostly are. Votes from a fixed date in January were all past it, and the start's
+  // retention purge (now in the background) moved the ranking epoch behind the measured refresh.
+  const start = Date.now() - count * 1000 - 3_600_000;
   let lines: string[] = [];
   const chunk = db.transaction((from: number, to: number) => {
     for (let index = from; index < to; index++) lines.push(write(index, start + index * 1000));
