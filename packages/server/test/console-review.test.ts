@@ -1,5 +1,5 @@
 import type { AuditPage, IntegrityOverview, ReviewConversationBody, ReviewCountsBody, ReviewQueueBody } from '@agora/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { rankVoteTable, storeVoteTable } from '../src/services/rank-votes';
 import { exportableIds } from './in-process/screening';
 import { runAgora } from './run-agora';
@@ -257,5 +257,33 @@ describe.each(DIALECTS)('the console’s vote integrity ($name)', (dialect) => {
     const after = (await harness.client.request('GET', '/api/v1/admin/votes/integrity', undefined, admin)).json as IntegrityOverview;
     expect(after.flagged_votes).toBe(attack.length - 1);
     expect(after.served_models.models).toEqual([]);
+  });
+
+  it('judges the votes in pages, once for both pages while nothing changes, again after a decision; never every vote as objects', async () => {
+    const feedback = harness.arena.store.feedback;
+    const everyVote = vi.spyOn(feedback, 'listRankingVotes');
+    const pages = vi.spyOn(feedback, 'rankingVotePages');
+    // The live board's refresh reads changes (with a `since`); a judgement reads every vote in pages.
+    const fullReads = () => pages.mock.calls.filter((call) => call[1] === undefined).length;
+    const read = async (path: string) => (await harness.client.request('GET', `/api/v1/admin/votes/${path}`, undefined, admin)).json;
+    const decide = async (decision: 'count' | 'exclude') =>
+      expect((await harness.client.request('PUT', `/api/v1/admin/votes/${attack[1]}`, { decision }, admin)).status).toBe(200);
+    try {
+      await decide('exclude');
+      const overview = (await read('integrity')) as IntegrityOverview;
+      const flagged = (await read('flagged')) as { votes: { duel_id: string; review: string | null }[] };
+      // The same groups and effect (the served-model window moves with the clock).
+      expect({ ...((await read('integrity')) as IntegrityOverview), served_models: null }).toEqual({ ...overview, served_models: null });
+      expect(fullReads()).toBe(1);
+      expect(flagged.votes.find((vote) => vote.duel_id === attack[1])?.review).toBe('exclude');
+      // Another decision: judged again, one fewer flagged.
+      await decide('count');
+      expect(((await read('integrity')) as IntegrityOverview).flagged_votes).toBe(overview.flagged_votes - 1);
+      expect(fullReads()).toBe(2);
+      expect(everyVote).not.toHaveBeenCalled();
+    } finally {
+      everyVote.mockRestore();
+      pages.mockRestore();
+    }
   });
 });

@@ -91,6 +91,7 @@ function voteIntegrity(
   const rules = config.leaderboard.promptDedup === false ? { ...config.integrity, clusterPush: undefined } : config.integrity;
   return new VoteIntegrityService(store, runtime, rules, () => services.leaderboards.storedRatings(), {
     customModeOnMainBoard: config.leaderboard.customModeOnMainBoard ?? false,
+    promptDedup: config.leaderboard.promptDedup,
     servedModels: (hours) => services.operations.servedModelMismatches(hours),
     providerOf: (modelId) => {
       const model = catalogue.models().find((candidate) => candidate.entry.id === modelId);

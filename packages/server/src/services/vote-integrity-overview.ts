@@ -1,7 +1,6 @@
 import type { IntegrityOverview } from '@agora/contract';
-import { computeLeaderboard } from '../domain/ranking';
+import type { Leaderboard } from '../domain/ranking';
 import type { RankingVoteRecord } from '../domain/ranking/ranking-records';
-import { mainBoardTable } from './main-board-table';
 
 /** How many characters of a visitor's or address's hash the console shows: enough to tell groups apart, not a whole key. */
 export const HASH_SHOWN = 12;
@@ -57,38 +56,32 @@ export function groupFlaggedVotes(
 }
 
 /**
- * What the flagged votes would move: the main board fitted as the live leaderboard fits it
- * (`computeLeaderboard`, plain), once as counted and once with every flagged vote counted, and each
- * model's rating with them minus without. A board with too few votes or models to fit is null.
+ * What the flagged votes would move: each ranked model's rating on the main board with the flagged
+ * votes counted minus as counted ({@link mainBoardWithAndWithoutFlagged}). Null when either board
+ * has fewer than two ranked models.
  */
-export function flaggedVotesEffect(
-  records: readonly RankingVoteRecord[],
-  flags: ReadonlyMap<string, readonly string[]>,
-  options: { customModeOnMainBoard?: boolean | undefined },
-): IntegrityOverview['effect'] {
-  const counted = fitted(mainBoardTable(records, flags, options));
-  const withFlagged = fitted(mainBoardTable(records, new Map(), options));
-  if (!counted || !withFlagged) return null;
-  const models = [...new Set([...counted.keys(), ...withFlagged.keys()])];
+export function flaggedVotesEffect(counted: Leaderboard, withFlagged: Leaderboard): IntegrityOverview['effect'] {
+  const before = rankedRatings(counted);
+  const after = rankedRatings(withFlagged);
+  if (!before || !after) return null;
+  const models = [...new Set([...before.keys(), ...after.keys()])];
   const rounded = (rating: number | undefined) => (rating === undefined ? null : Math.round(rating * 10) / 10);
   return models
     .map((model) => {
-      const before = counted.get(model);
-      const after = withFlagged.get(model);
+      const without = before.get(model);
+      const withThem = after.get(model);
       return {
         model,
-        counted: rounded(before),
-        with_flagged: rounded(after),
-        moved: before === undefined || after === undefined ? null : Math.round((after - before) * 10) / 10,
+        counted: rounded(without),
+        with_flagged: rounded(withThem),
+        moved: without === undefined || withThem === undefined ? null : Math.round((withThem - without) * 10) / 10,
       };
     })
     .sort((left, right) => Math.abs(right.moved ?? 0) - Math.abs(left.moved ?? 0) || left.model.localeCompare(right.model));
 }
 
-/** The ranked (not provisional) models' ratings of a fit, or undefined when it cannot be fitted. */
-function fitted(table: ReturnType<typeof mainBoardTable>): Map<string, number> | undefined {
-  // Without an anchor or a variant asked for, only a variant without a finite estimate throws, and the default falls back instead.
-  const board = computeLeaderboard(table, { style: false });
+/** The ranked (not provisional) models' ratings of a board, or undefined with fewer than two. */
+function rankedRatings(board: Leaderboard): Map<string, number> | undefined {
   const rows = board.rows.filter((row) => row.rank !== null);
   return rows.length < 2 ? undefined : new Map(rows.map((row) => [row.model, row.rating]));
 }

@@ -3,12 +3,23 @@ import type { RankingVoteRecord } from '../db/repositories/feedback.repository';
 import type { Store } from '../db/unit-of-work';
 import { AppError } from './app-error';
 import type { Runtime } from './ports/runtime';
-import { type IntegrityFlag, type IntegrityRules, type VoteFacts, integrityFlags, rankingFlags } from '../domain/arena/vote-integrity';
+import {
+  type IntegrityFlag,
+  type IntegrityRules,
+  type VoteFacts,
+  REVIEW_CODE,
+  flagsOfBits,
+  integrityFlags,
+  rankingFlags,
+} from '../domain/arena/vote-integrity';
+import { type JudgedVotes, judgeStoredVotes, mainBoardWithAndWithoutFlagged, newestRows } from './vote-integrity-judgement';
 import { HASH_SHOWN, flaggedVotesEffect, groupFlaggedVotes } from './vote-integrity-overview';
 
 /** What the console's integrity page reads besides the votes: the main board's settings and the served-model discrepancies. */
 export interface IntegrityOverviewSources {
   customModeOnMainBoard: boolean;
+  /** False when the board does not group votes by prompt cluster (AGORA_LEADERBOARD_PROMPT_DEDUP=0). */
+  promptDedup?: boolean | undefined;
   servedModels: (hours: number) => Promise<{ since: string; models: { model: string; served: string; answers: number }[] }>;
   /** The catalogue's provider of a model (its type) and the name it asks for; undefined for a model no longer in it. */
   providerOf: (modelId: string) => { provider: string; requested: string } | undefined;
@@ -94,12 +105,9 @@ export async function judgeRecordedVote(
   return rankingFlags(record.review, flags.get(vote.duelId)).length === 0;
 }
 
-/** How long {@link VoteIntegrityService.flaggedDuels} keeps its answer. */
-const FLAGGED_DUELS_MS = 60_000;
-
 /** The admin's view of vote integrity: the votes the rules flag, and reviewers' decisions on them. */
 export class VoteIntegrityService {
-  private flaggedCache: { at: number; duels: Promise<ReadonlySet<string>> } | undefined;
+  private judgement: { stamp: string; votes: Promise<JudgedVotes>; reading: boolean } | undefined;
 
   constructor(
     private readonly store: Store,
@@ -120,12 +128,15 @@ export class VoteIntegrityService {
    * the main board, and the served-model discrepancies of the last `hours`.
    */
   async overview(query: { hours: number; limit: number }): Promise<IntegrityOverview> {
-    const records = await this.store.feedback.listRankingVotes();
-    const flags = integrityOfVotes(records, this.rules, await this.ratings());
+    const judged = await this.judged();
+    const rows = newestRows(judged, (row) => judged.bits[row] !== 0);
+    const records = await this.store.feedback.rankingVotesOf(rows.map((row) => judged.duelIds[row]!));
+    const flags = new Map(rows.map((row) => [judged.duelIds[row]!, flagsOfBits(judged.bits[row]!)]));
+    const boards = mainBoardWithAndWithoutFlagged(judged, { customModeOnMainBoard: this.sources.customModeOnMainBoard });
     const served = await this.sources.servedModels(query.hours);
     return {
       ...groupFlaggedVotes(records, flags, query.limit),
-      effect: flaggedVotesEffect(records, flags, { customModeOnMainBoard: this.sources.customModeOnMainBoard }),
+      effect: flaggedVotesEffect(boards.counted, boards.withFlagged),
       served_models: {
         since: served.since,
         models: served.models.map((row) => {
@@ -139,47 +150,63 @@ export class VoteIntegrityService {
   /**
    * The duels whose votes no board counts by the integrity rules or a reviewer: judged over the whole
    * history against the stored main board's ratings, as `agora leaderboard` and the live board judge
-   * them. The population board and the model sheets' tags leave them out too. It reads every vote
-   * (13 s of CPU on 250,000): kept a minute, and used only where the live board's refresh has not
-   * judged them (composition/http-app.ts).
+   * them. The population board and the model sheets' tags leave them out too. Used only where the
+   * live board's refresh has not judged them (composition/http-app.ts).
    */
-  flaggedDuels(): Promise<ReadonlySet<string>> {
-    const now = this.runtime.now().getTime();
-    if (!this.flaggedCache || now - this.flaggedCache.at >= FLAGGED_DUELS_MS) {
-      const duels = this.readFlaggedDuels();
-      this.flaggedCache = { at: now, duels };
-      // A failed read is not kept: the next call tries again.
-      duels.catch(() => this.flaggedCache?.duels === duels && (this.flaggedCache = undefined));
-    }
-    return this.flaggedCache.duels;
+  async flaggedDuels(): Promise<ReadonlySet<string>> {
+    const judged = await this.judged();
+    return new Set(judged.duelIds.filter((_, row) => judged.bits[row] !== 0));
   }
 
-  private async readFlaggedDuels(): Promise<ReadonlySet<string>> {
-    const records = await this.store.feedback.listRankingVotes();
-    return new Set(integrityOfVotes(records, this.rules, await this.ratings()).keys());
-  }
-
-  /** Votes the rules flag or a reviewer excluded, newest first, with what a reviewer needs to decide. */
+  /** Votes the rules flag or a reviewer decided on, newest first, with what a reviewer needs to decide. */
   async flagged(limit: number): Promise<FlaggedVotes> {
-    const records = await this.store.feedback.listRankingVotes();
-    const found = integrityFlags(records.map(voteFacts), this.rules, await this.ratings());
-    const listed = records
-      .filter((record) => found.has(record.duelId) || record.review !== null)
-      .sort((left, right) => right.createdAt.localeCompare(left.createdAt) || right.duelId.localeCompare(left.duelId))
-      .slice(0, limit);
+    const judged = await this.judged();
+    const rows = newestRows(judged, (row) => judged.ruleBits[row] !== 0 || judged.columns.review[row] !== REVIEW_CODE.none);
+    const newest = rows.slice(0, limit);
+    const byDuel = new Map(
+      (await this.store.feedback.rankingVotesOf(newest.map((row) => judged.duelIds[row]!))).map((record) => [record.duelId, record]),
+    );
+    const listed = newest.flatMap((row) => {
+      const record = byDuel.get(judged.duelIds[row]!);
+      // A vote erased or reviewed since the judgement: its current review is the record's.
+      return record && (judged.ruleBits[row] !== 0 || record.review !== null)
+        ? [{ record, flags: flagsOfBits(judged.ruleBits[row]!) }]
+        : [];
+    });
     return {
-      votes: listed.map((record) => ({
+      votes: listed.map(({ record, flags }) => ({
         duel_id: record.duelId,
         created_at: record.createdAt,
         choice: record.choice as FlaggedVotes['votes'][number]['choice'],
         model_a: record.modelA,
         model_b: record.modelB,
-        flags: found.get(record.duelId) ?? [],
+        flags,
         review: record.review,
         visitor: record.visitorHash.slice(0, HASH_SHOWN),
         address: record.clientHash?.slice(0, HASH_SHOWN) ?? null,
       })),
     };
+  }
+
+  /**
+   * Every vote judged, kept while the votes, reviews, annotations and the board's ratings stay as they
+   * were (a cheap stamp of the store, read on each call), and shared by the pages that ask during a
+   * read: one read at a time.
+   */
+  private async judged(): Promise<JudgedVotes> {
+    if (this.judgement?.reading) return this.judgement.votes;
+    const ratings = await this.ratings();
+    const stamp = `${await this.store.feedback.rankingChangeStamp()}|${JSON.stringify([...(ratings ?? [])])}`;
+    if (this.judgement?.stamp === stamp) return this.judgement.votes;
+    const votes = judgeStoredVotes(this.store, this.rules, ratings, { promptDedup: this.sources.promptDedup });
+    const judgement = { stamp, votes, reading: true };
+    this.judgement = judgement;
+    // A failed read is not kept: the next call tries again.
+    votes.then(
+      () => (judgement.reading = false),
+      () => this.judgement === judgement && (this.judgement = undefined),
+    );
+    return votes;
   }
 
   /** A reviewer's decision on a vote (`reviewer`: who is signed in, whatever the body says). */

@@ -7,6 +7,9 @@ import { rankingVotesQuery, toRankingVoteRecord } from './ranking-vote-row';
 import type { SideRankingData, RankingVoteRecord, RankingReactionRecord } from '../../domain/ranking/ranking-records';
 export type { SideRankingData, RankingVoteRecord, RankingReactionRecord } from '../../domain/ranking/ranking-records';
 
+/** Duel ids per statement when reading votes by id. */
+const DUEL_ID_BATCH = 500;
+
 /** A vote of a visitor's history, as the visitor's integrity rules read it. */
 export type VisitorVote = Record<'duel_id' | 'created_at' | 'choice' | 'model_a' | 'model_b' | 'source', string>;
 
@@ -123,6 +126,17 @@ export class FeedbackRepository {
     return rows.map(toRankingVoteRecord);
   }
 
+  /** The votes of these duels with what the ranking needs, in batches (a statement's parameters are bounded). */
+  async rankingVotesOf(duelIds: readonly string[]): Promise<RankingVoteRecord[]> {
+    const records: RankingVoteRecord[] = [];
+    for (let start = 0; start < duelIds.length; start += DUEL_ID_BATCH) {
+      const batch = duelIds.slice(start, start + DUEL_ID_BATCH);
+      for (const row of await rankingVotesQuery(this.db).where('votes.duel_id', 'in', batch).execute())
+        records.push(toRankingVoteRecord(row));
+    }
+    return records;
+  }
+
   /**
    * What the integrity rules need to judge one new vote: its own row in full, and the visitor's other
    * votes reduced to what the visitor's rules read (no texts: a visitor's history is read on every vote).
@@ -170,6 +184,27 @@ export class FeedbackRepository {
       .where('created_at', '<', before)
       .executeTakeFirstOrThrow();
     return Number(row.count);
+  }
+
+  /**
+   * What changes whenever the votes as the integrity rules judge them change: their number, the
+   * latest vote, review and annotation (each an index's last entry), and the ranking epoch.
+   */
+  async rankingChangeStamp(): Promise<string> {
+    const latest = (table: 'votes' | 'vote_reviews' | 'conversation_annotations', column: 'created_at' | 'decided_at' | 'updated_at') =>
+      this.db
+        .selectFrom(table)
+        .select((eb) => eb.fn.max<string | null>(sql.ref(column)).as('latest'))
+        .executeTakeFirst()
+        .then((row) => row?.latest ?? '');
+    const parts = [
+      await this.countVotes(),
+      await latest('votes', 'created_at'),
+      await latest('vote_reviews', 'decided_at'),
+      await latest('conversation_annotations', 'updated_at'),
+      await this.rankingEpoch(),
+    ];
+    return parts.join('|');
   }
 
   /** The ranking epoch: bumped by changes that rewrite votes already read (see {@link bumpRankingEpoch}). */

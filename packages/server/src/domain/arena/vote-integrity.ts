@@ -179,13 +179,15 @@ export function rankingFlags(review: VoteFacts['review'], flags: readonly Integr
   return flagsOfBits(reviewedBits(REVIEW_CODE[review ?? 'none'], bits));
 }
 
-/**
- * {@link integrityRuleBits} then the reviewers' decisions ({@link rankingFlags}): each vote's flags
- * that keep it out of the leaderboard, as bits of {@link INTEGRITY_FLAG_BIT}.
- */
+/** {@link integrityRuleBits} then the reviewers' decisions ({@link rankingFlags}): what keeps each vote off the board. */
 export function integrityFlagBits(votes: IntegrityColumns, rules: IntegrityRules, ratings?: Float64Array): Uint8Array {
-  const bits = integrityRuleBits(votes, rules, ratings);
-  for (let row = 0; row < votes.length; row++) bits[row] = reviewedBits(votes.review[row]!, bits[row]!);
+  return withReviews(votes, integrityRuleBits(votes, rules, ratings));
+}
+
+/** Rule bits ({@link integrityRuleBits}) with the reviewers' decisions applied, in a new array. */
+export function withReviews(votes: Pick<IntegrityColumns, 'length' | 'review'>, ruleBits: Uint8Array): Uint8Array {
+  const bits = new Uint8Array(votes.length);
+  for (let row = 0; row < votes.length; row++) bits[row] = reviewedBits(votes.review[row]!, ruleBits[row]!);
   return bits;
 }
 
@@ -199,7 +201,8 @@ function reviewedBits(review: number, bits: number): number {
   return bits;
 }
 
-function flagsOfBits(bits: number): IntegrityFlag[] {
+/** The flags of {@link INTEGRITY_FLAG_BIT} bits, in {@link INTEGRITY_FLAGS} order. */
+export function flagsOfBits(bits: number): IntegrityFlag[] {
   return INTEGRITY_FLAGS.filter((name) => (bits & INTEGRITY_FLAG_BIT[name]) !== 0);
 }
 
