@@ -1,7 +1,7 @@
 import type { Command, CommanderError } from 'commander';
 import type { z } from 'zod';
-import { CatalogueError } from '../config/catalogue';
-import { ConfigError } from '../config/config';
+// the errors alone, not their parsers: every command loads this file (main.ts loads only the command run)
+import { CatalogueError, ConfigError } from '../config/config-errors';
 
 /** An error the user can fix (bad flag, unreadable file, bad line): printed as one line, exit code 2. */
 export class CliUsageError extends Error {

@@ -3,6 +3,9 @@ import { dirname, join, resolve } from 'node:path';
 import { LineCounter, parseDocument } from 'yaml';
 import { z } from 'zod';
 import { architectureSchema, modelStatusSchema } from '@agora/contract';
+import { CatalogueError } from './config-errors';
+
+export { CatalogueError };
 
 const hostedProviderSchema = z.strictObject({
   type: z.enum(['openai-compatible', 'openai', 'anthropic']),
@@ -137,10 +140,6 @@ export interface LocalModelFile {
   threads: number | undefined;
   /** The file's quantisation, read from its GGUF header at start. */
   quantization?: string | undefined;
-}
-
-export class CatalogueError extends Error {
-  override readonly name = 'CatalogueError';
 }
 
 const defaultOptions: ModelCallOptions = {

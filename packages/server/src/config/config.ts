@@ -6,6 +6,9 @@ import { DEFAULT_CLUSTER_PUSH_RULE } from '../domain/arena/cluster-push-rule';
 import { FAST_READER, type IntegrityRules } from '../domain/arena/vote-integrity';
 import { type ConsoleConfig, consoleEnvironmentShape, consoleOf, signInLimitsOf } from './console-config';
 import { leaderboardEnvironmentShape } from './leaderboard-config';
+import { ConfigError } from './config-errors';
+
+export { ConfigError };
 
 const booleanFlag = z.enum(['0', '1', 'true', 'false']).transform((value) => value === '1' || value === 'true');
 
@@ -227,10 +230,6 @@ export interface PostprocessConfig {
   /** Tries per conversation before it is marked failed (never exported). */
   maxAttempts: number;
   concurrency: number;
-}
-
-export class ConfigError extends Error {
-  override readonly name = 'ConfigError';
 }
 
 /** Parses the environment; a bad value throws a ConfigError whose message names the variable. */

@@ -2,7 +2,6 @@ import { createReadStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
 import { createGunzip } from 'node:zlib';
-import { openParquetFile } from './parquet-records';
 import { ArraySplitter, LineBlocks } from './record-splitter';
 import { VoteFileError } from './vote-file-error';
 
@@ -140,6 +139,8 @@ function splitting(path: string, step: () => void): void {
 }
 
 async function readParquetRecords(path: string, sink: RecordSink, options: RecordFileOptions): Promise<void> {
+  // the Parquet reader and its codecs (about 300 kB of JavaScript) only for a Parquet file
+  const { openParquetFile } = await import('./parquet-records');
   const parquet = await openParquetFile(path);
   const columns = options.parquetColumns ? options.parquetColumns(parquet.columns) : parquet.columns;
   let row = 0;
