@@ -16,7 +16,7 @@
 // to the bundle, so they still find those files.
 import { build } from 'esbuild';
 import { readFile, rm } from 'node:fs/promises';
-import { dirname, relative } from 'node:path';
+import { dirname, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
@@ -33,10 +33,24 @@ const WORKERS = [
 /** Packages bundled (pure JavaScript, no files or threads of their own); the rest stay external. */
 const BUNDLED = /^(@agora\/|zod(\/|$)|hyparquet|hysnappy|fzstd|commander|yaml|ibantools|kysely|p-limit)/;
 const WORKER_URL = /new URL\(\s*'\.\/[a-z-]+-worker\.mjs',\s*$/;
+/**
+ * Modules bundled on their own, without code splitting, and loaded by the chunks as `./<name>.mjs`.
+ * Splitting shares code by whole files: zod/mini's pieces live in the files of zod's core that the
+ * other commands' zod schemas use whole (with the locales), so a command using zod/mini would load
+ * all of them (670 kB). Alone, such a module keeps only the pieces it uses. It must not export a
+ * class checked with instanceof elsewhere: its copy is not the one the other chunks hold.
+ */
+const STANDALONE = ['cli/commands/compute-leaderboard-flags'];
 
 const sourceUrls = {
   name: 'source-urls',
   setup(builder) {
+    builder.onResolve({ filter: /^\./ }, (args) => {
+      const standalone = STANDALONE.find((name) => resolve(args.resolveDir, args.path) === `${server}${name}`);
+      return standalone && args.kind === 'import-statement' && builder.initialOptions.splitting
+        ? { path: `./${standalone.split('/').pop()}.mjs`, external: true }
+        : undefined;
+    });
     builder.onResolve({ filter: /^[^./]/ }, (args) =>
       BUNDLED.test(args.path) || args.path.startsWith('node:') ? undefined : { path: args.path, external: true },
     );
@@ -56,15 +70,10 @@ const sourceUrls = {
 };
 
 await rm(OUT_DIR, { recursive: true, force: true });
-await build({
-  entryPoints: [
-    { in: `${server}cli/main.ts`, out: 'agora' },
-    ...WORKERS.map((worker) => ({ in: `${server}${worker}.ts`, out: worker.split('/').pop() })),
-  ],
+const common = {
   outdir: OUT_DIR,
   outExtension: { '.js': '.mjs' },
   bundle: true,
-  splitting: true,
   format: 'esm',
   platform: 'node',
   target: 'node20',
@@ -73,4 +82,13 @@ await build({
   // the bundled CommonJS packages (commander) require node's own modules
   banner: { js: "import { createRequire as __agoraRequire } from 'node:module'; const require = __agoraRequire(import.meta.url);" },
   plugins: [sourceUrls],
+};
+await build({
+  ...common,
+  entryPoints: [
+    { in: `${server}cli/main.ts`, out: 'agora' },
+    ...WORKERS.map((worker) => ({ in: `${server}${worker}.ts`, out: worker.split('/').pop() })),
+  ],
+  splitting: true,
 });
+await build({ ...common, entryPoints: STANDALONE.map((name) => ({ in: `${server}${name}.ts`, out: name.split('/').pop() })) });

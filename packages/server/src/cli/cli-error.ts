@@ -1,5 +1,4 @@
 import type { Command, CommanderError } from 'commander';
-import type { z } from 'zod';
 // the errors alone, not their parsers: every command loads this file (main.ts loads only the command run)
 import { CatalogueError, ConfigError } from '../config/config-errors';
 
@@ -34,8 +33,13 @@ export function reportingUsageErrors(command: Command): Command {
     });
 }
 
+/** What {@link parseFlags} needs of a schema: zod's and zod/mini's (compute-leaderboard.ts) both have it. */
+interface FlagsSchema<Flags> {
+  safeParse(raw: unknown): { success: true; data: Flags } | { success: false; error: { issues: readonly { message: string }[] } };
+}
+
 /** Validates a command's parsed options; the first issue becomes the usage error. */
-export function parseFlags<Schema extends z.ZodType>(schema: Schema, raw: unknown): z.infer<Schema> {
+export function parseFlags<Flags>(schema: FlagsSchema<Flags>, raw: unknown): Flags {
   const parsed = schema.safeParse(raw);
   if (!parsed.success) throw new CliUsageError(parsed.error.issues[0]?.message ?? 'invalid flags');
   return parsed.data;

@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
-import { z } from 'zod';
 import { VoteFileError, type VoteFileContents } from '../../adapters/vote-files';
 import { RANKING_VARIANT_NAMES, RankingError, type Leaderboard, type LeaderboardRow, type VoteTable } from '../../domain/ranking';
 import { rankVoteFiles, rankVoteTable, type RankVotesOptions } from '../../services/rank-votes';
 import { CliUsageError, parseFlags, reportingUsageErrors } from '../cli-error';
+import { leaderboardFlagsSchema, type LeaderboardFlags } from './compute-leaderboard-flags';
 
 /** Where votes come from when no `--votes` file is given (the store, wired by the arena). */
 export interface LeaderboardVoteSources {
@@ -14,41 +14,6 @@ export interface LeaderboardVoteSources {
 }
 
 const VARIANTS = RANKING_VARIANT_NAMES;
-
-const flagsSchema = z
-  .object({
-    votes: z.array(z.string().min(1, '--votes takes file paths')).min(1, '--votes takes file paths').optional(),
-    style: z.boolean().optional(),
-    variant: z.enum(VARIANTS, { error: `--variant takes ${VARIANTS.join(', ')}` }).optional(),
-    bootstrap: z
-      .string()
-      .regex(/^\d+$/, '--bootstrap takes a whole number of rounds (0 = sandwich intervals)')
-      .transform(Number)
-      .optional(),
-    seed: z.string().regex(/^\d+$/, '--seed takes a whole number').transform(Number).optional(),
-    format: z.enum(['json', 'csv', 'table'], { error: '--format takes json, csv or table' }).optional(),
-    anchor: z
-      .string()
-      .regex(/^.+=-?\d+(\.\d+)?$/, '--anchor takes MODEL=RATING, e.g. mixtral-8x7b-instruct-v0.1=1114')
-      .transform((text) => {
-        const split = text.lastIndexOf('=');
-        return { model: text.slice(0, split), rating: Number(text.slice(split + 1)) };
-      })
-      .optional(),
-    styleRule: z.enum(['fastchat', 'compar'], { error: '--style-rule takes fastchat or compar' }).optional(),
-    includeFlagged: z.boolean().optional(),
-    unit: z.enum(['duel', 'turn'], { error: '--unit takes duel or turn' }).optional(),
-  })
-  .superRefine((flags, context) => {
-    if (flags.style && flags.variant && !flags.variant.startsWith('style_')) {
-      context.addIssue({
-        code: 'custom',
-        message: `--style conflicts with --variant ${flags.variant} (use style_fastchat or style_ridge)`,
-      });
-    }
-  });
-
-type LeaderboardFlags = z.infer<typeof flagsSchema>;
 
 function rankOptions(flags: LeaderboardFlags): RankVotesOptions {
   return {
@@ -257,7 +222,7 @@ export function registerLeaderboardCommand(program: Command, sources: Leaderboar
     .option('--include-flagged', 'keep votes flagged identity_leak or abuse (left out by default)')
     .option('--unit <unit>', "duel (default: one vote per duel) | turn (the store's per-turn verdicts, intervals clustered by duel)")
     .action(async (raw: Record<string, unknown>) => {
-      const flags = parseFlags(flagsSchema, raw);
+      const flags = parseFlags(leaderboardFlagsSchema, raw);
       const { board, file } = await rank(flags, sources);
       const format = flags.format ?? 'table';
       if (format === 'json') process.stdout.write(`${JSON.stringify(jsonReport(board, file))}\n`);
