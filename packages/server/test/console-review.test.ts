@@ -1,6 +1,9 @@
 import type { AuditPage, IntegrityOverview, ReviewConversationBody, ReviewCountsBody, ReviewQueueBody } from '@agora/contract';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { DEFAULT_INTEGRITY_RULES } from '../src/domain/arena/vote-integrity';
+import { systemRuntime } from '../src/services/ports/runtime';
 import { rankVoteTable, storeVoteTable } from '../src/services/rank-votes';
+import { VoteIntegrityService } from '../src/services/vote-integrity';
 import { exportableIds } from './in-process/screening';
 import { runAgora } from './run-agora';
 import { DIALECTS } from './test-db';
@@ -259,11 +262,12 @@ describe.each(DIALECTS)('the console’s vote integrity ($name)', (dialect) => {
     expect(after.served_models.models).toEqual([]);
   });
 
-  it('judges the votes in pages, once for both pages while nothing changes, again after a decision; never every vote as objects', async () => {
+  it('reads the live board’s judgement (no vote read again), once for both pages while nothing changes; an instance without it judges in pages and agrees', async () => {
     const feedback = harness.arena.store.feedback;
     const everyVote = vi.spyOn(feedback, 'listRankingVotes');
     const pages = vi.spyOn(feedback, 'rankingVotePages');
-    // The live board's refresh reads changes (with a `since`); a judgement reads every vote in pages.
+    const ids = vi.spyOn(feedback, 'duelIdPages');
+    // The live board's refresh reads changes (with a `since`); a judgement in pages reads every vote.
     const fullReads = () => pages.mock.calls.filter((call) => call[1] === undefined).length;
     const read = async (path: string) => (await harness.client.request('GET', `/api/v1/admin/votes/${path}`, undefined, admin)).json;
     const decide = async (decision: 'count' | 'exclude') =>
@@ -274,16 +278,35 @@ describe.each(DIALECTS)('the console’s vote integrity ($name)', (dialect) => {
       const flagged = (await read('flagged')) as { votes: { duel_id: string; review: string | null }[] };
       // The same groups and effect (the served-model window moves with the clock).
       expect({ ...((await read('integrity')) as IntegrityOverview), served_models: null }).toEqual({ ...overview, served_models: null });
-      expect(fullReads()).toBe(1);
+      expect(ids).toHaveBeenCalledTimes(1);
       expect(flagged.votes.find((vote) => vote.duel_id === attack[1])?.review).toBe('exclude');
       // Another decision: judged again, one fewer flagged.
       await decide('count');
       expect(((await read('integrity')) as IntegrityOverview).flagged_votes).toBe(overview.flagged_votes - 1);
-      expect(fullReads()).toBe(2);
+      expect(ids).toHaveBeenCalledTimes(2);
+      expect({ fullReads: fullReads(), everyVote: everyVote.mock.calls.length }).toEqual({ fullReads: 0, everyVote: 0 });
+
+      // An instance that does not compute the board reads every vote in pages, and finds the same.
+      const rules = { ...DEFAULT_INTEGRITY_RULES, minVoteMs: 2_500 };
+      const elsewhere = new VoteIntegrityService(
+        harness.arena.store,
+        systemRuntime,
+        rules,
+        () => harness.arena.leaderboards.storedRatings(),
+        {
+          customModeOnMainBoard: true,
+          servedModels: () => Promise.resolve({ since: '', models: [] }),
+          providerOf: () => undefined,
+        },
+      );
+      const paged = await elsewhere.overview({ hours: 1, limit: 50 });
+      expect(fullReads()).toBe(1);
+      const live = (await read('integrity')) as IntegrityOverview;
+      expect({ ...paged, served_models: null }).toEqual({ ...live, served_models: null });
+      expect((await elsewhere.flagged(200)).votes).toEqual(((await read('flagged')) as { votes: unknown[] }).votes);
       expect(everyVote).not.toHaveBeenCalled();
     } finally {
-      everyVote.mockRestore();
-      pages.mockRestore();
+      for (const spy of [everyVote, pages, ids]) spy.mockRestore();
     }
   });
 });

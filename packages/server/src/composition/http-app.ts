@@ -92,6 +92,7 @@ function voteIntegrity(
   return new VoteIntegrityService(store, runtime, rules, () => services.leaderboards.storedRatings(), {
     customModeOnMainBoard: config.leaderboard.customModeOnMainBoard ?? false,
     promptDedup: config.leaderboard.promptDedup,
+    board: services.leaderboards,
     servedModels: (hours) => services.operations.servedModelMismatches(hours),
     providerOf: (modelId) => {
       const model = catalogue.models().find((candidate) => candidate.entry.id === modelId);

@@ -1,7 +1,7 @@
-import { DEFAULT_INTEGRITY_RULES, type IntegrityRules, integrityFlagBits } from '../domain/arena/vote-integrity';
+import { DEFAULT_INTEGRITY_RULES, type IntegrityRules, integrityRuleBits, withReviews } from '../domain/arena/vote-integrity';
+import { BoardJudgement, type IntegrityVerdicts } from './vote-integrity-judgement';
 import { ratingsOfBoard, voteFacts } from './vote-integrity';
 import { RankingVoteColumns, type VoteColumns } from '../domain/ranking/vote-columns';
-import { DuelDigestSet } from '../domain/ranking/duel-digest-set';
 import { firstVotePerVisitorCluster, withoutPromptClusters } from '../domain/ranking/prompt-cluster-cap';
 import type { LeaderboardBody, LeaderboardQuery } from '@agora/contract';
 import type { Leaderboard } from '../domain/ranking';
@@ -78,7 +78,8 @@ export class LeaderboardService {
   /** Set by a catch-up from the snapshot that changed nothing: the snapshot's read (ms), for the stored boards' check. */
   private unchangedSince: number | undefined;
   /** The duels whose votes the last refresh here left out by the integrity rules or a reviewer. */
-  private flagged: DuelDigestSet | undefined;
+  /** The last refresh's judgement of every vote (the model sheets' tags, the console's integrity pages). */
+  private judged: BoardJudgement | undefined;
 
   constructor(
     private readonly dependencies: {
@@ -126,8 +127,10 @@ export class LeaderboardService {
     const ratings = await this.storedRatings();
     const ratingOf = ratings && Float64Array.from(columns.models, (model) => ratings.get(model) ?? Number.NaN);
     // One vote per visitor and prompt cluster (docs/ranking.md#duplicate-prompts); the views cap each cluster's weight.
-    const integrityBits = integrityFlagBits(columns, settings.integrity ?? DEFAULT_INTEGRITY_RULES, ratingOf);
-    if (generation === this.generation) this.flagged = DuelDigestSet.ofMarkedRows(kept.columns.toState().keys.duels, integrityBits);
+    const ruleBits = integrityRuleBits(columns, settings.integrity ?? DEFAULT_INTEGRITY_RULES, ratingOf);
+    const integrityBits = withReviews(columns, ruleBits);
+    if (generation === this.generation)
+      this.judged = new BoardJudgement(columns, ruleBits, integrityBits, this.ownViewModes(), kept.columns);
     const counted = firstVotePerVisitorCluster(columns, countedVotes(columns, integrityBits));
     const ownViewModes = settings.customModeOnMainBoard ? [] : OWN_VIEW_MODES;
     const onMainBoard = mainBoardVotes(columns, counted, ownViewModes);
@@ -351,7 +354,24 @@ export class LeaderboardService {
    * another instance computes the board.
    */
   flaggedDuels(): Pick<ReadonlySet<string>, 'has'> | undefined {
-    return this.flagged;
+    return this.judged?.flagged;
+  }
+
+  /** Whether this instance computed the board at its last refresh (and keeps the votes' judgement). */
+  judgesHere(): boolean {
+    return this.judged !== undefined && !this.dependencies.settings.reactions;
+  }
+
+  /**
+   * The last refresh's verdicts on every vote, its rows named by their duels' 64-bit digests (the
+   * console's integrity pages), taken between refreshes; none when the board is not computed here
+   * (another instance's, or reaction matches, whose columns are not kept).
+   */
+  verdicts(): Promise<IntegrityVerdicts<[hi: number, lo: number]> | undefined> {
+    const take = () => (this.dependencies.settings.reactions ? undefined : this.judged?.verdicts());
+    const next = this.refreshing.then(take, take);
+    this.refreshing = next;
+    return next;
   }
 
   /** Reads the latest snapshots again from the store: another instance computed them (several instances). */
@@ -359,7 +379,7 @@ export class LeaderboardService {
     // Another instance fits: kept votes would only hold memory, and go stale.
     this.generation += 1;
     this.kept = undefined;
-    this.flagged = undefined;
+    this.judged = undefined;
     const snapshots = await this.dependencies.store.leaderboards.latestSnapshots();
     this.latest = new Map(snapshots.map((snapshot) => [snapshot.view, snapshot.body]));
     this.loaded = true;

@@ -7,12 +7,11 @@ import {
   type IntegrityFlag,
   type IntegrityRules,
   type VoteFacts,
-  REVIEW_CODE,
   flagsOfBits,
   integrityFlags,
   rankingFlags,
 } from '../domain/arena/vote-integrity';
-import { type JudgedVotes, judgeStoredVotes, mainBoardWithAndWithoutFlagged, newestRows } from './vote-integrity-judgement';
+import { type IntegrityVerdicts, judgeStoredVotes, namedByDigests } from './vote-integrity-judgement';
 import { HASH_SHOWN, flaggedVotesEffect, groupFlaggedVotes } from './vote-integrity-overview';
 
 /** What the console's integrity page reads besides the votes: the main board's settings and the served-model discrepancies. */
@@ -20,6 +19,12 @@ export interface IntegrityOverviewSources {
   customModeOnMainBoard: boolean;
   /** False when the board does not group votes by prompt cluster (AGORA_LEADERBOARD_PROMPT_DEDUP=0). */
   promptDedup?: boolean | undefined;
+  /** The live board, when this instance may compute it: its last refresh's judgement of every vote. */
+  board?: {
+    judgesHere(): boolean;
+    refresh(): Promise<unknown>;
+    verdicts(): Promise<IntegrityVerdicts<[hi: number, lo: number]> | undefined>;
+  };
   servedModels: (hours: number) => Promise<{ since: string; models: { model: string; served: string; answers: number }[] }>;
   /** The catalogue's provider of a model (its type) and the name it asks for; undefined for a model no longer in it. */
   providerOf: (modelId: string) => { provider: string; requested: string } | undefined;
@@ -107,7 +112,7 @@ export async function judgeRecordedVote(
 
 /** The admin's view of vote integrity: the votes the rules flag, and reviewers' decisions on them. */
 export class VoteIntegrityService {
-  private judgement: { stamp: string; votes: Promise<JudgedVotes>; reading: boolean } | undefined;
+  private judgement: { stamp: string; votes: Promise<IntegrityVerdicts>; reading: boolean } | undefined;
 
   constructor(
     private readonly store: Store,
@@ -128,15 +133,14 @@ export class VoteIntegrityService {
    * the main board, and the served-model discrepancies of the last `hours`.
    */
   async overview(query: { hours: number; limit: number }): Promise<IntegrityOverview> {
-    const judged = await this.judged();
-    const rows = newestRows(judged, (row) => judged.bits[row] !== 0);
-    const records = await this.store.feedback.rankingVotesOf(rows.map((row) => judged.duelIds[row]!));
-    const flags = new Map(rows.map((row) => [judged.duelIds[row]!, flagsOfBits(judged.bits[row]!)]));
-    const boards = mainBoardWithAndWithoutFlagged(judged, { customModeOnMainBoard: this.sources.customModeOnMainBoard });
+    const verdicts = await this.judged();
+    const flagged = verdicts.marked.filter((vote) => vote.bits !== 0);
+    const records = await this.store.feedback.rankingVotesOf(flagged.map((vote) => vote.duel));
+    const flags = new Map(flagged.map((vote) => [vote.duel, flagsOfBits(vote.bits)]));
     const served = await this.sources.servedModels(query.hours);
     return {
       ...groupFlaggedVotes(records, flags, query.limit),
-      effect: flaggedVotesEffect(boards.counted, boards.withFlagged),
+      effect: flaggedVotesEffect(verdicts.counted, verdicts.withFlagged),
       served_models: {
         since: served.since,
         models: served.models.map((row) => {
@@ -154,24 +158,19 @@ export class VoteIntegrityService {
    * live board's refresh has not judged them (composition/http-app.ts).
    */
   async flaggedDuels(): Promise<ReadonlySet<string>> {
-    const judged = await this.judged();
-    return new Set(judged.duelIds.filter((_, row) => judged.bits[row] !== 0));
+    return new Set((await this.judged()).marked.flatMap((vote) => (vote.bits !== 0 ? [vote.duel] : [])));
   }
 
   /** Votes the rules flag or a reviewer decided on, newest first, with what a reviewer needs to decide. */
   async flagged(limit: number): Promise<FlaggedVotes> {
-    const judged = await this.judged();
-    const rows = newestRows(judged, (row) => judged.ruleBits[row] !== 0 || judged.columns.review[row] !== REVIEW_CODE.none);
-    const newest = rows.slice(0, limit);
+    const newest = (await this.judged()).marked.slice(0, limit);
     const byDuel = new Map(
-      (await this.store.feedback.rankingVotesOf(newest.map((row) => judged.duelIds[row]!))).map((record) => [record.duelId, record]),
+      (await this.store.feedback.rankingVotesOf(newest.map((vote) => vote.duel))).map((record) => [record.duelId, record]),
     );
-    const listed = newest.flatMap((row) => {
-      const record = byDuel.get(judged.duelIds[row]!);
-      // A vote erased or reviewed since the judgement: its current review is the record's.
-      return record && (judged.ruleBits[row] !== 0 || record.review !== null)
-        ? [{ record, flags: flagsOfBits(judged.ruleBits[row]!) }]
-        : [];
+    const listed = newest.flatMap((vote) => {
+      const record = byDuel.get(vote.duel);
+      // Listed when a rule flagged it or a reviewer decided on it (its current review is the record's).
+      return record && (vote.ruleBits !== 0 || record.review !== null) ? [{ record, flags: flagsOfBits(vote.ruleBits) }] : [];
     });
     return {
       votes: listed.map(({ record, flags }) => ({
@@ -189,24 +188,38 @@ export class VoteIntegrityService {
   }
 
   /**
-   * Every vote judged, kept while the votes, reviews, annotations and the board's ratings stay as they
-   * were (a cheap stamp of the store, read on each call), and shared by the pages that ask during a
-   * read: one read at a time.
+   * Every vote judged, kept while the votes, reviews and annotations stay as they were (a cheap stamp
+   * of the store, read on each call), and shared by the pages that ask during a judgement: one at a
+   * time.
    */
-  private async judged(): Promise<JudgedVotes> {
+  private async judged(): Promise<IntegrityVerdicts> {
     if (this.judgement?.reading) return this.judgement.votes;
-    const ratings = await this.ratings();
-    const stamp = `${await this.store.feedback.rankingChangeStamp()}|${JSON.stringify([...(ratings ?? [])])}`;
+    const stamp = await this.store.feedback.rankingChangeStamp();
     if (this.judgement?.stamp === stamp) return this.judgement.votes;
-    const votes = judgeStoredVotes(this.store, this.rules, ratings, { promptDedup: this.sources.promptDedup });
+    const votes = this.judge();
     const judgement = { stamp, votes, reading: true };
     this.judgement = judgement;
-    // A failed read is not kept: the next call tries again.
+    // A failed judgement is not kept: the next call tries again.
     votes.then(
       () => (judgement.reading = false),
       () => this.judgement === judgement && (this.judgement = undefined),
     );
     return votes;
+  }
+
+  /**
+   * The live board's judgement where this instance computes it, brought up to date first (a refresh
+   * reads only what changed since the last); else every vote read and judged here, in pages.
+   */
+  private async judge(): Promise<IntegrityVerdicts> {
+    const board = this.sources.board;
+    if (board?.judgesHere()) {
+      await board.refresh();
+      const verdicts = await board.verdicts();
+      if (verdicts) return namedByDigests(this.store, verdicts);
+    }
+    const { promptDedup, customModeOnMainBoard } = this.sources;
+    return judgeStoredVotes(this.store, this.rules, await this.ratings(), { promptDedup, customModeOnMainBoard });
   }
 
   /** A reviewer's decision on a vote (`reviewer`: who is signed in, whatever the body says). */

@@ -186,6 +186,24 @@ export class FeedbackRepository {
     return Number(row.count);
   }
 
+  /** Every vote's duel id alone, in pages (keyset on the primary key: no join, no sort). */
+  async *duelIdPages(pageSize: number): AsyncGenerator<string[]> {
+    let after: string | undefined;
+    for (;;) {
+      const rows = await this.db
+        .selectFrom('votes')
+        .select('duel_id')
+        .$if(after !== undefined, (qb) => qb.where('duel_id', '>', after!))
+        .orderBy('duel_id')
+        .limit(pageSize)
+        .execute();
+      if (rows.length === 0) return;
+      after = rows[rows.length - 1]!.duel_id;
+      yield rows.map((row) => row.duel_id);
+      if (rows.length < pageSize) return;
+    }
+  }
+
   /**
    * What changes whenever the votes as the integrity rules judge them change: their number, the
    * latest vote, review and annotation (each an index's last entry), and the ranking epoch.
