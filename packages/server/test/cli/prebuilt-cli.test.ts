@@ -1,6 +1,6 @@
-import { execFile, execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { execFile, execFileSync, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RANKING_FIXTURES as fixtures } from '../reference-fixtures';
@@ -17,6 +17,26 @@ function runPrebuilt(folder: string, args: string[], input: string): Promise<{ c
       resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
     });
     child.stdin?.end(input);
+  });
+}
+
+const root = fileURLToPath(new URL('../../../../', import.meta.url));
+
+/**
+ * The source files whose code a run of the prebuilt command line loaded, relative to the repository:
+ * node's own log of the modules it loads (NODE_DEBUG=esm), each bundle file mapped back to its
+ * sources by its source map.
+ */
+function loadedSources(folder: string, args: string[]): string[] {
+  const run = spawnSync(process.execPath, [join(folder, 'agora.mjs'), ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, NODE_DEBUG: 'esm' },
+  });
+  expect(run.status, run.stderr.slice(-2000)).toBe(0);
+  const files = [...run.stderr.matchAll(/Translating StandardModule (file:\S+)/g)].map((match) => fileURLToPath(match[1]!));
+  return files.flatMap((file) => {
+    const map = JSON.parse(readFileSync(`${file}.map`, 'utf8')) as { sources: string[] };
+    return map.sources.map((source) => relative(root, resolve(dirname(file), source)));
   });
 }
 
@@ -57,5 +77,17 @@ describe('the prebuilt command line', () => {
     const [prebuilt, fromSources] = await Promise.all([runPrebuilt(folder, args, ''), runAgora(args, '', sources)]);
     expect(prebuilt.code).toBe(2);
     expect(prebuilt.stderr).toBe(fromSources.stderr);
+  });
+
+  it('loads, for agora leaderboard on a vote file, only what ranking needs', () => {
+    const loaded = loadedSources(folder, ['leaderboard', '--votes', `${fixtures}votes_1k.jsonl`, '--format', 'json']);
+    // what it must load, so that an empty list (node's log changed) fails rather than passes
+    expect(loaded).toContain('packages/server/src/cli/commands/compute-leaderboard.ts');
+    expect(loaded).toContain('packages/server/src/adapters/vote-files/usual-vote-line.ts');
+    // the other commands, the store, the server, the configuration's schemas and YAML reader, the
+    // Parquet reader (a JSONL file), zod's full API and locales (the flags use zod/mini)
+    const unwanted =
+      /cli\/commands\/(?!compute-leaderboard)|src\/(composition|db|http|jobs|main\.ts|config\/config\.ts)|packages\/contract|node_modules\/(yaml|hyparquet|pino|kysely|hono)|zod\/v4\/(classic|locales)/;
+    expect(loaded.filter((source) => unwanted.test(source))).toEqual([]);
   });
 });
