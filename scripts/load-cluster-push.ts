@@ -32,7 +32,7 @@ import { INTEGRITY_FLAG_BIT, type IntegrityRules, integrityFlagBits } from '../p
 import { OWN_VIEW_MODES, computeViewsFromColumns, countedVotes, toViewVote } from '../packages/server/src/domain/ranking/leaderboard-views';
 import { withoutPromptClusters } from '../packages/server/src/domain/ranking/prompt-cluster-cap';
 import { RankingVoteColumns } from '../packages/server/src/domain/ranking/vote-columns';
-import { voteFacts } from '../packages/server/src/services/vote-integrity';
+import { voteFacts } from '../packages/server/src/services/vote-facts';
 import { TestClock, campaignEnvironment, flaggedVotes, mainBoard, playDuel, voteOn } from '../packages/server/test/paced-campaign';
 import { seededRandom } from '../packages/server/test/seeded-random';
 import { ClientAt, type TestArena, TEST_MODELS, startTestArena, until } from '../packages/server/test/test-arena';

@@ -1,6 +1,7 @@
 import { DEFAULT_INTEGRITY_RULES, type IntegrityRules, integrityRuleBits, withReviews } from '../domain/arena/vote-integrity';
 import { BoardJudgement, type IntegrityVerdicts } from './vote-integrity-judgement';
-import { ratingsOfBoard, voteFacts } from './vote-integrity';
+import { ratingsOfBoard } from './vote-integrity';
+import { voteFacts } from './vote-facts';
 import { RankingVoteColumns, type VoteColumns } from '../domain/ranking/vote-columns';
 import { firstVotePerVisitorCluster, withoutPromptClusters } from '../domain/ranking/prompt-cluster-cap';
 import type { LeaderboardBody, LeaderboardQuery } from '@agora/contract';

@@ -7,7 +7,7 @@ import { OWN_VIEW_MODES, computeViewsFromColumns, countedVotes, toViewVote, view
 import { firstVotePerVisitorCluster, withoutPromptClusters } from '../domain/ranking/prompt-cluster-cap';
 import { RankingVoteColumns, type VoteColumns } from '../domain/ranking/vote-columns';
 import { nextTurnOfTheEventLoop } from './read-progress';
-import { voteFacts } from './vote-integrity';
+import { voteFacts } from './vote-facts';
 
 /** Votes read per page: the reader holds one page of objects at a time, whatever the number of votes. */
 const VOTE_PAGE = 5_000;
@@ -125,6 +125,7 @@ export async function judgeStoredVotes(
  * A vote deleted since the board's refresh is left out.
  */
 export async function namedByDigests(store: Store, verdicts: IntegrityVerdicts<[hi: number, lo: number]>): Promise<IntegrityVerdicts> {
+  if (verdicts.marked.length === 0) return { ...verdicts, marked: [] };
   const digests = new DenseIds64();
   for (const vote of verdicts.marked) digests.idOf(vote.duel[0], vote.duel[1]);
   const names: (string | undefined)[] = new Array<string | undefined>(digests.size);

@@ -1,5 +1,6 @@
 import type { FlaggedVotes, IntegrityOverview, LeaderboardBody, VoteReviewRequest } from '@agora/contract';
 import type { RankingVoteRecord } from '../db/repositories/feedback.repository';
+import { voteFacts } from './vote-facts';
 import type { Store } from '../db/unit-of-work';
 import { AppError } from './app-error';
 import type { Runtime } from './ports/runtime';
@@ -28,31 +29,6 @@ export interface IntegrityOverviewSources {
   servedModels: (hours: number) => Promise<{ since: string; models: { model: string; served: string; answers: number }[] }>;
   /** The catalogue's provider of a model (its type) and the name it asks for; undefined for a model no longer in it. */
   providerOf: (modelId: string) => { provider: string; requested: string } | undefined;
-}
-
-/** A stored vote as the integrity rules see it. */
-export function voteFacts(record: RankingVoteRecord): VoteFacts {
-  const votedAfterMs = record.lastTurnEndedAt === null ? null : Date.parse(record.createdAt) - Date.parse(record.lastTurnEndedAt);
-  const shown = record.lastTurnShown ?? null;
-  // The first character appeared at the turn's start plus the quicker side's first token.
-  const firstTokenMs = Math.min(...(shown?.ttftMs.filter((ms) => ms !== null) ?? []), Number.POSITIVE_INFINITY);
-  const shownAtMs = shown === null ? Number.NaN : Date.parse(shown.startedAt) + (Number.isFinite(firstTokenMs) ? firstTokenMs : 0);
-  const votedAfterShownMs = Date.parse(record.createdAt) - shownAtMs;
-  return {
-    duelId: record.duelId,
-    createdAt: record.createdAt,
-    source: record.source,
-    visitor: record.visitorHash,
-    client: record.clientHash,
-    choice: record.choice as VoteFacts['choice'],
-    modelA: record.modelA,
-    modelB: record.modelB,
-    votedAfterMs: Number.isNaN(votedAfterMs) ? null : votedAfterMs,
-    shownChars: shown?.chars ?? null,
-    votedAfterShownMs: Number.isNaN(votedAfterShownMs) ? null : votedAfterShownMs,
-    review: record.review,
-    promptCluster: record.promptCluster,
-  };
 }
 
 /** The ratings of a board's ranked (not provisional) models: the prediction the campaign rule judges against. */
