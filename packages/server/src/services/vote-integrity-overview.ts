@@ -1,6 +1,5 @@
 import type { IntegrityOverview } from '@agora/contract';
 import type { Leaderboard } from '../domain/ranking';
-import type { RankingVoteRecord } from '../domain/ranking/ranking-records';
 
 /** How many characters of a visitor's or address's hash the console shows: enough to tell groups apart, not a whole key. */
 export const HASH_SHOWN = 12;
@@ -13,46 +12,47 @@ interface VoteGroup {
 }
 
 /**
- * The flagged votes (`flags`: each vote left out of the board, with why) by rule, by visitor and by
- * address, the largest groups first, `limit` of each.
+ * The flagged votes by rule, by visitor and by address, the largest groups first: added one at a
+ * time (a vote's owners and flags), so that no list of every flagged vote is ever held.
  */
-export function groupFlaggedVotes(
-  records: readonly RankingVoteRecord[],
-  flags: ReadonlyMap<string, readonly string[]>,
-  limit: number,
-): Pick<IntegrityOverview, 'flagged_votes' | 'by_rule' | 'by_visitor' | 'by_address'> {
-  const byRule = new Map<string, number>();
-  const byVisitor = new Map<string, VoteGroup>();
-  const byAddress = new Map<string, VoteGroup>();
-  const add = (groups: Map<string, VoteGroup>, key: string, visitor: string, voteFlags: readonly string[]) => {
-    const group = groups.get(key) ?? { votes: 0, visitors: new Set(), flags: new Set() };
-    group.votes += 1;
-    group.visitors.add(visitor);
-    for (const flag of voteFlags) group.flags.add(flag);
-    groups.set(key, group);
-  };
-  let flagged = 0;
-  for (const record of records) {
-    const voteFlags = flags.get(record.duelId);
-    if (!voteFlags || voteFlags.length === 0) continue;
-    flagged += 1;
-    for (const flag of voteFlags) byRule.set(flag, (byRule.get(flag) ?? 0) + 1);
-    add(byVisitor, record.visitorHash.slice(0, HASH_SHOWN), record.visitorHash, voteFlags);
-    if (record.clientHash !== null) add(byAddress, record.clientHash.slice(0, HASH_SHOWN), record.visitorHash, voteFlags);
+export class FlaggedVoteGroups {
+  private flagged = 0;
+  private readonly byRule = new Map<string, number>();
+  private readonly byVisitor = new Map<string, VoteGroup>();
+  private readonly byAddress = new Map<string, VoteGroup>();
+
+  add(vote: { visitorHash: string; clientHash: string | null }, flags: readonly string[]): void {
+    if (flags.length === 0) return;
+    this.flagged += 1;
+    for (const flag of flags) this.byRule.set(flag, (this.byRule.get(flag) ?? 0) + 1);
+    addTo(this.byVisitor, vote.visitorHash.slice(0, HASH_SHOWN), vote.visitorHash, flags);
+    if (vote.clientHash !== null) addTo(this.byAddress, vote.clientHash.slice(0, HASH_SHOWN), vote.visitorHash, flags);
   }
-  const largest = (groups: Map<string, VoteGroup>) =>
-    [...groups].sort(([leftKey, left], [rightKey, right]) => right.votes - left.votes || leftKey.localeCompare(rightKey)).slice(0, limit);
-  return {
-    flagged_votes: flagged,
-    by_rule: [...byRule].map(([flag, votes]) => ({ flag, votes })).sort((left, right) => right.votes - left.votes),
-    by_visitor: largest(byVisitor).map(([visitor, group]) => ({ visitor, votes: group.votes, flags: [...group.flags].sort() })),
-    by_address: largest(byAddress).map(([address, group]) => ({
-      address,
-      votes: group.votes,
-      visitors: group.visitors.size,
-      flags: [...group.flags].sort(),
-    })),
-  };
+
+  /** The groups, `limit` of each. */
+  result(limit: number): Pick<IntegrityOverview, 'flagged_votes' | 'by_rule' | 'by_visitor' | 'by_address'> {
+    const largest = (groups: Map<string, VoteGroup>) =>
+      [...groups].sort(([leftKey, left], [rightKey, right]) => right.votes - left.votes || leftKey.localeCompare(rightKey)).slice(0, limit);
+    return {
+      flagged_votes: this.flagged,
+      by_rule: [...this.byRule].map(([flag, votes]) => ({ flag, votes })).sort((left, right) => right.votes - left.votes),
+      by_visitor: largest(this.byVisitor).map(([visitor, group]) => ({ visitor, votes: group.votes, flags: [...group.flags].sort() })),
+      by_address: largest(this.byAddress).map(([address, group]) => ({
+        address,
+        votes: group.votes,
+        visitors: group.visitors.size,
+        flags: [...group.flags].sort(),
+      })),
+    };
+  }
+}
+
+function addTo(groups: Map<string, VoteGroup>, key: string, visitor: string, flags: readonly string[]): void {
+  const group = groups.get(key) ?? { votes: 0, visitors: new Set(), flags: new Set() };
+  group.votes += 1;
+  group.visitors.add(visitor);
+  for (const flag of flags) group.flags.add(flag);
+  groups.set(key, group);
 }
 
 /**

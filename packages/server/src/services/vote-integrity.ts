@@ -13,7 +13,8 @@ import {
   rankingFlags,
 } from '../domain/arena/vote-integrity';
 import { type IntegrityVerdicts, judgeStoredVotes, namedByDigests } from './vote-integrity-judgement';
-import { HASH_SHOWN, flaggedVotesEffect, groupFlaggedVotes } from './vote-integrity-overview';
+import { FlaggedVoteGroups, HASH_SHOWN, flaggedVotesEffect } from './vote-integrity-overview';
+import { nextTurnOfTheEventLoop } from './read-progress';
 
 /** What the console's integrity page reads besides the votes: the main board's settings and the served-model discrepancies. */
 export interface IntegrityOverviewSources {
@@ -89,6 +90,7 @@ export async function judgeRecordedVote(
 /** The admin's view of vote integrity: the votes the rules flag, and reviewers' decisions on them. */
 export class VoteIntegrityService {
   private judgement: { stamp: string; votes: Promise<IntegrityVerdicts>; reading: boolean } | undefined;
+  private groups: { of: IntegrityVerdicts; groups: Promise<FlaggedVoteGroups> } | undefined;
 
   constructor(
     private readonly store: Store,
@@ -110,12 +112,10 @@ export class VoteIntegrityService {
    */
   async overview(query: { hours: number; limit: number }): Promise<IntegrityOverview> {
     const verdicts = await this.judged();
-    const flagged = verdicts.marked.filter((vote) => vote.bits !== 0);
-    const records = await this.store.feedback.rankingVotesOf(flagged.map((vote) => vote.duel));
-    const flags = new Map(flagged.map((vote) => [vote.duel, flagsOfBits(vote.bits)]));
+    const groups = await this.groupsOf(verdicts);
     const served = await this.sources.servedModels(query.hours);
     return {
-      ...groupFlaggedVotes(records, flags, query.limit),
+      ...groups.result(query.limit),
       effect: flaggedVotesEffect(verdicts.counted, verdicts.withFlagged),
       served_models: {
         since: served.since,
@@ -135,6 +135,24 @@ export class VoteIntegrityService {
    */
   async flaggedDuels(): Promise<ReadonlySet<string>> {
     return new Set((await this.judged()).marked.flatMap((vote) => (vote.bits !== 0 ? [vote.duel] : [])));
+  }
+
+  /** The flagged votes' groups of a judgement, read once (who cast them: a batch of votes at a time). */
+  private groupsOf(verdicts: IntegrityVerdicts): Promise<FlaggedVoteGroups> {
+    if (this.groups?.of === verdicts) return this.groups.groups;
+    const read = async () => {
+      const flagsOf = new Map(verdicts.marked.flatMap((vote) => (vote.bits !== 0 ? [[vote.duel, flagsOfBits(vote.bits)] as const] : [])));
+      const groups = new FlaggedVoteGroups();
+      for await (const owners of this.store.feedback.voteOwnerPages([...flagsOf.keys()])) {
+        for (const owner of owners) groups.add(owner, flagsOf.get(owner.duelId)!);
+        await nextTurnOfTheEventLoop();
+      }
+      return groups;
+    };
+    const groups = read();
+    this.groups = { of: verdicts, groups };
+    groups.catch(() => this.groups?.groups === groups && (this.groups = undefined));
+    return groups;
   }
 
   /** Votes the rules flag or a reviewer decided on, newest first, with what a reviewer needs to decide. */

@@ -9,6 +9,8 @@ export type { SideRankingData, RankingVoteRecord, RankingReactionRecord } from '
 
 /** Duel ids per statement when reading votes by id. */
 const DUEL_ID_BATCH = 500;
+/** Duel ids per statement when reading only who voted (within SQLite's and PostgreSQL's parameter limits). */
+const OWNER_BATCH = 5_000;
 
 /** A vote of a visitor's history, as the visitor's integrity rules read it. */
 export type VisitorVote = Record<'duel_id' | 'created_at' | 'choice' | 'model_a' | 'model_b' | 'source', string>;
@@ -184,6 +186,19 @@ export class FeedbackRepository {
       .where('created_at', '<', before)
       .executeTakeFirstOrThrow();
     return Number(row.count);
+  }
+
+  /** Who cast the votes of these duels (the visitor's and the address's hashes), a batch at a time. */
+  async *voteOwnerPages(duelIds: readonly string[]): AsyncGenerator<{ duelId: string; visitorHash: string; clientHash: string | null }[]> {
+    for (let start = 0; start < duelIds.length; start += OWNER_BATCH) {
+      const rows = await this.db
+        .selectFrom('votes')
+        .innerJoin('duels', 'duels.id', 'votes.duel_id')
+        .select(['votes.duel_id', 'duels.visitor_hash', 'votes.client_hash'])
+        .where('votes.duel_id', 'in', duelIds.slice(start, start + OWNER_BATCH))
+        .execute();
+      yield rows.map((row) => ({ duelId: row.duel_id, visitorHash: row.visitor_hash, clientHash: row.client_hash }));
+    }
   }
 
   /** Every vote's duel id alone, in pages (keyset on the primary key: no join, no sort). */
