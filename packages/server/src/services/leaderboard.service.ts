@@ -121,6 +121,8 @@ export class LeaderboardService {
     const { store, computer, runtime, settings } = this.dependencies;
     // Reaction matches (off by default) have no change log of their own: with them, every refresh reads everything.
     const generation = this.generation;
+    // What the store held as this refresh began (the console's judgement is current while it stays so).
+    const stamp = await store.feedback.rankingChangeStamp();
     const kept = settings.reactions ? await this.readEverything(true, generation) : await this.catchUp(generation);
     const columns = settings.promptDedup === false ? withoutPromptClusters(kept.columns.view()) : kept.columns.view();
     // The campaign rule judges votes against the previous main board's prediction (none before the
@@ -131,7 +133,7 @@ export class LeaderboardService {
     const ruleBits = integrityRuleBits(columns, settings.integrity ?? DEFAULT_INTEGRITY_RULES, ratingOf);
     const integrityBits = withReviews(columns, ruleBits);
     if (generation === this.generation)
-      this.judged = new BoardJudgement(columns, ruleBits, integrityBits, this.ownViewModes(), kept.columns);
+      this.judged = new BoardJudgement(columns, ruleBits, integrityBits, this.ownViewModes(), kept.columns, stamp);
     const counted = firstVotePerVisitorCluster(columns, countedVotes(columns, integrityBits));
     const ownViewModes = settings.customModeOnMainBoard ? [] : OWN_VIEW_MODES;
     const onMainBoard = mainBoardVotes(columns, counted, ownViewModes);
@@ -358,9 +360,9 @@ export class LeaderboardService {
     return this.judged?.flagged;
   }
 
-  /** Whether this instance computed the board at its last refresh (and keeps the votes' judgement). */
-  judgesHere(): boolean {
-    return this.judged !== undefined && !this.dependencies.settings.reactions;
+  /** The store's change stamp when the last refresh here began; none when the board is not computed here. */
+  judgedStamp(): string | undefined {
+    return this.dependencies.settings.reactions ? undefined : this.judged?.stamp;
   }
 
   /**

@@ -58,7 +58,9 @@ export function verdictsOf<Name>(judged: VoteJudgement, nameOf: (row: number) =>
   const main = [{ key, style: 'plain' as const, language: null, mode: null, category: null, ownViewModes: judged.ownViewModes }];
   const fit = (keptOut: Uint8Array) =>
     computeViewsFromColumns(columns, firstVotePerVisitorCluster(columns, countedVotes(columns, keptOut)), main).get(key)!;
-  return { marked, counted: fit(bits), withFlagged: fit(new Uint8Array(columns.length)) };
+  const counted = fit(bits);
+  // Nothing flagged: the same board twice (a fit of a few million votes spared).
+  return { marked, counted, withFlagged: bits.some((flags) => flags !== 0) ? fit(new Uint8Array(columns.length)) : counted };
 }
 
 /** A refresh's judgement of the live board's kept votes; its rows are named by the columns' duel digests. */
@@ -72,6 +74,8 @@ export class BoardJudgement implements VoteJudgement {
     readonly bits: Uint8Array,
     readonly ownViewModes: readonly string[],
     private readonly kept: Pick<RankingVoteColumns, 'toState'>,
+    /** The store's change stamp as the refresh began (`rankingChangeStamp`). */
+    readonly stamp: string,
   ) {
     this.flagged = DuelDigestSet.ofMarkedRows(kept.toState().keys.duels, bits);
   }

@@ -23,7 +23,7 @@ export interface IntegrityOverviewSources {
   promptDedup?: boolean | undefined;
   /** The live board, when this instance may compute it: its last refresh's judgement of every vote. */
   board?: {
-    judgesHere(): boolean;
+    judgedStamp(): string | undefined;
     refresh(): Promise<unknown>;
     verdicts(): Promise<IntegrityVerdicts<[hi: number, lo: number]> | undefined>;
   };
@@ -190,7 +190,7 @@ export class VoteIntegrityService {
     if (this.judgement?.reading) return this.judgement.votes;
     const stamp = await this.store.feedback.rankingChangeStamp();
     if (this.judgement?.stamp === stamp) return this.judgement.votes;
-    const votes = this.judge();
+    const votes = this.judge(stamp);
     const judgement = { stamp, votes, reading: true };
     this.judgement = judgement;
     // A failed judgement is not kept: the next call tries again.
@@ -202,13 +202,14 @@ export class VoteIntegrityService {
   }
 
   /**
-   * The live board's judgement where this instance computes it, brought up to date first (a refresh
-   * reads only what changed since the last); else every vote read and judged here, in pages.
+   * The live board's judgement where this instance computes it, brought up to date first when the
+   * store changed since its last refresh began (a refresh reads only what changed); else every vote read and judged here, in pages.
    */
-  private async judge(): Promise<IntegrityVerdicts> {
+  private async judge(stamp: string): Promise<IntegrityVerdicts> {
     const board = this.sources.board;
-    if (board?.judgesHere()) {
-      await board.refresh();
+    const judged = board?.judgedStamp();
+    if (board && judged !== undefined) {
+      if (judged !== stamp) await board.refresh();
       const verdicts = await board.verdicts();
       if (verdicts) return namedByDigests(this.store, verdicts);
     }
